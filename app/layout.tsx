@@ -1,0 +1,28 @@
+import type { Metadata } from "next";
+import { Nav } from "@/components/Nav";
+import { sessionUserId } from "@/server/auth";
+import "./globals.css";
+
+// Every page shows the session's navigation: nothing is prerendered at build time.
+export const dynamic = "force-dynamic";
+
+export const metadata: Metadata = {
+  title: "QR Records",
+  description: "Static and dynamic QR codes with scan analytics and a public API",
+};
+
+export default async function RootLayout({ children }: { children: React.ReactNode }) {
+  const userId = await sessionUserId();
+  return (
+    <html lang="en">
+      <body>
+        <Nav loggedIn={userId !== null} />
+        <main className="main">{children}</main>
+        <footer className="footer">
+          {/* The DB-IP Lite licence (CC BY 4.0) asks for this link where its results are used. */}
+          <a href="https://db-ip.com">IP Geolocation by DB-IP</a>
+        </footer>
+      </body>
+    </html>
+  );
+}

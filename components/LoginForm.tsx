@@ -1,0 +1,43 @@
+"use client";
+import Link from "next/link";
+import { signIn } from "next-auth/react";
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+
+export function LoginForm({ next }: { next: string }) {
+  const router = useRouter();
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function submit(event: React.FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    setBusy(true);
+    setError(null);
+    const result = await signIn("credentials", { email: form.get("email"), password: form.get("password"), redirect: false });
+    setBusy(false);
+    if (!result || result.error) {
+      setError(result?.error && result.error !== "CredentialsSignin" ? result.error : "Wrong email or password");
+      return;
+    }
+    router.replace(next);
+    router.refresh();
+  }
+
+  return (
+    <section className="card narrow">
+      <h1>Log in</h1>
+      <form onSubmit={submit}>
+        <label htmlFor="email">Email</label>
+        <input id="email" name="email" type="email" autoComplete="email" required />
+        <label htmlFor="password">Password</label>
+        <input id="password" name="password" type="password" autoComplete="current-password" required />
+        {error && <p className="error" data-testid="form-error">{error}</p>}
+        <p className="actions">
+          <button type="submit" disabled={busy}>Log in</button>
+        </p>
+      </form>
+      <p className="muted">No account yet? <Link href="/signup">Sign up</Link></p>
+    </section>
+  );
+}

@@ -1,0 +1,68 @@
+// Sign up, log in, generate a personal key on /profile, use it, revoke it.
+import { randomUUID } from "node:crypto";
+import { expect, test, type Page } from "@playwright/test";
+import { setTier } from "../server/domain/users";
+
+const shot = (page: Page, name: string) => page.screenshot({ path: `e2e/screenshots/${name}.png`, fullPage: true });
+
+test("a Pro account generates a key, uses it, and revokes it", async ({ page, request }) => {
+  const email = `e2e-${randomUUID()}@test.example`;
+  const password = "e2e-password-1";
+
+  await page.goto("/profile");
+  await expect(page).toHaveURL(/\/login/);
+
+  await page.goto("/signup");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByLabel("Name").fill("E2E Person");
+  await shot(page, "signup");
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page).toHaveURL(/\/profile/);
+  await expect(page.getByTestId("no-api-access")).toBeVisible();
+  await shot(page, "profile-free");
+
+  // An operator upgrades the account (billing is out of scope).
+  await setTier(email, "pro");
+
+  await page.getByRole("button", { name: "Log out" }).click();
+  await expect(page).toHaveURL(/\/login/);
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill("wrong-password");
+  await page.getByRole("button", { name: "Log in" }).click();
+  await expect(page.getByTestId("form-error")).toHaveText("Wrong email or password");
+  await shot(page, "login-error");
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Log in" }).click();
+  await expect(page).toHaveURL(/\/profile/);
+
+  await page.getByRole("button", { name: "Generate API key" }).click();
+  const shown = page.getByTestId("new-api-key");
+  await expect(shown).toHaveText(/^qrp_[0-9A-Za-z]{40}$/);
+  const key = (await shown.textContent())!.trim();
+  await expect(page.getByTestId("api-key-display")).toHaveText(`${key.slice(0, 8)}…${key.slice(-4)}`);
+  await shot(page, "profile-key");
+
+  const ok = await request.get("/v1/qrcodes", { headers: { "x-api-key": key } });
+  expect(ok.status()).toBe(200);
+  expect(await ok.json()).toEqual({ qrcodes: [], next_cursor: null });
+
+  // The full key is shown once: after a reload only prefix…last four remain.
+  await page.reload();
+  await expect(page.getByTestId("api-key-display")).toBeVisible();
+  await expect(page.getByTestId("new-api-key")).toHaveCount(0);
+  expect(await page.content()).not.toContain(key);
+
+  // A second key while one is live is refused with a message to revoke first.
+  await page.getByRole("button", { name: "Generate API key" }).click();
+  await expect(page.getByTestId("key-error")).toContainText("revoke it before");
+
+  page.once("dialog", (dialog) => dialog.accept());
+  await page.getByRole("button", { name: "Revoke API key" }).click();
+  await expect(page.getByTestId("api-key-display")).toHaveCount(0);
+  await shot(page, "profile-revoked");
+
+  const refused = await request.get("/v1/qrcodes", { headers: { "x-api-key": key } });
+  expect(refused.status()).toBe(401);
+  expect(await refused.json()).toEqual({ error: "API key has been revoked" });
+});

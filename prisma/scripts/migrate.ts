@@ -1,0 +1,200 @@
+// Creates and applies Prisma migrations with Prisma's WebAssembly schema engine, because every
+// Prisma 7 CLI migrate command first downloads a Rust engine, which cannot be had offline.
+// The migrations keep Prisma's folder layout and `_prisma_migrations` checksums, so the stock
+// `prisma migrate deploy` accepts them where its engine can be downloaded.
+//
+//   tsx prisma/scripts/migrate.ts deploy            apply pending migrations to DATABASE_URL
+//   tsx prisma/scripts/migrate.ts status            list applied and pending migrations
+//   tsx prisma/scripts/migrate.ts create <name>     new migration for both dialects from base.prisma
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import type { SqlDriverAdapter, SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
+import { bindMigrationAwareSqlAdapterFactory } from "@prisma/driver-adapter-utils";
+import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
+import { PrismaPg } from "@prisma/adapter-pg";
+import { migrationsDir, schemaPath, type ProviderName } from "./providers";
+import { writeSchemas } from "./schemas";
+import { backendOf, pgConfigFromUrl, sqliteFileOf } from "../../server/database-url";
+
+const require = createRequire(import.meta.url);
+const filters = { externalTables: [], externalEnums: [] };
+
+type Engine = {
+  diff(p: unknown): Promise<{ exitCode: number; stdout: string }>;
+  applyMigrations(p: unknown): Promise<{ appliedMigrationNames: string[] }>;
+  diagnoseMigrationHistory(p: unknown): Promise<{ history: unknown; failedMigrationNames: string[]; editedMigrationNames: string[] }>;
+  free(): void;
+};
+
+let wasm: Promise<typeof import("@prisma/schema-engine-wasm/schema_engine_bg")> | undefined;
+
+/** Instantiates the engine's WebAssembly module once per process. */
+function loadWasm() {
+  wasm ??= (async () => {
+    // The engine reports a Rust panic's message through this global before it throws.
+    (globalThis as Record<string, unknown>).PRISMA_WASM_PANIC_REGISTRY = {
+      set_message: (message: string) => console.error(`schema engine panic: ${message}`),
+    };
+    const bg = await import("@prisma/schema-engine-wasm/schema_engine_bg");
+    // The .wasm file is not exported by the package: find it beside its JS glue.
+    const wasmPath = path.join(path.dirname(require.resolve("@prisma/schema-engine-wasm/schema_engine_bg")), "schema_engine_bg.wasm");
+    const { instance } = await WebAssembly.instantiate(readFileSync(wasmPath), {
+      "./schema_engine_bg.js": bg as unknown as WebAssembly.ModuleImports,
+    });
+    bg.__wbg_set_wasm(instance.exports);
+    (instance.exports.__wbindgen_start as () => void)();
+    return bg;
+  })();
+  return wasm;
+}
+
+async function loadEngine(
+  schemaFile: string,
+  factory: SqlMigrationAwareDriverAdapterFactory,
+): Promise<Engine> {
+  const bg = await loadWasm();
+  const log = (line: string) => {
+    if (process.env.MIGRATE_DEBUG) console.error(line);
+  };
+  return (await bg.SchemaEngine.new(
+    { datamodels: [[schemaFile, readFileSync(schemaFile, "utf8")]] } as never,
+    log,
+    bindMigrationAwareSqlAdapterFactory(factory),
+  )) as unknown as Engine;
+}
+
+/** better-sqlite3 refuses multi-statement strings in executeRaw; migration scripts are such strings. */
+function sqliteScriptsAware(factory: PrismaBetterSqlite3): SqlMigrationAwareDriverAdapterFactory {
+  const wrap = (conn: SqlDriverAdapter): SqlDriverAdapter => {
+    const executeRaw = conn.executeRaw.bind(conn);
+    conn.executeRaw = async (query) => {
+      try {
+        return await executeRaw(query);
+      } catch (error) {
+        if (!String((error as Error)?.message ?? JSON.stringify(error)).includes("more than one statement")) throw error;
+        await conn.executeScript(query.sql);
+        return 0;
+      }
+    };
+    return conn;
+  };
+  return {
+    provider: factory.provider,
+    adapterName: factory.adapterName,
+    connect: async () => wrap(await factory.connect()),
+    connectToShadowDb: async () => wrap(await factory.connectToShadowDb()),
+  };
+}
+
+function migrationsList(provider: ProviderName) {
+  const baseDir = migrationsDir(provider);
+  const dirs = existsSync(baseDir)
+    ? readdirSync(baseDir, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort()
+    : [];
+  const lockPath = path.join(baseDir, "migration_lock.toml");
+  return {
+    baseDir,
+    lockfile: { path: "migration_lock.toml", content: existsSync(lockPath) ? readFileSync(lockPath, "utf8") : null },
+    shadowDbInitScript: "",
+    migrationDirectories: dirs.map((name) => ({
+      path: name,
+      migrationFile: {
+        path: "migration.sql",
+        content: { tag: "ok", value: readFileSync(path.join(baseDir, name, "migration.sql"), "utf8") },
+      },
+    })),
+  };
+}
+
+/** The engine and adapter for the database DATABASE_URL names. */
+async function targetEngine(): Promise<{ provider: ProviderName; engine: Engine }> {
+  const url = process.env.DATABASE_URL ?? "file:./data/qr.db";
+  if (backendOf(url) === "postgres") {
+    return { provider: "postgres", engine: await loadEngine(schemaPath("postgres"), new PrismaPg(pgConfigFromUrl(url))) };
+  }
+  const file = sqliteFileOf(url);
+  mkdirSync(path.dirname(file), { recursive: true });
+  return {
+    provider: "sqlite",
+    engine: await loadEngine(schemaPath("sqlite"), sqliteScriptsAware(new PrismaBetterSqlite3({ url: `file:${file}` }))),
+  };
+}
+
+export async function deploy(): Promise<string[]> {
+  const { provider, engine } = await targetEngine();
+  const { appliedMigrationNames } = await engine.applyMigrations({ migrationsList: migrationsList(provider), filters });
+  return appliedMigrationNames;
+}
+
+async function status(): Promise<void> {
+  const { provider, engine } = await targetEngine();
+  const result = await engine.diagnoseMigrationHistory({ migrationsList: migrationsList(provider), optInToShadowDatabase: false, filters });
+  console.log(JSON.stringify(result, null, 2));
+}
+
+/** A dialect engine that needs no server: in-memory SQLite, in-memory PGlite. */
+async function scratchEngine(provider: ProviderName): Promise<Engine> {
+  if (provider === "sqlite") {
+    return loadEngine(schemaPath("sqlite"), sqliteScriptsAware(new PrismaBetterSqlite3({ url: "file::memory:" })));
+  }
+  const { PGlite } = await import("@electric-sql/pglite");
+  const { PrismaPGlite } = await import("pglite-prisma-adapter");
+  return loadEngine(schemaPath("postgres"), new PrismaPGlite(new PGlite()) as unknown as SqlMigrationAwareDriverAdapterFactory);
+}
+
+async function create(name: string): Promise<void> {
+  if (!/^[a-z0-9_]+$/.test(name)) throw new Error("migration name: lowercase letters, digits and _ only");
+  writeSchemas();
+  const stamp = new Date().toISOString().replace(/[-:T]/g, "").slice(0, 14);
+  for (const provider of ["sqlite", "postgres"] as const) {
+    const lock = path.join(migrationsDir(provider), "migration_lock.toml");
+    if (!existsSync(lock)) {
+      mkdirSync(migrationsDir(provider), { recursive: true });
+      writeFileSync(lock, `# Please do not edit this file manually\n# It should be added in your version-control system (e.g., Git)\nprovider = "${provider === "sqlite" ? "sqlite" : "postgresql"}"\n`);
+    }
+    const engine = await scratchEngine(provider);
+    const list = migrationsList(provider);
+    const { stdout } = await engine.diff({
+      from: { tag: "migrations", ...list },
+      to: { tag: "schemaDatamodel", files: [{ path: schemaPath(provider), content: readFileSync(schemaPath(provider), "utf8") }] },
+      script: true,
+      shadowDatabaseUrl: null,
+      exitCode: null,
+      filters,
+    });
+    engine.free();
+    if (stdout.includes("This is an empty migration")) {
+      console.log(`${provider}: no change`);
+      continue;
+    }
+    const dir = path.join(list.baseDir, `${stamp}_${name}`);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, "migration.sql"), stdout);
+    console.log(`${provider}: wrote ${path.relative(process.cwd(), dir)}/migration.sql`);
+  }
+}
+
+async function main(): Promise<void> {
+  const [command, arg] = process.argv.slice(2);
+  if (command === "deploy") {
+    const applied = await deploy();
+    console.log(applied.length ? `Applied migrations: ${applied.join(", ")}` : "Database is up to date.");
+  } else if (command === "status") {
+    await status();
+  } else if (command === "create" && arg) {
+    await create(arg);
+  } else {
+    throw new Error("usage: migrate.ts deploy | status | create <name>");
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  main().then(
+    () => process.exit(0), // the adapters' pools keep the event loop alive
+    (error) => {
+      console.error(error instanceof Error ? error.message : error);
+      process.exit(1);
+    },
+  );
+}

@@ -1,0 +1,83 @@
+// npm run bench: figures, each against a baseline measured in the same run (never a test).
+//   tsx scripts/bench.ts [--duration S] [--connections N]
+// Short link: /q/<code> on the production server against a bare node:http server that answers
+// the same 302 from memory, both loaded by autocannon; then scans recorded against redirects
+// answered. Uses a fresh database on the backend DATABASE_URL names (SQLite by default).
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import autocannon from "autocannon";
+import { freePort, freshDatabase, startServer } from "./harness";
+
+const args = process.argv.slice(2);
+const option = (name: string, fallback: number) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) : fallback);
+const duration = option("--duration", 10);
+const connections = option("--connections", 50);
+const DESTINATION = "https://example.com/landing";
+const USER_AGENT = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1";
+
+type Load = { requestsPerSecond: number; p99: number; p50: number; redirects: number; other: number };
+
+async function load(url: string): Promise<Load> {
+  const result = await autocannon({ url, connections, duration, headers: { "user-agent": USER_AGENT } });
+  const redirects = result.statusCodeStats?.["302"]?.count ?? 0;
+  return {
+    requestsPerSecond: result.requests.average,
+    p99: result.latency.p99,
+    p50: result.latency.p50,
+    redirects,
+    other: result.requests.total - redirects + result.errors,
+  };
+}
+
+/** The baseline: the same 302 from memory, in a process of its own like the real server. */
+async function bareServer(): Promise<{ url: string; stop: () => void }> {
+  const port = await freePort();
+  const source = `require("node:http").createServer((req, res) => {
+    res.writeHead(302, { Location: ${JSON.stringify(DESTINATION)}, "Cache-Control": "private, max-age=0" }).end();
+  }).listen(${port}, "127.0.0.1", () => console.log("ready"));`;
+  const child = spawn(process.execPath, ["-e", source], { stdio: ["ignore", "pipe", "inherit"] });
+  await new Promise((resolve) => child.stdout.once("data", resolve));
+  return { url: `http://127.0.0.1:${port}/q/bench`, stop: () => child.kill() };
+}
+
+async function main() {
+  if (!existsSync(".next/BUILD_ID")) spawnSync(process.execPath, ["node_modules/next/dist/bin/next", "build"], { stdio: "inherit" });
+  const database = await freshDatabase("bench");
+  process.env.DATABASE_URL = database.url;
+  process.env.VISITOR_HASH_SECRET ??= "bench-only-visitor-secret-not-for-production";
+  // Imported after DATABASE_URL is set: the client is made on import.
+  const { db } = await import("../server/db");
+  const { createUser } = await import("../server/domain/users");
+  const { createDynamicCodes } = await import("../server/domain/dynamicCodes");
+  const owner = await createUser({ email: "bench@example.com", password: "bench-password-1", name: "Bench" }, "pro");
+  const [record] = await createDynamicCodes({ userId: owner.id, library: { kind: "personal", userId: owner.id } }, [{ destination_url: DESTINATION, name: "Bench" }]);
+
+  const server = await startServer({ DATABASE_URL: database.url, VISITOR_HASH_SECRET: process.env.VISITOR_HASH_SECRET });
+  const bare = await bareServer();
+  try {
+    console.log(`\nShort link: ${connections} connections, ${duration} s each, on ${database.url.startsWith("file:") ? "SQLite" : "PostgreSQL"}`);
+    const baseline = await load(bare.url);
+    const shortLink = await load(`${server.base}/q/${record.code}`);
+    // Every answered redirect must be recorded: the buffer is written within 200 ms.
+    const { id } = await db.dynamicCode.findUniqueOrThrow({ where: { code: record.code } });
+    let recorded = 0;
+    for (let i = 0; i < 50 && recorded < shortLink.redirects; i++) {
+      await new Promise((r) => setTimeout(r, 200));
+      recorded = await db.scanEvent.count({ where: { dynamicCodeId: id } });
+    }
+    const row = (name: string, l: Load) =>
+      `${name.padEnd(28)}${l.requestsPerSecond.toFixed(0).padStart(10)} req/s   p50 ${String(l.p50).padStart(3)} ms   p99 ${String(l.p99).padStart(3)} ms`;
+    console.log(row("bare node:http 302", baseline));
+    console.log(row("/q/<code> (server)", shortLink));
+    console.log(`ratio /q ÷ bare: ${(shortLink.requestsPerSecond / baseline.requestsPerSecond).toFixed(2)} (goal ≥ 0.50), p99 ${shortLink.p99} ms (goal < 20)`);
+    console.log(`redirects answered ${shortLink.redirects}, scans recorded ${recorded}, other answers ${shortLink.other}`);
+  } finally {
+    bare.stop();
+    await server.stop();
+    await db.$disconnect();
+    await database.cleanup();
+  }
+}
+
+await main();
+process.exit(0);

@@ -1,0 +1,130 @@
+// What the test runner, the tests and the benchmarks start: a fresh database, the production
+// server (server/http-server.ts) on a free port, a Redis of their own. Tests that need a
+// server of their own (to stop it, or to run it with other settings) start another on the
+// same database as the main one.
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { mkdirSync, rmSync } from "node:fs";
+import net from "node:net";
+import path from "node:path";
+import pg from "pg";
+import { backendOf, pgConfigFromUrl } from "../server/database-url";
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+    server.on("error", reject);
+  });
+}
+
+export type RunningServer = { base: string; child: ChildProcess; exited: Promise<number | null>; stop: () => Promise<number | null> };
+
+export async function startServer(env: Record<string, string | undefined> = {}, port?: number): Promise<RunningServer> {
+  port ??= await freePort();
+  const child = spawn(process.execPath, ["--import", "tsx", "server/http-server.ts", "--port", String(port), "--host", "127.0.0.1"], {
+    env: { ...process.env, ...env, NODE_ENV: "production" },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  const base = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
+    if (Date.now() > deadline) throw new Error("the server did not start within 60 s");
+    try {
+      if ((await fetch(`${base}/v1/openapi.json`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    base,
+    child,
+    exited,
+    stop: () => {
+      if (child.exitCode === null) child.kill("SIGTERM");
+      return exited;
+    },
+  };
+}
+
+/** A Redis server of the test's own on a free port, which the test may stop and start again. */
+export async function startRedis() {
+  const port = await freePort();
+  let child: ChildProcess | undefined;
+  const start = async () => {
+    child = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: "ignore" });
+    for (let i = 0; i < 100; i++) {
+      const up = await new Promise<boolean>((resolve) => {
+        const socket = net.connect(port, "127.0.0.1", () => {
+          socket.end();
+          resolve(true);
+        });
+        socket.on("error", () => resolve(false));
+      });
+      if (up) return;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error("redis-server did not start");
+  };
+  const stop = async () => {
+    if (!child || child.exitCode !== null) return;
+    const exited = new Promise((resolve) => child!.once("exit", resolve));
+    child.kill("SIGKILL");
+    await exited;
+  };
+  await start();
+  return { url: `redis://127.0.0.1:${port}`, start, stop };
+}
+
+/**
+ * A new, empty, migrated database on the backend DATABASE_URL names: a SQLite file under
+ * ./data/, or with a postgresql: URL a new database on that server. `cleanup` removes it.
+ */
+export async function freshDatabase(purpose: string): Promise<{ url: string; cleanup: () => Promise<void> }> {
+  const database = await createDatabase(purpose);
+  const migrate = spawnSync(process.execPath, ["node_modules/tsx/dist/cli.mjs", "prisma/scripts/migrate.ts", "deploy"], {
+    stdio: "inherit",
+    env: { ...process.env, DATABASE_URL: database.url },
+  });
+  if (migrate.status !== 0) {
+    await database.cleanup();
+    throw new Error("migrating the fresh database failed");
+  }
+  return database;
+}
+
+async function createDatabase(purpose: string): Promise<{ url: string; cleanup: () => Promise<void> }> {
+  const given = process.env.DATABASE_URL;
+  const stamp = `${Date.now()}_${process.pid}`;
+  if (given && backendOf(given) === "postgres") {
+    const name = `qr_${purpose}_${stamp}`;
+    const admin = new pg.Client(pgConfigFromUrl(given));
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.end();
+    const url = new URL(given);
+    url.pathname = `/${name}`;
+    return {
+      url: url.toString(),
+      cleanup: async () => {
+        const c = new pg.Client(pgConfigFromUrl(given));
+        await c.connect();
+        await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        await c.end();
+      },
+    };
+  }
+  mkdirSync("data", { recursive: true });
+  const file = path.resolve("data", `${purpose}-${stamp}.db`);
+  return {
+    url: `file:${file}`,
+    cleanup: async () => {
+      for (const suffix of ["", "-wal", "-shm", "-journal"]) rmSync(file + suffix, { force: true });
+    },
+  };
+}

@@ -1,0 +1,14 @@
+import { accountRouter } from "./routers/account";
+import { dynqrcodesRouter } from "./routers/dynqrcodes";
+import { keysRouter } from "./routers/keys";
+import { qrcodesRouter } from "./routers/qrcodes";
+import { createTRPCRouter } from "./trpc";
+
+export const appRouter = createTRPCRouter({
+  qrcodes: qrcodesRouter,
+  dynqrcodes: dynqrcodesRouter,
+  keys: keysRouter,
+  account: accountRouter,
+});
+
+export type AppRouter = typeof appRouter;

@@ -1,0 +1,49 @@
+// /v1/dynqrcodes: dynamic QR codes. Literal routes (batch) before {code} routes.
+import { z } from "zod";
+import {
+  createDynamicCodes,
+  deleteDynamicCode,
+  dynamicBatchInput,
+  dynamicCodeInput,
+  dynamicPatchInput,
+  dynamicRecord,
+  listDynamicCodes,
+  updateDynamicCode,
+} from "../../domain/dynamicCodes";
+import { listQuery } from "../../domain/validation";
+import { apiKeyProcedure, createTRPCRouter, respondCreated } from "../trpc";
+
+const created = z.object({ created: z.array(dynamicRecord) });
+const TAGS = ["Dynamic QR codes"];
+
+export const dynqrcodesRouter = createTRPCRouter({
+  list: apiKeyProcedure
+    .meta({ openapi: { method: "GET", path: "/dynqrcodes", tags: TAGS, summary: "List dynamic QR codes, newest first" } })
+    .input(listQuery)
+    .output(z.object({ dynqrcodes: z.array(dynamicRecord), next_cursor: z.string().nullable() }))
+    .query(({ ctx, input }) => listDynamicCodes(ctx.principal.library, input)),
+
+  createBatch: apiKeyProcedure
+    .meta({ openapi: { method: "POST", path: "/dynqrcodes/batch", tags: TAGS, summary: "Create 1 to 50 dynamic QR codes, all or nothing", successDescription: "Created" } })
+    .input(dynamicBatchInput)
+    .output(created)
+    .mutation(async ({ ctx, input }) => respondCreated(ctx, await createDynamicCodes(ctx.principal, input.dynqrcodes))),
+
+  create: apiKeyProcedure
+    .meta({ openapi: { method: "POST", path: "/dynqrcodes", tags: TAGS, summary: "Create a dynamic QR code", successDescription: "Created" } })
+    .input(dynamicCodeInput)
+    .output(created)
+    .mutation(async ({ ctx, input }) => respondCreated(ctx, await createDynamicCodes(ctx.principal, [input]))),
+
+  update: apiKeyProcedure
+    .meta({ openapi: { method: "PATCH", path: "/dynqrcodes/{code}", tags: TAGS, summary: "Change destination_url, name or status" } })
+    .input(dynamicPatchInput)
+    .output(dynamicRecord)
+    .mutation(({ ctx, input }) => updateDynamicCode(ctx.principal, input)),
+
+  remove: apiKeyProcedure
+    .meta({ openapi: { method: "DELETE", path: "/dynqrcodes/{code}", tags: TAGS, summary: "Delete a dynamic QR code (its scan history is kept)" } })
+    .input(z.object({ code: z.string() }))
+    .output(z.object({ code: z.string(), deleted: z.literal(true) }))
+    .mutation(({ ctx, input }) => deleteDynamicCode(ctx.principal.library, input.code)),
+});

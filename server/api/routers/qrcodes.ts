@@ -1,0 +1,42 @@
+// /v1/qrcodes: static QR codes. Literal routes (batch) are declared before {qr_id} routes,
+// because trpc-to-openapi matches in declaration order.
+import { z } from "zod";
+import {
+  createStaticCodes,
+  deleteStaticCode,
+  listStaticCodes,
+  staticBatchInput,
+  staticCodeInput,
+  staticRecord,
+} from "../../domain/staticCodes";
+import { listQuery } from "../../domain/validation";
+import { apiKeyProcedure, createTRPCRouter, respondCreated } from "../trpc";
+
+const created = z.object({ created: z.array(staticRecord) });
+const TAGS = ["Static QR codes"];
+
+export const qrcodesRouter = createTRPCRouter({
+  list: apiKeyProcedure
+    .meta({ openapi: { method: "GET", path: "/qrcodes", tags: TAGS, summary: "List static QR codes, newest first" } })
+    .input(listQuery)
+    .output(z.object({ qrcodes: z.array(staticRecord), next_cursor: z.string().nullable() }))
+    .query(({ ctx, input }) => listStaticCodes(ctx.principal.library, input)),
+
+  createBatch: apiKeyProcedure
+    .meta({ openapi: { method: "POST", path: "/qrcodes/batch", tags: TAGS, summary: "Create 1 to 50 static QR codes, all or nothing", successDescription: "Created" } })
+    .input(staticBatchInput)
+    .output(created)
+    .mutation(async ({ ctx, input }) => respondCreated(ctx, await createStaticCodes(ctx.principal, input.qrcodes))),
+
+  create: apiKeyProcedure
+    .meta({ openapi: { method: "POST", path: "/qrcodes", tags: TAGS, summary: "Create a static QR code", successDescription: "Created" } })
+    .input(staticCodeInput)
+    .output(created)
+    .mutation(async ({ ctx, input }) => respondCreated(ctx, await createStaticCodes(ctx.principal, [input]))),
+
+  remove: apiKeyProcedure
+    .meta({ openapi: { method: "DELETE", path: "/qrcodes/{qr_id}", tags: TAGS, summary: "Delete a static QR code" } })
+    .input(z.object({ qr_id: z.string() }))
+    .output(z.object({ qr_id: z.string(), deleted: z.literal(true) }))
+    .mutation(({ ctx, input }) => deleteStaticCode(ctx.principal.library, input.qr_id)),
+});

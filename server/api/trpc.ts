@@ -1,0 +1,80 @@
+// The tRPC context and the kinds of procedure: public, session (web pages) and API key (/v1).
+import { initTRPC, TRPCError } from "@trpc/server";
+import type { OpenApiMeta } from "trpc-to-openapi";
+import type { Principal } from "../domain/apiKeys";
+import { fromZodIssues } from "../domain/validation";
+import { DomainError } from "../errors";
+
+export type Context = {
+  requestId: string;
+  /** The logged-in account, for calls from the web pages. */
+  session: { userId: string } | null;
+  /** The authenticated key, for /v1 calls (set by the gate before any procedure runs). */
+  principal: Principal | null;
+  /** Mutable, so procedures can set the status (201) through middleware copies of ctx. */
+  resMeta: { status?: number };
+};
+
+/** The domain error behind a tRPC error, if any: thrown by the domain or a failed input parse. */
+export function domainErrorOf(error: TRPCError): DomainError | null {
+  const cause = error.cause;
+  if (cause instanceof DomainError) return cause;
+  if (error.code === "BAD_REQUEST" && cause && (cause as Error).name === "ZodError") {
+    return fromZodIssues((cause as unknown as { issues: { path: PropertyKey[]; message: string }[] }).issues);
+  }
+  return null;
+}
+
+const t = initTRPC
+  .context<Context>()
+  .meta<OpenApiMeta>()
+  .create({
+    // For the web pages: domain messages are meant for people; anything else is hidden.
+    errorFormatter({ shape, error }) {
+      const domain = domainErrorOf(error);
+      return {
+        ...shape,
+        message: domain ? (domain.items ? domain.items.map((i) => `Item ${i.index + 1}: ${i.error}`).join("\n") : domain.message) : error.code === "INTERNAL_SERVER_ERROR" ? "Internal error" : shape.message,
+        data: { code: shape.data.code, httpStatus: shape.data.httpStatus, items: domain?.items ?? null },
+      };
+    },
+  });
+
+/** Domain errors keep their meaning (403, 404, 409…) instead of becoming 500s. */
+const TRPC_CODE = {
+  invalid: "BAD_REQUEST",
+  unauthenticated: "UNAUTHORIZED",
+  forbidden: "FORBIDDEN",
+  not_found: "NOT_FOUND",
+  gone: "NOT_FOUND",
+  conflict: "CONFLICT",
+  rate_limited: "TOO_MANY_REQUESTS",
+} as const;
+
+const domainErrors = t.middleware(async ({ next }) => {
+  const result = await next();
+  if (!result.ok && result.error.cause instanceof DomainError) {
+    const cause = result.error.cause;
+    throw new TRPCError({ code: TRPC_CODE[cause.kind], message: cause.message, cause });
+  }
+  return result;
+});
+
+export const createTRPCRouter = t.router;
+
+/** A create route's answer: status 201 and `{"created": [...]}`. */
+export function respondCreated<T>(ctx: Context, records: T[]): { created: T[] } {
+  ctx.resMeta.status = 201;
+  return { created: records };
+}
+export const publicProcedure = t.procedure.use(domainErrors);
+
+export const sessionProcedure = publicProcedure.use(({ ctx, next }) => {
+  if (!ctx.session) throw new TRPCError({ code: "UNAUTHORIZED", message: "Log in first" });
+  return next({ ctx: { ...ctx, session: ctx.session } });
+});
+
+export const apiKeyProcedure = publicProcedure.use(({ ctx, next }) => {
+  if (!ctx.principal) throw new TRPCError({ code: "UNAUTHORIZED", message: "Missing API key" });
+  return next({ ctx: { ...ctx, principal: ctx.principal } });
+});

@@ -1,0 +1,177 @@
+// The single entry point of /v1: request id → gate (key) → route → body checks → procedure or
+// CSV handler → the contract's error body. Route handlers under app/v1 only call `handleV1`.
+import { randomUUID } from "node:crypto";
+import { TRPCError } from "@trpc/server";
+import { createOpenApiFetchHandler } from "trpc-to-openapi";
+import { csvResponse, datedFilename } from "../csv";
+import { authenticateApiKey, type Principal } from "../domain/apiKeys";
+import { DYNAMIC_EXPORT_COLUMNS, dynamicExportRows } from "../domain/dynamicCodes";
+import { STATIC_EXPORT_COLUMNS, staticExportRows } from "../domain/staticCodes";
+import { DomainError, HTTP_STATUS } from "../errors";
+import { logError } from "../log";
+import { openApiDocument } from "./openapi";
+import { appRouter } from "./root";
+import { domainErrorOf, type Context } from "./trpc";
+
+const MAX_BODY_BYTES = 1024 * 1024;
+
+type CsvHandler = (principal: Principal, params: Record<string, string>) => Response;
+type Route = { method: string; path: string; pattern: RegExp; params: string[]; literal: boolean; csv?: CsvHandler };
+
+const CSV_ROUTES: { path: string; handler: CsvHandler }[] = [
+  {
+    path: "/qrcodes/export",
+    handler: (p) => csvResponse(datedFilename("qrcodes"), STATIC_EXPORT_COLUMNS, staticExportRows(p.library)),
+  },
+  {
+    path: "/dynqrcodes/export",
+    handler: (p) => csvResponse(datedFilename("dynqrcodes"), DYNAMIC_EXPORT_COLUMNS, dynamicExportRows(p.library)),
+  },
+];
+
+function route(method: string, path: string, csv?: CsvHandler): Route {
+  const params: string[] = [];
+  const source = path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    params.push(name);
+    return "([^/]+)";
+  });
+  return { method, path, pattern: new RegExp(`^${source}$`), params, literal: params.length === 0, csv };
+}
+
+/** Every /v1 route: the procedures that carry OpenAPI meta, and the CSV handlers. */
+const ROUTES: Route[] = [
+  ...CSV_ROUTES.map((r) => route("GET", r.path, r.handler)),
+  ...Object.values(appRouter._def.procedures as unknown as Record<string, { _def: { meta?: { openapi?: { method: string; path: string } } } }>)
+    .map((procedure) => procedure._def.meta?.openapi)
+    .filter((openapi) => openapi !== undefined)
+    .map((openapi) => route(openapi.method, openapi.path)),
+];
+
+/**
+ * Routes whose path matches. A literal segment ("batch", "export") is a fixed word: where a
+ * literal route matches the path, parameter routes are not considered.
+ */
+function routesFor(path: string): Route[] {
+  const matching = ROUTES.filter((r) => r.pattern.test(path));
+  return matching.some((r) => r.literal) ? matching.filter((r) => r.literal) : matching;
+}
+
+const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+  new Response(JSON.stringify(body), { status, headers: { ...headers, "Content-Type": "application/json; charset=utf-8" } });
+
+function domainResponse(error: DomainError): Response {
+  const body = error.items ? { errors: error.items } : { error: error.message };
+  return json(HTTP_STATUS[error.kind], body, error.headers);
+}
+
+function errorResponse(error: unknown, requestId: string): Response {
+  if (error instanceof DomainError) return domainResponse(error);
+  if (error instanceof TRPCError) {
+    const domain = domainErrorOf(error);
+    if (domain) return domainResponse(domain);
+    if (error.code === "NOT_FOUND") return json(404, { error: "Not found" });
+  }
+  logError("v1.internal_error", { requestId }, error instanceof TRPCError && error.cause ? error.cause : error);
+  return json(500, { error: "Internal error" });
+}
+
+/** Reads the body up to the limit; null when it is larger. */
+async function readBody(req: Request): Promise<string | null> {
+  const declared = Number(req.headers.get("content-length") ?? "0");
+  if (declared > MAX_BODY_BYTES) return null;
+  if (!req.body) return "";
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_BODY_BYTES) {
+      await reader.cancel();
+      return null;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+/** Checks of a JSON body: content type (415), size (413), syntax and shape (400). */
+async function jsonBody(req: Request): Promise<string | DomainError | Response> {
+  const type = req.headers.get("content-type") ?? "";
+  if (!/^application\/json\s*(;|$)/i.test(type)) {
+    return json(415, { error: "Content-Type must be application/json" });
+  }
+  const text = await readBody(req);
+  if (text === null) return json(413, { error: "The body must be at most 1 MiB" });
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return new DomainError("invalid", "The body is not valid JSON");
+  }
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    return new DomainError("invalid", "The body must be a JSON object");
+  }
+  return text;
+}
+
+async function dispatch(req: Request, requestId: string): Promise<Response> {
+  const url = new URL(req.url);
+  const path = url.pathname.replace(/^\/v1/, "").replace(/\/+$/, "") || "/";
+  const method = req.method.toUpperCase();
+
+  if (path === "/openapi.json") {
+    if (method !== "GET" && method !== "HEAD") return json(405, { error: "Method not allowed" }, { Allow: "GET" });
+    return json(200, openApiDocument());
+  }
+
+  const principal = await authenticateApiKey(req.headers.get("x-api-key"));
+
+  const candidates = routesFor(path);
+  if (candidates.length === 0) return json(404, { error: "Not found" });
+  const matched = candidates.find((r) => r.method === method);
+  if (!matched) {
+    const allow = [...new Set(candidates.map((r) => r.method))].join(", ");
+    return json(405, { error: `Method not allowed: use ${allow}` }, { Allow: allow });
+  }
+
+  if (matched.csv) {
+    const values = matched.pattern.exec(path)!.slice(1).map(decodeURIComponent);
+    return matched.csv(principal, Object.fromEntries(matched.params.map((name, i) => [name, values[i]])));
+  }
+
+  let body: string | undefined;
+  if (method === "POST" || method === "PATCH" || method === "PUT") {
+    const checked = await jsonBody(req);
+    if (checked instanceof Response) return checked;
+    if (checked instanceof DomainError) return domainResponse(checked);
+    body = checked;
+  }
+
+  let failure: unknown;
+  const response = await createOpenApiFetchHandler({
+    endpoint: "/v1",
+    router: appRouter,
+    req: new Request(url, { method, headers: req.headers, body }),
+    createContext: (): Context => ({ requestId, session: null, principal, resMeta: {} }),
+    onError: ({ error }: { error: TRPCError }) => {
+      failure = error;
+    },
+    responseMeta: ({ ctx, errors }: { ctx?: Context; errors: unknown[] }) => (errors.length === 0 && ctx?.resMeta.status ? { status: ctx.resMeta.status } : {}),
+  } as never);
+  if (failure !== undefined || response.status >= 400) return errorResponse(failure, requestId);
+  return new Response(response.body, { status: response.status, headers: { "Content-Type": "application/json; charset=utf-8" } });
+}
+
+export async function handleV1(req: Request): Promise<Response> {
+  const requestId = randomUUID();
+  let response: Response;
+  try {
+    response = await dispatch(req, requestId);
+  } catch (error) {
+    response = errorResponse(error, requestId);
+  }
+  response.headers.set("X-Request-Id", requestId);
+  return response;
+}

@@ -1,0 +1,133 @@
+// API keys: generated and revoked on the web pages only, stored only as SHA-256 hashes,
+// and checked by `authenticateApiKey`, the gate every /v1 request goes through.
+import { createHash } from "node:crypto";
+import { db } from "../db";
+import { DomainError } from "../errors";
+import { env } from "../env";
+import { randomString, timeOrderedId } from "../ids";
+import type { Actor } from "./library";
+import { hasApiAccess } from "./users";
+
+export type KeyScope = "personal" | "business";
+const PREFIX: Record<KeyScope, string> = { personal: "qrp_", business: "qrb_" };
+const KEY_PATTERN = /^qr[pb]_[0-9A-Za-z]{40}$/;
+/** lastUsedAt is a hint, not an audit log: write it at most this often per key. */
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+export const hashKey = (key: string) => createHash("sha256").update(key).digest("hex");
+
+/** What the pages show of a key once it has been generated. */
+export type KeySummary = {
+  id: string;
+  scope: KeyScope;
+  display: string;
+  createdAt: Date;
+  activeFrom: Date;
+  /** False while the activation delay runs. */
+  active: boolean;
+  lastUsedAt: Date | null;
+};
+
+const summary = (key: { id: string; scope: string; prefix: string; lastFour: string; createdAt: Date; activeFrom: Date; lastUsedAt: Date | null }): KeySummary => ({
+  id: key.id,
+  scope: key.scope as KeyScope,
+  display: `${key.prefix}…${key.lastFour}`,
+  createdAt: key.createdAt,
+  activeFrom: key.activeFrom,
+  active: key.activeFrom.getTime() <= Date.now(),
+  lastUsedAt: key.lastUsedAt,
+});
+
+export async function liveKey(userId: string, scope: KeyScope): Promise<KeySummary | null> {
+  const key = await db.apiKey.findFirst({ where: { userId, scope, live: true } });
+  return key && summary(key);
+}
+
+/** Generates a key; the full key is returned this once and never again. */
+export async function generateKey(userId: string, scope: KeyScope, teamId: string | null = null): Promise<{ key: string; summary: KeySummary }> {
+  const user = await db.user.findUniqueOrThrow({ where: { id: userId } });
+  if (scope === "personal" && !hasApiAccess(user.tier)) {
+    throw new DomainError("forbidden", "API access requires a Pro or Business plan");
+  }
+  const key = PREFIX[scope] + randomString(40);
+  const now = new Date();
+  try {
+    const row = await db.apiKey.create({
+      data: {
+        id: timeOrderedId("key"),
+        userId,
+        scope,
+        teamId,
+        hashedKey: hashKey(key),
+        prefix: key.slice(0, 8),
+        lastFour: key.slice(-4),
+        createdAt: now,
+        activeFrom: new Date(now.getTime() + env.keyActivationDelaySeconds * 1000),
+        live: true,
+      },
+    });
+    return { key, summary: summary(row) };
+  } catch (error) {
+    // The unique index (userId, scope, live) holds one live key per account and scope.
+    if ((error as { code?: string }).code === "P2002") {
+      throw new DomainError("conflict", "You already have a live key: revoke it before generating a new one");
+    }
+    throw error;
+  }
+}
+
+/** Revokes a key at once. Returns false when there was no such live key. */
+export async function revokeKey(keyId: string, byUserId: string): Promise<boolean> {
+  const { count } = await db.apiKey.updateMany({
+    where: { id: keyId, live: true },
+    data: { live: null, revokedAt: new Date(), revokedById: byUserId },
+  });
+  return count === 1;
+}
+
+export type Principal = Actor & { apiKeyId: string; scope: KeyScope };
+
+const unauthenticated = (message: string, headers?: Record<string, string>) =>
+  new DomainError("unauthenticated", message, undefined, headers);
+
+/**
+ * The gate: header → hash → lookup → revoked / not yet active → tier → library.
+ * Read from the database on every request, so a revocation is seen by the very next one.
+ */
+export async function authenticateApiKey(header: string | null): Promise<Principal> {
+  if (header === null || header === "") throw unauthenticated("Missing API key");
+  const raw = header.trim();
+  if (!KEY_PATTERN.test(raw)) throw unauthenticated("Invalid API key");
+  const key = await db.apiKey.findUnique({
+    where: { hashedKey: hashKey(raw) },
+    include: { user: { include: { membership: { include: { team: { include: { owner: true } } } } } } },
+  });
+  if (!key) throw unauthenticated("Invalid API key");
+  if (key.revokedAt) throw unauthenticated("API key has been revoked");
+  const now = Date.now();
+  if (key.activeFrom.getTime() > now) {
+    const seconds = Math.max(1, Math.ceil((key.activeFrom.getTime() - now) / 1000));
+    throw unauthenticated("API key is not active yet", { "Retry-After": String(seconds) });
+  }
+
+  let actor: Actor;
+  if (key.scope === "personal") {
+    if (!hasApiAccess(key.user.tier)) throw new DomainError("forbidden", "API access requires a Pro or Business plan");
+    actor = { userId: key.userId, library: { kind: "personal", userId: key.userId } };
+  } else {
+    const membership = key.user.membership;
+    // A member removed from the team (or lowered to viewer) holds no business key.
+    if (!membership || membership.teamId !== key.teamId || membership.role === "viewer") {
+      throw unauthenticated("API key has been revoked");
+    }
+    if (membership.team.owner.tier !== "business") {
+      throw new DomainError("forbidden", "API access requires a Pro or Business plan");
+    }
+    actor = { userId: key.userId, library: { kind: "team", teamId: membership.teamId }, role: membership.role as Actor["role"] };
+  }
+
+  if (!key.lastUsedAt || now - key.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
+    void db.apiKey.update({ where: { id: key.id }, data: { lastUsedAt: new Date(now) } }).catch(() => undefined);
+  }
+  return { ...actor, apiKeyId: key.id, scope: key.scope as KeyScope };
+}

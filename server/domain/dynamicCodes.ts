@@ -1,0 +1,155 @@
+// Dynamic QR codes: a short code whose /q/<code> address redirects to a changeable destination.
+import { z } from "zod";
+import { db } from "../db";
+import { DomainError, notFound } from "../errors";
+import { env } from "../env";
+import { randomString, timeOrderedId } from "../ids";
+import { invalidateResolution } from "../scan/resolve";
+import { libraryOwner, libraryWhere, type Actor, type Library } from "./library";
+import { keysetPages, toPage } from "./paging";
+import { batchArray, bodyObject, decodeCursor, nameField, styleField, toSeconds, urlField } from "./validation";
+
+export const STATUSES = ["active", "paused", "draft"] as const;
+export type DynamicStatus = (typeof STATUSES)[number];
+
+export const dynamicCodeInput = bodyObject({ destination_url: urlField("destination_url"), name: nameField, style: styleField.optional() });
+export const dynamicBatchInput = bodyObject({ dynqrcodes: batchArray("dynqrcodes", dynamicCodeInput) });
+export const dynamicPatchInput = bodyObject({
+  code: z.string(),
+  destination_url: urlField("destination_url").optional(),
+  name: nameField.optional(),
+  status: z.enum(STATUSES, { error: "status must be one of active, paused, draft" }).optional(),
+});
+export type DynamicCodeInput = z.infer<typeof dynamicCodeInput>;
+
+export const dynamicRecord = z
+  .object({
+    code: z.string(),
+    short_url: z.string(),
+    destination_url: z.string(),
+    name: z.string(),
+    style: z.record(z.string(), z.unknown()),
+    status: z.enum(STATUSES),
+    team_id: z.string().nullable(),
+    created_at: z.number().int().meta({ description: "Seconds since the epoch." }),
+    updated_at: z.number().int().meta({ description: "Seconds since the epoch." }),
+  })
+  .meta({ id: "DynamicQrCode" });
+export type DynamicRecord = z.infer<typeof dynamicRecord>;
+
+type Row = { code: string; destinationUrl: string; name: string; style: string; status: string; teamId: string | null; createdAt: Date; updatedAt: Date };
+
+export const shortUrl = (code: string) => `${env.shortBaseUrl}/q/${code}`;
+
+const toRecord = (row: Row): DynamicRecord => ({
+  code: row.code,
+  short_url: shortUrl(row.code),
+  destination_url: row.destinationUrl,
+  name: row.name,
+  style: JSON.parse(row.style),
+  status: row.status as DynamicStatus,
+  team_id: row.teamId,
+  created_at: toSeconds(row.createdAt),
+  updated_at: toSeconds(row.updatedAt),
+});
+
+const live = (library: Library) => ({ ...libraryWhere(library), deletedAt: null });
+
+export async function listDynamicCodes(library: Library, page: { limit?: number; cursor?: string }) {
+  const limit = page.limit ?? 50;
+  const before = decodeCursor(page.cursor, "dyn");
+  const rows = await db.dynamicCode.findMany({
+    where: { ...live(library), ...(before ? { id: { lt: before } } : {}) },
+    orderBy: { id: "desc" },
+    take: limit + 1,
+  });
+  const result = toPage(rows, limit);
+  return { dynqrcodes: result.rows.map(toRecord), next_cursor: result.next_cursor };
+}
+
+const CODE_ATTEMPTS = 5;
+
+/** Creates every item or none. A code collision (unique index) retries with fresh codes. */
+export async function createDynamicCodes(actor: Actor, items: DynamicCodeInput[]): Promise<DynamicRecord[]> {
+  const now = new Date();
+  const status: DynamicStatus = actor.library.kind === "team" ? "draft" : "active";
+  for (let attempt = 1; ; attempt++) {
+    const rows = items.map((item) => ({
+      id: timeOrderedId("dyn"),
+      code: randomString(8),
+      ...libraryOwner(actor.library),
+      createdById: actor.userId,
+      apiKeyId: actor.apiKeyId ?? null,
+      name: item.name.trim(),
+      destinationUrl: item.destination_url,
+      style: JSON.stringify(item.style ?? {}),
+      status,
+      createdAt: now,
+      updatedAt: now,
+    }));
+    try {
+      await db.dynamicCode.createMany({ data: rows });
+      return rows.map(toRecord);
+    } catch (error) {
+      if ((error as { code?: string }).code !== "P2002" || attempt >= CODE_ATTEMPTS) throw error;
+    }
+  }
+}
+
+async function findLive(library: Library, code: string) {
+  const row = await db.dynamicCode.findFirst({ where: { code, ...live(library) } });
+  if (!row) throw notFound("Dynamic QR code not found");
+  return row;
+}
+
+/** Who may set which status: personal owners active/paused; team writers draft/paused; admins all. */
+function checkStatusChange(actor: Actor, status: DynamicStatus): void {
+  if (actor.library.kind === "personal") {
+    if (status === "draft") throw new DomainError("invalid", "status draft is only for team library items: use active or paused");
+    return;
+  }
+  if (status === "active" && actor.role !== "admin") throw new DomainError("forbidden", "Only a team admin can publish");
+}
+
+export async function updateDynamicCode(actor: Actor, input: z.infer<typeof dynamicPatchInput>): Promise<DynamicRecord> {
+  const { code, destination_url, name, status } = input;
+  if (destination_url === undefined && name === undefined && status === undefined) {
+    throw new DomainError("invalid", "Send at least one of destination_url, name, status");
+  }
+  const row = await findLive(actor.library, code);
+  if (status !== undefined && status !== row.status) checkStatusChange(actor, status);
+  const review = status === "active" && row.status === "draft" ? { reviewedById: actor.userId, reviewedAt: new Date() } : {};
+  const updated = await db.dynamicCode.update({
+    where: { id: row.id },
+    data: {
+      ...(destination_url !== undefined ? { destinationUrl: destination_url } : {}),
+      ...(name !== undefined ? { name: name.trim() } : {}),
+      ...(status !== undefined ? { status } : {}),
+      ...review,
+    },
+  });
+  await invalidateResolution(code);
+  return toRecord(updated);
+}
+
+/** Soft delete: the short address stops resolving, the scan history stays. */
+export async function deleteDynamicCode(library: Library, code: string) {
+  const row = await findLive(library, code);
+  await db.dynamicCode.update({ where: { id: row.id }, data: { deletedAt: new Date() } });
+  await invalidateResolution(code);
+  return { code, deleted: true as const };
+}
+
+export const DYNAMIC_EXPORT_COLUMNS = ["code", "name", "short_url", "destination_url", "status", "team_id", "created_at", "updated_at", "total_scans"] as const;
+
+/** Every live dynamic code of the library with its total scans, oldest first, a page at a time. */
+export async function* dynamicExportRows(library: Library): AsyncGenerator<unknown[][]> {
+  const pages = keysetPages((after, take) =>
+    db.dynamicCode.findMany({ where: { ...live(library), ...(after ? { id: { gt: after } } : {}) }, orderBy: { id: "asc" }, take }),
+  );
+  for await (const rows of pages) {
+    const counts = await db.scanEvent.groupBy({ by: ["dynamicCodeId"], where: { dynamicCodeId: { in: rows.map((r) => r.id) } }, _count: { _all: true } });
+    const total = new Map(counts.map((c) => [c.dynamicCodeId, c._count._all]));
+    yield rows.map((r) => [r.code, r.name, shortUrl(r.code), r.destinationUrl, r.status, r.teamId, r.createdAt, r.updatedAt, total.get(r.id) ?? 0]);
+  }
+}

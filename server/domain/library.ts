@@ -1,0 +1,23 @@
+// A library is where records live: one account's personal library or a team's shared one.
+// Which library a request acts on is decided only by the key (or the page) it comes through.
+export type Library = { kind: "personal"; userId: string } | { kind: "team"; teamId: string };
+
+/** Who acts: the account, the library, and the key if the request came through the API. */
+export type Actor = {
+  userId: string;
+  library: Library;
+  apiKeyId?: string;
+  /** Team role for team libraries. */
+  role?: "admin" | "writer" | "viewer";
+};
+
+/** The Prisma filter that confines a query to one library. */
+export const libraryWhere = (library: Library) =>
+  library.kind === "personal" ? { userId: library.userId, teamId: null } : { teamId: library.teamId };
+
+/** Owner columns of a new record in the library. */
+export const libraryOwner = (library: Library) =>
+  library.kind === "personal" ? { userId: library.userId, teamId: null } : { userId: null, teamId: library.teamId };
+
+/** New items of a team library wait for an admin's review; personal ones are live at once. */
+export const initialReviewStatus = (library: Library) => (library.kind === "team" ? "draft" : "active");

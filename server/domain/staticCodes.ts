@@ -1,0 +1,86 @@
+// Static QR codes: a stored URL and name in a library.
+import { z } from "zod";
+import { db } from "../db";
+import { notFound } from "../errors";
+import { timeOrderedId } from "../ids";
+import { initialReviewStatus, libraryOwner, libraryWhere, type Actor, type Library } from "./library";
+import { keysetPages, toPage } from "./paging";
+import { batchArray, bodyObject, decodeCursor, nameField, styleField, toSeconds, urlField } from "./validation";
+
+export const staticCodeInput = bodyObject({ url: urlField("url"), name: nameField, style: styleField.optional() });
+export const staticBatchInput = bodyObject({ qrcodes: batchArray("qrcodes", staticCodeInput) });
+export type StaticCodeInput = z.infer<typeof staticCodeInput>;
+
+export const staticRecord = z
+  .object({
+    qr_id: z.string(),
+    url: z.string(),
+    name: z.string(),
+    style: z.record(z.string(), z.unknown()),
+    created_at: z.number().int().meta({ description: "Seconds since the epoch." }),
+    updated_at: z.number().int().meta({ description: "Seconds since the epoch." }),
+  })
+  .meta({ id: "StaticQrCode" });
+export type StaticRecord = z.infer<typeof staticRecord>;
+
+type Row = { id: string; url: string; name: string; style: string; createdAt: Date; updatedAt: Date };
+const toRecord = (row: Row): StaticRecord => ({
+  qr_id: row.id,
+  url: row.url,
+  name: row.name,
+  style: JSON.parse(row.style),
+  created_at: toSeconds(row.createdAt),
+  updated_at: toSeconds(row.updatedAt),
+});
+
+export async function listStaticCodes(library: Library, page: { limit?: number; cursor?: string }) {
+  const limit = page.limit ?? 50;
+  const before = decodeCursor(page.cursor, "qr");
+  const rows = await db.staticCode.findMany({
+    where: { ...libraryWhere(library), ...(before ? { id: { lt: before } } : {}) },
+    orderBy: { id: "desc" },
+    take: limit + 1,
+  });
+  const result = toPage(rows, limit);
+  return { qrcodes: result.rows.map(toRecord), next_cursor: result.next_cursor };
+}
+
+/** Creates every item or none (one statement, one transaction). */
+export async function createStaticCodes(actor: Actor, items: StaticCodeInput[]): Promise<StaticRecord[]> {
+  const now = new Date();
+  const rows = items.map((item) => ({
+    id: timeOrderedId("qr"),
+    ...libraryOwner(actor.library),
+    createdById: actor.userId,
+    apiKeyId: actor.apiKeyId ?? null,
+    name: item.name.trim(),
+    url: item.url,
+    style: JSON.stringify(item.style ?? {}),
+    reviewStatus: initialReviewStatus(actor.library),
+    createdAt: now,
+    updatedAt: now,
+  }));
+  await db.staticCode.createMany({ data: rows });
+  return rows.map(toRecord);
+}
+
+export async function deleteStaticCode(library: Library, qrId: string) {
+  const { count } = await db.staticCode.deleteMany({ where: { id: qrId, ...libraryWhere(library) } });
+  if (count === 0) throw notFound("QR code not found");
+  return { qr_id: qrId, deleted: true as const };
+}
+
+export const STATIC_EXPORT_COLUMNS = ["qr_id", "name", "url", "created_at", "updated_at"] as const;
+
+/** Every record of the library, oldest first, a page at a time (for streamed CSV). */
+export async function* staticExportRows(library: Library): AsyncGenerator<unknown[][]> {
+  const pages = keysetPages((after, take) =>
+    db.staticCode.findMany({
+      where: { ...libraryWhere(library), ...(after ? { id: { gt: after } } : {}) },
+      orderBy: { id: "asc" },
+      take,
+      select: { id: true, name: true, url: true, createdAt: true, updatedAt: true },
+    }),
+  );
+  for await (const rows of pages) yield rows.map((r) => [r.id, r.name, r.url, r.createdAt, r.updatedAt]);
+}

@@ -1,0 +1,43 @@
+// Accounts: sign-up, credential checks, tiers.
+import { z } from "zod";
+import { db } from "../db";
+import { DomainError, invalid } from "../errors";
+import { timeOrderedId } from "../ids";
+import { hashPassword, verifyPassword } from "./passwords";
+
+export const TIERS = ["free", "pro", "business"] as const;
+export type Tier = (typeof TIERS)[number];
+export const hasApiAccess = (tier: string) => tier === "pro" || tier === "business";
+
+export const signupInput = z.object({
+  email: z.string().trim().toLowerCase().pipe(z.email({ error: "Enter a valid email address" })),
+  password: z.string().min(8, "The password must be at least 8 characters").max(200, "The password must be at most 200 characters"),
+  name: z.string().trim().min(1, "Enter your name").max(100, "The name must be at most 100 characters"),
+});
+
+export async function createUser(input: z.input<typeof signupInput>, tier: Tier = "free") {
+  const { email, password, name } = signupInput.parse(input);
+  if (await db.user.findUnique({ where: { email } })) {
+    throw new DomainError("conflict", "An account with this email already exists");
+  }
+  return db.user.create({
+    data: { id: timeOrderedId("usr"), email, name, tier, passwordHash: await hashPassword(password) },
+  });
+}
+
+/** The account if the password matches, else null (same answer for unknown email and wrong password). */
+export async function checkCredentials(email: string, password: string) {
+  const user = await db.user.findUnique({ where: { email: email.trim().toLowerCase() } });
+  if (!user) {
+    await hashPassword(password); // spend the same time as a real check
+    return null;
+  }
+  return (await verifyPassword(password, user.passwordHash)) ? user : null;
+}
+
+export async function setTier(email: string, tier: string) {
+  if (!TIERS.includes(tier as Tier)) throw invalid(`tier must be one of ${TIERS.join(", ")}`);
+  const user = await db.user.findUnique({ where: { email: email.trim().toLowerCase() } });
+  if (!user) throw new DomainError("not_found", `No account with email ${email}`);
+  return db.user.update({ where: { id: user.id }, data: { tier } });
+}

@@ -1,0 +1,127 @@
+// Input rules shared by the REST API and the web app (contract: "Records").
+// Every message names the field and says what to send instead.
+import { z } from "zod";
+import { DomainError, invalid } from "../errors";
+import { env } from "../env";
+
+type Issue = { input?: unknown };
+const required = (field: string, expected: string) => (issue: Issue) =>
+  issue.input === undefined ? `${field} is required` : `${field} must be ${expected}`;
+
+/** Why `value` is not an acceptable destination, or null. */
+export function urlProblem(value: string): string | null {
+  if (value.length > 2048) return "must be at most 2048 characters";
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return "must be an absolute http or https URL";
+  }
+  if ((url.protocol !== "http:" && url.protocol !== "https:") || value.trim() !== value || !url.hostname) {
+    return "must be an absolute http or https URL";
+  }
+  if (url.username || url.password) return "must not contain credentials";
+  const own = [env.shortBaseUrl, env.appUrl].map((base) => new URL(base));
+  if (own.some((base) => base.host === url.host && url.pathname.startsWith(`${base.pathname.replace(/\/$/, "")}/q/`))) {
+    return "must not point to this service's own /q/ short links";
+  }
+  return null;
+}
+
+export const urlField = (field: string) =>
+  z
+    .string({ error: required(field, "a string") })
+    .superRefine((value, ctx) => {
+      const problem = urlProblem(value);
+      if (problem) ctx.addIssue({ code: "custom", message: `${field} ${problem}` });
+    })
+    .meta({ description: "Absolute http or https URL, at most 2048 characters, no credentials.", example: "https://example.com/menu" });
+
+export const nameField = z
+  .string({ error: required("name", "a string") })
+  .superRefine((value, ctx) => {
+    const length = value.trim().length;
+    if (length < 1 || length > 200) ctx.addIssue({ code: "custom", message: "name must be 1 to 200 characters (after trimming)" });
+  })
+  .meta({ description: "Display name, 1 to 200 characters, trimmed.", example: "Lunch menu" });
+
+const colour = (field: string) =>
+  z.string({ error: `style.${field} must be a colour like #1a2b3c` }).regex(/^#[0-9a-fA-F]{6}$/, `style.${field} must be a colour like #1a2b3c`);
+
+export const styleField = z
+  .strictObject(
+    {
+      foreground: colour("foreground").optional(),
+      background: colour("background").optional(),
+      error_correction: z.enum(["L", "M", "Q", "H"], { error: "style.error_correction must be one of L, M, Q, H" }).optional(),
+      margin: z
+        .number({ error: "style.margin must be an integer from 0 to 16" })
+        .int("style.margin must be an integer from 0 to 16")
+        .min(0, "style.margin must be an integer from 0 to 16")
+        .max(16, "style.margin must be an integer from 0 to 16")
+        .optional(),
+    },
+    {
+      error: (issue) =>
+        issue.code === "unrecognized_keys"
+          ? `style has an unknown field: ${(issue as { keys: string[] }).keys.join(", ")}`
+          : "style must be an object",
+    },
+  )
+  .meta({ description: "QR styling. `{}` when not sent." });
+
+export type Style = z.infer<typeof styleField>;
+
+/** A strict body object: unknown fields are refused so that typos do not pass silently. */
+export const bodyObject = <T extends z.ZodRawShape>(shape: T) =>
+  z.strictObject(shape, {
+    error: (issue) =>
+      issue.code === "unrecognized_keys"
+        ? `Unknown field: ${(issue as { keys: string[] }).keys.join(", ")}`
+        : "The body must be a JSON object",
+  });
+
+export const batchArray = <T extends z.ZodType>(field: string, item: T) =>
+  z
+    .array(item, { error: required(field, "an array of objects") })
+    .min(1, `${field} must hold at least 1 item`)
+    .max(50, "A batch holds at most 50 items");
+
+export const listQuery = z.object({
+  limit: z
+    .number({ error: "limit must be an integer from 1 to 100" })
+    .int("limit must be an integer from 1 to 100")
+    .min(1, "limit must be an integer from 1 to 100")
+    .max(100, "limit must be an integer from 1 to 100")
+    .optional()
+    .meta({ description: "Page size, 1 to 100 (default 50)." }),
+  cursor: z.string().optional().meta({ description: "The `next_cursor` of the previous page." }),
+});
+
+/**
+ * A validation failure as the contract shapes it: issues inside a batch's items become
+ * `errors` by index (every invalid item listed); any other issue is one `error`.
+ */
+export function fromZodIssues(issues: readonly { path: PropertyKey[]; message: string }[]): DomainError {
+  const isItemIssue = (issue: { path: PropertyKey[] }) => issue.path.length >= 2 && typeof issue.path[1] === "number";
+  const top = issues.find((issue) => !isItemIssue(issue));
+  if (top || issues.length === 0) return invalid(top?.message ?? "Invalid request");
+  const byIndex = new Map<number, string>();
+  for (const issue of issues) {
+    const index = issue.path[1] as number;
+    if (!byIndex.has(index)) byIndex.set(index, issue.message);
+  }
+  const items = [...byIndex.entries()].sort((a, b) => a[0] - b[0]).map(([index, error]) => ({ index, error }));
+  return new DomainError("invalid", "Some items of the batch are invalid", items);
+}
+
+/** Page cursors are opaque: base64url of the last record id. */
+export const encodeCursor = (id: string) => Buffer.from(id).toString("base64url");
+export function decodeCursor(cursor: string | undefined, prefix: string): string | undefined {
+  if (cursor === undefined) return undefined;
+  const id = Buffer.from(cursor, "base64url").toString();
+  if (!new RegExp(`^${prefix}_[0-9a-z]{21}$`).test(id)) throw invalid("cursor is not valid: pass the next_cursor of a previous page");
+  return id;
+}
+
+export const toSeconds = (date: Date) => Math.floor(date.getTime() / 1000);

@@ -1,0 +1,26 @@
+// Configuration read from the environment, in one place. See the README's table.
+import { DEFAULT_DATABASE_URL } from "./database-url";
+
+const int = (name: string, fallback: number): number => {
+  const raw = process.env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer`);
+  return value;
+};
+
+export const env = {
+  get databaseUrl() {
+    return process.env.DATABASE_URL || DEFAULT_DATABASE_URL;
+  },
+  /** The app's public base URL; used for links and as the default short base URL. */
+  get appUrl() {
+    return (process.env.APP_URL || process.env.NEXTAUTH_URL || "http://localhost:3000").replace(/\/+$/, "");
+  },
+  get shortBaseUrl() {
+    return (process.env.SHORT_BASE_URL || this.appUrl).replace(/\/+$/, "");
+  },
+  get keyActivationDelaySeconds() {
+    return int("API_KEY_ACTIVATION_DELAY_SECONDS", 0);
+  },
+};

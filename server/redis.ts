@@ -1,0 +1,54 @@
+// Redis, when REDIS_URL is set (redis://, or rediss:// for TLS, Upstash included): shared by
+// every instance for cache invalidation and, later, rate limits. Connections are made on
+// first use and kept on globalThis, because Next and the Node server each load this module.
+// Commands fail fast while Redis is away (no offline queue); callers fall back.
+import { Redis } from "ioredis";
+import { logError } from "./log";
+
+type Connections = { commands?: Redis; subscriber?: Redis };
+const globalRedis = globalThis as unknown as { qrRedis?: Connections };
+const connections: Connections = (globalRedis.qrRedis ??= {});
+
+/** Every key and channel name starts with this (tests give each run its own). */
+export const redisPrefix = () => process.env.REDIS_KEY_PREFIX ?? "qr:";
+
+function connect(role: string): Redis | undefined {
+  const url = process.env.REDIS_URL;
+  if (!url) return undefined;
+  const client = new Redis(url, {
+    connectTimeout: 500,
+    maxRetriesPerRequest: 1,
+    enableOfflineQueue: role === "subscriber", // a subscriber must queue its SUBSCRIBE
+    retryStrategy: (times) => Math.min(times * 200, 2000),
+    lazyConnect: false,
+  });
+  let down = false;
+  client.on("error", (error) => {
+    if (!down) logError("redis.unavailable", { role }, error);
+    down = true;
+  });
+  client.on("ready", () => (down = false));
+  return client;
+}
+
+/** The connection for commands, or undefined without REDIS_URL. */
+export const redis = (): Redis | undefined => (connections.commands ??= connect("commands"));
+
+/** A connection in subscriber mode (it can run no other command). */
+export const redisSubscriber = (): Redis | undefined => (connections.subscriber ??= connect("subscriber"));
+
+/** Waits (at most `ms`) for a connection that is still being made. */
+export function whenReady(client: Redis, ms = 500): Promise<void> {
+  if (client.status === "ready") return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      client.off("ready", onReady);
+      reject(new Error(`Redis not ready within ${ms} ms (${client.status})`));
+    }, ms);
+    const onReady = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    client.once("ready", onReady);
+  });
+}

@@ -1,0 +1,99 @@
+// code → destination, cached in process: the redirect must not wait on the database for
+// every scan. Every change of destination, status or deletion invalidates the entry at once,
+// here and, with REDIS_URL, in every other instance through Redis pub/sub. While an instance
+// is not subscribed (Redis away, or reconnecting) it cannot hear of changes, so it does not
+// trust its cache: it asks the database each time, and empties the cache once it is back.
+import { db } from "../db";
+import { logError } from "../log";
+import { redis, redisPrefix, redisSubscriber, whenReady } from "../redis";
+
+export type Resolution =
+  | { state: "active"; id: string; destinationUrl: string }
+  | { state: "draft" | "paused" | "deleted" | "unknown"; id?: string };
+
+const MAX_ENTRIES = 50_000;
+type Cache = {
+  entries: Map<string, Resolution>;
+  /** Bumped by every invalidation: a lookup that raced one must not cache what it read. */
+  generation: number;
+  subscription?: { live: boolean };
+};
+// On globalThis: Next and the Node server each load this module; the cache must be one.
+const globalCache = globalThis as unknown as { qrResolutions?: Cache };
+const state: Cache = (globalCache.qrResolutions ??= { entries: new Map(), generation: 0 });
+const cache = state.entries;
+const channel = () => `${redisPrefix()}resolutions:invalidate`;
+
+const forget = (code: string) => {
+  state.generation++;
+  cache.delete(code);
+};
+
+/** With REDIS_URL: listens for other instances' changes (at once when the server starts). */
+export function subscribeToChanges(): void {
+  if (process.env.REDIS_URL && !state.subscription) {
+    const subscription: { live: boolean } = (state.subscription = { live: false });
+    const subscriber = redisSubscriber()!;
+    subscriber.on("message", (_channel: string, code: string) => forget(code));
+    // On every (re)connection: trust the cache again only once Redis has confirmed the
+    // subscription, and forget what may have changed while we could not hear.
+    subscriber.on("ready", () => {
+      subscriber.subscribe(channel()).then(
+        () => {
+          state.generation++;
+          cache.clear();
+          subscription.live = true;
+        },
+        (error) => logError("resolutions.subscribe_failed", {}, error),
+      );
+    });
+    subscriber.on("close", () => (subscription.live = false));
+  }
+}
+
+/** True when no other instance can change a code unseen: no Redis, or subscribed to it. */
+function cacheTrusted(): boolean {
+  if (!process.env.REDIS_URL) return true;
+  subscribeToChanges();
+  return state.subscription!.live;
+}
+
+export async function resolveCode(code: string): Promise<Resolution> {
+  const trusted = cacheTrusted();
+  const generation = state.generation;
+  const hit = trusted ? cache.get(code) : undefined;
+  if (hit) return hit;
+  const row = /^[0-9A-Za-z]{8}$/.test(code)
+    ? await db.dynamicCode.findUnique({ where: { code }, select: { id: true, status: true, destinationUrl: true, deletedAt: true } })
+    : null;
+  const resolution: Resolution = !row
+    ? { state: "unknown" }
+    : row.deletedAt
+      ? { state: "deleted", id: row.id }
+      : row.status === "active"
+        ? { state: "active", id: row.id, destinationUrl: row.destinationUrl }
+        : { state: row.status as "draft" | "paused", id: row.id };
+  if (cacheTrusted() && generation === state.generation && resolution.state !== "unknown") {
+    if (cache.size >= MAX_ENTRIES) cache.delete(cache.keys().next().value!);
+    cache.set(code, resolution);
+  }
+  return resolution;
+}
+
+/**
+ * After the database has the change: this instance at once, the others through Redis. The
+ * caller's answer waits for Redis to take the message (bounded), so by the time the change is
+ * acknowledged the other instances have been told.
+ */
+export async function invalidateResolution(code: string): Promise<void> {
+  forget(code);
+  const client = redis();
+  if (!client) return;
+  try {
+    await whenReady(client);
+    await client.publish(channel(), code);
+  } catch (error) {
+    // Subscribers that cannot be told are in the same outage: they are not trusting their caches.
+    logError("resolutions.publish_failed", { code }, error);
+  }
+}

@@ -1,0 +1,63 @@
+// Two instances sharing a database and a Redis: a change made through one is seen by the very
+// next scan on the other, also while Redis is away and after it comes back.
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { personalKey } from "../helpers";
+import { startRedis, startServer, type RunningServer } from "../../scripts/harness";
+
+describe("two instances, one Redis", () => {
+  let redis: Awaited<ReturnType<typeof startRedis>>;
+  let a: RunningServer;
+  let b: RunningServer;
+  before(async () => {
+    redis = await startRedis();
+    [a, b] = await Promise.all([startServer({ REDIS_URL: redis.url }), startServer({ REDIS_URL: redis.url })]);
+  });
+  after(async () => {
+    await Promise.all([a.stop(), b.stop()]);
+    await redis.stop();
+  });
+
+  it("PATCH and DELETE on one instance are seen by the next scan on the other", async () => {
+    const { key } = await personalKey();
+    const call = (server: RunningServer, method: string, path: string, json?: unknown) =>
+      fetch(server.base + path, {
+        method,
+        redirect: "manual",
+        headers: { "x-api-key": key, ...(json ? { "content-type": "application/json" } : {}) },
+        body: json ? JSON.stringify(json) : undefined,
+      });
+    const created = await (await call(a, "POST", "/v1/dynqrcodes", { destination_url: "https://example.com/one", name: "Shared" })).json();
+    const code = created.created[0].code as string;
+    const scanOnB = async () => {
+      const r = await call(b, "GET", `/q/${code}`);
+      return r.status === 302 ? r.headers.get("location") : r.status;
+    };
+    // B waits until it is subscribed before it caches anything: give it that moment.
+    const deadline = Date.now() + 5000;
+    while ((await scanOnB()) !== "https://example.com/one" && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    assert.equal(await scanOnB(), "https://example.com/one");
+    await new Promise((r) => setTimeout(r, 300)); // subscribed by now:
+    assert.equal(await scanOnB(), "https://example.com/one"); // B caches the code
+
+    assert.equal((await call(a, "PATCH", `/v1/dynqrcodes/${code}`, { destination_url: "https://example.com/two" })).status, 200);
+    assert.equal(await scanOnB(), "https://example.com/two");
+    assert.equal((await call(a, "PATCH", `/v1/dynqrcodes/${code}`, { status: "paused" })).status, 200);
+    assert.equal(await scanOnB(), 404);
+    assert.equal((await call(a, "PATCH", `/v1/dynqrcodes/${code}`, { status: "active" })).status, 200);
+    assert.equal(await scanOnB(), "https://example.com/two");
+
+    // Redis goes away: B cannot hear of changes, so it asks the database.
+    await redis.stop();
+    await new Promise((r) => setTimeout(r, 300));
+    assert.equal((await call(a, "PATCH", `/v1/dynqrcodes/${code}`, { destination_url: "https://example.com/three" })).status, 200);
+    assert.equal(await scanOnB(), "https://example.com/three");
+
+    // Redis is back: B subscribes again and forgets what it held.
+    await redis.start();
+    await new Promise((r) => setTimeout(r, 2500));
+    assert.equal(await scanOnB(), "https://example.com/three");
+    assert.equal((await call(a, "DELETE", `/v1/dynqrcodes/${code}`)).status, 200);
+    assert.equal(await scanOnB(), 410);
+  });
+});

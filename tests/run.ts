@@ -1,0 +1,91 @@
+// The README's test command. Builds the app, prepares a fresh database on the backend that
+// DATABASE_URL names (embedded SQLite when unset; with a postgresql: URL, a new database is
+// created on that server and dropped afterwards), starts the production server on a free
+// port, and runs the HTTP integration tests and the Playwright browser tests against it.
+import { spawn, spawnSync } from "node:child_process";
+import { readdirSync } from "node:fs";
+import path from "node:path";
+import { backendOf } from "../server/database-url";
+import { freePort, freshDatabase, startServer, type RunningServer } from "../scripts/harness";
+
+const baseEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
+
+/** Runs a command with inherited output and returns its output too (for the summary). */
+function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { env, stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      output += chunk;
+      process.stdout.write(chunk);
+    });
+    child.stderr.on("data", (chunk: Buffer) => process.stderr.write(chunk));
+    child.on("exit", (code) => resolve({ code: code ?? 1, output }));
+  });
+}
+
+async function main(): Promise<number> {
+  if (!process.argv.includes("--no-build")) {
+    const build = spawnSync(process.execPath, ["node_modules/next/dist/bin/next", "build"], { stdio: "inherit", env: baseEnv });
+    if (build.status !== 0) return 1;
+  }
+  const db = await freshDatabase("test");
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const env: NodeJS.ProcessEnv = {
+    ...baseEnv,
+    DATABASE_URL: db.url,
+    BASE_URL: baseUrl,
+    APP_URL: baseUrl,
+    NEXTAUTH_URL: baseUrl,
+    NEXTAUTH_SECRET: "test-only-session-secret-not-for-production-000",
+    VISITOR_HASH_SECRET: "test-only-visitor-secret-not-for-production-00",
+    TRUST_PROXY_COUNTRY_HEADER: "cf-ipcountry",
+  };
+  // With REDIS_URL (CI's Redis), each run keeps to keys and channels of its own.
+  if (env.REDIS_URL) env.REDIS_KEY_PREFIX = `qrtest:${Date.now()}:${process.pid}:`;
+  console.log(`\n== backend ${backendOf(db.url)}${env.REDIS_URL ? " + Redis" : ""}, server ${baseUrl}`);
+
+  const results: { name: string; code: number; passed: number; failed: number }[] = [];
+  let server: RunningServer | undefined;
+  try {
+    server = await startServer(env, port);
+    const testsIn = (dir: string) => readdirSync(dir).filter((f) => f.endsWith(".test.ts")).sort().map((f) => path.join(dir, f));
+    // --only <text>: just the test files whose path contains it (while working on them).
+    const only = process.argv.includes("--only") ? process.argv[process.argv.indexOf("--only") + 1] : "";
+    const files = [...testsIn("tests/api"), ...testsIn("tests/instances")].filter((f) => f.includes(only));
+    const api = await run(process.execPath, ["--import", "tsx", "--test", "--test-concurrency=1", ...files], env);
+    results.push({
+      name: "integration",
+      code: api.code,
+      passed: Number(/^# pass (\d+)/m.exec(api.output)?.[1] ?? 0),
+      failed: Number(/^# fail (\d+)/m.exec(api.output)?.[1] ?? 0),
+    });
+    if (!process.argv.includes("--no-e2e")) {
+      const e2e = await run(process.execPath, ["node_modules/@playwright/test/cli.js", "test"], env);
+      results.push({
+        name: "browser",
+        code: e2e.code,
+        passed: Number(/(\d+) passed/.exec(e2e.output)?.[1] ?? 0),
+        failed: Number(/(\d+) failed/.exec(e2e.output)?.[1] ?? 0),
+      });
+    }
+  } finally {
+    await server?.stop();
+    await db.cleanup();
+  }
+  const passed = results.reduce((n, r) => n + r.passed, 0);
+  const failed = results.reduce((n, r) => n + r.failed, 0);
+  const ok = results.every((r) => r.code === 0) && failed === 0 && passed > 0;
+  console.log(`\n${results.map((r) => `${r.name}: ${r.passed} passed, ${r.failed} failed`).join("\n")}`);
+  console.log(`tests: ${passed} passed, ${failed} failed`);
+  return ok ? 0 : 1;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
