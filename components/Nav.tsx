@@ -8,6 +8,7 @@ export function Nav({ loggedIn }: { loggedIn: boolean }) {
       <nav aria-label="Main">
         {loggedIn ? (
           <>
+            <Link href="/business">Business</Link>
             <Link href="/profile">Profile</Link>
             <LogoutButton />
           </>

@@ -2,6 +2,7 @@ import { accountRouter } from "./routers/account";
 import { dynqrcodesRouter } from "./routers/dynqrcodes";
 import { keysRouter } from "./routers/keys";
 import { qrcodesRouter } from "./routers/qrcodes";
+import { teamRouter } from "./routers/team";
 import { createTRPCRouter } from "./trpc";
 
 export const appRouter = createTRPCRouter({
@@ -9,6 +10,7 @@ export const appRouter = createTRPCRouter({
   dynqrcodes: dynqrcodesRouter,
   keys: keysRouter,
   account: accountRouter,
+  team: teamRouter,
 });
 
 export type AppRouter = typeof appRouter;

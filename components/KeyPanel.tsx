@@ -1,0 +1,110 @@
+"use client";
+// One API key of the account: generate (shown once, with a copy button), see it as
+// prefix…last four, revoke. Used for the personal key (/profile) and the business key (/business).
+import { useState } from "react";
+import { messageOf } from "./trpc";
+
+type Stamp = Date | string;
+export type KeyView = { display: string; createdAt: Stamp; activeFrom: Stamp; lastUsedAt: Stamp | null };
+
+export const when = (date: Stamp | null) => (date ? new Date(date).toLocaleString() : "never");
+export const isActive = (key: KeyView) => new Date(key.activeFrom).getTime() <= Date.now();
+
+export function KeyPanel(props: {
+  title: string;
+  intro: React.ReactNode;
+  /** Why this account cannot hold the key, if it cannot. */
+  refusal: React.ReactNode | null;
+  current: KeyView | null;
+  generateLabel: string;
+  revokeLabel: string;
+  generate: () => Promise<{ key: string }>;
+  revoke: () => Promise<unknown>;
+  /** After a change: reload what the page shows. */
+  refresh: () => Promise<void>;
+}) {
+  const [newKey, setNewKey] = useState<string | null>(null);
+  const [copied, setCopied] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function act(action: () => Promise<void>) {
+    setBusy(true);
+    setError(null);
+    try {
+      await action();
+      await props.refresh();
+    } catch (e) {
+      setError(messageOf(e));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const generate = () =>
+    act(async () => {
+      setNewKey((await props.generate()).key);
+      setCopied(false);
+    });
+
+  const revoke = () => {
+    if (!window.confirm("Revoke this key? Programs using it stop working at once.")) return;
+    void act(async () => {
+      await props.revoke();
+      setNewKey(null);
+    });
+  };
+
+  async function copy() {
+    if (!newKey) return;
+    await navigator.clipboard.writeText(newKey).catch(() => undefined);
+    setCopied(true);
+  }
+
+  const key = props.current;
+  return (
+    <section className="card">
+      <h2>{props.title}</h2>
+      <p className="muted">{props.intro}</p>
+      {error && <p className="error" data-testid="key-error">{error}</p>}
+      {props.refusal ? (
+        <p data-testid="no-api-access">{props.refusal}</p>
+      ) : (
+        <>
+          {newKey && (
+            <div className="notice">
+              <p>This is your new key. Copy it now: it will not be shown again.</p>
+              <div className="key-box">
+                <code data-testid="new-api-key">{newKey}</code>
+                <button type="button" className="secondary" onClick={copy}>{copied ? "Copied" : "Copy"}</button>
+              </div>
+            </div>
+          )}
+          {key ? (
+            <>
+              <dl className="facts">
+                <dt>Key</dt>
+                <dd className="mono" data-testid="api-key-display">{key.display}</dd>
+                <dt>Created</dt>
+                <dd>{when(key.createdAt)}</dd>
+                <dt>Active from</dt>
+                <dd>{isActive(key) ? when(key.activeFrom) : `${when(key.activeFrom)} (not active yet: requests are refused until then)`}</dd>
+                <dt>Last used</dt>
+                <dd>{when(key.lastUsedAt)}</dd>
+              </dl>
+              <p className="actions">
+                <button type="button" className="danger" onClick={revoke} disabled={busy}>{props.revokeLabel}</button>
+                <button type="button" className="secondary" onClick={generate} disabled={busy}>{props.generateLabel}</button>
+              </p>
+              <p className="muted">One key at a time: revoke this one before generating a new one.</p>
+            </>
+          ) : (
+            <p className="actions">
+              <button type="button" onClick={generate} disabled={busy}>{props.generateLabel}</button>
+            </p>
+          )}
+        </>
+      )}
+    </section>
+  );
+}

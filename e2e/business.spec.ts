@@ -1,0 +1,77 @@
+// A Business team on /business: the admin adds a writer; the writer's business key creates a
+// draft; the admin sees the key and the draft, approves it, and revokes the writer's key.
+import { randomUUID } from "node:crypto";
+import { expect, test, type Page } from "@playwright/test";
+import { createUser } from "../server/domain/users";
+
+const shot = (page: Page, name: string) => page.screenshot({ path: `e2e/screenshots/${name}.png`, fullPage: true });
+const PASSWORD = "e2e-password-1";
+
+async function logIn(page: Page, email: string) {
+  await page.goto("/login?callbackUrl=/business");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Log in" }).click();
+  await expect(page).toHaveURL(/\/business/);
+}
+
+test("admin adds a writer, reviews the writer's draft, and revokes the writer's key", async ({ browser, request }) => {
+  const adminEmail = `admin-${randomUUID()}@test.example`;
+  const writerEmail = `writer-${randomUUID()}@test.example`;
+  await createUser({ email: adminEmail, password: PASSWORD, name: "Ada Admin" }, "business");
+  await createUser({ email: writerEmail, password: PASSWORD, name: "Wes Writer" }, "free");
+
+  const admin = await (await browser.newContext()).newPage();
+  await logIn(admin, adminEmail);
+  await admin.getByLabel("Team name").fill("E2E Team");
+  await admin.getByRole("button", { name: "Create team" }).click();
+  await expect(admin.getByRole("heading", { name: "E2E Team" })).toBeVisible();
+  await admin.getByLabel("Email").fill(writerEmail);
+  await admin.getByLabel("Role", { exact: true }).selectOption("writer");
+  await admin.getByRole("button", { name: "Add member" }).click();
+  await expect(admin.getByTestId(`member-${writerEmail}`)).toContainText("Wes Writer");
+  await shot(admin, "business-admin-members");
+
+  const writer = await (await browser.newContext()).newPage();
+  await logIn(writer, writerEmail);
+  await expect(writer.getByTestId("team-role")).toHaveText("writer");
+  await writer.getByRole("button", { name: "Generate business key" }).click();
+  const shown = writer.getByTestId("new-api-key");
+  await expect(shown).toHaveText(/^qrb_[0-9A-Za-z]{40}$/);
+  const key = (await shown.textContent())!.trim();
+  await shot(writer, "business-writer-key");
+
+  const created = await request.post("/v1/dynqrcodes", { headers: { "x-api-key": key }, data: { destination_url: "https://example.com/e2e-team", name: "Team poster" } });
+  expect(created.status()).toBe(201);
+  const record = (await created.json()).created[0];
+  expect(record.status).toBe("draft");
+  expect((await request.get(`/q/${record.code}`, { maxRedirects: 0 })).status()).toBe(404);
+
+  await admin.reload();
+  const keyRow = admin.getByTestId(`team-key-${writerEmail}`);
+  await expect(keyRow).toContainText(`${key.slice(0, 8)}…${key.slice(-4)}`);
+  const draft = admin.getByTestId(`draft-${record.code}`);
+  await expect(draft).toContainText("Team poster");
+  await expect(draft).toContainText(writerEmail);
+  await shot(admin, "business-admin-review");
+  await draft.getByRole("button", { name: "Approve" }).click();
+  await expect(admin.getByTestId("no-drafts")).toBeVisible();
+  await expect(admin.getByTestId(`item-${record.code}`)).toContainText("active");
+  const live = await request.get(`/q/${record.code}`, { maxRedirects: 0 });
+  expect(live.status()).toBe(302);
+  expect(live.headers()["location"]).toBe("https://example.com/e2e-team");
+
+  admin.once("dialog", (dialog) => dialog.accept());
+  await keyRow.getByRole("button", { name: "Revoke" }).click();
+  await expect(keyRow).toHaveCount(0);
+  await shot(admin, "business-admin-revoked");
+
+  const refused = await request.get("/v1/dynqrcodes", { headers: { "x-api-key": key } });
+  expect(refused.status()).toBe(401);
+  expect(await refused.json()).toEqual({ error: "API key has been revoked" });
+
+  // The writer's page no longer shows a key.
+  await writer.reload();
+  await expect(writer.getByTestId("api-key-display")).toHaveCount(0);
+  await shot(writer, "business-writer-after");
+});

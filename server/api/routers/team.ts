@@ -1,0 +1,39 @@
+// The /business page's calls (session procedures): teams are never managed through /v1.
+import { z } from "zod";
+import {
+  addMember,
+  approveDraft,
+  createTeam,
+  createTeamItem,
+  generateBusinessKey,
+  itemKind,
+  manualItemInput,
+  rejectDraft,
+  removeMember,
+  revokeTeamKey,
+  roleField,
+  setMemberRole,
+  teamNameField,
+  teamOverview,
+} from "../../domain/teams";
+import { createTRPCRouter, sessionProcedure } from "../trpc";
+
+const item = z.object({ kind: itemKind, id: z.string() });
+const done = { ok: true as const };
+
+export const teamRouter = createTRPCRouter({
+  overview: sessionProcedure.query(({ ctx }) => teamOverview(ctx.session.userId)),
+  create: sessionProcedure.input(z.object({ name: teamNameField })).mutation(({ ctx, input }) => createTeam(ctx.session.userId, input.name).then(() => done)),
+  addMember: sessionProcedure
+    .input(z.object({ email: z.string().trim().min(1, "Email must not be empty"), role: roleField }))
+    .mutation(({ ctx, input }) => addMember(ctx.session.userId, input.email, input.role).then(() => done)),
+  setRole: sessionProcedure
+    .input(z.object({ userId: z.string(), role: roleField }))
+    .mutation(({ ctx, input }) => setMemberRole(ctx.session.userId, input.userId, input.role).then(() => done)),
+  removeMember: sessionProcedure.input(z.object({ userId: z.string() })).mutation(({ ctx, input }) => removeMember(ctx.session.userId, input.userId).then(() => done)),
+  generateKey: sessionProcedure.mutation(({ ctx }) => generateBusinessKey(ctx.session.userId)),
+  revokeKey: sessionProcedure.input(z.object({ keyId: z.string() })).mutation(({ ctx, input }) => revokeTeamKey(ctx.session.userId, input.keyId).then(() => done)),
+  createItem: sessionProcedure.input(manualItemInput).mutation(({ ctx, input }) => createTeamItem(ctx.session.userId, input).then(() => done)),
+  approve: sessionProcedure.input(item).mutation(({ ctx, input }) => approveDraft(ctx.session.userId, input.kind, input.id).then(() => done)),
+  reject: sessionProcedure.input(item).mutation(({ ctx, input }) => rejectDraft(ctx.session.userId, input.kind, input.id).then(() => done)),
+});

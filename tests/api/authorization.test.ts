@@ -1,0 +1,133 @@
+// The authorization matrix: every /v1 route (read from the OpenAPI document, so a new route
+// cannot be left out) × every kind of caller. A team's record is the target; no cell may read
+// or change it unless the caller holds a key of that team.
+import assert from "node:assert/strict";
+import { before, describe, it } from "node:test";
+import { db } from "../../server/db";
+import { createDynamicCodes } from "../../server/domain/dynamicCodes";
+import { createStaticCodes } from "../../server/domain/staticCodes";
+import { removeMember } from "../../server/domain/teams";
+import { setTier } from "../../server/domain/users";
+import { generateKey, http, makeTeam, makeUser, personalKey, revokeKey } from "../helpers";
+
+type Caller = { name: string; key: string | undefined; expect: "own team" | "other library" | { status: number; error: string } };
+type Route = { method: string; path: string };
+
+/** A valid body for each route that takes one. A route missing here fails the test. */
+const BODIES: Record<string, unknown> = {
+  "POST /v1/qrcodes": { url: "https://example.com/m", name: "Matrix" },
+  "POST /v1/qrcodes/batch": { qrcodes: [{ url: "https://example.com/m", name: "Matrix" }] },
+  "POST /v1/dynqrcodes": { destination_url: "https://example.com/m", name: "Matrix" },
+  "POST /v1/dynqrcodes/batch": { dynqrcodes: [{ destination_url: "https://example.com/m", name: "Matrix" }] },
+  "PATCH /v1/dynqrcodes/{code}": { name: "Renamed by matrix" },
+};
+
+async function routes(): Promise<Route[]> {
+  const doc = (await http("GET", "/v1/openapi.json")).body as { paths: Record<string, Record<string, unknown>> };
+  return Object.entries(doc.paths)
+    .flatMap(([path, methods]) => Object.keys(methods).map((method) => ({ method: method.toUpperCase(), path: `/v1${path}` })))
+    .filter((r) => r.path !== "/v1/openapi.json");
+}
+
+describe("authorization matrix", () => {
+  let team: Awaited<ReturnType<typeof makeTeam>>;
+  let callers: Caller[];
+
+  before(async () => {
+    team = await makeTeam();
+    const other = await makeTeam();
+    const { key: otherPersonal } = await personalKey();
+    const { user: revokedUser, key: revoked, keyId } = await personalKey();
+    await revokeKey(keyId, revokedUser.id);
+    process.env.API_KEY_ACTIVATION_DELAY_SECONDS = "600";
+    const { key: notActive } = await generateKey((await makeUser("pro")).id, "personal");
+    delete process.env.API_KEY_ACTIVATION_DELAY_SECONDS;
+    const { user: downgraded, key: freeOwner } = await personalKey();
+    await setTier(downgraded.email, "free");
+    const removed = await team.addWriter();
+    await removeMember(team.admin.id, removed.user.id);
+
+    callers = [
+      { name: "no key", key: undefined, expect: { status: 401, error: "Missing API key" } },
+      { name: "invalid key", key: "qrp_" + "x".repeat(40), expect: { status: 401, error: "Invalid API key" } },
+      { name: "revoked key", key: revoked, expect: { status: 401, error: "API key has been revoked" } },
+      { name: "key not active yet", key: notActive, expect: { status: 401, error: "API key is not active yet" } },
+      { name: "Free owner", key: freeOwner, expect: { status: 403, error: "API access requires a Pro or Business plan" } },
+      { name: "removed member's old key", key: removed.key, expect: { status: 401, error: "API key has been revoked" } },
+      { name: "personal key of another account", key: otherPersonal, expect: "other library" },
+      { name: "business key of another team", key: other.adminKey, expect: "other library" },
+      { name: "writer", key: (await team.addWriter()).key, expect: "own team" },
+      { name: "admin", key: team.adminKey, expect: "own team" },
+    ];
+  });
+
+  /** A fresh record of the team for each cell (DELETE and PATCH change it). */
+  async function target() {
+    const actor = { userId: team.admin.id, library: { kind: "team" as const, teamId: team.id }, role: "admin" as const };
+    const [stat] = await createStaticCodes(actor, [{ url: "https://example.com/target", name: "Target" }]);
+    const [dyn] = await createDynamicCodes(actor, [{ destination_url: "https://example.com/target", name: "Target" }]);
+    return { qrId: stat.qr_id, code: dyn.code };
+  }
+
+  /** The library (team id, or null) each created record was stored in. */
+  async function createdTeams(body: unknown): Promise<(string | null)[]> {
+    const created = (body as { created: { qr_id?: string; code?: string }[] }).created;
+    return Promise.all(
+      created.map(async (c) =>
+        c.qr_id
+          ? (await db.staticCode.findUniqueOrThrow({ where: { id: c.qr_id } })).teamId
+          : (await db.dynamicCode.findUniqueOrThrow({ where: { code: c.code! } })).teamId,
+      ),
+    );
+  }
+
+  async function unchanged(t: { qrId: string; code: string }, context: string) {
+    const stat = await db.staticCode.findUnique({ where: { id: t.qrId } });
+    const dyn = await db.dynamicCode.findUnique({ where: { code: t.code } });
+    assert.ok(stat, `${context}: the static record is gone`);
+    assert.ok(dyn && dyn.deletedAt === null && dyn.name === "Target", `${context}: the dynamic record changed`);
+  }
+
+  it("every route × every caller gives the expected status, and only the team's keys reach its records", async () => {
+    const list = await routes();
+    assert.ok(list.length >= 11, `routes found: ${list.length}`);
+    let cells = 0;
+    for (const route of list) {
+      const label = `${route.method} ${route.path}`;
+      const needsBody = route.method === "POST" || route.method === "PATCH";
+      if (needsBody) assert.ok(label in BODIES, `no sample body for ${label}: add one to the matrix`);
+      for (const caller of callers) {
+        const t = await target();
+        const path = route.path.replace("{qr_id}", t.qrId).replace("{code}", t.code);
+        const r = await http(route.method, path, { key: caller.key, json: needsBody ? BODIES[label] : undefined });
+        const context = `${label} as ${caller.name}`;
+        cells++;
+        if (typeof caller.expect === "object") {
+          assert.equal(r.status, caller.expect.status, context);
+          assert.deepEqual(r.body, { error: caller.expect.error }, context);
+          await unchanged(t, context);
+          continue;
+        }
+        const hasParam = route.path.includes("{");
+        const sees = r.text.includes(t.qrId) || r.text.includes(t.code);
+        if (caller.expect === "other library") {
+          if (hasParam) assert.equal(r.status, 404, context);
+          else assert.ok(r.status === 200 || r.status === 201, `${context}: ${r.status}`);
+          assert.ok(!sees, `${context}: sees the team's record`);
+          if (r.status === 201) assert.ok((await createdTeams(r.body)).every((id) => id !== team.id), `${context}: created in the team's library`);
+          await unchanged(t, context);
+        } else {
+          const expected = route.method === "POST" ? 201 : 200;
+          assert.equal(r.status, expected, `${context}: ${r.text}`);
+          if (route.method === "GET") assert.ok(sees, `${context}: does not see the team's record`);
+          if (r.status === 201) {
+            assert.ok((await createdTeams(r.body)).every((id) => id === team.id), `${context}: not in the team's library`);
+            const created = (r.body as { created: { status?: string }[] }).created;
+            assert.ok(created.every((c) => c.status === undefined || c.status === "draft"), `${context}: ${r.text}`);
+          }
+        }
+      }
+    }
+    assert.equal(cells, list.length * callers.length);
+  });
+});
