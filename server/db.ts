@@ -18,6 +18,7 @@ function createClient(): Db {
   const client = new SqliteClient({ adapter: new PrismaBetterSqlite3({ url: `file:${sqliteFileOf(url)}`, timeout: 5000 }) });
   // WAL lets readers run beside the writer; it is a property of the file, set once.
   void client.$queryRawUnsafe("PRAGMA journal_mode = WAL").catch(() => undefined);
+  void client.$executeRawUnsafe("PRAGMA synchronous = NORMAL").catch(() => undefined);
   return client;
 }
 
