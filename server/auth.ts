@@ -4,7 +4,7 @@ import { getServerSession } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { clientAddress } from "./client-address";
 import { checkCredentials } from "./domain/users";
-import { loginByAccount, loginByAddress } from "./domain/throttle";
+import { loginRules, take } from "./rate-limit";
 import { secret } from "./secrets";
 
 export const authOptions: NextAuthOptions = {
@@ -21,17 +21,20 @@ export const authOptions: NextAuthOptions = {
       async authorize(credentials, req) {
         const email = String(credentials?.email ?? "").trim().toLowerCase();
         const password = String(credentials?.password ?? "");
-        const address = `addr:${clientAddress(new Headers(req.headers as Record<string, string>))}`;
-        const account = `acct:${email}`;
-        const wait = Math.max(loginByAccount.retryAfter(account), loginByAddress.retryAfter(address));
+        // Failed log-ins are limited per account and per client address (server/rate-limit.ts):
+        // ask both limits first, and spend a token of each only when the log-in fails.
+        const limits = [
+          { key: `login:account:${email}`, rule: loginRules.account },
+          { key: `login:address:${clientAddress(new Headers(req.headers as Record<string, string>))}`, rule: loginRules.address },
+        ];
+        const asked = await Promise.all(limits.map((l) => take(l.key, l.rule, 0)));
+        const wait = Math.max(...asked.map((d) => d.retryAfter));
         if (wait > 0) throw new Error(`Too many failed log-ins: try again in ${Math.ceil(wait / 60)} minute(s)`);
         const user = email && password ? await checkCredentials(email, password) : null;
         if (!user) {
-          loginByAccount.fail(account);
-          loginByAddress.fail(address);
+          await Promise.all(limits.map((l) => take(l.key, l.rule)));
           return null;
         }
-        loginByAccount.clear(account);
         return { id: user.id, email: user.email, name: user.name };
       },
     }),

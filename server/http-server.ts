@@ -1,19 +1,24 @@
-// The production HTTP server. `GET|HEAD /q/<code>` is answered here, before Next's request
-// handler, by the same domain function as app/q/[code]/route.ts: a Next route handler costs
-// far more per request than a redirect from memory (docs/BENCHMARKS.md). Everything else goes
-// to Next. The client address is decided here from the socket (server/client-address.ts).
+// The production HTTP server. `GET|HEAD /q/<code>` and every `/v1` request are answered
+// here, before Next's request handler, by the same functions as app/q/[code]/route.ts and
+// app/v1/[[...path]]/route.ts: a Next route handler costs far more per request
+// (docs/BENCHMARKS.md), and a token bucket refilled 10 times a second needs a burst of
+// requests checked within milliseconds of each other. Everything else (pages, /api) goes to
+// Next. The client address is decided here from the socket (server/client-address.ts).
 //
 // On SIGTERM/SIGINT: stop accepting connections, let requests in flight finish, then write
 // every buffered scan, then exit, so each redirect that was answered is recorded.
 //   node --import tsx server/http-server.ts [--dev] [--port N] [--host H]
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { Readable } from "node:stream";
+import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import next from "next";
+import { handleV1 } from "./api/v1";
 import { addressFromSocket, countryHeaderOf } from "./client-address";
 import { logError } from "./log";
 import { drainScans } from "./scan/recorder";
 import { answerShortLink } from "./scan/redirect";
 import { subscribeToChanges } from "./scan/resolve";
-import { redis } from "./redis";
+import { redis, whenReady } from "./redis";
 
 const args = process.argv.slice(2);
 const option = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
@@ -49,6 +54,59 @@ async function serveShortLink(req: IncomingMessage, res: ServerResponse, code: s
   }
 }
 
+/**
+ * The request body as a web stream. When the handler stops reading (a body over 1 MiB is
+ * refused with 413), the rest is read and dropped, so the answer still reaches the client
+ * (Readable.toWeb would destroy the socket instead).
+ */
+function bodyOf(req: IncomingMessage): ReadableStream<Uint8Array> {
+  let cancelled = false;
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      req.on("data", (chunk: Buffer) => {
+        if (cancelled) return;
+        controller.enqueue(new Uint8Array(chunk));
+        if ((controller.desiredSize ?? 1) <= 0) req.pause();
+      });
+      req.on("end", () => !cancelled && controller.close());
+      req.on("error", (error) => !cancelled && controller.error(error));
+    },
+    pull() {
+      req.resume();
+    },
+    cancel() {
+      cancelled = true;
+      req.resume();
+    },
+  });
+}
+
+/** A Fetch-API handler (the same one Next would call) served straight from Node. */
+async function serveFetch(req: IncomingMessage, res: ServerResponse, handler: (request: Request) => Promise<Response>) {
+  try {
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(req.headers)) {
+      if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
+    }
+    const hasBody = req.method !== "GET" && req.method !== "HEAD";
+    const request = new Request(`http://${req.headers.host ?? "localhost"}${req.url}`, {
+      method: req.method,
+      headers,
+      body: hasBody ? bodyOf(req) : undefined,
+      ...(hasBody ? { duplex: "half" } : {}),
+    } as RequestInit);
+    const response = await handler(request);
+    res.writeHead(response.status, Object.fromEntries(response.headers));
+    if (!response.body || req.method === "HEAD") res.end();
+    // pipe: the CSV exports stream with backpressure; a client that leaves stops the stream.
+    else Readable.fromWeb(response.body as WebReadableStream).pipe(res);
+  } catch (error) {
+    logError("http.failed", { path: req.url?.split("?")[0] }, error);
+    if (!res.headersSent) res.writeHead(500, { "Content-Type": "application/json; charset=utf-8" }).end('{"error":"Internal error"}');
+    else res.destroy();
+  }
+}
+
 const server = createServer((req, res) => {
   const address = addressFromSocket(req.socket.remoteAddress, req.headers["x-forwarded-for"]);
   // Next and our route handlers read the address from this header: make it the one that counts.
@@ -56,6 +114,7 @@ const server = createServer((req, res) => {
   if (stopping) res.setHeader("Connection", "close");
   const shortLink = SHORT_LINK.exec(req.url ?? "");
   if (shortLink && (req.method === "GET" || req.method === "HEAD")) void serveShortLink(req, res, shortLink[1], address);
+  else if (/^\/v1(?:[/?]|$)/.test(req.url ?? "")) void serveFetch(req, res, handleV1);
   else void handleWithNext(req, res);
 });
 server.keepAliveTimeout = 65_000; // longer than common load balancers' idle timeout
@@ -73,9 +132,11 @@ async function stop(signal: NodeJS.Signals) {
 }
 
 await app.prepare();
-// With REDIS_URL: connect now, not on the first request that needs it.
-redis();
+// With REDIS_URL: connect now (waiting up to 2 s), not on the first request that needs it;
+// a Redis that is not there yet does not stop the server: the limits run in process meanwhile.
+const shared = redis();
 subscribeToChanges();
+if (shared) await whenReady(shared, 2000).catch((error) => logError("redis.not_ready_at_start", {}, error));
 process.on("SIGTERM", (signal) => void stop(signal));
 process.on("SIGINT", (signal) => void stop(signal));
 server.listen(port, host, () => console.log(`> Ready on http://${host === "0.0.0.0" ? "localhost" : host}:${port}`));

@@ -18,6 +18,8 @@ function connect(role: string): Redis | undefined {
   const client = new Redis(url, {
     connectTimeout: 500,
     maxRetriesPerRequest: 1,
+    // A slow Redis must not hold requests up: callers fall back (rate limits: in process).
+    commandTimeout: role === "subscriber" ? undefined : 250,
     enableOfflineQueue: role === "subscriber", // a subscriber must queue its SUBSCRIBE
     retryStrategy: (times) => Math.min(times * 200, 2000),
     lazyConnect: false,
@@ -51,4 +53,11 @@ export function whenReady(client: Redis, ms = 500): Promise<void> {
     };
     client.once("ready", onReady);
   });
+}
+
+/** Closes this process's connections (scripts and tests that are done with them). */
+export function closeRedis(): void {
+  connections.commands?.disconnect();
+  connections.subscriber?.disconnect();
+  connections.commands = connections.subscriber = undefined;
 }

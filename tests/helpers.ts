@@ -1,7 +1,10 @@
 // Test helpers: plain HTTP to the running server, and fixtures made through the domain
 // functions on the same database (the pages would do the same through their forms).
 import { randomUUID } from "node:crypto";
+import { Agent as HttpAgent, request as httpRequest } from "node:http";
+import { after } from "node:test";
 import { generateKey, revokeKey } from "../server/domain/apiKeys";
+import { closeRedis } from "../server/redis";
 import { addMember, createTeam, generateBusinessKey, type Role } from "../server/domain/teams";
 import { createUser, type Tier } from "../server/domain/users";
 
@@ -9,11 +12,39 @@ export const BASE_URL = process.env.BASE_URL ?? "http://127.0.0.1:3000";
 
 export type Reply = { status: number; headers: Headers; text: string; body: unknown };
 
+// The domain functions used for fixtures may open Redis connections (REDIS_URL runs): close
+// them when the file's tests are done, or they keep the test process alive.
+after(() => closeRedis());
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const pacers = new Map<string, { tokens: number; at: number }>();
+
+/**
+ * Keeps this process's requests with one key inside the key's token bucket (a little under
+ * it), so tests of other things never meet a 429. The rate-limit tests send `paced: false`.
+ */
+async function pace(key: string): Promise<void> {
+  const [capacity, rate] = key.startsWith("qrb_") ? [18, 9] : [9, 4];
+  const state = pacers.get(key) ?? { tokens: capacity, at: Date.now() };
+  pacers.set(key, state);
+  for (;;) {
+    const now = Date.now();
+    state.tokens = Math.min(capacity, state.tokens + ((now - state.at) * rate) / 1000);
+    state.at = now;
+    if (state.tokens >= 1) {
+      state.tokens -= 1;
+      return;
+    }
+    await sleep(((1 - state.tokens) * 1000) / rate);
+  }
+}
+
 export async function http(
   method: string,
   path: string,
-  options: { key?: string; json?: unknown; body?: string; headers?: Record<string, string> } = {},
+  options: { key?: string; json?: unknown; body?: string; headers?: Record<string, string>; paced?: boolean } = {},
 ): Promise<Reply> {
+  if (options.key && options.paced !== false) await pace(options.key);
   const headers: Record<string, string> = { ...options.headers };
   if (options.key !== undefined) headers["x-api-key"] = options.key;
   let body = options.body;
@@ -70,6 +101,42 @@ export async function logIn(email: string, password = TEST_PASSWORD) {
 }
 
 export const TEST_PASSWORD = "test-password-1";
+
+type BurstReply = { status: number; headers: Record<string, string | string[] | undefined>; body: string };
+
+/**
+ * GET requests to be sent at once, on connections opened beforehand (one per request), so
+ * that the burst reaches the server within a millisecond or two: fetch opens connections as
+ * it goes, and a burst spread over more than 1/refill seconds would rightly let one more
+ * request through. `fire()` sends them all and returns the replies in order.
+ */
+export async function prepareBurst(targets: { url: string; headers?: Record<string, string> }[]): Promise<{ fire: () => Promise<BurstReply[]> }> {
+  const agent = new HttpAgent({ keepAlive: true, maxSockets: Infinity });
+  const send = (url: string, headers: Record<string, string> = {}) =>
+    new Promise<BurstReply>((resolve, reject) => {
+      const req = httpRequest(url, { agent, headers }, (res) => {
+        let body = "";
+        res.setEncoding("utf8");
+        res.on("data", (chunk: string) => (body += chunk));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      });
+      req.on("error", reject);
+      req.end();
+    });
+  // `/q/-` is answered at once without the database: it only opens the connections.
+  await Promise.all(targets.map((t) => send(new URL("/q/-", t.url).toString())));
+  return {
+    fire: async () => {
+      try {
+        return await Promise.all(targets.map((t) => send(t.url, t.headers)));
+      } finally {
+        agent.destroy();
+      }
+    },
+  };
+}
+
+export const burst = async (targets: { url: string; headers?: Record<string, string> }[]) => (await prepareBurst(targets)).fire();
 
 export async function makeUser(tier: Tier = "pro") {
   const email = `user-${randomUUID()}@test.example`;

@@ -1,14 +1,16 @@
-// The single entry point of /v1: request id → gate (key) → route → body checks → procedure or
-// CSV handler → the contract's error body. Route handlers under app/v1 only call `handleV1`.
+// The single entry point of /v1: request id → gate (key, then rate limits) → route → body
+// checks → procedure or CSV handler → the contract's error body. Route handlers under app/v1 only call `handleV1`.
 import { randomUUID } from "node:crypto";
 import { TRPCError } from "@trpc/server";
 import { createOpenApiFetchHandler } from "trpc-to-openapi";
 import { csvResponse, datedFilename } from "../csv";
-import { authenticateApiKey, type Principal } from "../domain/apiKeys";
+import { clientAddress } from "../client-address";
+import { authenticateApiKey, isKeyGuess, presentedKey, type PresentedKey, type Principal } from "../domain/apiKeys";
 import { DYNAMIC_EXPORT_COLUMNS, dynamicExportRows } from "../domain/dynamicCodes";
 import { STATIC_EXPORT_COLUMNS, staticExportRows } from "../domain/staticCodes";
 import { DomainError, HTTP_STATUS } from "../errors";
 import { logError } from "../log";
+import { forget, invalidKeyRule, keyRule, take } from "../rate-limit";
 import { openApiDocument } from "./openapi";
 import { appRouter } from "./root";
 import { domainErrorOf, type Context } from "./trpc";
@@ -116,7 +118,59 @@ async function jsonBody(req: Request): Promise<string | DomainError | Response> 
   return text;
 }
 
-async function dispatch(req: Request, requestId: string): Promise<Response> {
+/** What the gate learned that every response of the request carries. */
+type Meta = { rateLimitHeaders?: Record<string, string> };
+
+const rateLimited = (retryAfter: number) => new DomainError("rate_limited", "Rate limit exceeded", undefined, { "Retry-After": String(retryAfter) });
+
+/** A request with a missing or invalid key counts against its client address. */
+async function countGuess(req: Request): Promise<void> {
+  const decision = await take(`guess:${clientAddress(req.headers)}`, invalidKeyRule());
+  if (!decision.allowed) throw rateLimited(decision.retryAfter);
+}
+
+/**
+ * The gate, before any route: the key's shape and hash → its limits (token bucket and daily
+ * quota, one atomic decision) → lookup → revoked / not yet active → tier → library. The limits
+ * are taken before the lookup so that a burst is decided in the moment it arrives (see
+ * below). The errors still come in the contract's order: 401 and 403 before 429.
+ */
+async function admit(req: Request, meta: Meta): Promise<Principal> {
+  let presented: PresentedKey;
+  try {
+    presented = presentedKey(req.headers.get("x-api-key"));
+  } catch (error) {
+    await countGuess(req);
+    throw error;
+  }
+  const rule = keyRule(presented.scope);
+  const limiterKey = `key:${presented.hash}`;
+  const decision = await take(limiterKey, rule);
+  // Let every request that has already arrived take its token before this one does its
+  // database work (synchronous on SQLite): otherwise each request of a burst is decided only
+  // after the previous ones were served, about 3 ms apart, and a burst of 50 spans more than
+  // the 100 ms in which a business bucket refills one token.
+  await new Promise((resolve) => setImmediate(resolve));
+  let principal: Principal;
+  try {
+    principal = await authenticateApiKey(presented);
+  } catch (error) {
+    if (isKeyGuess(error)) {
+      await forget(limiterKey); // a key we never issued keeps no limiter state
+      await countGuess(req);
+    }
+    throw error;
+  }
+  meta.rateLimitHeaders = {
+    "X-RateLimit-Limit": String(rule.dailyQuota),
+    "X-RateLimit-Remaining": String(Math.max(0, rule.dailyQuota - decision.used)),
+    "X-RateLimit-Reset": String(decision.resetAt),
+  };
+  if (!decision.allowed) throw rateLimited(decision.retryAfter);
+  return principal;
+}
+
+async function dispatch(req: Request, requestId: string, meta: Meta): Promise<Response> {
   const url = new URL(req.url);
   const path = url.pathname.replace(/^\/v1/, "").replace(/\/+$/, "") || "/";
   const method = req.method.toUpperCase();
@@ -126,7 +180,7 @@ async function dispatch(req: Request, requestId: string): Promise<Response> {
     return json(200, openApiDocument());
   }
 
-  const principal = await authenticateApiKey(req.headers.get("x-api-key"));
+  const principal = await admit(req, meta);
 
   const candidates = routesFor(path);
   if (candidates.length === 0) return json(404, { error: "Not found" });
@@ -166,12 +220,14 @@ async function dispatch(req: Request, requestId: string): Promise<Response> {
 
 export async function handleV1(req: Request): Promise<Response> {
   const requestId = randomUUID();
+  const meta: Meta = {};
   let response: Response;
   try {
-    response = await dispatch(req, requestId);
+    response = await dispatch(req, requestId, meta);
   } catch (error) {
     response = errorResponse(error, requestId);
   }
   response.headers.set("X-Request-Id", requestId);
+  for (const [name, value] of Object.entries(meta.rateLimitHeaders ?? {})) response.headers.set(name, value);
   return response;
 }

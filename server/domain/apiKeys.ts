@@ -6,6 +6,7 @@ import { DomainError } from "../errors";
 import { env } from "../env";
 import { randomString, timeOrderedId } from "../ids";
 import type { Actor } from "./library";
+import { keyGenerationRule, take } from "../rate-limit";
 import { hasApiAccess } from "./users";
 
 export type KeyScope = "personal" | "business";
@@ -49,6 +50,8 @@ export async function generateKey(userId: string, scope: KeyScope, teamId: strin
   if (scope === "personal" && !hasApiAccess(user.tier)) {
     throw new DomainError("forbidden", "API access requires a Pro or Business plan");
   }
+  const limit = await take(`keygen:${userId}`, keyGenerationRule);
+  if (!limit.allowed) throw new DomainError("rate_limited", `Too many keys generated: try again in ${Math.ceil(limit.retryAfter / 60)} minute(s)`);
   const key = PREFIX[scope] + randomString(40);
   const now = new Date();
   try {
@@ -90,16 +93,29 @@ export type Principal = Actor & { apiKeyId: string; scope: KeyScope };
 const unauthenticated = (message: string, headers?: Record<string, string>) =>
   new DomainError("unauthenticated", message, undefined, headers);
 
+const GUESSES = new Set(["Missing API key", "Invalid API key"]);
+/** A request with no key or a key we never issued: these count against the client address. */
+export const isKeyGuess = (error: unknown) => error instanceof DomainError && error.kind === "unauthenticated" && GUESSES.has(error.message);
+
 /**
- * The gate: header → hash → lookup → revoked / not yet active → tier → library.
+ * The key checks of the gate (server/api/v1.ts): lookup → revoked / not yet active → tier →
+ * library.
  * Read from the database on every request, so a revocation is seen by the very next one.
  */
-export async function authenticateApiKey(header: string | null): Promise<Principal> {
+/** A key as presented: its hash and the scope its prefix names, before any lookup. */
+export type PresentedKey = { hash: string; scope: KeyScope };
+
+/** The header's key, if it has the shape of one of ours (no database involved). */
+export function presentedKey(header: string | null): PresentedKey {
   if (header === null || header === "") throw unauthenticated("Missing API key");
   const raw = header.trim();
   if (!KEY_PATTERN.test(raw)) throw unauthenticated("Invalid API key");
+  return { hash: hashKey(raw), scope: raw.startsWith(PREFIX.business) ? "business" : "personal" };
+}
+
+export async function authenticateApiKey(presented: PresentedKey): Promise<Principal> {
   const key = await db.apiKey.findUnique({
-    where: { hashedKey: hashKey(raw) },
+    where: { hashedKey: presented.hash },
     include: { user: { include: { membership: { include: { team: { include: { owner: true } } } } } } },
   });
   if (!key) throw unauthenticated("Invalid API key");

@@ -1,0 +1,188 @@
+// Rate limits: a token bucket, optionally with a quota per UTC day, checked and consumed in
+// one atomic step, so that a request refused by one limit consumes nothing of the other.
+//
+// Stores: in process (the embedded default), or with REDIS_URL one Lua script on Redis,
+// timed by the Redis server's clock and shared by every instance. No library gives this
+// exactly: rate-limiter-flexible has no true token bucket (its BurstyRateLimiter lets about
+// 5.5/s through for 5/s) and cannot make two limits one atomic decision; @upstash/ratelimit
+// needs Upstash's HTTP service and has no in-process store.
+//
+// Faults: when Redis is away or slow (a command waits at most 250 ms), each instance falls
+// back to its own in-process limits, logs the fault, and returns to Redis when it is back.
+import type { Redis } from "ioredis";
+import { logError } from "./log";
+import { redis, redisPrefix, whenReady } from "./redis";
+
+export type Rule = {
+  /** Bucket size: the burst. */
+  capacity: number;
+  refillPerSecond: number;
+  /** Requests per UTC day; 0 for none. */
+  dailyQuota: number;
+};
+
+export type Decision = {
+  allowed: boolean;
+  /** Whole seconds until the request could pass (at least 1); 0 when allowed. */
+  retryAfter: number;
+  /** Spent of the day's quota, after this request. */
+  used: number;
+  /** Epoch seconds of the next 00:00 UTC. */
+  resetAt: number;
+};
+
+const DAY_MS = 86_400_000;
+
+/** A bucket's time to fill up again, or two days for a daily quota: its state expires after. */
+const lifetimeMs = (rule: Rule) => Math.max(rule.dailyQuota > 0 ? 2 * DAY_MS : 0, Math.ceil((rule.capacity / rule.refillPerSecond) * 1000) + 1000);
+
+// ---- in process -------------------------------------------------------------------------
+
+type State = { tokens: number; at: number; day: number; used: number; expiresAt: number };
+const globalStates = globalThis as unknown as { qrRateLimits?: Map<string, State> };
+// On globalThis: Next and the Node server each load this module; an instance has one store.
+const states = (globalStates.qrRateLimits ??= new Map());
+let lastSweep = 0;
+const MAX_STATES = 200_000;
+
+/** The same arithmetic as the Lua script below. `cost` 0 asks without consuming. */
+export function takeInProcess(key: string, rule: Rule, cost = 1, now = Date.now()): Decision {
+  if (now - lastSweep > 60_000 || states.size > MAX_STATES) {
+    lastSweep = now;
+    for (const [k, s] of states) if (s.expiresAt < now) states.delete(k);
+    // Still too many (an attack from many addresses): forget the oldest first.
+    for (const k of states.keys()) {
+      if (states.size <= MAX_STATES * 0.9) break;
+      states.delete(k);
+    }
+  }
+  const day = Math.floor(now / DAY_MS);
+  const state = states.get(key);
+  let tokens = state ? Math.min(rule.capacity, state.tokens + (Math.max(0, now - state.at) * rule.refillPerSecond) / 1000) : rule.capacity;
+  let used = state && state.day === day ? state.used : 0;
+  const need = Math.max(cost, 1);
+  const resetMs = (day + 1) * DAY_MS;
+  let retryMs = 0;
+  if (rule.dailyQuota > 0 && used + need > rule.dailyQuota) retryMs = resetMs - now;
+  else if (tokens < need) retryMs = ((need - tokens) * 1000) / rule.refillPerSecond;
+  else {
+    tokens -= cost;
+    used += cost;
+  }
+  states.set(key, { tokens, at: now, day, used, expiresAt: now + lifetimeMs(rule) });
+  return { allowed: retryMs === 0, retryAfter: retryMs === 0 ? 0 : Math.max(1, Math.ceil(retryMs / 1000)), used, resetAt: resetMs / 1000 };
+}
+
+// ---- Redis ------------------------------------------------------------------------------
+
+const SCRIPT = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local capacity, rate, quota, cost, ttl = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
+local s = redis.call('HMGET', KEYS[1], 'tokens', 'at', 'day', 'used')
+local day = math.floor(now / 86400000)
+local tokens = capacity
+if s[1] then tokens = math.min(capacity, tonumber(s[1]) + math.max(0, now - tonumber(s[2])) * rate / 1000) end
+local used = 0
+if tonumber(s[3]) == day then used = tonumber(s[4]) end
+local need = math.max(cost, 1)
+local reset = (day + 1) * 86400000
+local retry = 0
+if quota > 0 and used + need > quota then
+  retry = reset - now
+elseif tokens < need then
+  retry = (need - tokens) * 1000 / rate
+else
+  tokens = tokens - cost
+  used = used + cost
+end
+redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'at', tostring(now), 'day', tostring(day), 'used', tostring(used))
+redis.call('PEXPIRE', KEYS[1], ttl)
+return {math.ceil(retry), used, reset / 1000}
+`;
+
+type LimitingRedis = Redis & { qrTakeToken(key: string, ...args: (string | number)[]): Promise<[number, number, number]> };
+
+function withScript(client: Redis): LimitingRedis {
+  const limiting = client as LimitingRedis;
+  // defineCommand sends EVALSHA, and the script itself only when Redis does not know it.
+  if (!limiting.qrTakeToken) client.defineCommand("qrTakeToken", { numberOfKeys: 1, lua: SCRIPT });
+  return limiting;
+}
+
+async function takeOnRedis(client: Redis, key: string, rule: Rule, cost: number): Promise<Decision> {
+  const [retryMs, used, resetAt] = await withScript(client).qrTakeToken(
+    `${redisPrefix()}rl:${key}`,
+    rule.capacity,
+    rule.refillPerSecond,
+    rule.dailyQuota,
+    cost,
+    lifetimeMs(rule),
+  );
+  return { allowed: retryMs === 0, retryAfter: retryMs === 0 ? 0 : Math.max(1, Math.ceil(retryMs / 1000)), used, resetAt };
+}
+
+let redisFailing = false;
+
+/** Checks and consumes `cost` (0: only asks) of the limit named `key`. Never throws. */
+export async function take(key: string, rule: Rule, cost = 1): Promise<Decision> {
+  const client = redis();
+  // A connection still being made for the first time gets a moment; one that was lost does not.
+  if (client && (client.status === "wait" || client.status === "connecting" || client.status === "connect")) await whenReady(client, 250).catch(() => undefined);
+  if (client && client.status === "ready") {
+    try {
+      const decision = await takeOnRedis(client, key, rule, cost);
+      if (redisFailing) {
+        redisFailing = false;
+        logError("ratelimit.redis_restored", {});
+      }
+      return decision;
+    } catch (error) {
+      if (!redisFailing) logError("ratelimit.redis_failed", { fallback: "in-process limits" }, error);
+      redisFailing = true;
+    }
+  } else if (client && !redisFailing) {
+    redisFailing = true;
+    logError("ratelimit.redis_unavailable", { status: client.status, fallback: "in-process limits" });
+  }
+  return takeInProcess(key, rule, cost);
+}
+
+/** Drops a limit's state (a key we never issued must not fill the store). Never throws. */
+export async function forget(key: string): Promise<void> {
+  states.delete(key);
+  const client = redis();
+  if (client && client.status === "ready") await client.del(`${redisPrefix()}rl:${key}`).catch(() => undefined);
+}
+
+// ---- the rules --------------------------------------------------------------------------
+
+const positiveNumber = (name: string, fallback: number): number => {
+  const raw = process.env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const value = Number(raw);
+  if (!(value > 0)) throw new Error(`${name} must be a positive number`);
+  return value;
+};
+
+/** Per key (contract, "Rate limits"); the daily quotas can be changed for tests and plans. */
+export const keyRule = (scope: "personal" | "business"): Rule =>
+  scope === "personal"
+    ? { capacity: 10, refillPerSecond: 5, dailyQuota: positiveNumber("RATE_LIMIT_PERSONAL_DAILY_QUOTA", 2000) }
+    : { capacity: 20, refillPerSecond: 10, dailyQuota: positiveNumber("RATE_LIMIT_BUSINESS_DAILY_QUOTA", 10000) };
+
+/** Requests with a missing or invalid key, per client address. */
+export const invalidKeyRule = (): Rule => ({
+  capacity: positiveNumber("INVALID_KEY_LIMIT_BURST", 60),
+  refillPerSecond: positiveNumber("INVALID_KEY_LIMIT_PER_SECOND", 1),
+  dailyQuota: 0,
+});
+
+/** Failed log-ins: 5 per account and 20 per address, refilled over 15 minutes. */
+export const loginRules = {
+  account: { capacity: 5, refillPerSecond: 5 / 900, dailyQuota: 0 },
+  address: { capacity: 20, refillPerSecond: 20 / 900, dailyQuota: 0 },
+} satisfies Record<string, Rule>;
+
+/** Keys generated on the pages: 10 per account, refilled over an hour. */
+export const keyGenerationRule: Rule = { capacity: 10, refillPerSecond: 10 / 3600, dailyQuota: 0 };

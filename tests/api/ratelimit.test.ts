@@ -1,0 +1,59 @@
+// Rate limits on the main server, with whichever store it runs on (in process on the SQLite
+// pass, CI's Redis on the PostgreSQL pass): the token buckets per key scope, the headers.
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { BASE_URL, http, makeTeam, personalKey, prepareBurst } from "../helpers";
+
+/** n GET /v1/qrcodes at once with one key (see `prepareBurst`); `fire()` sends them. */
+const burstOf = async (key: string, n: number) => {
+  const prepared = await prepareBurst(Array.from({ length: n }, () => ({ url: `${BASE_URL}/v1/qrcodes`, headers: { "x-api-key": key } })));
+  return async () =>
+    (await prepared.fire()).map((r) => ({ status: r.status, header: (name: string) => r.headers[name] as string | undefined, body: JSON.parse(r.body) as unknown }));
+};
+const count = (replies: { status: number }[], status: number) => replies.filter((r) => r.status === status).length;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe("rate limits", () => {
+  it("personal: 30 at once → exactly 10 pass; 1 s later exactly 5 more", async () => {
+    const { key } = await personalKey();
+    const [firstBurst, secondBurst] = [await burstOf(key, 30), await burstOf(key, 10)];
+    const sentAt = Date.now();
+    const first = await firstBurst();
+    assert.equal(count(first, 200), 10);
+    assert.equal(count(first, 429), 20);
+    const refused = first.find((r) => r.status === 429)!;
+    assert.deepEqual(refused.body, { error: "Rate limit exceeded" });
+    assert.equal(refused.header("retry-after"), "1");
+    // 1 s after the first burst was decided (not after its answers came back): 5 tokens.
+    await sleep(sentAt + 1000 - Date.now());
+    const second = await secondBurst();
+    assert.equal(count(second, 200), 5);
+    assert.equal(count(second, 429), 5);
+  });
+
+  it("business: 50 at once → exactly 20 pass", async () => {
+    const team = await makeTeam();
+    const replies = await (await burstOf(team.adminKey, 50))();
+    assert.equal(count(replies, 200), 20);
+    assert.equal(count(replies, 429), 30);
+  });
+
+  it("every authenticated response carries the daily quota's headers", async () => {
+    const { key } = await personalKey();
+    const midnight = Math.ceil((Date.now() + 1) / 86_400_000) * 86_400;
+    const ok = await http("GET", "/v1/qrcodes", { key, paced: false });
+    const missing = await http("DELETE", "/v1/qrcodes/qr_nope", { key, paced: false });
+    const invalid = await http("POST", "/v1/qrcodes", { key, paced: false, json: { url: "ftp://x", name: "x" } });
+    assert.deepEqual([ok.status, missing.status, invalid.status], [200, 404, 400]);
+    [ok, missing, invalid].forEach((r, i) => {
+      assert.equal(r.headers.get("x-ratelimit-limit"), "2000");
+      assert.equal(r.headers.get("x-ratelimit-remaining"), String(1999 - i));
+      assert.equal(r.headers.get("x-ratelimit-reset"), String(midnight));
+    });
+    const refused = (await (await burstOf(key, 15))()).find((r) => r.status === 429)!;
+    assert.equal(refused.header("x-ratelimit-limit"), "2000");
+    assert.ok(Number(refused.header("x-ratelimit-remaining")) >= 2000 - 13);
+    // No key: not authenticated, so no quota headers.
+    assert.equal((await http("GET", "/v1/qrcodes")).headers.get("x-ratelimit-limit"), null);
+  });
+});
