@@ -96,6 +96,13 @@ async function serveFetch(req: IncomingMessage, res: ServerResponse, handler: (r
       ...(hasBody ? { duplex: "half" } : {}),
     } as RequestInit);
     const response = await handler(request);
+    // A body the handler did not read to the end (refused first: 413) is read and dropped,
+    // or the client, still sending it, would never read the answer; and the connection is
+    // closed after the answer rather than reused mid-body.
+    if (hasBody && !req.complete) {
+      res.setHeader("Connection", "close");
+      req.resume();
+    }
     res.writeHead(response.status, Object.fromEntries(response.headers));
     if (!response.body || req.method === "HEAD") res.end();
     // pipe: the CSV exports stream with backpressure; a client that leaves stops the stream.

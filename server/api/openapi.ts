@@ -64,6 +64,11 @@ export function openApiDocument() {
         "code,name,short_url,destination_url,status,team_id,created_at,updated_at,total_scans",
         ["Dynamic QR codes"],
       ),
+      "/dynqrcodes/{code}/analytics/export": csvOperation("Export one code's scan events in a range of days as CSV", "scanned_at,country,device,os,browser,unique", ["Dynamic QR codes"], [
+        { name: "code", in: "path", required: true, schema: { type: "string" } },
+        { name: "from", in: "query", required: false, schema: { type: "string" }, description: "First day, YYYY-MM-DD (UTC), inclusive" },
+        { name: "to", in: "query", required: false, schema: { type: "string" }, description: "Last day, YYYY-MM-DD (UTC), inclusive" },
+      ]),
     },
   });
   doc.components = {

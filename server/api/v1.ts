@@ -4,6 +4,7 @@ import { randomUUID } from "node:crypto";
 import { TRPCError } from "@trpc/server";
 import { createOpenApiFetchHandler } from "trpc-to-openapi";
 import { csvResponse, datedFilename } from "../csv";
+import { SCAN_EXPORT_COLUMNS, scanExportRows } from "../domain/analytics";
 import { clientAddress } from "../client-address";
 import { authenticateApiKey, isKeyGuess, presentedKey, type PresentedKey, type Principal } from "../domain/apiKeys";
 import { DYNAMIC_EXPORT_COLUMNS, dynamicExportRows } from "../domain/dynamicCodes";
@@ -17,7 +18,7 @@ import { domainErrorOf, type Context } from "./trpc";
 
 const MAX_BODY_BYTES = 1024 * 1024;
 
-type CsvHandler = (principal: Principal, params: Record<string, string>) => Response;
+type CsvHandler = (principal: Principal, params: Record<string, string>, query: URLSearchParams) => Response | Promise<Response>;
 type Route = { method: string; path: string; pattern: RegExp; params: string[]; literal: boolean; csv?: CsvHandler };
 
 const CSV_ROUTES: { path: string; handler: CsvHandler }[] = [
@@ -28,6 +29,14 @@ const CSV_ROUTES: { path: string; handler: CsvHandler }[] = [
   {
     path: "/dynqrcodes/export",
     handler: (p) => csvResponse(datedFilename("dynqrcodes"), DYNAMIC_EXPORT_COLUMNS, dynamicExportRows(p.library)),
+  },
+  {
+    // The code and the range are checked before the first byte, so their errors are JSON.
+    path: "/dynqrcodes/{code}/analytics/export",
+    handler: async (p, params, query) => {
+      const range = { from: query.get("from") ?? undefined, to: query.get("to") ?? undefined };
+      return csvResponse(datedFilename(`scans-${params.code}`), SCAN_EXPORT_COLUMNS, await scanExportRows(p.library, params.code, range));
+    },
   },
 ];
 
@@ -192,7 +201,7 @@ async function dispatch(req: Request, requestId: string, meta: Meta): Promise<Re
 
   if (matched.csv) {
     const values = matched.pattern.exec(path)!.slice(1).map(decodeURIComponent);
-    return matched.csv(principal, Object.fromEntries(matched.params.map((name, i) => [name, values[i]])));
+    return await matched.csv(principal, Object.fromEntries(matched.params.map((name, i) => [name, values[i]])), url.searchParams);
   }
 
   let body: string | undefined;

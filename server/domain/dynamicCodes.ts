@@ -6,6 +6,7 @@ import { env } from "../env";
 import { randomString, timeOrderedId } from "../ids";
 import { invalidateResolution } from "../scan/resolve";
 import { libraryOwner, libraryWhere, type Actor, type Library } from "./library";
+import { totalScansOf } from "./analytics";
 import { keysetPages, toPage } from "./paging";
 import { batchArray, bodyObject, decodeCursor, nameField, styleField, toSeconds, urlField } from "./validation";
 
@@ -148,8 +149,7 @@ export async function* dynamicExportRows(library: Library): AsyncGenerator<unkno
     db.dynamicCode.findMany({ where: { ...live(library), ...(after ? { id: { gt: after } } : {}) }, orderBy: { id: "asc" }, take }),
   );
   for await (const rows of pages) {
-    const counts = await db.scanEvent.groupBy({ by: ["dynamicCodeId"], where: { dynamicCodeId: { in: rows.map((r) => r.id) } }, _count: { _all: true } });
-    const total = new Map(counts.map((c) => [c.dynamicCodeId, c._count._all]));
+    const total = await totalScansOf(rows.map((r) => r.id));
     yield rows.map((r) => [r.code, r.name, shortUrl(r.code), r.destinationUrl, r.status, r.teamId, r.createdAt, r.updatedAt, total.get(r.id) ?? 0]);
   }
 }

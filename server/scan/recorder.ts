@@ -113,7 +113,23 @@ export async function writeScans(batch: BufferedScan[]): Promise<void> {
     const firsts = new Set(fresh.map(visitorDayKey));
     const rows = scans.map((scan) => ({ ...scan, scannedAt: sql.timestamp(scan.scannedAt), unique: firsts.delete(visitorDayKey(scan)) }));
     await tx.$executeRawUnsafe(sql.scans, JSON.stringify(rows));
+    await tx.$executeRawUnsafe(sql.rollups, JSON.stringify(rollupsOf(rows)));
   });
+}
+
+/** The batch's contribution to the daily rollups that analytics read. */
+function rollupsOf(rows: { dynamicCodeId: string; day: string; country: string; device: string; os: string; browser: string; unique: boolean }[]) {
+  const sums = new Map<string, { c: string; d: string; m: string; v: string; s: number; u: number }>();
+  for (const row of rows) {
+    for (const [m, v] of [["total", ""], ["country", row.country], ["device", row.device], ["os", row.os], ["browser", row.browser]]) {
+      const key = `${row.dynamicCodeId}|${row.day}|${m}|${v}`;
+      const sum = sums.get(key) ?? { c: row.dynamicCodeId, d: row.day, m, v, s: 0, u: 0 };
+      sum.s += 1;
+      if (row.unique) sum.u += 1;
+      sums.set(key, sum);
+    }
+  }
+  return [...sums.values()];
 }
 
 // Each batch travels as one JSON parameter that the database unpacks: binding 11 parameters
@@ -128,6 +144,10 @@ const SQL = {
       SELECT value ->> 'c', value ->> 'd', value ->> 'h' FROM json_each(?) WHERE true
       ON CONFLICT DO NOTHING RETURNING "dynamicCodeId", "day", "visitorHash"`,
     scans: `INSERT INTO "ScanEvent" (${quoted}) SELECT ${SCAN_COLUMNS.map((c) => `value ->> '${c}'`).join(", ")} FROM json_each(?)`,
+    rollups: `INSERT INTO "ScanDaily" ("dynamicCodeId", "day", "dimension", "value", "scans", "uniqueScans")
+      SELECT value ->> 'c', value ->> 'd', value ->> 'm', value ->> 'v', value ->> 's', value ->> 'u' FROM json_each(?) WHERE true
+      ON CONFLICT ("dynamicCodeId", "dimension", "day", "value")
+      DO UPDATE SET "scans" = "ScanDaily"."scans" + excluded."scans", "uniqueScans" = "ScanDaily"."uniqueScans" + excluded."uniqueScans"`,
     // The text form the Prisma SQLite adapter writes, so that it reads it back.
     timestamp: (date: Date) => date.toISOString().replace("Z", "+00:00"),
   },
@@ -138,6 +158,10 @@ const SQL = {
     scans: `INSERT INTO "ScanEvent" (${quoted}) SELECT ${quoted} FROM json_to_recordset($1::json) AS x(
       "id" text, "dynamicCodeId" text, "scannedAt" timestamp(3), "day" text, "country" text, "device" text,
       "os" text, "browser" text, "visitorHash" text, "unique" boolean, "destinationUrl" text)`,
+    rollups: `INSERT INTO "ScanDaily" ("dynamicCodeId", "day", "dimension", "value", "scans", "uniqueScans")
+      SELECT c, d, m, v, s, u FROM json_to_recordset($1::json) AS x(c text, d text, m text, v text, s integer, u integer)
+      ON CONFLICT ("dynamicCodeId", "dimension", "day", "value")
+      DO UPDATE SET "scans" = "ScanDaily"."scans" + excluded."scans", "uniqueScans" = "ScanDaily"."uniqueScans" + excluded."uniqueScans"`,
     timestamp: (date: Date) => date.toISOString(),
   },
 };

@@ -10,6 +10,7 @@ import {
   listDynamicCodes,
   updateDynamicCode,
 } from "../../domain/dynamicCodes";
+import { analyticsSummary, analyticsSummaryRecord, codeAnalytics, codeAnalyticsRecord, rangeQuery } from "../../domain/analytics";
 import { listQuery } from "../../domain/validation";
 import { apiKeyProcedure, createTRPCRouter, respondCreated } from "../trpc";
 
@@ -22,6 +23,18 @@ export const dynqrcodesRouter = createTRPCRouter({
     .input(listQuery)
     .output(z.object({ dynqrcodes: z.array(dynamicRecord), next_cursor: z.string().nullable() }))
     .query(({ ctx, input }) => listDynamicCodes(ctx.principal.library, input)),
+
+  analyticsSummary: apiKeyProcedure
+    .meta({ openapi: { method: "GET", path: "/dynqrcodes/analytics", tags: TAGS, summary: "Scans of every dynamic QR code of the library in a range of days" } })
+    .input(rangeQuery)
+    .output(analyticsSummaryRecord)
+    .query(({ ctx, input }) => analyticsSummary(ctx.principal.library, input)),
+
+  analytics: apiKeyProcedure
+    .meta({ openapi: { method: "GET", path: "/dynqrcodes/{code}/analytics", tags: TAGS, summary: "One code's scans: totals, every day, countries, devices, systems, browsers" } })
+    .input(rangeQuery.extend({ code: z.string() }))
+    .output(codeAnalyticsRecord)
+    .query(({ ctx, input }) => codeAnalytics(ctx.principal.library, input.code, input)),
 
   createBatch: apiKeyProcedure
     .meta({ openapi: { method: "POST", path: "/dynqrcodes/batch", tags: TAGS, summary: "Create 1 to 50 dynamic QR codes, all or nothing", successDescription: "Created" } })

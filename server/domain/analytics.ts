@@ -1,0 +1,169 @@
+// Scan analytics. Every number is read from the daily rollups (ScanDaily), written in the same
+// transaction as the scans they count, so the cost of a report depends on the days and the
+// distinct values in the range, never on the number of scans. The raw events serve only the
+// CSV export of one code's scans. The API and the web analytics page both call these
+// functions, so the two can never disagree.
+import { z } from "zod";
+import { db } from "../db";
+import { invalid, notFound } from "../errors";
+import type { Library } from "./library";
+import { libraryWhere } from "./library";
+import { keysetPages } from "./paging";
+
+const DAY_MS = 86_400_000;
+const MAX_DAYS = 366;
+const DEFAULT_DAYS = 30;
+
+const dayOf = (date: Date) => date.toISOString().slice(0, 10);
+
+/** A YYYY-MM-DD that is a real calendar day, as milliseconds at 00:00 UTC; null otherwise. */
+function parseDay(value: string): number | null {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return null;
+  const ms = Date.parse(`${value}T00:00:00Z`);
+  return Number.isNaN(ms) || dayOf(new Date(ms)) !== value ? null : ms;
+}
+
+export const rangeQuery = z.object({
+  from: z.string().optional().meta({ description: "First day, YYYY-MM-DD (UTC), inclusive. Default: 29 days before `to`." }),
+  to: z.string().optional().meta({ description: "Last day, YYYY-MM-DD (UTC), inclusive. Default: today." }),
+});
+export type Range = { from: string; to: string; days: string[] };
+
+/** `from`/`to` per the contract: defaults to the last 30 days; 400 when malformed, reversed or over 366 days. */
+export function resolveRange(query: { from?: string; to?: string }, now = new Date()): Range {
+  const toMs = query.to === undefined ? parseDay(dayOf(now))! : parseDay(query.to);
+  if (toMs === null) throw invalid("to must be a date like 2026-11-21");
+  const fromMs = query.from === undefined ? toMs - (DEFAULT_DAYS - 1) * DAY_MS : parseDay(query.from);
+  if (fromMs === null) throw invalid("from must be a date like 2026-11-21");
+  if (toMs < fromMs) throw invalid("to must not be before from");
+  const count = (toMs - fromMs) / DAY_MS + 1;
+  if (count > MAX_DAYS) throw invalid(`The range must be at most ${MAX_DAYS} days`);
+  const days = Array.from({ length: count }, (_, i) => dayOf(new Date(fromMs + i * DAY_MS)));
+  return { from: days[0], to: days[days.length - 1], days };
+}
+
+const count = z.number().int();
+const breakdown = <K extends string>(key: K) => z.array(z.object({ [key]: z.string(), scans: count } as Record<K, z.ZodString> & { scans: typeof count }));
+
+export const codeAnalyticsRecord = z
+  .object({
+    code: z.string(),
+    from: z.string(),
+    to: z.string(),
+    total_scans: count,
+    unique_scans: count,
+    daily: z.array(z.object({ date: z.string(), scans: count, unique_scans: count })),
+    countries: breakdown("country"),
+    devices: breakdown("device"),
+    operating_systems: breakdown("os"),
+    browsers: breakdown("browser"),
+  })
+  .meta({ id: "CodeAnalytics" });
+export type CodeAnalytics = z.infer<typeof codeAnalyticsRecord>;
+
+export const analyticsSummaryRecord = z
+  .object({
+    from: z.string(),
+    to: z.string(),
+    total_scans: count,
+    unique_scans: count,
+    codes: z.array(z.object({ code: z.string(), name: z.string(), total_scans: count, unique_scans: count })),
+  })
+  .meta({ id: "AnalyticsSummary" });
+export type AnalyticsSummary = z.infer<typeof analyticsSummaryRecord>;
+
+/** A code of the library, deleted or not: scan history stays readable. */
+async function codeOf(library: Library, code: string) {
+  const row = await db.dynamicCode.findFirst({ where: { code, ...libraryWhere(library) }, select: { id: true, code: true } });
+  if (!row) throw notFound("Dynamic QR code not found");
+  return row;
+}
+
+const byScans = <T extends { scans: number }>(rows: T[], name: (row: T) => string) => rows.sort((a, b) => b.scans - a.scans || name(a).localeCompare(name(b)));
+
+export async function codeAnalytics(library: Library, code: string, query: { from?: string; to?: string }): Promise<CodeAnalytics> {
+  const range = resolveRange(query);
+  const row = await codeOf(library, code);
+  const rollups = await db.scanDaily.findMany({
+    where: { dynamicCodeId: row.id, day: { gte: range.from, lte: range.to } },
+    select: { day: true, dimension: true, value: true, scans: true, uniqueScans: true },
+  });
+  const perDay = new Map<string, { scans: number; unique: number }>();
+  const sums: Record<string, Map<string, number>> = { country: new Map(), device: new Map(), os: new Map(), browser: new Map() };
+  for (const r of rollups) {
+    if (r.dimension === "total") perDay.set(r.day, { scans: r.scans, unique: r.uniqueScans });
+    else sums[r.dimension]?.set(r.value, (sums[r.dimension].get(r.value) ?? 0) + r.scans);
+  }
+  const daily = range.days.map((date) => ({ date, scans: perDay.get(date)?.scans ?? 0, unique_scans: perDay.get(date)?.unique ?? 0 }));
+  const list = <K extends string>(dimension: string, key: K) =>
+    byScans(
+      [...sums[dimension]].map(([value, scans]) => ({ [key]: value, scans }) as Record<K, string> & { scans: number }),
+      (r) => r[key],
+    );
+  return {
+    code: row.code,
+    from: range.from,
+    to: range.to,
+    total_scans: daily.reduce((n, d) => n + d.scans, 0),
+    unique_scans: daily.reduce((n, d) => n + d.unique_scans, 0),
+    daily,
+    countries: list("country", "country"),
+    devices: list("device", "device"),
+    operating_systems: list("os", "os"),
+    browsers: list("browser", "browser"),
+  };
+}
+
+/** Every live code the library holds, with its totals in the range, most scanned first. */
+export async function analyticsSummary(library: Library, query: { from?: string; to?: string }): Promise<AnalyticsSummary> {
+  const range = resolveRange(query);
+  const codes = await db.dynamicCode.findMany({ where: { ...libraryWhere(library), deletedAt: null }, select: { id: true, code: true, name: true }, orderBy: { id: "asc" } });
+  const totals = new Map<string, { scans: number; unique: number }>();
+  // In slices: a library of any size, within the databases' limits on bound parameters.
+  for (let i = 0; i < codes.length; i += 5000) {
+    const sums = await db.scanDaily.groupBy({
+      by: ["dynamicCodeId"],
+      where: { dimension: "total", dynamicCodeId: { in: codes.slice(i, i + 5000).map((c) => c.id) }, day: { gte: range.from, lte: range.to } },
+      _sum: { scans: true, uniqueScans: true },
+    });
+    for (const s of sums) totals.set(s.dynamicCodeId, { scans: s._sum.scans ?? 0, unique: s._sum.uniqueScans ?? 0 });
+  }
+  const rows = byScans(
+    codes.map((c) => ({ code: c.code, name: c.name, total_scans: totals.get(c.id)?.scans ?? 0, unique_scans: totals.get(c.id)?.unique ?? 0, scans: totals.get(c.id)?.scans ?? 0 })),
+    (r) => r.code,
+  ).map(({ scans: _scans, ...row }) => row);
+  return {
+    from: range.from,
+    to: range.to,
+    total_scans: rows.reduce((n, r) => n + r.total_scans, 0),
+    unique_scans: rows.reduce((n, r) => n + r.unique_scans, 0),
+    codes: rows,
+  };
+}
+
+/** All-time scans per code (the dynamic export's `total_scans`), from the rollups. */
+export async function totalScansOf(codeIds: string[]): Promise<Map<string, number>> {
+  const sums = await db.scanDaily.groupBy({ by: ["dynamicCodeId"], where: { dimension: "total", dynamicCodeId: { in: codeIds } }, _sum: { scans: true } });
+  return new Map(sums.map((s) => [s.dynamicCodeId, s._sum.scans ?? 0]));
+}
+
+export const SCAN_EXPORT_COLUMNS = ["scanned_at", "country", "device", "os", "browser", "unique"] as const;
+
+/** One code's scan events in the range, oldest first, a page at a time (the CSV export). */
+export async function scanExportRows(library: Library, code: string, query: { from?: string; to?: string }): Promise<AsyncGenerator<unknown[][]>> {
+  const range = resolveRange(query);
+  const row = await codeOf(library, code);
+  const pages = keysetPages(
+    (after, take) =>
+      db.scanEvent.findMany({
+        where: { dynamicCodeId: row.id, day: { gte: range.from, lte: range.to }, ...(after ? { id: { gt: after } } : {}) },
+        orderBy: { id: "asc" },
+        take,
+        select: { id: true, scannedAt: true, country: true, device: true, os: true, browser: true, unique: true },
+      }),
+    2000,
+  );
+  return (async function* () {
+    for await (const rows of pages) yield rows.map((r) => [r.scannedAt, r.country, r.device, r.os, r.browser, r.unique]);
+  })();
+}
