@@ -128,3 +128,18 @@ async function createDatabase(purpose: string): Promise<{ url: string; cleanup: 
     },
   };
 }
+
+/** A Redis of its own and two servers sharing it (and the database): a small cluster. */
+export async function startPair() {
+  const redis = await startRedis();
+  const [a, b] = await Promise.all([startServer({ REDIS_URL: redis.url }), startServer({ REDIS_URL: redis.url })]);
+  return {
+    redis,
+    a,
+    b,
+    stop: async () => {
+      await Promise.all([a.stop(), b.stop()]);
+      await redis.stop();
+    },
+  };
+}

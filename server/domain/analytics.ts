@@ -128,10 +128,9 @@ export async function analyticsSummary(library: Library, query: { from?: string;
     });
     for (const s of sums) totals.set(s.dynamicCodeId, { scans: s._sum.scans ?? 0, unique: s._sum.uniqueScans ?? 0 });
   }
-  const rows = byScans(
-    codes.map((c) => ({ code: c.code, name: c.name, total_scans: totals.get(c.id)?.scans ?? 0, unique_scans: totals.get(c.id)?.unique ?? 0, scans: totals.get(c.id)?.scans ?? 0 })),
-    (r) => r.code,
-  ).map(({ scans: _scans, ...row }) => row);
+  const rows = codes
+    .map((c) => ({ code: c.code, name: c.name, total_scans: totals.get(c.id)?.scans ?? 0, unique_scans: totals.get(c.id)?.unique ?? 0 }))
+    .sort((a, b) => b.total_scans - a.total_scans || a.code.localeCompare(b.code));
   return {
     from: range.from,
     to: range.to,

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { burst, personalKey } from "../helpers";
-import { startRedis, startServer, type RunningServer } from "../../scripts/harness";
+import { startPair, startServer, type RunningServer } from "../../scripts/harness";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const get = (server: RunningServer, key?: string) =>
@@ -64,17 +64,15 @@ describe("missing and invalid keys, per client address", () => {
 });
 
 describe("two instances sharing a Redis", () => {
-  let redis: Awaited<ReturnType<typeof startRedis>>;
+  let pair: Awaited<ReturnType<typeof startPair>>;
+  let redis: Awaited<ReturnType<typeof startPair>>["redis"];
   let a: RunningServer;
   let b: RunningServer;
   before(async () => {
-    redis = await startRedis();
-    [a, b] = await Promise.all([startServer({ REDIS_URL: redis.url }), startServer({ REDIS_URL: redis.url })]);
+    pair = await startPair();
+    ({ redis, a, b } = pair);
   });
-  after(async () => {
-    await Promise.all([a.stop(), b.stop()]);
-    await redis.stop();
-  });
+  after(() => pair.stop());
 
   const hammer = (key: string, n: number) => statuses([a, b], key, n);
 

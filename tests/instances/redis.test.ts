@@ -3,20 +3,18 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { personalKey } from "../helpers";
-import { startRedis, startServer, type RunningServer } from "../../scripts/harness";
+import { startPair, type RunningServer } from "../../scripts/harness";
 
 describe("two instances, one Redis", () => {
-  let redis: Awaited<ReturnType<typeof startRedis>>;
+  let pair: Awaited<ReturnType<typeof startPair>>;
+  let redis: Awaited<ReturnType<typeof startPair>>["redis"];
   let a: RunningServer;
   let b: RunningServer;
   before(async () => {
-    redis = await startRedis();
-    [a, b] = await Promise.all([startServer({ REDIS_URL: redis.url }), startServer({ REDIS_URL: redis.url })]);
+    pair = await startPair();
+    ({ redis, a, b } = pair);
   });
-  after(async () => {
-    await Promise.all([a.stop(), b.stop()]);
-    await redis.stop();
-  });
+  after(() => pair.stop());
 
   it("PATCH and DELETE on one instance are seen by the next scan on the other", async () => {
     const { key } = await personalKey();
