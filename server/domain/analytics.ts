@@ -5,6 +5,7 @@
 // functions, so the two can never disagree.
 import { z } from "zod";
 import { db } from "../db";
+import { Prisma } from "../generated/sqlite/client";
 import { invalid, notFound } from "../errors";
 import type { Library } from "./library";
 import { libraryWhere } from "./library";
@@ -84,16 +85,16 @@ const byScans = <T extends { scans: number }>(rows: T[], name: (row: T) => strin
 export async function codeAnalytics(library: Library, code: string, query: { from?: string; to?: string }): Promise<CodeAnalytics> {
   const range = resolveRange(query);
   const row = await codeOf(library, code);
-  const rollups = await db.scanDaily.findMany({
-    where: { dynamicCodeId: row.id, day: { gte: range.from, lte: range.to } },
-    select: { day: true, dimension: true, value: true, scans: true, uniqueScans: true },
-  });
-  const perDay = new Map<string, { scans: number; unique: number }>();
+  // Two small reads: the day totals (one row a day), and the breakdowns summed in the
+  // database (one row per distinct value), whatever the number of scans.
+  const inRange = { dynamicCodeId: row.id, day: { gte: range.from, lte: range.to } };
+  const [totals, values] = await Promise.all([
+    db.scanDaily.findMany({ where: { ...inRange, dimension: "total" }, select: { day: true, scans: true, uniqueScans: true } }),
+    db.scanDaily.groupBy({ by: ["dimension", "value"], where: { ...inRange, dimension: { not: "total" } }, _sum: { scans: true } }),
+  ]);
+  const perDay = new Map(totals.map((t) => [t.day, { scans: t.scans, unique: t.uniqueScans }]));
   const sums: Record<string, Map<string, number>> = { country: new Map(), device: new Map(), os: new Map(), browser: new Map() };
-  for (const r of rollups) {
-    if (r.dimension === "total") perDay.set(r.day, { scans: r.scans, unique: r.uniqueScans });
-    else sums[r.dimension]?.set(r.value, (sums[r.dimension].get(r.value) ?? 0) + r.scans);
-  }
+  for (const v of values) sums[v.dimension]?.set(v.value, v._sum.scans ?? 0);
   const daily = range.days.map((date) => ({ date, scans: perDay.get(date)?.scans ?? 0, unique_scans: perDay.get(date)?.unique ?? 0 }));
   const list = <K extends string>(dimension: string, key: K) =>
     byScans(
@@ -118,16 +119,15 @@ export async function codeAnalytics(library: Library, code: string, query: { fro
 export async function analyticsSummary(library: Library, query: { from?: string; to?: string }): Promise<AnalyticsSummary> {
   const range = resolveRange(query);
   const codes = await db.dynamicCode.findMany({ where: { ...libraryWhere(library), deletedAt: null }, select: { id: true, code: true, name: true }, orderBy: { id: "asc" } });
-  const totals = new Map<string, { scans: number; unique: number }>();
-  // In slices: a library of any size, within the databases' limits on bound parameters.
-  for (let i = 0; i < codes.length; i += 5000) {
-    const sums = await db.scanDaily.groupBy({
-      by: ["dynamicCodeId"],
-      where: { dimension: "total", dynamicCodeId: { in: codes.slice(i, i + 5000).map((c) => c.id) }, day: { gte: range.from, lte: range.to } },
-      _sum: { scans: true, uniqueScans: true },
-    });
-    for (const s of sums) totals.set(s.dynamicCodeId, { scans: s._sum.scans ?? 0, unique: s._sum.uniqueScans ?? 0 });
-  }
+  // Summed in the database, joined to the library's live codes: no list of ids to bind.
+  const owner = library.kind === "personal" ? Prisma.sql`c."userId" = ${library.userId} AND c."teamId" IS NULL` : Prisma.sql`c."teamId" = ${library.teamId}`;
+  const sums = await db.$queryRaw<{ id: string; scans: number | bigint; unique: number | bigint }[]>`
+    SELECT d."dynamicCodeId" AS id, SUM(d."scans") AS scans, SUM(d."uniqueScans") AS "unique"
+    FROM "ScanDaily" d JOIN "DynamicCode" c ON c."id" = d."dynamicCodeId"
+    WHERE d."dimension" = 'total' AND d."day" >= ${range.from} AND d."day" <= ${range.to} AND c."deletedAt" IS NULL AND ${owner}
+    GROUP BY d."dynamicCodeId"`;
+  // PostgreSQL sums to bigint.
+  const totals = new Map(sums.map((s) => [s.id, { scans: Number(s.scans), unique: Number(s.unique) }]));
   const rows = codes
     .map((c) => ({ code: c.code, name: c.name, total_scans: totals.get(c.id)?.scans ?? 0, unique_scans: totals.get(c.id)?.unique ?? 0 }))
     .sort((a, b) => b.total_scans - a.total_scans || a.code.localeCompare(b.code));
@@ -142,8 +142,13 @@ export async function analyticsSummary(library: Library, query: { from?: string;
 
 /** All-time scans per code (the dynamic export's `total_scans`), from the rollups. */
 export async function totalScansOf(codeIds: string[]): Promise<Map<string, number>> {
-  const sums = await db.scanDaily.groupBy({ by: ["dynamicCodeId"], where: { dimension: "total", dynamicCodeId: { in: codeIds } }, _sum: { scans: true } });
-  return new Map(sums.map((s) => [s.dynamicCodeId, s._sum.scans ?? 0]));
+  const totals = new Map<string, number>();
+  // In slices that stay under every database's limit on bound parameters.
+  for (let i = 0; i < codeIds.length; i += 500) {
+    const sums = await db.scanDaily.groupBy({ by: ["dynamicCodeId"], where: { dimension: "total", dynamicCodeId: { in: codeIds.slice(i, i + 500) } }, _sum: { scans: true } });
+    for (const s of sums) totals.set(s.dynamicCodeId, s._sum.scans ?? 0);
+  }
+  return totals;
 }
 
 export const SCAN_EXPORT_COLUMNS = ["scanned_at", "country", "device", "os", "browser", "unique"] as const;
