@@ -253,7 +253,7 @@ async function analytics() {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      for (const byte of value) if (byte === 10) rows++;
+      for (let at = value.indexOf(10); at !== -1; at = value.indexOf(10, at + 1)) rows++;
     }
     const seconds = (performance.now() - start) / 1000;
     clearInterval(sampler);
