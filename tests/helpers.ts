@@ -87,7 +87,11 @@ export async function logIn(email: string, password = TEST_PASSWORD) {
     body: new URLSearchParams({ csrfToken, email, password, json: "true" }),
   });
   keep(login);
-  if (![...jar.keys()].some((k) => k.includes("session-token"))) throw new Error(`log-in failed for ${email}`);
+  if (![...jar.keys()].some((k) => k.includes("session-token"))) {
+    // next-auth names the reason in the address it sends the browser to.
+    const where = login.headers.get("location") ?? ((await login.json().catch(() => ({}))) as { url?: string }).url ?? "";
+    throw new Error(`log-in failed for ${email}: ${decodeURIComponent(new URL(where, BASE_URL).searchParams.get("error") ?? String(login.status))}`);
+  }
   return async function call(procedure: string, input?: unknown): Promise<unknown> {
     const res = await fetch(`${BASE_URL}/api/trpc/${procedure}`, {
       method: "POST",

@@ -58,7 +58,14 @@ function cacheTrusted(): boolean {
   return state.subscription!.live;
 }
 
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
 export async function resolveCode(code: string): Promise<Resolution> {
+  // With other instances: Redis writes an invalidation to us in the same instant it confirms
+  // it to the instance that made the change, so by the time that change's HTTP answer has led
+  // to a scan here, the message is usually waiting on our socket too. Let it be read first:
+  // I/O that is ready is handled before setImmediate callbacks.
+  if (process.env.REDIS_URL) await nextTurn();
   const trusted = cacheTrusted();
   const generation = state.generation;
   const hit = trusted ? cache.get(code) : undefined;
