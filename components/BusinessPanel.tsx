@@ -290,6 +290,7 @@ function TeamLibrary({ overview, busy, run }: Section) {
                 <td>
                   {item.name}
                   {item.shortUrl && <div className="muted mono">{item.shortUrl}</div>}
+                  {item.kind === "dynamic" && <a href={`/analytics/${item.id}`}>Analytics</a>}
                 </td>
                 <td>{item.kind}</td>
                 <td>

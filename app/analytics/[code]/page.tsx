@@ -1,0 +1,101 @@
+import { notFound, redirect } from "next/navigation";
+import { sessionUserId } from "@/server/auth";
+import { codeAnalytics, libraryOfCodeFor, type CodeAnalytics } from "@/server/domain/analytics";
+import { DomainError } from "@/server/errors";
+
+export const dynamic = "force-dynamic";
+
+type Props = { params: Promise<{ code: string }>; searchParams: Promise<{ from?: string; to?: string }> };
+
+function Breakdown({ title, rows }: { title: string; rows: { name: string; scans: number }[] }) {
+  const top = Math.max(1, ...rows.map((r) => r.scans));
+  return (
+    <section className="card">
+      <h2>{title}</h2>
+      {rows.length === 0 ? (
+        <p className="muted">No scans in this range.</p>
+      ) : (
+        <table className="table">
+          <tbody>
+            {rows.map((r) => (
+              <tr key={r.name}>
+                <td>{r.name}</td>
+                <td className="bar-cell">
+                  <span className="bar" style={{ width: `${(r.scans / top) * 100}%` }} />
+                </td>
+                <td className="num">{r.scans}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
+
+/** One dynamic code's analytics: the same function, and so the same numbers, as the API's. */
+export default async function AnalyticsPage({ params, searchParams }: Props) {
+  const { code } = await params;
+  const range = await searchParams;
+  const userId = await sessionUserId();
+  if (!userId) redirect(`/login?callbackUrl=/analytics/${encodeURIComponent(code)}`);
+  const library = await libraryOfCodeFor(userId, code);
+  if (!library) notFound();
+  let report: CodeAnalytics | null = null;
+  let problem: string | null = null;
+  try {
+    report = await codeAnalytics(library, code, range);
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    problem = error.message;
+  }
+  const top = Math.max(1, ...(report?.daily.map((d) => d.scans) ?? [1]));
+  return (
+    <>
+      <section className="card">
+        <h1>Analytics of {code}</h1>
+        <form className="inline-form" method="get">
+          <div>
+            <label htmlFor="from">From</label>
+            <input id="from" name="from" type="date" defaultValue={report?.from ?? range.from} />
+          </div>
+          <div>
+            <label htmlFor="to">To</label>
+            <input id="to" name="to" type="date" defaultValue={report?.to ?? range.to} />
+          </div>
+          <button type="submit">Show</button>
+          {report && (
+            <a className="button secondary" href={`/analytics/${code}/scans.csv?from=${report.from}&to=${report.to}`} download>
+              Download scans (CSV)
+            </a>
+          )}
+        </form>
+        {problem && <p className="error">{problem}</p>}
+        {report && (
+          <dl className="facts">
+            <dt>Scans</dt>
+            <dd data-testid="total-scans">{report.total_scans}</dd>
+            <dt>Unique scans</dt>
+            <dd data-testid="unique-scans">{report.unique_scans}</dd>
+          </dl>
+        )}
+      </section>
+      {report && (
+        <>
+          <section className="card">
+            <h2>Every day</h2>
+            <div className="daily" role="img" aria-label={`Scans per day from ${report.from} to ${report.to}`}>
+              {report.daily.map((d) => (
+                <span key={d.date} className="day" title={`${d.date}: ${d.scans} scans, ${d.unique_scans} unique`} style={{ height: `${(d.scans / top) * 100}%` }} />
+              ))}
+            </div>
+          </section>
+          <Breakdown title="Countries" rows={report.countries.map((r) => ({ name: r.country, scans: r.scans }))} />
+          <Breakdown title="Devices" rows={report.devices.map((r) => ({ name: r.device, scans: r.scans }))} />
+          <Breakdown title="Operating systems" rows={report.operating_systems.map((r) => ({ name: r.os, scans: r.scans }))} />
+          <Breakdown title="Browsers" rows={report.browsers.map((r) => ({ name: r.browser, scans: r.scans }))} />
+        </>
+      )}
+    </>
+  );
+}
