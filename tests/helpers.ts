@@ -2,7 +2,8 @@
 // functions on the same database (the pages would do the same through their forms).
 import { randomUUID } from "node:crypto";
 import { Agent as HttpAgent, request as httpRequest } from "node:http";
-import { after } from "node:test";
+import { after, before } from "node:test";
+import { startPair } from "../scripts/harness";
 import { generateKey, revokeKey } from "../server/domain/apiKeys";
 import { closeRedis } from "../server/redis";
 import { addMember, createTeam, generateBusinessKey, type Role } from "../server/domain/teams";
@@ -176,6 +177,16 @@ export async function makeTeam() {
       return { user, key: (await generateBusinessKey(user.id)).key };
     },
   };
+}
+
+/** A Redis of its own and two servers sharing it, started before this suite's tests and stopped after. */
+export function withPair(): Awaited<ReturnType<typeof startPair>> {
+  const pair = {} as Awaited<ReturnType<typeof startPair>>;
+  before(async () => {
+    Object.assign(pair, await startPair());
+  });
+  after(() => pair.stop());
+  return pair;
 }
 
 export { generateKey, revokeKey };

@@ -2,8 +2,8 @@
 // key guesses, and two instances sharing a Redis that goes away and comes back.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { burst, personalKey } from "../helpers";
-import { startPair, startServer, type RunningServer } from "../../scripts/harness";
+import { burst, personalKey, withPair } from "../helpers";
+import { startServer, type RunningServer } from "../../scripts/harness";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const get = (server: RunningServer, key?: string) =>
@@ -64,17 +64,9 @@ describe("missing and invalid keys, per client address", () => {
 });
 
 describe("two instances sharing a Redis", () => {
-  let pair: Awaited<ReturnType<typeof startPair>>;
-  let redis: Awaited<ReturnType<typeof startPair>>["redis"];
-  let a: RunningServer;
-  let b: RunningServer;
-  before(async () => {
-    pair = await startPair();
-    ({ redis, a, b } = pair);
-  });
-  after(() => pair.stop());
+  const pair = withPair();
 
-  const hammer = (key: string, n: number) => statuses([a, b], key, n);
+  const hammer = (key: string, n: number) => statuses([pair.a, pair.b], key, n);
 
   it("both hammering one key: the total allowed is exactly the limit", async () => {
     const { key } = await personalKey();
@@ -82,12 +74,12 @@ describe("two instances sharing a Redis", () => {
   });
 
   it("Redis stops: no 500, limits per instance; Redis returns: shared limits again", async () => {
-    await redis.stop();
+    await pair.redis.stop();
     const { key } = await personalKey();
-    assert.deepEqual(await statuses([a], key, 30), { ok: 10, refused: 20, other: 0 });
-    assert.deepEqual(await statuses([b], key, 30), { ok: 10, refused: 20, other: 0 });
+    assert.deepEqual(await statuses([pair.a], key, 30), { ok: 10, refused: 20, other: 0 });
+    assert.deepEqual(await statuses([pair.b], key, 30), { ok: 10, refused: 20, other: 0 });
 
-    await redis.start();
+    await pair.redis.start();
     const { key: fresh } = await personalKey();
     for (let i = 0; i < 50; i++) {
       // Until both have reconnected (their retry waits grow to 2 s), probe with a throwaway key.

@@ -1,20 +1,12 @@
 // Two instances sharing a database and a Redis: a change made through one is seen by the very
 // next scan on the other, also while Redis is away and after it comes back.
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
-import { personalKey } from "../helpers";
-import { startPair, type RunningServer } from "../../scripts/harness";
+import { describe, it } from "node:test";
+import { personalKey, withPair } from "../helpers";
+import type { RunningServer } from "../../scripts/harness";
 
 describe("two instances, one Redis", () => {
-  let pair: Awaited<ReturnType<typeof startPair>>;
-  let redis: Awaited<ReturnType<typeof startPair>>["redis"];
-  let a: RunningServer;
-  let b: RunningServer;
-  before(async () => {
-    pair = await startPair();
-    ({ redis, a, b } = pair);
-  });
-  after(() => pair.stop());
+  const pair = withPair();
 
   it("PATCH and DELETE on one instance are seen by the next scans on the other", async (t) => {
     const { key } = await personalKey();
@@ -25,10 +17,10 @@ describe("two instances, one Redis", () => {
         headers: { "x-api-key": key, ...(json ? { "content-type": "application/json" } : {}) },
         body: json ? JSON.stringify(json) : undefined,
       });
-    const created = await (await call(a, "POST", "/v1/dynqrcodes", { destination_url: "https://example.com/one", name: "Shared" })).json();
+    const created = await (await call(pair.a, "POST", "/v1/dynqrcodes", { destination_url: "https://example.com/one", name: "Shared" })).json();
     const code = created.created[0].code as string;
     const scanOnB = async () => {
-      const r = await call(b, "GET", `/q/${code}`);
+      const r = await call(pair.b, "GET", `/q/${code}`);
       return r.status === 302 ? r.headers.get("location") : r.status;
     };
     /**
@@ -54,24 +46,24 @@ describe("two instances, one Redis", () => {
     await new Promise((r) => setTimeout(r, 300)); // subscribed by now:
     assert.equal(await scanOnB(), "https://example.com/one"); // B caches the code
 
-    assert.equal((await call(a, "PATCH", `/v1/dynqrcodes/${code}`, { destination_url: "https://example.com/two" })).status, 200);
+    assert.equal((await call(pair.a, "PATCH", `/v1/dynqrcodes/${code}`, { destination_url: "https://example.com/two" })).status, 200);
     await seenOnB("https://example.com/two");
-    assert.equal((await call(a, "PATCH", `/v1/dynqrcodes/${code}`, { status: "paused" })).status, 200);
+    assert.equal((await call(pair.a, "PATCH", `/v1/dynqrcodes/${code}`, { status: "paused" })).status, 200);
     await seenOnB(404);
-    assert.equal((await call(a, "PATCH", `/v1/dynqrcodes/${code}`, { status: "active" })).status, 200);
+    assert.equal((await call(pair.a, "PATCH", `/v1/dynqrcodes/${code}`, { status: "active" })).status, 200);
     await seenOnB("https://example.com/two");
 
     // Redis goes away: B cannot hear of changes, so it asks the database.
-    await redis.stop();
+    await pair.redis.stop();
     await new Promise((r) => setTimeout(r, 300));
-    assert.equal((await call(a, "PATCH", `/v1/dynqrcodes/${code}`, { destination_url: "https://example.com/three" })).status, 200);
+    assert.equal((await call(pair.a, "PATCH", `/v1/dynqrcodes/${code}`, { destination_url: "https://example.com/three" })).status, 200);
     assert.equal(await scanOnB(), "https://example.com/three");
 
     // Redis is back: B subscribes again and forgets what it held.
-    await redis.start();
+    await pair.redis.start();
     await new Promise((r) => setTimeout(r, 2500));
     assert.equal(await scanOnB(), "https://example.com/three");
-    assert.equal((await call(a, "DELETE", `/v1/dynqrcodes/${code}`)).status, 200);
+    assert.equal((await call(pair.a, "DELETE", `/v1/dynqrcodes/${code}`)).status, 200);
     await seenOnB(410);
     t.diagnostic(`scans on B that came before the change reached it: ${late}`);
   });
