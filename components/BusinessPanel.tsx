@@ -4,28 +4,10 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import type { Role, TeamOverview } from "@/server/domain/teams";
 import { KeyPanel, when } from "./KeyPanel";
-import { messageOf, trpc } from "./trpc";
+import { trpc } from "./trpc";
+import { useAction } from "./useAction";
 
 const ROLES: Role[] = ["admin", "writer", "viewer"];
-
-/** Runs an action, shows its error, then reloads the overview. */
-function useAction(reload: () => Promise<void>) {
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const run = async (action: () => Promise<unknown>) => {
-    setBusy(true);
-    setError(null);
-    try {
-      await action();
-      await reload();
-    } catch (e) {
-      setError(messageOf(e));
-    } finally {
-      setBusy(false);
-    }
-  };
-  return { error, busy, run };
-}
 
 export function CreateTeamForm() {
   const router = useRouter();

@@ -2,7 +2,7 @@
 // One API key of the account: generate (shown once, with a copy button), see it as
 // prefix…last four, revoke. Used for the personal key (/profile) and the business key (/business).
 import { useState } from "react";
-import { messageOf } from "./trpc";
+import { useAction } from "./useAction";
 
 type Stamp = Date | string;
 export type KeyView = { display: string; createdAt: Stamp; activeFrom: Stamp; lastUsedAt: Stamp | null };
@@ -25,21 +25,7 @@ export function KeyPanel(props: {
 }) {
   const [newKey, setNewKey] = useState<string | null>(null);
   const [copied, setCopied] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  async function act(action: () => Promise<void>) {
-    setBusy(true);
-    setError(null);
-    try {
-      await action();
-      await props.refresh();
-    } catch (e) {
-      setError(messageOf(e));
-    } finally {
-      setBusy(false);
-    }
-  }
+  const { error, busy, run: act } = useAction(props.refresh);
 
   const generate = () =>
     act(async () => {

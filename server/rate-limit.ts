@@ -36,6 +36,14 @@ const DAY_MS = 86_400_000;
 /** A bucket's time to fill up again, or two days for a daily quota: its state expires after. */
 const lifetimeMs = (rule: Rule) => Math.max(rule.dailyQuota > 0 ? 2 * DAY_MS : 0, Math.ceil((rule.capacity / rule.refillPerSecond) * 1000) + 1000);
 
+/** Both stores answer with the wait in milliseconds: 0 passes; else whole seconds, at least 1. */
+const decision = (retryMs: number, used: number, resetAt: number): Decision => ({
+  allowed: retryMs === 0,
+  retryAfter: retryMs === 0 ? 0 : Math.max(1, Math.ceil(retryMs / 1000)),
+  used,
+  resetAt,
+});
+
 // ---- in process -------------------------------------------------------------------------
 
 type State = { tokens: number; at: number; day: number; used: number; expiresAt: number };
@@ -70,7 +78,7 @@ export function takeInProcess(key: string, rule: Rule, cost = 1, now = Date.now(
     used += cost;
   }
   states.set(key, { tokens, at: now, day, used, expiresAt: now + lifetimeMs(rule) });
-  return { allowed: retryMs === 0, retryAfter: retryMs === 0 ? 0 : Math.max(1, Math.ceil(retryMs / 1000)), used, resetAt: resetMs / 1000 };
+  return decision(retryMs, used, resetMs / 1000);
 }
 
 // ---- Redis ------------------------------------------------------------------------------
@@ -119,7 +127,7 @@ async function takeOnRedis(client: Redis, key: string, rule: Rule, cost: number)
     cost,
     lifetimeMs(rule),
   );
-  return { allowed: retryMs === 0, retryAfter: retryMs === 0 ? 0 : Math.max(1, Math.ceil(retryMs / 1000)), used, resetAt };
+  return decision(retryMs, used, resetAt);
 }
 
 let redisFailing = false;

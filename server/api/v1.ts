@@ -1,15 +1,17 @@
 // The single entry point of /v1: request id → gate (key, then rate limits) → route → body
-// checks → procedure or CSV handler → the contract's error body. Route handlers under app/v1 only call `handleV1`.
+// checks → procedure or CSV handler → the contract's error body. The Node server and the
+// route handlers under app/v1 only call `handleV1`.
 import { randomUUID } from "node:crypto";
 import { TRPCError } from "@trpc/server";
 import { createOpenApiFetchHandler } from "trpc-to-openapi";
 import { csvResponse, datedFilename } from "../csv";
-import { SCAN_EXPORT_COLUMNS, scanExportRows } from "../domain/analytics";
+import { scanExportResponse } from "../domain/analytics";
 import { clientAddress } from "../client-address";
 import { authenticateApiKey, isKeyGuess, presentedKey, type PresentedKey, type Principal } from "../domain/apiKeys";
 import { DYNAMIC_EXPORT_COLUMNS, dynamicExportRows } from "../domain/dynamicCodes";
 import { STATIC_EXPORT_COLUMNS, staticExportRows } from "../domain/staticCodes";
 import { DomainError, HTTP_STATUS } from "../errors";
+import { nextTurn } from "../event-loop";
 import { logError } from "../log";
 import { forget, invalidKeyRule, keyRule, take } from "../rate-limit";
 import { openApiDocument } from "./openapi";
@@ -31,12 +33,8 @@ const CSV_ROUTES: { path: string; handler: CsvHandler }[] = [
     handler: (p) => csvResponse(datedFilename("dynqrcodes"), DYNAMIC_EXPORT_COLUMNS, dynamicExportRows(p.library)),
   },
   {
-    // The code and the range are checked before the first byte, so their errors are JSON.
     path: "/dynqrcodes/{code}/analytics/export",
-    handler: async (p, params, query) => {
-      const range = { from: query.get("from") ?? undefined, to: query.get("to") ?? undefined };
-      return csvResponse(datedFilename(`scans-${params.code}`), SCAN_EXPORT_COLUMNS, await scanExportRows(p.library, params.code, range));
-    },
+    handler: (p, params, query) => scanExportResponse(p.library, params.code, query),
   },
 ];
 
@@ -159,7 +157,7 @@ async function admit(req: Request, meta: Meta): Promise<Principal> {
   // database work (synchronous on SQLite): otherwise each request of a burst is decided only
   // after the previous ones were served, about 3 ms apart, and a burst of 50 spans more than
   // the 100 ms in which a business bucket refills one token.
-  await new Promise((resolve) => setImmediate(resolve));
+  await nextTurn();
   let principal: Principal;
   try {
     principal = await authenticateApiKey(presented);

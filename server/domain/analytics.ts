@@ -4,11 +4,11 @@
 // CSV export of one code's scans. The API and the web analytics page both call these
 // functions, so the two can never disagree.
 import { z } from "zod";
+import { csvResponse, datedFilename } from "../csv";
 import { db } from "../db";
 import { Prisma } from "../generated/sqlite/client";
 import { invalid, notFound } from "../errors";
-import type { Library } from "./library";
-import { libraryWhere } from "./library";
+import { libraryWhere, type Library } from "./library";
 import { keysetPages } from "./paging";
 
 const DAY_MS = 86_400_000;
@@ -182,4 +182,11 @@ export async function scanExportRows(library: Library, code: string, query: { fr
   return (async function* () {
     for await (const rows of pages) yield rows.map((r) => [r.scannedAt, r.country, r.device, r.os, r.browser, Boolean(r.unique)]);
   })();
+}
+
+/** The scan export as the streamed CSV answer that the API and the analytics page both serve. */
+export async function scanExportResponse(library: Library, code: string, query: URLSearchParams): Promise<Response> {
+  // The code and the range are checked before the first byte, so their errors come first.
+  const rows = await scanExportRows(library, code, { from: query.get("from") ?? undefined, to: query.get("to") ?? undefined });
+  return csvResponse(datedFilename(`scans-${code}`), SCAN_EXPORT_COLUMNS, rows);
 }

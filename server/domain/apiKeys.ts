@@ -97,11 +97,6 @@ const GUESSES = new Set(["Missing API key", "Invalid API key"]);
 /** A request with no key or a key we never issued: these count against the client address. */
 export const isKeyGuess = (error: unknown) => error instanceof DomainError && error.kind === "unauthenticated" && GUESSES.has(error.message);
 
-/**
- * The key checks of the gate (server/api/v1.ts): lookup → revoked / not yet active → tier →
- * library.
- * Read from the database on every request, so a revocation is seen by the very next one.
- */
 /** A key as presented: its hash and the scope its prefix names, before any lookup. */
 export type PresentedKey = { hash: string; scope: KeyScope };
 
@@ -113,6 +108,10 @@ export function presentedKey(header: string | null): PresentedKey {
   return { hash: hashKey(raw), scope: raw.startsWith(PREFIX.business) ? "business" : "personal" };
 }
 
+/**
+ * The key checks of the gate (server/api/v1.ts): lookup → revoked / not yet active → tier →
+ * library. Read from the database on every request, so a revocation is seen by the very next one.
+ */
 export async function authenticateApiKey(presented: PresentedKey): Promise<Principal> {
   const key = await db.apiKey.findUnique({
     where: { hashedKey: presented.hash },

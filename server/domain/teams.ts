@@ -4,7 +4,7 @@ import { z } from "zod";
 import { db, type Tx } from "../db";
 import { DomainError, notFound } from "../errors";
 import { timeOrderedId } from "../ids";
-import { generateKey, type KeySummary } from "./apiKeys";
+import { generateKey, revokeKey, type KeySummary } from "./apiKeys";
 import { createDynamicCodes, deleteDynamicCode, shortUrl, updateDynamicCode } from "./dynamicCodes";
 import type { Actor, Library } from "./library";
 import { createStaticCodes, deleteStaticCode } from "./staticCodes";
@@ -125,7 +125,7 @@ export async function revokeTeamKey(userId: string, keyId: string) {
   const membership = await requireMembership(userId);
   const key = await db.apiKey.findFirst({ where: { id: keyId, scope: "business", teamId: membership.teamId, live: true } });
   if (!key || (membership.role !== "admin" && key.userId !== userId)) throw notFound("No such live key in your team");
-  await db.apiKey.updateMany({ where: { id: keyId, live: true }, data: { live: null, revokedAt: new Date(), revokedById: userId } });
+  await revokeKey(keyId, userId);
 }
 
 const stamp = (date: Date | null) => (date ? date.toISOString() : null);

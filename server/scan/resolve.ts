@@ -4,6 +4,7 @@
 // is not subscribed (Redis away, or reconnecting) it cannot hear of changes, so it does not
 // trust its cache: it asks the database each time, and empties the cache once it is back.
 import { db } from "../db";
+import { nextTurn } from "../event-loop";
 import { logError } from "../log";
 import { redis, redisPrefix, redisSubscriber, whenReady } from "../redis";
 
@@ -57,8 +58,6 @@ function cacheTrusted(): boolean {
   subscribeToChanges();
   return state.subscription!.live;
 }
-
-const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
 export async function resolveCode(code: string): Promise<Resolution> {
   // With other instances: Redis writes an invalidation to us in the same instant it confirms

@@ -1,7 +1,6 @@
 // The analytics page's CSV download: the API's scan export, for the logged-in account.
 import { sessionUserId } from "@/server/auth";
-import { csvResponse, datedFilename } from "@/server/csv";
-import { libraryOfCodeFor, SCAN_EXPORT_COLUMNS, scanExportRows } from "@/server/domain/analytics";
+import { libraryOfCodeFor, scanExportResponse } from "@/server/domain/analytics";
 import { DomainError } from "@/server/errors";
 
 export const dynamic = "force-dynamic";
@@ -12,10 +11,8 @@ export async function GET(req: Request, { params }: { params: Promise<{ code: st
   if (!userId) return new Response("Log in first\n", { status: 401, headers: { "Content-Type": "text/plain; charset=utf-8" } });
   const library = await libraryOfCodeFor(userId, code);
   if (!library) return new Response("Not found\n", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
-  const query = new URL(req.url).searchParams;
   try {
-    const rows = await scanExportRows(library, code, { from: query.get("from") ?? undefined, to: query.get("to") ?? undefined });
-    return csvResponse(datedFilename(`scans-${code}`), SCAN_EXPORT_COLUMNS, rows);
+    return await scanExportResponse(library, code, new URL(req.url).searchParams);
   } catch (error) {
     if (error instanceof DomainError) return new Response(`${error.message}\n`, { status: 400, headers: { "Content-Type": "text/plain; charset=utf-8" } });
     throw error;
