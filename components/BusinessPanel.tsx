@@ -2,8 +2,10 @@
 // /business: the team, its members, the business keys, the review queue and the team library.
 import { useRouter } from "next/navigation";
 import { useState } from "react";
+import type { LibraryPage } from "@/server/domain/libraries";
 import type { Role, TeamOverview } from "@/server/domain/teams";
 import { KeyPanel, when } from "./KeyPanel";
+import { Library } from "./Library";
 import { trpc } from "./trpc";
 import { useAction } from "./useAction";
 
@@ -30,11 +32,17 @@ export function CreateTeamForm() {
   );
 }
 
-export function BusinessPanel({ initial }: { initial: TeamOverview }) {
+export function BusinessPanel({ initial, initialLibrary }: { initial: TeamOverview; initialLibrary: LibraryPage }) {
   const [overview, setOverview] = useState<TeamOverview>(initial);
-  const reload = async () => {
+  const [version, setVersion] = useState(0);
+  const reloadOverview = async () => {
     const next = await trpc.team.overview.query();
     if (next) setOverview(next);
+  };
+  // A review or a member's change can change the library too.
+  const reload = async () => {
+    await reloadOverview();
+    setVersion((v) => v + 1);
   };
   const { error, busy, run } = useAction(reload);
   const isAdmin = overview.role === "admin";
@@ -80,6 +88,7 @@ export function BusinessPanel({ initial }: { initial: TeamOverview }) {
           {overview.keys.length === 0 ? (
             <p className="muted">No live business keys.</p>
           ) : (
+            <div className="table-scroll">
             <table className="table">
               <thead>
                 <tr>
@@ -113,13 +122,14 @@ export function BusinessPanel({ initial }: { initial: TeamOverview }) {
                 ))}
               </tbody>
             </table>
+            </div>
           )}
         </section>
       )}
 
       <ReviewQueue overview={overview} busy={busy} run={run} />
       <Members overview={overview} busy={busy} run={run} />
-      <TeamLibrary overview={overview} busy={busy} run={run} />
+      <Library scope="team" title="Team library" initial={initialLibrary} onChange={reloadOverview} refreshKey={version} />
     </>
   );
 }
@@ -168,6 +178,7 @@ function Members({ overview, busy, run }: Section) {
   return (
     <section className="card" aria-labelledby="members-title">
       <h2 id="members-title">Members</h2>
+      <div className="table-scroll">
       <table className="table">
         <thead>
           <tr>
@@ -216,6 +227,7 @@ function Members({ overview, busy, run }: Section) {
           ))}
         </tbody>
       </table>
+      </div>
       {isAdmin && (
         <form
           className="inline-form"
@@ -240,80 +252,6 @@ function Members({ overview, busy, run }: Section) {
             </select>
           </div>
           <button type="submit" disabled={busy}>Add member</button>
-        </form>
-      )}
-    </section>
-  );
-}
-
-function TeamLibrary({ overview, busy, run }: Section) {
-  const [kind, setKind] = useState<"dynamic" | "static">("dynamic");
-  const [name, setName] = useState("");
-  const [url, setUrl] = useState("");
-  return (
-    <section className="card" aria-labelledby="library-title">
-      <h2 id="library-title">Team library</h2>
-      {overview.library.length === 0 ? (
-        <p className="muted">The team library is empty.</p>
-      ) : (
-        <table className="table">
-          <thead>
-            <tr>
-              <th>Name</th>
-              <th>Kind</th>
-              <th>Status</th>
-              <th>Points to</th>
-              <th>Created by</th>
-            </tr>
-          </thead>
-          <tbody>
-            {overview.library.map((item) => (
-              <tr key={`${item.kind}-${item.id}`} data-testid={`item-${item.id}`}>
-                <td>
-                  {item.name}
-                  {item.shortUrl && <div className="muted mono">{item.shortUrl}</div>}
-                  {item.kind === "dynamic" && <a href={`/analytics/${item.id}`}>Analytics</a>}
-                </td>
-                <td>{item.kind}</td>
-                <td>
-                  <span className={`badge ${item.status}`}>{item.status}</span>
-                  {item.reviewedBy && <div className="muted">reviewed by {item.reviewedBy}</div>}
-                </td>
-                <td className="wrap">{item.target}</td>
-                <td>{item.createdBy}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
-      {overview.role !== "viewer" && (
-        <form
-          className="inline-form"
-          onSubmit={(e) => {
-            e.preventDefault();
-            void run(async () => {
-              await trpc.team.createItem.mutate({ kind, name, url });
-              setName("");
-              setUrl("");
-            });
-          }}
-        >
-          <div>
-            <label htmlFor="item-kind">Kind</label>
-            <select id="item-kind" value={kind} onChange={(e) => setKind(e.target.value as "dynamic" | "static")}>
-              <option value="dynamic">dynamic</option>
-              <option value="static">static</option>
-            </select>
-          </div>
-          <div>
-            <label htmlFor="item-name">Name</label>
-            <input id="item-name" value={name} onChange={(e) => setName(e.target.value)} required maxLength={200} />
-          </div>
-          <div>
-            <label htmlFor="item-url">URL</label>
-            <input id="item-url" type="url" value={url} onChange={(e) => setUrl(e.target.value)} required />
-          </div>
-          <button type="submit" disabled={busy}>Add as draft</button>
         </form>
       )}
     </section>

@@ -1,23 +1,30 @@
 import Link from "next/link";
 import { LogoutButton } from "./LogoutButton";
+import { NavLinks } from "./NavLinks";
 
 export function Nav({ loggedIn }: { loggedIn: boolean }) {
   return (
     <header className="nav">
       <Link href="/" className="brand">▦ QR Records</Link>
       <nav aria-label="Main">
-        {loggedIn ? (
-          <>
-            <Link href="/business">Business</Link>
-            <Link href="/profile">Profile</Link>
-            <LogoutButton />
-          </>
-        ) : (
-          <>
-            <Link href="/login">Log in</Link>
-            <Link href="/signup">Sign up</Link>
-          </>
-        )}
+        <NavLinks
+          links={
+            loggedIn
+              ? [
+                  { href: "/library", label: "Library" },
+                  { href: "/business", label: "Business" },
+                  { href: "/analytics", label: "Analytics" },
+                  { href: "/profile", label: "Profile" },
+                  { href: "/docs", label: "API docs" },
+                ]
+              : [
+                  { href: "/docs", label: "API docs" },
+                  { href: "/login", label: "Log in" },
+                  { href: "/signup", label: "Sign up" },
+                ]
+          }
+        />
+        {loggedIn && <LogoutButton />}
       </nav>
     </header>
   );

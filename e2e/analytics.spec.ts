@@ -1,14 +1,11 @@
 // The analytics page shows the same numbers as GET /v1/dynqrcodes/{code}/analytics.
-import { randomUUID } from "node:crypto";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { generateKey } from "../server/domain/apiKeys";
-import { createUser } from "../server/domain/users";
+import { account, logIn, shot } from "./helpers";
 
-const shot = (page: Page, name: string) => page.screenshot({ path: `e2e/screenshots/${name}.png`, fullPage: true });
 
 test("the analytics page after a known set of scans shows the API's totals", async ({ page, request }) => {
-  const email = `analytics-${randomUUID()}@test.example`;
-  const user = await createUser({ email, password: "e2e-password-1", name: "Ana Lytics" }, "pro");
+  const user = await account("analytics", "pro", "Ana Lytics");
   const { key } = await generateKey(user.id, "personal");
   const created = await request.post("/v1/dynqrcodes", { headers: { "x-api-key": key }, data: { destination_url: "https://example.com/e2e-analytics", name: "Analysed" } });
   const code = (await created.json()).created[0].code as string;
@@ -25,11 +22,7 @@ test("the analytics page after a known set of scans shows the API's totals", asy
   }).toPass({ timeout: 10_000 });
   expect(api.unique_scans).toBe(2);
 
-  await page.goto(`/login?callbackUrl=/analytics/${code}`);
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill("e2e-password-1");
-  await page.getByRole("button", { name: "Log in" }).click();
-  await expect(page).toHaveURL(new RegExp(`/analytics/${code}`));
+  await logIn(page, user.email, `/analytics/${code}`);
   await expect(page.getByTestId("total-scans")).toHaveText(String(api.total_scans));
   await expect(page.getByTestId("unique-scans")).toHaveText(String(api.unique_scans));
   await expect(page.getByRole("heading", { name: "Devices" })).toBeVisible();

@@ -1,28 +1,14 @@
 // A Business team on /business: the admin adds a writer; the writer's business key creates a
 // draft; the admin sees the key and the draft, approves it, and revokes the writer's key.
-import { randomUUID } from "node:crypto";
-import { expect, test, type Page } from "@playwright/test";
-import { createUser } from "../server/domain/users";
-
-const shot = (page: Page, name: string) => page.screenshot({ path: `e2e/screenshots/${name}.png`, fullPage: true });
-const PASSWORD = "e2e-password-1";
-
-async function logIn(page: Page, email: string) {
-  await page.goto("/login?callbackUrl=/business");
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill(PASSWORD);
-  await page.getByRole("button", { name: "Log in" }).click();
-  await expect(page).toHaveURL(/\/business/);
-}
+import { expect, test } from "@playwright/test";
+import { account, logIn, shot } from "./helpers";
 
 test("admin adds a writer, reviews the writer's draft, and revokes the writer's key", async ({ browser, request }) => {
-  const adminEmail = `admin-${randomUUID()}@test.example`;
-  const writerEmail = `writer-${randomUUID()}@test.example`;
-  await createUser({ email: adminEmail, password: PASSWORD, name: "Ada Admin" }, "business");
-  await createUser({ email: writerEmail, password: PASSWORD, name: "Wes Writer" }, "free");
+  const { email: adminEmail } = await account("admin", "business", "Ada Admin");
+  const { email: writerEmail } = await account("writer", "free", "Wes Writer");
 
   const admin = await (await browser.newContext()).newPage();
-  await logIn(admin, adminEmail);
+  await logIn(admin, adminEmail, "/business");
   await admin.getByLabel("Team name").fill("E2E Team");
   await admin.getByRole("button", { name: "Create team" }).click();
   await expect(admin.getByRole("heading", { name: "E2E Team" })).toBeVisible();
@@ -33,7 +19,7 @@ test("admin adds a writer, reviews the writer's draft, and revokes the writer's 
   await shot(admin, "business-admin-members");
 
   const writer = await (await browser.newContext()).newPage();
-  await logIn(writer, writerEmail);
+  await logIn(writer, writerEmail, "/business");
   await expect(writer.getByTestId("team-role")).toHaveText("writer");
   await writer.getByRole("button", { name: "Generate business key" }).click();
   const shown = writer.getByTestId("new-api-key");

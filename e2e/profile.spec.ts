@@ -1,9 +1,9 @@
 // Sign up, log in, generate a personal key on /profile, use it, revoke it.
 import { randomUUID } from "node:crypto";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { setTier } from "../server/domain/users";
+import { shot } from "./helpers";
 
-const shot = (page: Page, name: string) => page.screenshot({ path: `e2e/screenshots/${name}.png`, fullPage: true });
 
 test("a Pro account generates a key, uses it, and revokes it", async ({ page, request }) => {
   const email = `e2e-${randomUUID()}@test.example`;

@@ -5,6 +5,7 @@ import CredentialsProvider from "next-auth/providers/credentials";
 import { clientAddress } from "./client-address";
 import { checkCredentials } from "./domain/users";
 import { loginRules, take } from "./rate-limit";
+import { env } from "./env";
 import { secret } from "./secrets";
 
 export const authOptions: NextAuthOptions = {
@@ -13,6 +14,11 @@ export const authOptions: NextAuthOptions = {
     return secret("NEXTAUTH_SECRET");
   },
   session: { strategy: "jwt", maxAge: 7 * 24 * 3600 },
+  // Cookies are HttpOnly and SameSite=Lax (next-auth's defaults), and Secure (with the
+  // __Secure-/__Host- names) whenever the app's public address is https.
+  get useSecureCookies() {
+    return env.appUrl.startsWith("https:");
+  },
   pages: { signIn: "/login" },
   providers: [
     CredentialsProvider({

@@ -11,7 +11,7 @@ import { createUser, type Tier } from "../server/domain/users";
 
 export const BASE_URL = process.env.BASE_URL ?? "http://127.0.0.1:3000";
 
-export type Reply = { status: number; headers: Headers; text: string; body: unknown };
+export type Reply = { status: number; headers: Headers; text: string; body: unknown; bytes: Buffer };
 
 // The domain functions used for fixtures may open Redis connections (REDIS_URL runs): close
 // them when the file's tests are done, or they keep the test process alive.
@@ -54,21 +54,22 @@ export async function http(
     headers["content-type"] ??= "application/json";
   }
   const res = await fetch(BASE_URL + path, { method, headers, body, redirect: "manual" });
-  const text = await res.text();
+  const bytes = Buffer.from(await res.arrayBuffer());
+  const text = bytes.toString("utf8");
   let parsed: unknown = undefined;
   try {
     parsed = JSON.parse(text);
   } catch {
     parsed = undefined;
   }
-  return { status: res.status, headers: res.headers, text, body: parsed };
+  return { status: res.status, headers: res.headers, text, body: parsed, bytes };
 }
 
 /**
  * Logs in through next-auth's credentials flow, as the login page does, and returns a caller
  * of the pages' tRPC procedures with that session (what a click on the page sends).
  */
-export async function logIn(email: string, password = TEST_PASSWORD) {
+export async function logIn(email: string, password = TEST_PASSWORD, base = BASE_URL) {
   const jar = new Map<string, string>();
   const keep = (res: Response) => {
     for (const cookie of res.headers.getSetCookie()) {
@@ -78,10 +79,10 @@ export async function logIn(email: string, password = TEST_PASSWORD) {
     }
   };
   const cookie = () => [...jar].map(([k, v]) => `${k}=${v}`).join("; ");
-  const csrf = await fetch(`${BASE_URL}/api/auth/csrf`);
+  const csrf = await fetch(`${base}/api/auth/csrf`);
   keep(csrf);
   const { csrfToken } = (await csrf.json()) as { csrfToken: string };
-  const login = await fetch(`${BASE_URL}/api/auth/callback/credentials`, {
+  const login = await fetch(`${base}/api/auth/callback/credentials`, {
     method: "POST",
     redirect: "manual",
     headers: { "content-type": "application/x-www-form-urlencoded", cookie: cookie() },
@@ -91,18 +92,31 @@ export async function logIn(email: string, password = TEST_PASSWORD) {
   if (![...jar.keys()].some((k) => k.includes("session-token"))) {
     // next-auth names the reason in the address it sends the browser to.
     const where = login.headers.get("location") ?? ((await login.json().catch(() => ({}))) as { url?: string }).url ?? "";
-    throw new Error(`log-in failed for ${email}: ${decodeURIComponent(new URL(where, BASE_URL).searchParams.get("error") ?? String(login.status))}`);
+    throw new Error(`log-in failed for ${email}: ${decodeURIComponent(new URL(where, base).searchParams.get("error") ?? String(login.status))}`);
   }
-  return async function call(procedure: string, input?: unknown): Promise<unknown> {
-    const res = await fetch(`${BASE_URL}/api/trpc/${procedure}`, {
-      method: "POST",
-      headers: { "content-type": "application/json", cookie: cookie(), origin: BASE_URL },
-      body: input === undefined ? undefined : JSON.stringify(input),
-    });
+  const unwrap = async (res: Response) => {
     const body = (await res.json()) as { result?: { data: unknown }; error?: { message: string } };
     if (body.error) throw new Error(body.error.message);
     return body.result!.data;
   };
+  /** A mutation, as a click sends it. */
+  const call = async (procedure: string, input?: unknown): Promise<unknown> =>
+    unwrap(
+      await fetch(`${base}/api/trpc/${procedure}`, {
+        method: "POST",
+        headers: { "content-type": "application/json", cookie: cookie(), origin: base },
+        body: input === undefined ? undefined : JSON.stringify(input),
+      }),
+    );
+  return Object.assign(call, {
+    /** The Set-Cookie lines of the log-in answer. */
+    setCookies: login.headers.getSetCookie(),
+    /** A query, as a page load sends it. */
+    query: async (procedure: string, input: unknown) =>
+      unwrap(await fetch(`${base}/api/trpc/${procedure}?input=${encodeURIComponent(JSON.stringify(input))}`, { headers: { cookie: cookie() } })),
+    /** Any page or download, with the session. */
+    get: (path: string) => fetch(base + path, { headers: { cookie: cookie() }, redirect: "manual" }),
+  });
 }
 
 export const TEST_PASSWORD = "test-password-1";

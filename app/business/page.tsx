@@ -2,6 +2,7 @@ import { redirect } from "next/navigation";
 import { BusinessPanel, CreateTeamForm } from "@/components/BusinessPanel";
 import { sessionUserId } from "@/server/auth";
 import { db } from "@/server/db";
+import { actorFor, libraryPage } from "@/server/domain/libraries";
 import { teamOverview } from "@/server/domain/teams";
 
 export const dynamic = "force-dynamic";
@@ -12,7 +13,7 @@ export default async function BusinessPage() {
   const user = await db.user.findUnique({ where: { id: userId } });
   if (!user) redirect("/login");
   const overview = await teamOverview(userId);
-  if (overview) return <BusinessPanel initial={overview} />;
+  if (overview) return <BusinessPanel initial={overview} initialLibrary={await libraryPage(await actorFor(userId, "team"), {})} />;
   return (
     <section className="card">
       <h1>Business</h1>

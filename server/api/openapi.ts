@@ -1,4 +1,4 @@
-// The OpenAPI 3.1 document of /v1: the tRPC procedures, plus the CSV routes served by plain
+// The OpenAPI 3.1 document of /v1: the tRPC procedures, plus the CSV and image routes served by plain
 // handlers, with the x-api-key scheme and the contract's error bodies on every operation.
 import { generateOpenApiDocument } from "trpc-to-openapi";
 import { env } from "../env";
@@ -33,17 +33,28 @@ const jsonError = (description: string, batch = false) => ({
   },
 });
 
-const csvOperation = (summary: string, columns: string, tags: string[], parameters: object[] = []): never => ({
-  get: {
+/** A route served by a plain handler (its body is not JSON), documented by hand. */
+const rawOperation = (summary: string, tags: string[], parameters: object[], ok: { description: string; content: object }): never =>
+  ({ get: { summary, tags, parameters, security: [{ ApiKey: [] }], responses: { 200: ok } } }) as never;
+
+const csvOperation = (summary: string, columns: string, tags: string[], parameters: object[] = []): never =>
+  rawOperation(summary, tags, parameters, { description: `CSV, columns ${columns}`, content: { "text/csv": { schema: { type: "string" } } } });
+
+const pathParameter = (name: string) => ({ name, in: "path", required: true, schema: { type: "string" } });
+const imageOperation = (summary: string, idName: string, tags: string[]): never =>
+  rawOperation(
     summary,
     tags,
-    parameters,
-    security: [{ ApiKey: [] }],
-    responses: {
-      200: { description: `CSV, columns ${columns}`, content: { "text/csv": { schema: { type: "string" } } } },
+    [
+      pathParameter(idName),
+      { name: "format", in: "query", required: false, schema: { type: "string", enum: ["svg", "png"], default: "svg" } },
+      { name: "size", in: "query", required: false, schema: { type: "integer", minimum: 64, maximum: 2048, default: 512 }, description: "Width and height in pixels" },
+    ],
+    {
+      description: "The QR image, drawn with the record's style",
+      content: { "image/svg+xml": { schema: { type: "string" } }, "image/png": { schema: { type: "string", format: "binary" } } },
     },
-  },
-}) as never;
+  );
 
 type Operation = { responses?: Record<string, unknown>; requestBody?: unknown };
 
@@ -65,10 +76,12 @@ export function openApiDocument() {
         ["Dynamic QR codes"],
       ),
       "/dynqrcodes/{code}/analytics/export": csvOperation("Export one code's scan events in a range of days as CSV", "scanned_at,country,device,os,browser,unique", ["Dynamic QR codes"], [
-        { name: "code", in: "path", required: true, schema: { type: "string" } },
+        pathParameter("code"),
         { name: "from", in: "query", required: false, schema: { type: "string" }, description: "First day, YYYY-MM-DD (UTC), inclusive" },
         { name: "to", in: "query", required: false, schema: { type: "string" }, description: "Last day, YYYY-MM-DD (UTC), inclusive" },
       ]),
+      "/qrcodes/{qr_id}/image": imageOperation("The QR image of a static code's url", "qr_id", ["Static QR codes"]),
+      "/dynqrcodes/{code}/image": imageOperation("The QR image of a dynamic code's short_url", "code", ["Dynamic QR codes"]),
     },
   });
   doc.components = {

@@ -1,6 +1,7 @@
 import { accountRouter } from "./routers/account";
 import { dynqrcodesRouter } from "./routers/dynqrcodes";
 import { keysRouter } from "./routers/keys";
+import { libraryRouter } from "./routers/library";
 import { qrcodesRouter } from "./routers/qrcodes";
 import { teamRouter } from "./routers/team";
 import { createTRPCRouter } from "./trpc";
@@ -11,6 +12,7 @@ export const appRouter = createTRPCRouter({
   keys: keysRouter,
   account: accountRouter,
   team: teamRouter,
+  library: libraryRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -29,12 +29,13 @@ const t = initTRPC
   .context<Context>()
   .meta<OpenApiMeta>()
   .create({
-    // For the web pages: domain messages are meant for people; anything else is hidden.
+    // For the web pages: domain messages are meant for people; anything else is hidden. Item
+    // errors come only from pasted lines here, and name the line.
     errorFormatter({ shape, error }) {
       const domain = domainErrorOf(error);
       return {
         ...shape,
-        message: domain ? (domain.items ? domain.items.map((i) => `Item ${i.index + 1}: ${i.error}`).join("\n") : domain.message) : error.code === "INTERNAL_SERVER_ERROR" ? "Internal error" : shape.message,
+        message: domain ? (domain.items ? domain.items.map((i) => `Line ${i.index + 1}: ${i.error}`).join("\n") : domain.message) : error.code === "INTERNAL_SERVER_ERROR" ? "Internal error" : shape.message,
         data: { code: shape.data.code, httpStatus: shape.data.httpStatus, items: domain?.items ?? null },
       };
     },

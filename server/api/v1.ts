@@ -1,5 +1,5 @@
 // The single entry point of /v1: request id → gate (key, then rate limits) → route → body
-// checks → procedure or CSV handler → the contract's error body. The Node server and the
+// checks → procedure or raw (CSV, image) handler → the contract's error body. The Node server and the
 // route handlers under app/v1 only call `handleV1`.
 import { randomUUID } from "node:crypto";
 import { TRPCError } from "@trpc/server";
@@ -8,6 +8,7 @@ import { csvResponse, datedFilename } from "../csv";
 import { scanExportResponse } from "../domain/analytics";
 import { clientAddress } from "../client-address";
 import { authenticateApiKey, isKeyGuess, presentedKey, type PresentedKey, type Principal } from "../domain/apiKeys";
+import { qrImageResponse } from "../domain/images";
 import { DYNAMIC_EXPORT_COLUMNS, dynamicExportRows } from "../domain/dynamicCodes";
 import { STATIC_EXPORT_COLUMNS, staticExportRows } from "../domain/staticCodes";
 import { DomainError, HTTP_STATUS } from "../errors";
@@ -20,10 +21,11 @@ import { domainErrorOf, type Context } from "./trpc";
 
 const MAX_BODY_BYTES = 1024 * 1024;
 
-type CsvHandler = (principal: Principal, params: Record<string, string>, query: URLSearchParams) => Response | Promise<Response>;
-type Route = { method: string; path: string; pattern: RegExp; params: string[]; literal: boolean; csv?: CsvHandler };
+/** A route whose body is not JSON (CSV, images): served by a plain handler, not a procedure. */
+type RawHandler = (principal: Principal, params: Record<string, string>, query: URLSearchParams) => Response | Promise<Response>;
+type Route = { method: string; path: string; pattern: RegExp; params: string[]; literal: boolean; raw?: RawHandler };
 
-const CSV_ROUTES: { path: string; handler: CsvHandler }[] = [
+const RAW_ROUTES: { path: string; handler: RawHandler }[] = [
   {
     path: "/qrcodes/export",
     handler: (p) => csvResponse(datedFilename("qrcodes"), STATIC_EXPORT_COLUMNS, staticExportRows(p.library)),
@@ -36,20 +38,22 @@ const CSV_ROUTES: { path: string; handler: CsvHandler }[] = [
     path: "/dynqrcodes/{code}/analytics/export",
     handler: (p, params, query) => scanExportResponse(p.library, params.code, query),
   },
+  { path: "/qrcodes/{qr_id}/image", handler: (p, params, query) => qrImageResponse(p.library, "static", params.qr_id, query) },
+  { path: "/dynqrcodes/{code}/image", handler: (p, params, query) => qrImageResponse(p.library, "dynamic", params.code, query) },
 ];
 
-function route(method: string, path: string, csv?: CsvHandler): Route {
+function route(method: string, path: string, raw?: RawHandler): Route {
   const params: string[] = [];
   const source = path.replace(/\{(\w+)\}/g, (_, name: string) => {
     params.push(name);
     return "([^/]+)";
   });
-  return { method, path, pattern: new RegExp(`^${source}$`), params, literal: params.length === 0, csv };
+  return { method, path, pattern: new RegExp(`^${source}$`), params, literal: params.length === 0, raw };
 }
 
-/** Every /v1 route: the procedures that carry OpenAPI meta, and the CSV handlers. */
+/** Every /v1 route: the procedures that carry OpenAPI meta, and the raw handlers. */
 const ROUTES: Route[] = [
-  ...CSV_ROUTES.map((r) => route("GET", r.path, r.handler)),
+  ...RAW_ROUTES.map((r) => route("GET", r.path, r.handler)),
   ...Object.values(appRouter._def.procedures as unknown as Record<string, { _def: { meta?: { openapi?: { method: string; path: string } } } }>)
     .map((procedure) => procedure._def.meta?.openapi)
     .filter((openapi) => openapi !== undefined)
@@ -197,9 +201,9 @@ async function dispatch(req: Request, requestId: string, meta: Meta): Promise<Re
     return json(405, { error: `Method not allowed: use ${allow}` }, { Allow: allow });
   }
 
-  if (matched.csv) {
+  if (matched.raw) {
     const values = matched.pattern.exec(path)!.slice(1).map(decodeURIComponent);
-    return await matched.csv(principal, Object.fromEntries(matched.params.map((name, i) => [name, values[i]])), url.searchParams);
+    return await matched.raw(principal, Object.fromEntries(matched.params.map((name, i) => [name, values[i]])), url.searchParams);
   }
 
   let body: string | undefined;

@@ -115,18 +115,6 @@ export async function codeAnalytics(library: Library, code: string, query: { fro
   };
 }
 
-/**
- * The library through which an account (on the web pages) sees a code: its personal library,
- * or its team's. Null when the code is in neither (the page answers 404).
- */
-export async function libraryOfCodeFor(userId: string, code: string): Promise<Library | null> {
-  const row = await db.dynamicCode.findUnique({ where: { code }, select: { userId: true, teamId: true } });
-  if (!row) return null;
-  if (row.teamId === null) return row.userId === userId ? { kind: "personal", userId } : null;
-  const membership = await db.membership.findUnique({ where: { userId } });
-  return membership?.teamId === row.teamId ? { kind: "team", teamId: row.teamId } : null;
-}
-
 /** Every live code the library holds, with its totals in the range, most scanned first. */
 export async function analyticsSummary(library: Library, query: { from?: string; to?: string }): Promise<AnalyticsSummary> {
   const range = resolveRange(query);

@@ -5,10 +5,9 @@ import { db, type Tx } from "../db";
 import { DomainError, notFound } from "../errors";
 import { timeOrderedId } from "../ids";
 import { generateKey, revokeKey, type KeySummary } from "./apiKeys";
-import { createDynamicCodes, deleteDynamicCode, shortUrl, updateDynamicCode } from "./dynamicCodes";
+import { deleteDynamicCode, updateDynamicCode } from "./dynamicCodes";
 import type { Actor, Library } from "./library";
-import { createStaticCodes, deleteStaticCode } from "./staticCodes";
-import { nameField, urlField } from "./validation";
+import { deleteStaticCode } from "./staticCodes";
 
 export const ROLES = ["admin", "writer", "viewer"] as const;
 export type Role = (typeof ROLES)[number];
@@ -139,15 +138,15 @@ export async function teamOverview(userId: string) {
   const [members, keys, statics, dynamics] = await Promise.all([
     db.membership.findMany({ where: { teamId }, include: { user: true }, orderBy: { createdAt: "asc" } }),
     db.apiKey.findMany({ where: { teamId, scope: "business", live: true, ...(isAdmin ? {} : { userId }) }, include: { user: true }, orderBy: { createdAt: "asc" } }),
-    db.staticCode.findMany({ where: { teamId }, include: { createdBy: true, reviewedBy: true }, orderBy: { id: "desc" }, take: 200 }),
-    db.dynamicCode.findMany({ where: { teamId, deletedAt: null }, include: { createdBy: true, reviewedBy: true }, orderBy: { id: "desc" }, take: 200 }),
+    db.staticCode.findMany({ where: { teamId, reviewStatus: "draft" }, include: { createdBy: true }, orderBy: { id: "desc" } }),
+    db.dynamicCode.findMany({ where: { teamId, deletedAt: null, status: "draft" }, include: { createdBy: true }, orderBy: { id: "desc" } }),
   ]);
-  const items = [
-    ...statics.map((s) => ({ kind: "static" as const, id: s.id, name: s.name, target: s.url, shortUrl: null, status: s.reviewStatus, createdBy: s.createdBy.email, createdAt: s.createdAt, reviewedBy: s.reviewedBy?.email ?? null, reviewedAt: s.reviewedAt })),
-    ...dynamics.map((d) => ({ kind: "dynamic" as const, id: d.code, name: d.name, target: d.destinationUrl, shortUrl: shortUrl(d.code), status: d.status, createdBy: d.createdBy.email, createdAt: d.createdAt, reviewedBy: d.reviewedBy?.email ?? null, reviewedAt: d.reviewedAt })),
+  const drafts = [
+    ...statics.map((s) => ({ kind: "static" as const, id: s.id, name: s.name, target: s.url, status: s.reviewStatus, createdBy: s.createdBy.email, createdAt: s.createdAt })),
+    ...dynamics.map((d) => ({ kind: "dynamic" as const, id: d.code, name: d.name, target: d.destinationUrl, status: d.status, createdBy: d.createdBy.email, createdAt: d.createdAt })),
   ]
     .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())
-    .map((item) => ({ ...item, createdAt: item.createdAt.toISOString(), reviewedAt: stamp(item.reviewedAt) }));
+    .map((item) => ({ ...item, createdAt: item.createdAt.toISOString() }));
   return {
     team: { id: teamId, name: membership.team.name, ownerEmail: membership.team.owner.email, ownerOnBusiness: membership.team.owner.tier === "business" },
     role: membership.role as Role,
@@ -161,8 +160,7 @@ export async function teamOverview(userId: string) {
       activeFrom: k.activeFrom.toISOString(),
       lastUsedAt: stamp(k.lastUsedAt),
     })),
-    drafts: items.filter((i) => i.status === "draft"),
-    library: items,
+    drafts,
   };
 }
 
@@ -176,16 +174,6 @@ const teamActor = (membership: { userId: string; teamId: string; role: string })
   library: { kind: "team", teamId: membership.teamId },
   role: membership.role as Role,
 });
-
-/** A writer's or admin's manual entry: a draft, exactly like one made with a business key. */
-export const manualItemInput = z.object({ kind: itemKind, name: nameField, url: urlField("url") });
-export async function createTeamItem(userId: string, input: z.infer<typeof manualItemInput>) {
-  const membership = await requireMembership(userId);
-  if (membership.role === "viewer") throw forbidden("Viewers cannot add to the team library");
-  const actor = teamActor(membership);
-  if (input.kind === "static") await createStaticCodes(actor, [{ name: input.name, url: input.url }]);
-  else await createDynamicCodes(actor, [{ name: input.name, destination_url: input.url }]);
-}
 
 /** Approve: the draft becomes active (a dynamic code starts resolving); who and when are kept. */
 export async function approveDraft(adminId: string, kind: ItemKind, id: string) {

@@ -70,12 +70,12 @@ describe("team drafts and review", () => {
     assert.deepEqual((await teamOverview(team.admin.id))!.drafts, []);
 
     // By hand on the page: a draft too, attributed to the writer.
-    await writerPage("team.createItem", { kind: "dynamic", name: "Made by hand", url: "https://example.com/hand" });
+    await writerPage("library.create", { scope: "team", kind: "dynamic", name: "Made by hand", url: "https://example.com/hand" });
     const [manual] = (await teamOverview(team.admin.id))!.drafts;
     assert.deepEqual([manual.kind, manual.name, manual.status, manual.createdBy], ["dynamic", "Made by hand", "draft", writer.user.email]);
     assert.equal((await http("GET", `/q/${manual.id}`)).status, 404);
     const viewer = await team.addMember("viewer");
-    await assert.rejects((await logIn(viewer.email))("team.createItem", { kind: "static", name: "No", url: "https://example.com/no" }), /Viewers cannot add/);
+    await assert.rejects((await logIn(viewer.email))("library.create", { scope: "team", kind: "static", name: "No", url: "https://example.com/no" }), /Viewers only read/);
     await assert.rejects(approveDraft(team.admin.id, "static", record.qr_id), /No such draft/);
   });
 });

@@ -1,6 +1,8 @@
 import { notFound, redirect } from "next/navigation";
+import { DailyChart } from "@/components/DailyChart";
 import { sessionUserId } from "@/server/auth";
-import { codeAnalytics, libraryOfCodeFor, type CodeAnalytics } from "@/server/domain/analytics";
+import { libraryOfItemFor } from "@/server/domain/libraries";
+import { codeAnalytics, type CodeAnalytics } from "@/server/domain/analytics";
 import { DomainError } from "@/server/errors";
 
 export const dynamic = "force-dynamic";
@@ -39,7 +41,7 @@ export default async function AnalyticsPage({ params, searchParams }: Props) {
   const range = await searchParams;
   const userId = await sessionUserId();
   if (!userId) redirect(`/login?callbackUrl=/analytics/${encodeURIComponent(code)}`);
-  const library = await libraryOfCodeFor(userId, code);
+  const library = await libraryOfItemFor(userId, "dynamic", code);
   if (!library) notFound();
   let report: CodeAnalytics | null = null;
   let problem: string | null = null;
@@ -49,7 +51,6 @@ export default async function AnalyticsPage({ params, searchParams }: Props) {
     if (!(error instanceof DomainError)) throw error;
     problem = error.message;
   }
-  const top = Math.max(1, ...(report?.daily.map((d) => d.scans) ?? [1]));
   return (
     <>
       <section className="card">
@@ -84,11 +85,7 @@ export default async function AnalyticsPage({ params, searchParams }: Props) {
         <>
           <section className="card">
             <h2>Every day</h2>
-            <div className="daily" role="img" aria-label={`Scans per day from ${report.from} to ${report.to}`}>
-              {report.daily.map((d) => (
-                <span key={d.date} className="day" title={`${d.date}: ${d.scans} scans, ${d.unique_scans} unique`} style={{ height: `${(d.scans / top) * 100}%` }} />
-              ))}
-            </div>
+            <DailyChart daily={report.daily} />
           </section>
           <Breakdown title="Countries" rows={report.countries.map((r) => ({ name: r.country, scans: r.scans }))} />
           <Breakdown title="Devices" rows={report.devices.map((r) => ({ name: r.device, scans: r.scans }))} />

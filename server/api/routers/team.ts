@@ -4,10 +4,8 @@ import {
   addMember,
   approveDraft,
   createTeam,
-  createTeamItem,
   generateBusinessKey,
   itemKind,
-  manualItemInput,
   rejectDraft,
   removeMember,
   revokeTeamKey,
@@ -33,7 +31,6 @@ export const teamRouter = createTRPCRouter({
   removeMember: sessionProcedure.input(z.object({ userId: z.string() })).mutation(({ ctx, input }) => removeMember(ctx.session.userId, input.userId).then(() => done)),
   generateKey: sessionProcedure.mutation(({ ctx }) => generateBusinessKey(ctx.session.userId)),
   revokeKey: sessionProcedure.input(z.object({ keyId: z.string() })).mutation(({ ctx, input }) => revokeTeamKey(ctx.session.userId, input.keyId).then(() => done)),
-  createItem: sessionProcedure.input(manualItemInput).mutation(({ ctx, input }) => createTeamItem(ctx.session.userId, input).then(() => done)),
   approve: sessionProcedure.input(item).mutation(({ ctx, input }) => approveDraft(ctx.session.userId, input.kind, input.id).then(() => done)),
   reject: sessionProcedure.input(item).mutation(({ ctx, input }) => rejectDraft(ctx.session.userId, input.kind, input.id).then(() => done)),
 });

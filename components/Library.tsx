@@ -1,0 +1,327 @@
+"use client";
+// A library on the page: /library (personal) or the team library on /business. Search,
+// pages, create (one, or pasted lines), edit, delete, copy the short URL, QR images and the
+// style editor. Every change is a call to the same domain functions as /v1.
+import Link from "next/link";
+import { useEffect, useRef, useState } from "react";
+import type { LibraryItem, LibraryPage, Scope } from "@/server/domain/libraries";
+import { StyleEditor } from "./StyleEditor";
+import { trpc } from "./trpc";
+import { useAction } from "./useAction";
+
+type Kind = LibraryItem["kind"];
+type Run = (action: () => Promise<unknown>) => Promise<void>;
+type Query = { search: string; page: number };
+
+const imageUrl = (item: LibraryItem, query: string) => `/library/qr/${item.kind}/${encodeURIComponent(item.id)}?${query}`;
+
+type Props = {
+  scope: Scope;
+  initial: LibraryPage;
+  title: string;
+  /** Told after every change here (the team page refreshes its review queue). */
+  onChange?: () => Promise<void>;
+  /** Changes when something else on the page changed the library (an approval). */
+  refreshKey?: number;
+};
+
+export function Library({ scope, initial, title, onChange, refreshKey = 0 }: Props) {
+  const [data, setData] = useState<LibraryPage>(initial);
+  const [search, setSearch] = useState("");
+  const [query, setQuery] = useState<Query>({ search: "", page: 1 });
+  // The page being shown, for the reload after each action (closures would hold an old one).
+  const current = useRef(query);
+  const load = async (next?: Query) => {
+    if (next) current.current = next;
+    const shown = current.current;
+    setData(await trpc.library.page.query({ scope, ...shown }));
+    setQuery(shown);
+  };
+  const { error, busy, run } = useAction(async () => {
+    await load();
+    await onChange?.();
+  });
+  const shownKey = useRef(refreshKey);
+  useEffect(() => {
+    if (shownKey.current === refreshKey) return;
+    shownKey.current = refreshKey;
+    void load();
+    // Only a new refreshKey reloads; `load` changes with every render.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [refreshKey]);
+  const canEdit = data.role !== "viewer";
+  const headingId = `${scope}-library-title`;
+
+  return (
+    <section className="card" aria-labelledby={headingId}>
+      <h2 id={headingId}>{title}</h2>
+      {canEdit ? <CreateForms scope={scope} run={run} busy={busy} /> : <p className="muted" data-testid="read-only">Viewers only read the team library.</p>}
+      {error && (
+        <p className="error" role="alert" data-testid="library-error">
+          {error}
+        </p>
+      )}
+      <form
+        className="inline-form"
+        role="search"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void run(() => load({ search, page: 1 }));
+        }}
+      >
+        <div>
+          <label htmlFor={`${scope}-search`}>Search</label>
+          <input id={`${scope}-search`} type="search" value={search} onChange={(e) => setSearch(e.target.value)} placeholder="Name, URL or code" />
+        </div>
+        <button type="submit" className="secondary" disabled={busy}>Search</button>
+      </form>
+
+      {data.items.length === 0 ? (
+        <p className="empty" data-testid="library-empty">
+          {query.search ? <>Nothing matches “{query.search}”.</> : canEdit ? "No codes yet: create your first one above." : "The library is empty."}
+        </p>
+      ) : (
+        <ul className="items">
+          {data.items.map((item) => (
+            <ItemRow key={`${item.kind}-${item.id}`} scope={scope} item={item} role={data.role} busy={busy} run={run} />
+          ))}
+        </ul>
+      )}
+      <nav className="pager" aria-label="Pages">
+        <button type="button" className="secondary" disabled={busy || data.page <= 1} onClick={() => void run(() => load({ ...query, page: data.page - 1 }))}>
+          Previous
+        </button>
+        <span data-testid="page-of">
+          Page {data.page} of {data.pages} · {data.total} {data.total === 1 ? "code" : "codes"}
+        </span>
+        <button type="button" className="secondary" disabled={busy || data.page >= data.pages} onClick={() => void run(() => load({ ...query, page: data.page + 1 }))}>
+          Next
+        </button>
+      </nav>
+    </section>
+  );
+}
+
+function KindSelect({ id, value, onChange }: { id: string; value: Kind; onChange: (kind: Kind) => void }) {
+  return (
+    <div>
+      <label htmlFor={id}>Kind</label>
+      <select id={id} value={value} onChange={(e) => onChange(e.target.value as Kind)}>
+        <option value="dynamic">Dynamic (short link, changeable, counts scans)</option>
+        <option value="static">Static (the URL itself)</option>
+      </select>
+    </div>
+  );
+}
+
+function CreateForms({ scope, run, busy }: { scope: Scope; run: Run; busy: boolean }) {
+  const [kind, setKind] = useState<Kind>("dynamic");
+  const [name, setName] = useState("");
+  const [url, setUrl] = useState("");
+  const [lines, setLines] = useState("");
+  const [many, setMany] = useState(false);
+  const draftNote = scope === "team" ? " New team codes are drafts until an admin approves them." : "";
+  return (
+    <div className="create">
+      <div className="tabs" role="group" aria-label="How to create">
+        <button type="button" className={many ? "secondary" : ""} aria-pressed={!many} onClick={() => setMany(false)}>
+          One code
+        </button>
+        <button type="button" className={many ? "" : "secondary"} aria-pressed={many} onClick={() => setMany(true)}>
+          Paste many
+        </button>
+      </div>
+      {many ? (
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            void run(async () => {
+              await trpc.library.createMany.mutate({ scope, kind, lines });
+              setLines("");
+            });
+          }}
+        >
+          <KindSelect id={`${scope}-many-kind`} value={kind} onChange={setKind} />
+          <label htmlFor={`${scope}-lines`}>Lines</label>
+          <textarea
+            id={`${scope}-lines`}
+            rows={5}
+            value={lines}
+            onChange={(e) => setLines(e.target.value)}
+            placeholder={"Lunch menu, https://example.com/lunch\nWine list, https://example.com/wine"}
+            required
+          />
+          <p className="muted">
+            One code per line, as <code>name, url</code>; up to 50. All are created or none.{draftNote}
+          </p>
+          <button type="submit" disabled={busy}>Create all</button>
+        </form>
+      ) : (
+        <form
+          className="inline-form"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void run(async () => {
+              await trpc.library.create.mutate({ scope, kind, name, url });
+              setName("");
+              setUrl("");
+            });
+          }}
+        >
+          <KindSelect id={`${scope}-kind`} value={kind} onChange={setKind} />
+          <div>
+            <label htmlFor={`${scope}-name`}>Name</label>
+            <input id={`${scope}-name`} value={name} onChange={(e) => setName(e.target.value)} required maxLength={200} />
+          </div>
+          <div>
+            <label htmlFor={`${scope}-url`}>URL</label>
+            <input id={`${scope}-url`} type="url" value={url} onChange={(e) => setUrl(e.target.value)} required placeholder="https://" />
+          </div>
+          <button type="submit" disabled={busy}>Create</button>
+          {draftNote && <p className="muted full">{draftNote.trim()}</p>}
+        </form>
+      )}
+    </div>
+  );
+}
+
+function CopyButton({ text }: { text: string }) {
+  const [copied, setCopied] = useState(false);
+  return (
+    <button
+      type="button"
+      className="secondary small"
+      onClick={() =>
+        void navigator.clipboard.writeText(text).then(() => {
+          setCopied(true);
+          setTimeout(() => setCopied(false), 1500);
+        })
+      }
+    >
+      {copied ? "Copied" : "Copy short URL"}
+    </button>
+  );
+}
+
+/** Who may set which status (the domain checks it again): see checkStatusChange. */
+function statusChoices(scope: Scope, role: LibraryPage["role"]): LibraryItem["status"][] {
+  if (scope === "personal") return ["active", "paused"];
+  return role === "admin" ? ["active", "paused", "draft"] : ["paused", "draft"];
+}
+
+function ItemRow({ scope, item, role, busy, run }: { scope: Scope; item: LibraryItem; role: LibraryPage["role"]; busy: boolean; run: Run }) {
+  const [panel, setPanel] = useState<"none" | "edit" | "style">("none");
+  const canEdit = role !== "viewer";
+  const toggle = (next: "edit" | "style") => setPanel(panel === next ? "none" : next);
+  return (
+    <li className="item" data-testid={`item-${item.id}`}>
+      {/* eslint-disable-next-line @next/next/no-img-element -- a generated image, not a static asset */}
+      <img className="thumb" src={imageUrl(item, `size=96&v=${encodeURIComponent(JSON.stringify(item.style))}`)} width={96} height={96} alt={`QR code of ${item.name}`} />
+      <div className="item-main">
+        <div className="item-title">
+          <strong>{item.name}</strong> <span className="badge">{item.kind}</span> <span className={`badge ${item.status}`}>{item.status}</span>
+        </div>
+        {item.shortUrl && (
+          <div className="mono short-url">
+            {item.shortUrl} <CopyButton text={item.shortUrl} />
+          </div>
+        )}
+        <div className="muted wrap">
+          {item.kind === "dynamic" ? "→ " : ""}
+          {item.url}
+        </div>
+        <div className="muted small-text">
+          {scope === "team" && <>by {item.createdBy} · </>}
+          {new Date(item.createdAt).toLocaleDateString()}
+          {item.totalScans !== null && (
+            <>
+              {" "}
+              · {item.totalScans} {item.totalScans === 1 ? "scan" : "scans"} · <Link href={`/analytics/${item.id}`}>Analytics</Link>
+            </>
+          )}
+        </div>
+        <div className="actions tight">
+          <a className="button secondary small" href={imageUrl(item, "format=svg&download=1")} download>
+            Download SVG
+          </a>
+          <a className="button secondary small" href={imageUrl(item, "format=png&size=1024&download=1")} download>
+            Download PNG
+          </a>
+          {canEdit && item.kind === "dynamic" && (
+            <button type="button" className="secondary small" aria-expanded={panel === "edit"} onClick={() => toggle("edit")}>
+              Edit
+            </button>
+          )}
+          {canEdit && (
+            <button type="button" className="secondary small" aria-expanded={panel === "style"} onClick={() => toggle("style")}>
+              Style
+            </button>
+          )}
+          {canEdit && (
+            <button
+              type="button"
+              className="danger small"
+              disabled={busy}
+              onClick={() => {
+                if (window.confirm(`Delete “${item.name}”?${item.kind === "dynamic" ? " Its short link stops working; its scan history is kept." : ""}`)) {
+                  void run(() => trpc.library.remove.mutate({ scope, kind: item.kind, id: item.id }));
+                }
+              }}
+            >
+              Delete
+            </button>
+          )}
+        </div>
+        {panel === "edit" && <EditForm scope={scope} item={item} choices={statusChoices(scope, role)} busy={busy} run={run} done={() => setPanel("none")} />}
+        {panel === "style" && <StyleEditor scope={scope} item={item} run={run} busy={busy} done={() => setPanel("none")} />}
+      </div>
+    </li>
+  );
+}
+
+function EditForm({ scope, item, choices, busy, run, done }: { scope: Scope; item: LibraryItem; choices: LibraryItem["status"][]; busy: boolean; run: Run; done: () => void }) {
+  const [name, setName] = useState(item.name);
+  const [url, setUrl] = useState(item.url);
+  const [status, setStatus] = useState(item.status);
+  const options = choices.includes(item.status) ? choices : [item.status, ...choices];
+  const prefix = `edit-${item.id}`;
+  return (
+    <form
+      className="panel"
+      aria-label={`Edit ${item.name}`}
+      onSubmit={(e) => {
+        e.preventDefault();
+        void run(async () => {
+          await trpc.library.update.mutate({
+            scope,
+            patch: {
+              code: item.id,
+              ...(name !== item.name ? { name } : {}),
+              ...(url !== item.url ? { destination_url: url } : {}),
+              ...(status !== item.status ? { status } : {}),
+            },
+          });
+          done();
+        });
+      }}
+    >
+      <label htmlFor={`${prefix}-name`}>Name</label>
+      <input id={`${prefix}-name`} value={name} onChange={(e) => setName(e.target.value)} required maxLength={200} />
+      <label htmlFor={`${prefix}-url`}>Destination URL</label>
+      <input id={`${prefix}-url`} type="url" value={url} onChange={(e) => setUrl(e.target.value)} required />
+      <label htmlFor={`${prefix}-status`}>Status</label>
+      <select id={`${prefix}-status`} value={status} onChange={(e) => setStatus(e.target.value as LibraryItem["status"])}>
+        {options.map((s) => (
+          <option key={s} value={s} disabled={!choices.includes(s)}>
+            {s}
+          </option>
+        ))}
+      </select>
+      <p className="muted">A paused code&apos;s short link answers 404 and records no scans until it is active again.</p>
+      <div className="actions">
+        <button type="submit" disabled={busy}>Save</button>
+        <button type="button" className="secondary" onClick={done}>Cancel</button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,189 @@
+// The libraries as the web pages see them: /library (personal) and the team library on
+// /business. Every change goes through the same domain functions as /v1, so the rules
+// (validation, all-or-nothing batches, drafts, who may publish) cannot drift apart.
+import { z } from "zod";
+import { backendOf } from "../database-url";
+import { db } from "../db";
+import { env } from "../env";
+import { DomainError, invalid, notFound } from "../errors";
+import { totalScansOf } from "./analytics";
+import { createDynamicCodes, deleteDynamicCode, dynamicBatchInput, shortUrl, updateDynamicCode, dynamicPatchInput } from "./dynamicCodes";
+import { libraryWhere, type Actor, type Library } from "./library";
+import { contrastProblem } from "./qrImage";
+import { createStaticCodes, deleteStaticCode, staticBatchInput } from "./staticCodes";
+import { membershipOf, type ItemKind, type Role } from "./teams";
+import { fromZodIssues, styleField, type Style } from "./validation";
+
+export const scopeField = z.enum(["personal", "team"]);
+export type Scope = z.infer<typeof scopeField>;
+export const PAGE_SIZE = 20;
+
+/** The account acting on one of its libraries: its own, or its team's with its role. */
+export async function actorFor(userId: string, scope: Scope): Promise<Actor> {
+  if (scope === "personal") return { userId, library: { kind: "personal", userId } };
+  const membership = await membershipOf(userId);
+  if (!membership) throw new DomainError("forbidden", "You are not in a team");
+  return { userId, library: { kind: "team", teamId: membership.teamId }, role: membership.role as Role };
+}
+
+function requireEditor(actor: Actor): void {
+  if (actor.role === "viewer") throw new DomainError("forbidden", "Viewers only read the team library: ask an admin to make you a writer");
+}
+
+/**
+ * The library through which an account sees a record: its personal library, or its team's.
+ * Null when the record is in neither (the page answers 404).
+ */
+export async function libraryOfItemFor(userId: string, kind: ItemKind, id: string): Promise<Library | null> {
+  const owner =
+    kind === "dynamic"
+      ? await db.dynamicCode.findUnique({ where: { code: id }, select: { userId: true, teamId: true } })
+      : await db.staticCode.findUnique({ where: { id }, select: { userId: true, teamId: true } });
+  if (!owner) return null;
+  if (owner.teamId === null) return owner.userId === userId ? { kind: "personal", userId } : null;
+  const membership = await db.membership.findUnique({ where: { userId } });
+  return membership?.teamId === owner.teamId ? { kind: "team", teamId: owner.teamId } : null;
+}
+
+export type LibraryItem = {
+  kind: ItemKind;
+  /** qr_id of a static code, code of a dynamic one. */
+  id: string;
+  name: string;
+  /** A static code's url, a dynamic code's destination. */
+  url: string;
+  shortUrl: string | null;
+  status: "active" | "paused" | "draft";
+  style: Style;
+  createdAt: string;
+  createdBy: string;
+  totalScans: number | null;
+};
+
+/** Case-insensitive "contains" on both backends (SQLite's LIKE already ignores ASCII case). */
+const containing = (text: string) => (backendOf(env.databaseUrl) === "postgres" ? { contains: text, mode: "insensitive" as const } : { contains: text });
+
+/** One page of the library, static and dynamic codes together, newest first; `search` matches name, URL or code. */
+export async function libraryPage(actor: Actor, query: { search?: string; page?: number }) {
+  const search = query.search?.trim() ?? "";
+  const page = Math.max(1, Math.floor(query.page ?? 1));
+  const where = libraryWhere(actor.library);
+  const staticWhere = { ...where, ...(search ? { OR: [{ name: containing(search) }, { url: containing(search) }] } : {}) };
+  const dynamicWhere = {
+    ...where,
+    deletedAt: null,
+    ...(search ? { OR: [{ name: containing(search) }, { destinationUrl: containing(search) }, { code: containing(search) }] } : {}),
+  };
+  // The newest page × size of each kind holds every item of the page once merged.
+  const take = page * PAGE_SIZE;
+  const order = [{ createdAt: "desc" as const }, { id: "desc" as const }];
+  const include = { createdBy: { select: { email: true } } };
+  const [statics, dynamics, staticCount, dynamicCount] = await Promise.all([
+    db.staticCode.findMany({ where: staticWhere as never, orderBy: order, take, include }),
+    db.dynamicCode.findMany({ where: dynamicWhere as never, orderBy: order, take, include }),
+    db.staticCode.count({ where: staticWhere as never }),
+    db.dynamicCode.count({ where: dynamicWhere as never }),
+  ]);
+  const merged = [
+    ...statics.map((s) => ({ at: s.createdAt, row: s, kind: "static" as const })),
+    ...dynamics.map((d) => ({ at: d.createdAt, row: d, kind: "dynamic" as const })),
+  ]
+    .sort((a, b) => b.at.getTime() - a.at.getTime() || (b.row.id > a.row.id ? 1 : -1))
+    .slice((page - 1) * PAGE_SIZE, take);
+  const totals = await totalScansOf(merged.filter((m) => m.kind === "dynamic").map((m) => m.row.id));
+  const items: LibraryItem[] = merged.map(({ kind, row }) => {
+    const common = { name: row.name, style: JSON.parse(row.style) as Style, createdAt: row.createdAt.toISOString(), createdBy: row.createdBy.email };
+    if (kind === "static") {
+      const s = row as (typeof statics)[number];
+      return { ...common, kind, id: s.id, url: s.url, shortUrl: null, status: s.reviewStatus as LibraryItem["status"], totalScans: null };
+    }
+    const d = row as (typeof dynamics)[number];
+    return { ...common, kind, id: d.code, url: d.destinationUrl, shortUrl: shortUrl(d.code), status: d.status as LibraryItem["status"], totalScans: totals.get(d.id) ?? 0 };
+  });
+  const total = staticCount + dynamicCount;
+  return { items, page, pages: Math.max(1, Math.ceil(total / PAGE_SIZE)), total, role: actor.role ?? null };
+}
+
+export type LibraryPage = Awaited<ReturnType<typeof libraryPage>>;
+
+/**
+ * Pasted lines of `name, url` (blank lines skipped). The name may hold commas: the URL is
+ * what follows the comma before the line's last word, when that word looks like a URL.
+ */
+export function parseLines(text: string): { items: { line: number; name: string; url: string }[]; problems: { index: number; error: string }[] } {
+  const items: { line: number; name: string; url: string }[] = [];
+  const problems: { index: number; error: string }[] = [];
+  text.split(/\r?\n/).forEach((raw, i) => {
+    if (raw.trim() === "") return;
+    const match = /^(.*?)\s*,\s*([a-z][a-z0-9+.-]*:\S*)\s*$/i.exec(raw.trim());
+    if (match) items.push({ line: i + 1, name: match[1], url: match[2] });
+    else problems.push({ index: i, error: "write it as: name, https://…" });
+  });
+  return { items, problems };
+}
+
+/**
+ * Creates every item or none, through the API's batch path. `reportedIndex` turns an item's
+ * place in the batch into the index its error names (a pasted line's number minus one).
+ */
+async function createItems(actor: Actor, kind: ItemKind, items: { name: string; url: string }[], reportedIndex: (i: number) => number): Promise<number> {
+  requireEditor(actor);
+  const batch =
+    kind === "static"
+      ? staticBatchInput.safeParse({ qrcodes: items.map((i) => ({ name: i.name, url: i.url })) })
+      : dynamicBatchInput.safeParse({ dynqrcodes: items.map((i) => ({ name: i.name, destination_url: i.url })) });
+  if (!batch.success) {
+    const error = fromZodIssues(batch.error.issues);
+    if (!error.items) throw error;
+    throw new DomainError("invalid", "Some items are invalid", error.items.map((e) => ({ index: reportedIndex(e.index), error: e.error })));
+  }
+  const data = batch.data as { qrcodes?: { name: string; url: string }[]; dynqrcodes?: { name: string; destination_url: string }[] };
+  const created = kind === "static" ? await createStaticCodes(actor, data.qrcodes!) : await createDynamicCodes(actor, data.dynqrcodes!);
+  return created.length;
+}
+
+/** One item from the page's form; its error is one message. */
+export async function createItem(actor: Actor, kind: ItemKind, item: { name: string; url: string }): Promise<void> {
+  try {
+    await createItems(actor, kind, [item], (i) => i);
+  } catch (error) {
+    if (error instanceof DomainError && error.items) throw invalid(error.items[0].error);
+    throw error;
+  }
+}
+
+/** Pasted lines, all created or none; errors name the lines. */
+export async function createFromLines(actor: Actor, kind: ItemKind, text: string): Promise<number> {
+  requireEditor(actor);
+  const { items, problems } = parseLines(text);
+  if (problems.length > 0) throw new DomainError("invalid", "Some lines are not name, url", problems);
+  if (items.length === 0) throw invalid("Write at least one line: name, https://…");
+  return createItems(actor, kind, items, (i) => items[i].line - 1);
+}
+
+export async function updateItem(actor: Actor, input: z.infer<typeof dynamicPatchInput>) {
+  requireEditor(actor);
+  return updateDynamicCode(actor, input);
+}
+
+export async function removeItem(actor: Actor, kind: ItemKind, id: string) {
+  requireEditor(actor);
+  return kind === "static" ? deleteStaticCode(actor.library, id) : deleteDynamicCode(actor.library, id);
+}
+
+/** The style editor's save: the API's style rules, and colours that a camera can tell apart. */
+export async function saveStyle(actor: Actor, kind: ItemKind, id: string, input: unknown): Promise<Style> {
+  requireEditor(actor);
+  const parsed = styleField.safeParse(input);
+  if (!parsed.success) throw fromZodIssues(parsed.error.issues);
+  const problem = contrastProblem(parsed.data);
+  if (problem) throw invalid(problem);
+  const data = { style: JSON.stringify(parsed.data), updatedAt: new Date() };
+  const where = libraryWhere(actor.library);
+  const { count } =
+    kind === "static"
+      ? await db.staticCode.updateMany({ where: { id, ...where }, data })
+      : await db.dynamicCode.updateMany({ where: { code: id, ...where, deletedAt: null }, data });
+  if (count === 0) throw notFound(kind === "static" ? "QR code not found" : "Dynamic QR code not found");
+  return parsed.data;
+}

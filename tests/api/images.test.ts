@@ -1,0 +1,63 @@
+// The image routes: SVG and PNG of a record, drawn with its style, at the asked size, and
+// readable: the PNG is decoded back (jsQR) to the record's url or short_url. (The SVG is
+// decoded in the browser, e2e/library.spec.ts.) Bad parameters are 400; others' records 404.
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { http, personalKey } from "../helpers";
+import { decodePng, pngSize } from "../qr-decode";
+
+describe("QR images", () => {
+  it("a static code's image encodes its url; a dynamic code's its short_url; both with the style", async () => {
+    const { key } = await personalKey();
+    const style = { foreground: "#1a2b3c", background: "#fff8e7", error_correction: "H", margin: 2 };
+    const stat = (await http("POST", "/v1/qrcodes", { key, json: { url: "https://example.com/menu?table=4", name: "Menu", style } })).body as { created: { qr_id: string }[] };
+    const dyn = (await http("POST", "/v1/dynqrcodes", { key, json: { destination_url: "https://example.com/d", name: "Dyn" } })).body as { created: { code: string; short_url: string }[] };
+    const qrId = stat.created[0].qr_id;
+    const { code, short_url } = dyn.created[0];
+
+    const svg = await http("GET", `/v1/qrcodes/${qrId}/image`, { key });
+    assert.equal(svg.status, 200);
+    assert.equal(svg.headers.get("content-type"), "image/svg+xml");
+    assert.match(svg.text, /^<svg [^>]*width="512" height="512"/);
+    assert.ok(svg.text.includes('fill="#fff8e7"') && svg.text.includes('stroke="#1a2b3c"'), svg.text.slice(0, 300));
+    assert.ok(svg.headers.get("x-ratelimit-remaining"), "rate-limit headers on image answers too");
+
+    const png = await http("GET", `/v1/qrcodes/${qrId}/image?format=png&size=300`, { key });
+    assert.equal(png.status, 200);
+    assert.equal(png.headers.get("content-type"), "image/png");
+    assert.deepEqual(pngSize(png.bytes), { width: 300, height: 300 });
+    assert.equal(decodePng(png.bytes), "https://example.com/menu?table=4");
+
+    const dynPng = await http("GET", `/v1/dynqrcodes/${code}/image?format=png`, { key });
+    assert.deepEqual(pngSize(dynPng.bytes), { width: 512, height: 512 });
+    assert.equal(decodePng(dynPng.bytes), short_url);
+    const dynSvg = await http("GET", `/v1/dynqrcodes/${code}/image?format=svg&size=64`, { key });
+    assert.match(dynSvg.text, /^<svg [^>]*width="64" height="64"/);
+    assert.ok(dynSvg.text.includes('fill="#ffffff"') && dynSvg.text.includes('stroke="#000000"'), "default style: black on white");
+  });
+
+  it("bad format or size is 400 in the contract's shape; deleted and unknown records are 404", async () => {
+    const { key } = await personalKey();
+    const dyn = (await http("POST", "/v1/dynqrcodes", { key, json: { destination_url: "https://example.com/d", name: "Dyn" } })).body as { created: { code: string }[] };
+    const code = dyn.created[0].code;
+    for (const [query, error] of [
+      ["format=gif", "format must be svg or png"],
+      ["format=", "format must be svg or png"],
+      ["size=63", "size must be an integer from 64 to 2048"],
+      ["size=2049", "size must be an integer from 64 to 2048"],
+      ["size=12.5", "size must be an integer from 64 to 2048"],
+      ["size=abc", "size must be an integer from 64 to 2048"],
+    ]) {
+      const r = await http("GET", `/v1/dynqrcodes/${code}/image?${query}`, { key });
+      assert.equal(r.status, 400, query);
+      assert.deepEqual(r.body, { error }, query);
+    }
+    assert.equal((await http("GET", `/v1/dynqrcodes/${code}/image?size=2048&format=png`, { key })).status, 200);
+    assert.deepEqual((await http("GET", "/v1/qrcodes/qr_0000000000000000000000/image", { key })).body, { error: "QR code not found" });
+    assert.equal((await http("DELETE", `/v1/dynqrcodes/${code}`, { key })).status, 200);
+    const gone = await http("GET", `/v1/dynqrcodes/${code}/image`, { key });
+    assert.equal(gone.status, 404);
+    assert.deepEqual(gone.body, { error: "Dynamic QR code not found" });
+    assert.equal((await http("POST", `/v1/qrcodes/qr_0000000000000000000000/image`, { key })).status, 405);
+  });
+});
