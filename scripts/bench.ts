@@ -1,8 +1,9 @@
 // npm run bench: figures, each against a baseline measured in the same run (never a test).
-//   tsx scripts/bench.ts [--duration S] [--connections N] [--only shortlink|ratelimit|analytics]
+//   tsx scripts/bench.ts [--duration S] [--connections N] [--only shortlink|api|ratelimit|analytics]
 // Short link: /q/<code> on the production server against a bare node:http server that answers
 // the same 302 from memory, both loaded by autocannon; then scans recorded against redirects
 // answered. Uses a fresh database on the backend DATABASE_URL names (SQLite by default).
+// API: authenticated GET /v1/dynqrcodes against a bare node:http server with the same JSON.
 // Rate limiter: checks per second and the latency of one check, in process and on a Redis of
 // the bench's own, against the baseline of a Redis PING on the same connection.
 // Analytics: per-code reports over 10k, 100k and 1M scans, the summary over 10k codes, and
@@ -12,12 +13,24 @@ import { existsSync, readFileSync } from "node:fs";
 import autocannon from "autocannon";
 import { freePort, freshDatabase, startRedis, startServer } from "./harness";
 
+// Servers outside the embedded database need both secrets (they refuse to start without).
+process.env.NEXTAUTH_SECRET ??= "bench-only-session-secret-not-for-production";
+process.env.VISITOR_HASH_SECRET ??= "bench-only-visitor-secret-not-for-production";
+
 const args = process.argv.slice(2);
 const option = (name: string, fallback: number) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) : fallback);
 const duration = option("--duration", 10);
 const connections = option("--connections", 50);
 const DESTINATION = "https://example.com/landing";
 const USER_AGENT = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1";
+
+/**
+ * One figure for the closing table: each section runs in a process of its own and prints it
+ * as a tagged line, which the parent collects.
+ */
+function figure(name: string, value: string, goal: string, met: boolean) {
+  console.log(`BENCH-FIGURE ${JSON.stringify({ name, value, goal, met })}`);
+}
 
 type Load = { requestsPerSecond: number; p99: number; p50: number; redirects: number; other: number };
 
@@ -48,7 +61,6 @@ async function main() {
   if (!existsSync(".next/BUILD_ID")) spawnSync(process.execPath, ["node_modules/next/dist/bin/next", "build"], { stdio: "inherit" });
   const database = await freshDatabase("bench");
   process.env.DATABASE_URL = database.url;
-  process.env.VISITOR_HASH_SECRET ??= "bench-only-visitor-secret-not-for-production";
   // Imported after DATABASE_URL is set: the client is made on import.
   const { db } = await import("../server/db");
   const { createUser } = await import("../server/domain/users");
@@ -78,11 +90,16 @@ async function main() {
     console.log(row("/q/<code> (recorded)", shortLink));
     const ratio = (l: Load) => (l.requestsPerSecond / baseline.requestsPerSecond).toFixed(2);
     console.log(`ratio /q ÷ bare: ${ratio(shortLink)} recorded, ${ratio(unrecorded)} not recorded (goal ≥ 0.50); p99 ${shortLink.p99} ms (goal < 20)`);
+    const backend = database.url.startsWith("file:") ? "SQLite" : "PostgreSQL";
+    figure(`/q recorded ÷ bare (${backend})`, `${ratio(shortLink)} (${shortLink.requestsPerSecond.toFixed(0)} ÷ ${baseline.requestsPerSecond.toFixed(0)} req/s)`, "≥ 0.50", Number(ratio(shortLink)) >= 0.5);
+    figure(`/q not recorded ÷ bare (${backend})`, ratio(unrecorded), "≥ 0.50", Number(ratio(unrecorded)) >= 0.5);
+    figure(`/q recorded p99 (${backend})`, `${shortLink.p99} ms`, "< 20 ms", shortLink.p99 < 20);
     // autocannon counts the answers that arrive before its clock stops; up to one request per
     // connection is still in flight then, answered and recorded, but not counted.
     const inFlight = recorded - shortLink.redirects;
     const verdict = inFlight >= 0 && inFlight <= connections ? "every redirect recorded" : "MISMATCH";
     console.log(`redirects answered ${shortLink.redirects} (+${inFlight} in flight at the end), scans recorded ${recorded}: ${verdict}; other answers ${shortLink.other}`);
+    figure(`/q redirects recorded (${backend})`, `${recorded} of ${shortLink.redirects} (+${inFlight} in flight)`, "all", verdict === "every redirect recorded");
   } finally {
     bare.stop();
     await server.stop();
@@ -134,6 +151,8 @@ async function rateLimiter() {
   console.log(`in process: ${Math.round(memoryPerSecond).toLocaleString("en")} checks/s (one thread)`);
   console.log(`Redis PING (baseline): ${Math.round(pingRate).toLocaleString("en")}/s at 50 in flight; one at a time p50 ${ms(percentile(ping, 50))}, p99 ${ms(percentile(ping, 99))}`);
   console.log(`Redis check (Lua):     ${Math.round(checkRate).toLocaleString("en")}/s at 50 in flight (${(checkRate / pingRate).toFixed(2)} of PING); one at a time p50 ${ms(percentile(check, 50))}, p99 ${ms(percentile(check, 99))}`);
+  figure("rate limit check in process", `${Math.round(memoryPerSecond).toLocaleString("en")} checks/s`, "—", true);
+  figure("rate limit check on Redis ÷ PING", `${(checkRate / pingRate).toFixed(2)} (${Math.round(checkRate).toLocaleString("en")}/s)`, "—", true);
   client.disconnect();
   await redisServer.stop();
 }
@@ -145,7 +164,6 @@ const residentMemory = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(readFile
 async function analytics() {
   const database = await freshDatabase("bench");
   process.env.DATABASE_URL = database.url;
-  process.env.VISITOR_HASH_SECRET ??= "bench-only-visitor-secret-not-for-production";
   process.env.TRUST_PROXY_COUNTRY_HEADER = "cf-ipcountry";
   const { db } = await import("../server/db");
   const { createUser } = await import("../server/domain/users");
@@ -240,9 +258,11 @@ async function analytics() {
     for (const [i, size] of sizes.entries()) {
       const t = await p50(`/v1/dynqrcodes/${codes[i]}/analytics?from=${from}&to=${to}`);
       console.log(`per-code analytics, ${size.toLocaleString("en").padStart(9)} scans, 366 days: p50 ${t.toFixed(1)} ms (goal < 20, flat)`);
+      figure(`per-code analytics p50, ${size.toLocaleString("en")} scans (${backend})`, `${t.toFixed(1)} ms`, "< 20 ms", t < 20);
     }
     const summary = await p50(`/v1/dynqrcodes/analytics?from=${from}&to=${to}`, 10);
     console.log(`summary over ${(manyCodes.length + codes.length).toLocaleString("en")} codes: p50 ${summary.toFixed(1)} ms (goal < 100)`);
+    figure(`analytics summary p50, ${(manyCodes.length + codes.length).toLocaleString("en")} codes (${backend})`, `${summary.toFixed(1)} ms`, "< 100 ms", summary < 100);
 
     // The scan export of 1M rows: rows per second, and the server's memory while it streams.
     const pid = server.child.pid!;
@@ -264,6 +284,8 @@ async function analytics() {
       `scan export: ${rows.toLocaleString("en")} rows in ${seconds.toFixed(1)} s = ${Math.round(rows / seconds).toLocaleString("en")} rows/s (goal ≥ 200,000); ` +
         `server memory ${(before / 2 ** 20).toFixed(0)} MB before, peak ${(peak / 2 ** 20).toFixed(0)} MB while streaming (+${((peak - before) / 2 ** 20).toFixed(0)} MB, goal < 64; lifetime peak ${(peakMemory(pid) / 2 ** 20).toFixed(0)} MB)`,
     );
+    figure(`scan export (${backend})`, `${Math.round(rows / seconds).toLocaleString("en")} rows/s`, "≥ 200,000 rows/s", rows / seconds >= 200_000);
+    figure(`scan export memory growth (${backend})`, `+${((peak - before) / 2 ** 20).toFixed(0)} MB`, "< 64 MB", peak - before < 64 * 2 ** 20);
   } finally {
     await server.stop();
     await db.$disconnect();
@@ -271,15 +293,95 @@ async function analytics() {
   }
 }
 
+/**
+ * Authenticated GET /v1/dynqrcodes (a team library of 50 records) through the whole gate, with
+ * 1,000 business keys in turn so that no key's limit is reached, against a bare node:http
+ * server answering the same JSON from memory. Goal: at least a quarter of its req/s.
+ */
+async function api() {
+  if (!existsSync(".next/BUILD_ID")) spawnSync(process.execPath, ["node_modules/next/dist/bin/next", "build"], { stdio: "inherit" });
+  const database = await freshDatabase("bench");
+  process.env.DATABASE_URL = database.url;
+  const { db } = await import("../server/db");
+  const { createUser } = await import("../server/domain/users");
+  const { createTeam } = await import("../server/domain/teams");
+  const { generateKey } = await import("../server/domain/apiKeys");
+  const { createDynamicCodes } = await import("../server/domain/dynamicCodes");
+  const { timeOrderedId } = await import("../server/ids");
+  const owner = await createUser({ email: "bench-owner@example.com", password: "bench-password-1", name: "Bench" }, "business");
+  const team = await createTeam(owner.id, "Bench team");
+  await createDynamicCodes(
+    { userId: owner.id, library: { kind: "team", teamId: team.id }, role: "admin" },
+    Array.from({ length: 50 }, (_, i) => ({ destination_url: `https://example.com/${i}`, name: `Code ${i}` })),
+  );
+  // Writers inserted directly (one password hash for all: log-ins are not measured).
+  const writers = Array.from({ length: 1000 }, (_, i) => ({ id: timeOrderedId("usr"), email: `bench-writer-${i}@example.com`, name: `W${i}`, passwordHash: owner.passwordHash, tier: "free" }));
+  await db.user.createMany({ data: writers });
+  await db.membership.createMany({ data: writers.map((w) => ({ id: timeOrderedId("mem"), teamId: team.id, userId: w.id, role: "writer" })) });
+  const keys: string[] = [];
+  for (const w of writers) keys.push((await generateKey(w.id, "business", team.id)).key);
+
+  const server = await startServer({ DATABASE_URL: database.url, RATE_LIMIT_BUSINESS_DAILY_QUOTA: "1000000" });
+  const url = `${server.base}/v1/dynqrcodes`;
+  const sample = await fetch(url, { headers: { "x-api-key": keys[0] } });
+  const body = await sample.text();
+  if (sample.status !== 200 || (JSON.parse(body) as { dynqrcodes: unknown[] }).dynqrcodes.length !== 50) throw new Error(`unexpected answer ${sample.status}`);
+  const port = await freePort();
+  const source = `const body = ${JSON.stringify(body)};
+  require("node:http").createServer((req, res) => {
+    res.writeHead(200, { "Content-Type": "application/json; charset=utf-8", "X-RateLimit-Limit": "10000", "X-RateLimit-Remaining": "9999", "X-RateLimit-Reset": "1790000000" }).end(body);
+  }).listen(${port}, "127.0.0.1", () => console.log("ready"));`;
+  const bare = spawn(process.execPath, ["-e", source], { stdio: ["ignore", "pipe", "inherit"] });
+  await new Promise((resolve) => bare.stdout.once("data", resolve));
+  let turn = 0;
+  const measure = async (target: string) => {
+    const result = await autocannon({
+      url: target,
+      connections,
+      duration,
+      requests: [{ method: "GET", setupRequest: (req) => ({ ...req, headers: { ...req.headers, "x-api-key": keys[turn++ % keys.length] } }) }],
+    });
+    const ok = result["2xx"];
+    return { requestsPerSecond: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, ok, other: result.requests.total - ok + result.errors };
+  };
+  try {
+    console.log(`
+API: GET /v1/dynqrcodes (50 records), ${keys.length} keys in turn, ${connections} connections, ${duration} s each, on ${database.url.startsWith("file:") ? "SQLite" : "PostgreSQL"}`);
+    const baseline = await measure(`http://127.0.0.1:${port}/v1/dynqrcodes`);
+    const real = await measure(url);
+    const row = (name: string, l: Awaited<ReturnType<typeof measure>>) =>
+      `${name.padEnd(28)}${l.requestsPerSecond.toFixed(0).padStart(10)} req/s   p50 ${String(l.p50).padStart(3)} ms   p99 ${String(l.p99).padStart(3)} ms   non-200 ${l.other}`;
+    console.log(row("bare node:http, same JSON", baseline));
+    console.log(row("GET /v1/dynqrcodes", real));
+    const ratio = real.requestsPerSecond / baseline.requestsPerSecond;
+    console.log(`ratio API ÷ bare: ${ratio.toFixed(2)} (goal ≥ 0.25)`);
+    const backend = database.url.startsWith("file:") ? "SQLite" : "PostgreSQL";
+    figure(`GET /v1/dynqrcodes ÷ bare (${backend})`, `${ratio.toFixed(2)} (${real.requestsPerSecond.toFixed(0)} ÷ ${baseline.requestsPerSecond.toFixed(0)} req/s)`, "≥ 0.25", ratio >= 0.25);
+  } finally {
+    bare.kill();
+    await server.stop();
+    await db.$disconnect();
+    await database.cleanup();
+  }
+}
+
 const only = process.argv.includes("--only") ? process.argv[process.argv.indexOf("--only") + 1] : "";
-const SECTIONS: Record<string, () => Promise<void>> = { shortlink: main, ratelimit: rateLimiter, analytics };
+const SECTIONS: Record<string, () => Promise<void>> = { shortlink: main, api, ratelimit: rateLimiter, analytics };
 if (only) {
   await SECTIONS[only]();
 } else {
   // Each section in a process of its own: the database client is made once per process.
+  const figures: { name: string; value: string; goal: string; met: boolean }[] = [];
   for (const section of Object.keys(SECTIONS)) {
-    const run = spawnSync(process.execPath, ["--import", "tsx", "scripts/bench.ts", ...process.argv.slice(2), "--only", section], { stdio: "inherit" });
+    const run = spawnSync(process.execPath, ["--import", "tsx", "scripts/bench.ts", ...process.argv.slice(2), "--only", section], { stdio: ["ignore", "pipe", "inherit"], encoding: "utf8", maxBuffer: 64 * 2 ** 20 });
+    for (const line of run.stdout.split("\n")) {
+      if (line.startsWith("BENCH-FIGURE ")) figures.push(JSON.parse(line.slice("BENCH-FIGURE ".length)));
+      else process.stdout.write(`${line}\n`);
+    }
     if (run.status !== 0) process.exit(run.status ?? 1);
   }
+  const width = Math.max(...figures.map((f) => f.name.length));
+  console.log(`\n${"figure".padEnd(width)}  ${"measured".padEnd(40)}  ${"goal".padEnd(18)}  met`);
+  for (const f of figures) console.log(`${f.name.padEnd(width)}  ${f.value.padEnd(40)}  ${f.goal.padEnd(18)}  ${f.goal === "—" ? "" : f.met ? "yes" : "NO"}`);
 }
 process.exit(0);

@@ -20,19 +20,34 @@ export function freePort(): Promise<number> {
   });
 }
 
-export type RunningServer = { base: string; child: ChildProcess; exited: Promise<number | null>; stop: () => Promise<number | null> };
+export type RunningServer = {
+  base: string;
+  child: ChildProcess;
+  exited: Promise<number | null>;
+  stop: () => Promise<number | null>;
+  /** Everything the server wrote to stdout and stderr so far (stderr is also shown). */
+  output: () => string;
+};
 
 export async function startServer(env: Record<string, string | undefined> = {}, port?: number): Promise<RunningServer> {
   port ??= await freePort();
-  const child = spawn(process.execPath, ["--import", "tsx", "server/http-server.ts", "--port", String(port), "--host", "127.0.0.1"], {
+  // SERVER_NODE_ARGS: extra Node options for the server (say --cpu-prof, which NODE_OPTIONS refuses).
+  const nodeArgs = process.env.SERVER_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
+  const child = spawn(process.execPath, [...nodeArgs, "--import", "tsx", "server/http-server.ts", "--port", String(port), "--host", "127.0.0.1"], {
     env: { ...process.env, ...env, NODE_ENV: "production" },
-    stdio: ["ignore", "ignore", "inherit"],
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout!.on("data", (chunk: Buffer) => (output += chunk));
+  child.stderr!.on("data", (chunk: Buffer) => {
+    output += chunk;
+    process.stderr.write(chunk);
   });
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   const base = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
+    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}: ${output.trim().split("\n").pop()}`);
     if (Date.now() > deadline) throw new Error("the server did not start within 60 s");
     try {
       if ((await fetch(`${base}/v1/openapi.json`)).ok) break;
@@ -49,6 +64,7 @@ export async function startServer(env: Record<string, string | undefined> = {}, 
       if (child.exitCode === null) child.kill("SIGTERM");
       return exited;
     },
+    output: () => output,
   };
 }
 

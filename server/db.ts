@@ -24,3 +24,14 @@ function createClient(): Db {
 
 const globalForDb = globalThis as unknown as { qrDb?: Db };
 export const db: Db = (globalForDb.qrDb ??= createClient());
+
+/**
+ * The database could not be reached (down, restarting, connection cut): worth a retry, so
+ * the API answers 503 with Retry-After rather than 500.
+ */
+export function isDatabaseUnreachable(error: unknown): boolean {
+  const e = error as { code?: string; message?: string } | null;
+  if (!e || typeof e !== "object") return false;
+  if (e.code === "P1001" || e.code === "P1017" || e.code === "ECONNREFUSED" || e.code === "ECONNRESET") return true;
+  return /Can't reach database server|Connection terminated|ECONNREFUSED|terminating connection due to administrator command|the database system is (shutting down|starting up)|Server has closed the connection/.test(e.message ?? "");
+}

@@ -15,6 +15,7 @@ import next from "next";
 import { handleV1 } from "./api/v1";
 import { addressFromSocket, countryHeaderOf } from "./client-address";
 import { logError } from "./log";
+import { SECRET_NAMES, secret } from "./secrets";
 import { drainScans } from "./scan/recorder";
 import { answerShortLink } from "./scan/redirect";
 import { subscribeToChanges } from "./scan/resolve";
@@ -138,6 +139,13 @@ async function stop(signal: NodeJS.Signals) {
   process.exit(signal === "SIGINT" ? 130 : 0);
 }
 
+// A missing or weak secret stops the server here, with the reason, not at the first log-in.
+try {
+  for (const name of SECRET_NAMES) secret(name);
+} catch (error) {
+  console.error(`Refusing to start: ${(error as Error).message}`);
+  process.exit(1);
+}
 await app.prepare();
 // With REDIS_URL: connect now (waiting up to 2 s), not on the first request that needs it;
 // a Redis that is not there yet does not stop the server: the limits run in process meanwhile.

@@ -10,10 +10,28 @@ import { env } from "./env";
 const SECRETS_FILE = path.resolve("data", "secrets.json");
 const cache = new Map<string, string>();
 
+/** Placeholders from docs and examples that people paste as they are. */
+const KNOWN_WEAK = ["changeme", "change-me", "secret", "your-secret", "your_secret", "supersecret", "replace-me", "replaceme", "password", "nextauth", "development", "example"];
+
+/** Why a secret from the environment is not good enough, or null. */
+export function weakness(value: string): string | null {
+  if (value.length < 32) return "must be at least 32 characters";
+  if (new Set(value).size < 10) return "is too repetitive: use a random value (openssl rand -base64 32)";
+  // A placeholder repeated to the length, with digits or dashes between ("changeme-changeme-…1").
+  const letters = value.toLowerCase().replace(/[^a-z]/g, "");
+  const placeholder = KNOWN_WEAK.find((weak) => new RegExp(`^(${weak.replace(/[^a-z]/g, "")})+$`).test(letters));
+  if (placeholder) return `is a known placeholder ("${placeholder}"): use a random value (openssl rand -base64 32)`;
+  return null;
+}
+
+/** Both secrets, checked once at start-up so that a server never runs with a missing or weak one. */
+export const SECRET_NAMES = ["NEXTAUTH_SECRET", "VISITOR_HASH_SECRET"] as const;
+
 export function secret(envName: string): string {
   const fromEnv = process.env[envName];
   if (fromEnv) {
-    if (fromEnv.length < 32) throw new Error(`${envName} must be at least 32 characters`);
+    const problem = weakness(fromEnv);
+    if (problem) throw new Error(`${envName} ${problem}`);
     return fromEnv;
   }
   const cached = cache.get(envName);

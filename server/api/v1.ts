@@ -11,6 +11,7 @@ import { authenticateApiKey, isKeyGuess, presentedKey, type PresentedKey, type P
 import { qrImageResponse } from "../domain/images";
 import { DYNAMIC_EXPORT_COLUMNS, dynamicExportRows } from "../domain/dynamicCodes";
 import { STATIC_EXPORT_COLUMNS, staticExportRows } from "../domain/staticCodes";
+import { isDatabaseUnreachable } from "../db";
 import { DomainError, HTTP_STATUS } from "../errors";
 import { nextTurn } from "../event-loop";
 import { logError } from "../log";
@@ -84,7 +85,12 @@ function errorResponse(error: unknown, requestId: string): Response {
     if (domain) return domainResponse(domain);
     if (error.code === "NOT_FOUND") return json(404, { error: "Not found" });
   }
-  logError("v1.internal_error", { requestId }, error instanceof TRPCError && error.cause ? error.cause : error);
+  const cause = error instanceof TRPCError && error.cause ? error.cause : error;
+  if (isDatabaseUnreachable(cause)) {
+    logError("v1.database_unavailable", { requestId }, cause);
+    return json(503, { error: "The database is unavailable for a moment: try again" }, { "Retry-After": "1" });
+  }
+  logError("v1.internal_error", { requestId }, cause);
   return json(500, { error: "Internal error" });
 }
 

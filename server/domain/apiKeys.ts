@@ -97,6 +97,20 @@ const GUESSES = new Set(["Missing API key", "Invalid API key"]);
 /** A request with no key or a key we never issued: these count against the client address. */
 export const isKeyGuess = (error: unknown) => error instanceof DomainError && error.kind === "unauthenticated" && GUESSES.has(error.message);
 
+type KeyRow = {
+  id: string;
+  userId: string;
+  teamId: string | null;
+  scope: string;
+  revokedAt: Date | null;
+  activeFrom: Date | string;
+  lastUsedAt: Date | string | null;
+  userTier: string;
+  memberTeamId: string | null;
+  memberRole: string | null;
+  teamOwnerTier: string | null;
+};
+
 /** A key as presented: its hash and the scope its prefix names, before any lookup. */
 export type PresentedKey = { hash: string; scope: KeyScope };
 
@@ -113,10 +127,18 @@ export function presentedKey(header: string | null): PresentedKey {
  * library. Read from the database on every request, so a revocation is seen by the very next one.
  */
 export async function authenticateApiKey(presented: PresentedKey): Promise<Principal> {
-  const key = await db.apiKey.findUnique({
-    where: { hashedKey: presented.hash },
-    include: { user: { include: { membership: { include: { team: { include: { owner: true } } } } } } },
-  });
+  // One statement for the key, its owner, the owner's team and that team's owner: this runs
+  // on every /v1 request (Prisma would send one query per relation).
+  const [row] = await db.$queryRaw<KeyRow[]>`
+    SELECT k."id", k."userId", k."teamId", k."scope", k."revokedAt", k."activeFrom", k."lastUsedAt",
+           u."tier" AS "userTier", m."teamId" AS "memberTeamId", m."role" AS "memberRole", o."tier" AS "teamOwnerTier"
+    FROM "ApiKey" k
+    JOIN "User" u ON u."id" = k."userId"
+    LEFT JOIN "Membership" m ON m."userId" = k."userId"
+    LEFT JOIN "Team" t ON t."id" = m."teamId"
+    LEFT JOIN "User" o ON o."id" = t."ownerId"
+    WHERE k."hashedKey" = ${presented.hash}`;
+  const key = row && { ...row, activeFrom: new Date(row.activeFrom), lastUsedAt: row.lastUsedAt && new Date(row.lastUsedAt) };
   if (!key) throw unauthenticated("Invalid API key");
   if (key.revokedAt) throw unauthenticated("API key has been revoked");
   const now = Date.now();
@@ -127,18 +149,17 @@ export async function authenticateApiKey(presented: PresentedKey): Promise<Princ
 
   let actor: Actor;
   if (key.scope === "personal") {
-    if (!hasApiAccess(key.user.tier)) throw new DomainError("forbidden", "API access requires a Pro or Business plan");
+    if (!hasApiAccess(key.userTier)) throw new DomainError("forbidden", "API access requires a Pro or Business plan");
     actor = { userId: key.userId, library: { kind: "personal", userId: key.userId } };
   } else {
-    const membership = key.user.membership;
     // A member removed from the team (or lowered to viewer) holds no business key.
-    if (!membership || membership.teamId !== key.teamId || membership.role === "viewer") {
+    if (!key.memberTeamId || key.memberTeamId !== key.teamId || key.memberRole === "viewer") {
       throw unauthenticated("API key has been revoked");
     }
-    if (membership.team.owner.tier !== "business") {
+    if (key.teamOwnerTier !== "business") {
       throw new DomainError("forbidden", "API access requires a Pro or Business plan");
     }
-    actor = { userId: key.userId, library: { kind: "team", teamId: membership.teamId }, role: membership.role as Actor["role"] };
+    actor = { userId: key.userId, library: { kind: "team", teamId: key.memberTeamId }, role: key.memberRole as Actor["role"] };
   }
 
   if (!key.lastUsedAt || now - key.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {

@@ -1,0 +1,149 @@
+// PostgreSQL restarted under load, on a cluster of the test's own (initdb, as the postgres
+// user): every answer meanwhile is a clean contract error or a success, the service recovers
+// by itself, and nothing accepted is lost (every 201 batch is stored whole, every redirect
+// answered is recorded as a scan once the database is back).
+import assert from "node:assert/strict";
+import { execFileSync, spawnSync } from "node:child_process";
+import { chownSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { userInfo } from "node:os";
+import path from "node:path";
+import { after, before, describe, it } from "node:test";
+import pg from "pg";
+import { freePort, startServer, type RunningServer } from "../../scripts/harness";
+import { logIn } from "../helpers";
+
+const BIN = path.join("/usr/lib/postgresql", readdirSync("/usr/lib/postgresql").sort().pop()!, "bin");
+
+/** Runs a PostgreSQL program as the postgres user (it refuses to run as root). */
+function asPostgres(program: string, args: string[]) {
+  const command = path.join(BIN, program);
+  if (userInfo().uid === 0) execFileSync("runuser", ["-u", "postgres", "--", command, ...args], { stdio: "ignore" });
+  else execFileSync(command, args, { stdio: "ignore" });
+}
+
+async function ownPostgres() {
+  const dir = mkdtempSync("/tmp/qr-pg-");
+  if (userInfo().uid === 0) {
+    const { uid, gid } = { uid: Number(execFileSync("id", ["-u", "postgres"]).toString()), gid: Number(execFileSync("id", ["-g", "postgres"]).toString()) };
+    chownSync(dir, uid, gid);
+  }
+  asPostgres("initdb", ["-D", dir, "--auth=trust", "-U", "postgres", "--no-sync"]);
+  const port = await freePort();
+  const start = () => asPostgres("pg_ctl", ["-D", dir, "-w", "-l", `${dir}/log`, "-o", `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`, "start"]);
+  const stop = () => asPostgres("pg_ctl", ["-D", dir, "-w", "-m", "fast", "stop"]);
+  start();
+  return {
+    url: `postgresql://postgres@127.0.0.1:${port}/postgres`,
+    start,
+    stop,
+    remove: () => {
+      try {
+        stop();
+      } catch {
+        // already stopped
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+const isContractError = (body: unknown) => body !== null && typeof body === "object" && Object.keys(body).join() === "error" && typeof (body as { error: unknown }).error === "string";
+
+describe("PostgreSQL restarted under load", () => {
+  let database: Awaited<ReturnType<typeof ownPostgres>>;
+  let server: RunningServer;
+  before(async () => {
+    database = await ownPostgres();
+    const env = { ...process.env, DATABASE_URL: database.url, NODE_ENV: "development" } as NodeJS.ProcessEnv;
+    for (const script of ["prisma/scripts/migrate.ts", "scripts/seed.ts"]) {
+      const run = spawnSync(process.execPath, ["node_modules/tsx/dist/cli.mjs", script, ...(script.includes("migrate") ? ["deploy"] : [])], { env, stdio: "ignore" });
+      assert.equal(run.status, 0, script);
+    }
+    server = await startServer({ DATABASE_URL: database.url, REDIS_URL: "" });
+  });
+  after(async () => {
+    await server?.stop();
+    database?.remove();
+  });
+
+  it("answers cleanly while it is down, recovers by itself, and loses nothing accepted", async () => {
+    const page = await logIn("pro@example.com", "demo-password", server.base);
+    const { key } = (await page("keys.generatePersonal")) as { key: string };
+    const headers = { "x-api-key": key, "content-type": "application/json" };
+    const created = await fetch(`${server.base}/v1/dynqrcodes`, { method: "POST", headers, body: JSON.stringify({ destination_url: "https://example.com/pg", name: "PG" }) });
+    const { code } = ((await created.json()) as { created: { code: string }[] }).created[0];
+
+    const statuses = new Map<number, number>();
+    const unclean: string[] = [];
+    const batches: string[] = [];
+    let redirects = 0;
+    let running = true;
+    const note = async (res: Response) => {
+      statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+      if (res.status >= 400) {
+        const text = await res.text();
+        let body: unknown;
+        try {
+          body = JSON.parse(text);
+        } catch {
+          body = text;
+        }
+        if (!isContractError(body)) unclean.push(`${res.status} ${text.slice(0, 120)}`);
+      } else await res.arrayBuffer();
+    };
+    const scans = async () => {
+      while (running) {
+        const res = await fetch(`${server.base}/q/${code}`, { redirect: "manual", headers: { "user-agent": "Mozilla/5.0 (iPhone) Safari/604.1" } });
+        if (res.status === 302) redirects++;
+        statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+        await res.arrayBuffer();
+      }
+    };
+    const creates = async () => {
+      for (let n = 0; running; n++) {
+        const tag = `pg-${n}-${Date.now()}`;
+        const res = await fetch(`${server.base}/v1/qrcodes/batch`, {
+          method: "POST",
+          headers,
+          body: JSON.stringify({ qrcodes: Array.from({ length: 10 }, (_, i) => ({ url: `https://example.com/${i}`, name: `${tag} ${i}` })) }),
+        });
+        if (res.status === 201) batches.push(tag);
+        await note(res);
+        await new Promise((r) => setTimeout(r, 220));
+      }
+    };
+    const load = [scans(), creates()];
+    await new Promise((r) => setTimeout(r, 700));
+    database.stop();
+    await new Promise((r) => setTimeout(r, 1500));
+    database.start();
+    await new Promise((r) => setTimeout(r, 2500));
+    running = false;
+    await Promise.all(load);
+
+    assert.deepEqual(unclean, [], "every error during the outage is a contract error body");
+    assert.ok((statuses.get(503) ?? 0) > 0, `the outage was seen: ${JSON.stringify([...statuses])}`);
+    assert.equal(statuses.get(500) ?? 0, 0, "an unreachable database is 503, not 500");
+    // Recovered by itself.
+    const list = await fetch(`${server.base}/v1/qrcodes?limit=1`, { headers });
+    assert.equal(list.status, 200);
+    const client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    try {
+      for (const tag of batches) {
+        const { rows } = await client.query(`SELECT count(*)::int AS n FROM "StaticCode" WHERE "name" LIKE $1`, [`${tag} %`]);
+        assert.equal(rows[0].n, 10, `batch ${tag}`);
+      }
+      let recorded = 0;
+      for (let i = 0; i < 50 && recorded < redirects; i++) {
+        await new Promise((r) => setTimeout(r, 200));
+        const { rows } = await client.query(`SELECT count(*)::int AS n FROM "ScanEvent" e JOIN "DynamicCode" c ON c."id" = e."dynamicCodeId" WHERE c."code" = $1`, [code]);
+        recorded = rows[0].n;
+      }
+      assert.equal(recorded, redirects, "every redirect answered was recorded");
+    } finally {
+      await client.end();
+    }
+    console.log(`# PostgreSQL restart under load: ${JSON.stringify(Object.fromEntries(statuses))}, ${redirects} redirects all recorded, ${batches.length} batches all whole`);
+  });
+});
