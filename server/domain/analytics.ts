@@ -5,11 +5,10 @@
 // functions, so the two can never disagree.
 import { z } from "zod";
 import { csvResponse, datedFilename } from "../csv";
-import { db } from "../db";
+import { db, readRows, type DialectSql } from "../db";
 import { Prisma } from "../generated/sqlite/client";
 import { invalid, notFound } from "../errors";
 import { libraryWhere, type Library } from "./library";
-import { keysetPages } from "./paging";
 
 const DAY_MS = 86_400_000;
 const MAX_DAYS = 366;
@@ -152,23 +151,32 @@ export async function totalScansOf(codeIds: string[]): Promise<Map<string, numbe
 }
 
 export const SCAN_EXPORT_COLUMNS = ["scanned_at", "country", "device", "os", "browser", "unique"] as const;
+const EXPORT_PAGE = 2000;
+/**
+ * A page of one code's scans after an id, as arrays, `scanned_at` already as the export's
+ * text (UTC, whole seconds). The ORDER BY names the index (dynamicCodeId, id) whole, so that
+ * PostgreSQL walks it from the cursor on instead of sorting the code's rows for every page.
+ */
+const EXPORT_SQL: DialectSql = {
+  // Stored as ISO text in UTC ("2026-11-22T04:08:39.537+00:00").
+  sqlite: `SELECT "id", substr("scannedAt", 1, 19) || 'Z', "country", "device", "os", "browser", "unique" FROM "ScanEvent"
+    WHERE "dynamicCodeId" = ? AND "day" >= ? AND "day" <= ? AND "id" > ? ORDER BY "dynamicCodeId", "id" LIMIT ?`,
+  postgres: `SELECT "id", to_char("scannedAt", 'YYYY-MM-DD"T"HH24:MI:SS"Z"'), "country", "device", "os", "browser", "unique" FROM "ScanEvent"
+    WHERE "dynamicCodeId" = $1 AND "day" >= $2 AND "day" <= $3 AND "id" > $4 ORDER BY "dynamicCodeId", "id" LIMIT $5`,
+};
 
 /** One code's scan events in the range, oldest first, a page at a time (the CSV export). */
 export async function scanExportRows(library: Library, code: string, query: { from?: string; to?: string }): Promise<AsyncGenerator<unknown[][]>> {
   const range = resolveRange(query);
   const row = await codeOf(library, code);
-  // Raw rows, not model objects: at a million rows the per-row object work is the cost. The
-  // ORDER BY names the index (dynamicCodeId, id) whole, so that PostgreSQL walks it from the
-  // cursor on instead of sorting the code's rows for every page (8k rows/s before, at 1M).
-  const pages = keysetPages(
-    (after, take) => db.$queryRaw<{ id: string; scannedAt: Date; country: string; device: string; os: string; browser: string; unique: boolean | number }[]>`
-      SELECT "id", "scannedAt", "country", "device", "os", "browser", "unique" FROM "ScanEvent"
-      WHERE "dynamicCodeId" = ${row.id} AND "day" >= ${range.from} AND "day" <= ${range.to} AND "id" > ${after ?? ""}
-      ORDER BY "dynamicCodeId", "id" LIMIT ${take}`,
-    2000,
-  );
   return (async function* () {
-    for await (const rows of pages) yield rows.map((r) => [r.scannedAt, r.country, r.device, r.os, r.browser, Boolean(r.unique)]);
+    for (let after = ""; ; ) {
+      const rows = (await readRows(EXPORT_SQL, [row.id, range.from, range.to, after, EXPORT_PAGE])) as [string, string, string, string, string, string, boolean | number][];
+      if (rows.length === 0) return;
+      yield rows.map(([, scannedAt, country, device, os, browser, unique]) => [scannedAt, country, device, os, browser, unique === true || unique === 1]);
+      if (rows.length < EXPORT_PAGE) return;
+      after = rows[rows.length - 1][0];
+    }
   })();
 }
 
