@@ -111,9 +111,11 @@ export async function logIn(email: string, password = TEST_PASSWORD, base = BASE
   return Object.assign(call, {
     /** The Set-Cookie lines of the log-in answer. */
     setCookies: login.headers.getSetCookie(),
+    /** The session's Cookie header, for requests made by hand. */
+    cookie,
     /** A query, as a page load sends it. */
-    query: async (procedure: string, input: unknown) =>
-      unwrap(await fetch(`${base}/api/trpc/${procedure}?input=${encodeURIComponent(JSON.stringify(input))}`, { headers: { cookie: cookie() } })),
+    query: async (procedure: string, input?: unknown) =>
+      unwrap(await fetch(`${base}/api/trpc/${procedure}${input === undefined ? "" : `?input=${encodeURIComponent(JSON.stringify(input))}`}`, { headers: { cookie: cookie() } })),
     /** Any page or download, with the session. */
     get: (path: string) => fetch(base + path, { headers: { cookie: cookie() }, redirect: "manual" }),
   });

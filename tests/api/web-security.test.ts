@@ -45,6 +45,29 @@ describe("web security", () => {
     assert.doesNotMatch(session, /; Secure/i);
   });
 
+  it("page actions are refused from another origin or without one (CSRF), and change nothing", async () => {
+    const user = await makeUser("pro");
+    const page = await logIn(user.email, TEST_PASSWORD);
+    const action = (headers: Record<string, string>) =>
+      fetch(`${BASE_URL}/api/trpc/keys.generatePersonal`, { method: "POST", headers: { "content-type": "application/json", cookie: page.cookie(), ...headers } });
+    for (const headers of [{ origin: "https://evil.example" }, {}, { origin: "null" }] as Record<string, string>[]) {
+      const refused = await action(headers);
+      assert.equal(refused.status, 403, JSON.stringify(headers));
+      assert.deepEqual(await refused.json(), { error: { message: "Cross-site request refused" } });
+    }
+    assert.equal(((await page.query("keys.personal")) as { key: unknown }).key, null, "no key was made");
+    const allowed = await action({ origin: BASE_URL });
+    assert.equal(allowed.status, 200);
+    // next-auth's own form posts carry its double-submit token: without it, no log-in.
+    const noToken = await fetch(`${BASE_URL}/api/auth/callback/credentials`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ email: user.email, password: TEST_PASSWORD, json: "true" }),
+    });
+    assert.ok(!noToken.headers.getSetCookie().some((c) => c.includes("session-token=")), "a log-in without the CSRF token sets no session");
+  });
+
   describe("behind https", () => {
     let server: RunningServer;
     before(async () => {
