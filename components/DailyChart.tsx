@@ -3,6 +3,7 @@
 // table for screen readers and for anyone who wants the figures.
 import { BarController, BarElement, CategoryScale, Chart, Legend, LinearScale, Tooltip } from "chart.js";
 import { useEffect, useRef } from "react";
+import { ScansTable } from "./ScansTable";
 
 Chart.register(BarController, BarElement, CategoryScale, LinearScale, Legend, Tooltip);
 
@@ -35,26 +36,7 @@ export function DailyChart({ daily }: { daily: Day[] }) {
       </div>
       <details>
         <summary>Every day as a table</summary>
-        <div className="table-scroll">
-          <table className="table">
-            <thead>
-              <tr>
-                <th>Day</th>
-                <th className="num">Scans</th>
-                <th className="num">Unique</th>
-              </tr>
-            </thead>
-            <tbody>
-              {daily.map((d) => (
-                <tr key={d.date}>
-                  <td>{d.date}</td>
-                  <td className="num">{d.scans}</td>
-                  <td className="num">{d.unique_scans}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <ScansTable heading="Day" rows={daily.map((d) => ({ key: d.date, label: d.date, scans: d.scans, unique: d.unique_scans }))} />
       </details>
     </>
   );

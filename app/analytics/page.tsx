@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { redirect } from "next/navigation";
+import { ScansTable } from "@/components/ScansTable";
 import { sessionUserId } from "@/server/auth";
 import { analyticsSummary, type AnalyticsSummary } from "@/server/domain/analytics";
 import type { Library } from "@/server/domain/library";
@@ -7,7 +8,8 @@ import { membershipOf } from "@/server/domain/teams";
 
 export const dynamic = "force-dynamic";
 
-function Summary({ title, summary }: { title: string; summary: AnalyticsSummary }) {
+/** `libraryHref`: where this library's codes are made (the empty state points there). */
+function Summary({ title, summary, libraryHref }: { title: string; summary: AnalyticsSummary; libraryHref: string }) {
   return (
     <section className="card">
       <h2>{title}</h2>
@@ -16,31 +18,22 @@ function Summary({ title, summary }: { title: string; summary: AnalyticsSummary 
       </p>
       {summary.codes.length === 0 ? (
         <p className="empty">
-          No dynamic codes yet: create one in the <Link href="/library">library</Link>, print it, and its scans show up here.
+          No dynamic codes yet: create one in the <Link href={libraryHref}>library</Link>, print it, and its scans show up here.
         </p>
       ) : (
-        <div className="table-scroll">
-          <table className="table">
-            <thead>
-              <tr>
-                <th>Code</th>
-                <th className="num">Scans</th>
-                <th className="num">Unique</th>
-              </tr>
-            </thead>
-            <tbody>
-              {summary.codes.map((c) => (
-                <tr key={c.code}>
-                  <td>
-                    <Link href={`/analytics/${c.code}`}>{c.name}</Link> <span className="muted mono">{c.code}</span>
-                  </td>
-                  <td className="num">{c.total_scans}</td>
-                  <td className="num">{c.unique_scans}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <ScansTable
+          heading="Code"
+          rows={summary.codes.map((c) => ({
+            key: c.code,
+            label: (
+              <>
+                <Link href={`/analytics/${c.code}`}>{c.name}</Link> <span className="muted mono">{c.code}</span>
+              </>
+            ),
+            scans: c.total_scans,
+            unique: c.unique_scans,
+          }))}
+        />
       )}
     </section>
   );
@@ -58,8 +51,8 @@ export default async function AnalyticsIndexPage() {
         <h1>Analytics</h1>
         <p className="muted">Scans of your dynamic codes over the last 30 days, most scanned first. Open a code for its daily chart, countries, devices and CSV.</p>
       </section>
-      <Summary title="Your library" summary={await analyticsSummary(personal, {})} />
-      {membership && <Summary title={`Team library: ${membership.team.name}`} summary={await analyticsSummary({ kind: "team", teamId: membership.teamId }, {})} />}
+      <Summary title="Your library" summary={await analyticsSummary(personal, {})} libraryHref="/library" />
+      {membership && <Summary title={`Team library: ${membership.team.name}`} summary={await analyticsSummary({ kind: "team", teamId: membership.teamId }, {})} libraryHref="/business" />}
     </>
   );
 }
