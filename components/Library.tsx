@@ -83,7 +83,7 @@ export function Library({ scope, initial, title, onChange, refreshKey = 0 }: Pro
       ) : (
         <ul className="items">
           {data.items.map((item) => (
-            <ItemRow key={`${item.kind}-${item.id}`} scope={scope} item={item} role={data.role} busy={busy} run={run} />
+            <ItemRow key={`${item.kind}-${item.id}`} scope={scope} item={item} role={data.role} statuses={data.statuses} busy={busy} run={run} />
           ))}
         </ul>
       )}
@@ -203,13 +203,7 @@ function CopyButton({ text }: { text: string }) {
   );
 }
 
-/** Who may set which status (the domain checks it again): see checkStatusChange. */
-function statusChoices(scope: Scope, role: LibraryPage["role"]): LibraryItem["status"][] {
-  if (scope === "personal") return ["active", "paused"];
-  return role === "admin" ? ["active", "paused", "draft"] : ["paused", "draft"];
-}
-
-function ItemRow({ scope, item, role, busy, run }: { scope: Scope; item: LibraryItem; role: LibraryPage["role"]; busy: boolean; run: Run }) {
+function ItemRow({ scope, item, role, statuses, busy, run }: { scope: Scope; item: LibraryItem; role: LibraryPage["role"]; statuses: LibraryItem["status"][]; busy: boolean; run: Run }) {
   const [panel, setPanel] = useState<"none" | "edit" | "style">("none");
   const canEdit = role !== "viewer";
   const toggle = (next: "edit" | "style") => setPanel(panel === next ? "none" : next);
@@ -272,7 +266,7 @@ function ItemRow({ scope, item, role, busy, run }: { scope: Scope; item: Library
             </button>
           )}
         </div>
-        {panel === "edit" && <EditForm scope={scope} item={item} choices={statusChoices(scope, role)} busy={busy} run={run} done={() => setPanel("none")} />}
+        {panel === "edit" && <EditForm scope={scope} item={item} choices={statuses} busy={busy} run={run} done={() => setPanel("none")} />}
         {panel === "style" && <StyleEditor scope={scope} item={item} run={run} busy={busy} done={() => setPanel("none")} />}
       </div>
     </li>

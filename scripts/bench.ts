@@ -32,6 +32,13 @@ function figure(name: string, value: string, goal: string, met: boolean) {
   console.log(`BENCH-FIGURE ${JSON.stringify({ name, value, goal, met })}`);
 }
 
+/** The production server needs a build; the bench makes one only when there is none. */
+function buildOnce() {
+  if (!existsSync(".next/BUILD_ID")) spawnSync(process.execPath, ["node_modules/next/dist/bin/next", "build"], { stdio: "inherit" });
+}
+
+const backendName = (url: string) => (url.startsWith("file:") ? "SQLite" : "PostgreSQL");
+
 type Load = { requestsPerSecond: number; p99: number; p50: number; redirects: number; other: number };
 
 async function load(url: string, userAgent = USER_AGENT): Promise<Load> {
@@ -58,7 +65,7 @@ async function bareServer(): Promise<{ url: string; stop: () => void }> {
 }
 
 async function main() {
-  if (!existsSync(".next/BUILD_ID")) spawnSync(process.execPath, ["node_modules/next/dist/bin/next", "build"], { stdio: "inherit" });
+  buildOnce();
   const database = await freshDatabase("bench");
   process.env.DATABASE_URL = database.url;
   // Imported after DATABASE_URL is set: the client is made on import.
@@ -71,7 +78,7 @@ async function main() {
   const server = await startServer({ DATABASE_URL: database.url, VISITOR_HASH_SECRET: process.env.VISITOR_HASH_SECRET });
   const bare = await bareServer();
   try {
-    console.log(`\nShort link: ${connections} connections, ${duration} s each, on ${database.url.startsWith("file:") ? "SQLite" : "PostgreSQL"}`);
+    console.log(`\nShort link: ${connections} connections, ${duration} s each, on ${backendName(database.url)}`);
     const baseline = await load(bare.url);
     // A bot's scan is redirected but not recorded: the cost of the redirect alone.
     const unrecorded = await load(`${server.base}/q/${record.code}`, "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)");
@@ -90,7 +97,7 @@ async function main() {
     console.log(row("/q/<code> (recorded)", shortLink));
     const ratio = (l: Load) => (l.requestsPerSecond / baseline.requestsPerSecond).toFixed(2);
     console.log(`ratio /q ÷ bare: ${ratio(shortLink)} recorded, ${ratio(unrecorded)} not recorded (goal ≥ 0.50); p99 ${shortLink.p99} ms (goal < 20)`);
-    const backend = database.url.startsWith("file:") ? "SQLite" : "PostgreSQL";
+    const backend = backendName(database.url);
     figure(`/q recorded ÷ bare (${backend})`, `${ratio(shortLink)} (${shortLink.requestsPerSecond.toFixed(0)} ÷ ${baseline.requestsPerSecond.toFixed(0)} req/s)`, "≥ 0.50", Number(ratio(shortLink)) >= 0.5);
     figure(`/q not recorded ÷ bare (${backend})`, ratio(unrecorded), "≥ 0.50", Number(ratio(unrecorded)) >= 0.5);
     figure(`/q recorded p99 (${backend})`, `${shortLink.p99} ms`, "< 20 ms", shortLink.p99 < 20);
@@ -171,7 +178,7 @@ async function analytics() {
   const { createDynamicCodes } = await import("../server/domain/dynamicCodes");
   const { newScan, writeScans } = await import("../server/scan/recorder");
   const { timeOrderedId } = await import("../server/ids");
-  const backend = database.url.startsWith("file:") ? "SQLite" : "PostgreSQL";
+  const backend = backendName(database.url);
   const owner = await createUser({ email: "analytics-bench@example.com", password: "bench-password-1", name: "Bench" }, "pro");
   const { key } = await generateKey(owner.id, "personal");
   const actor = { userId: owner.id, library: { kind: "personal" as const, userId: owner.id } };
@@ -299,7 +306,7 @@ async function analytics() {
  * server answering the same JSON from memory. Goal: at least a quarter of its req/s.
  */
 async function api() {
-  if (!existsSync(".next/BUILD_ID")) spawnSync(process.execPath, ["node_modules/next/dist/bin/next", "build"], { stdio: "inherit" });
+  buildOnce();
   const database = await freshDatabase("bench");
   process.env.DATABASE_URL = database.url;
   const { db } = await import("../server/db");
@@ -346,7 +353,7 @@ async function api() {
   };
   try {
     console.log(`
-API: GET /v1/dynqrcodes (50 records), ${keys.length} keys in turn, ${connections} connections, ${duration} s each, on ${database.url.startsWith("file:") ? "SQLite" : "PostgreSQL"}`);
+API: GET /v1/dynqrcodes (50 records), ${keys.length} keys in turn, ${connections} connections, ${duration} s each, on ${backendName(database.url)}`);
     const baseline = await measure(`http://127.0.0.1:${port}/v1/dynqrcodes`);
     const real = await measure(url);
     const row = (name: string, l: Awaited<ReturnType<typeof measure>>) =>
@@ -355,7 +362,7 @@ API: GET /v1/dynqrcodes (50 records), ${keys.length} keys in turn, ${connections
     console.log(row("GET /v1/dynqrcodes", real));
     const ratio = real.requestsPerSecond / baseline.requestsPerSecond;
     console.log(`ratio API ÷ bare: ${ratio.toFixed(2)} (goal ≥ 0.25)`);
-    const backend = database.url.startsWith("file:") ? "SQLite" : "PostgreSQL";
+    const backend = backendName(database.url);
     figure(`GET /v1/dynqrcodes ÷ bare (${backend})`, `${ratio.toFixed(2)} (${real.requestsPerSecond.toFixed(0)} ÷ ${baseline.requestsPerSecond.toFixed(0)} req/s)`, "≥ 0.25", ratio >= 0.25);
   } finally {
     bare.kill();

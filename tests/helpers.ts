@@ -123,6 +123,24 @@ export async function logIn(email: string, password = TEST_PASSWORD, base = BASE
 
 export const TEST_PASSWORD = "test-password-1";
 
+/**
+ * Which of the contract's error bodies this is: exactly `{"error": "…"}`, or exactly
+ * `{"errors": [{"index", "error"}…]}`; null for anything else.
+ */
+export function contractErrorShape(body: unknown): "error" | "errors" | null {
+  if (body === null || typeof body !== "object" || Array.isArray(body)) return null;
+  const keys = Object.keys(body);
+  if (keys.length !== 1) return null;
+  const value = (body as Record<string, unknown>)[keys[0]];
+  if (keys[0] === "error") return typeof value === "string" && value.length > 0 ? "error" : null;
+  const items =
+    keys[0] === "errors" &&
+    Array.isArray(value) &&
+    value.length > 0 &&
+    value.every((e) => e && typeof e === "object" && Object.keys(e).sort().join() === "error,index" && Number.isInteger(e.index) && typeof e.error === "string");
+  return items ? "errors" : null;
+}
+
 type BurstReply = { status: number; headers: Record<string, string | string[] | undefined>; body: string };
 
 /**

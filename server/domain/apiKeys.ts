@@ -103,8 +103,8 @@ type KeyRow = {
   teamId: string | null;
   scope: string;
   revokedAt: Date | null;
-  activeFrom: Date | string;
-  lastUsedAt: Date | string | null;
+  activeFrom: Date;
+  lastUsedAt: Date | null;
   userTier: string;
   memberTeamId: string | null;
   memberRole: string | null;
@@ -129,7 +129,7 @@ export function presentedKey(header: string | null): PresentedKey {
 export async function authenticateApiKey(presented: PresentedKey): Promise<Principal> {
   // One statement for the key, its owner, the owner's team and that team's owner: this runs
   // on every /v1 request (Prisma would send one query per relation).
-  const [row] = await db.$queryRaw<KeyRow[]>`
+  const [key] = await db.$queryRaw<KeyRow[]>`
     SELECT k."id", k."userId", k."teamId", k."scope", k."revokedAt", k."activeFrom", k."lastUsedAt",
            u."tier" AS "userTier", m."teamId" AS "memberTeamId", m."role" AS "memberRole", o."tier" AS "teamOwnerTier"
     FROM "ApiKey" k
@@ -138,7 +138,6 @@ export async function authenticateApiKey(presented: PresentedKey): Promise<Princ
     LEFT JOIN "Team" t ON t."id" = m."teamId"
     LEFT JOIN "User" o ON o."id" = t."ownerId"
     WHERE k."hashedKey" = ${presented.hash}`;
-  const key = row && { ...row, activeFrom: new Date(row.activeFrom), lastUsedAt: row.lastUsedAt && new Date(row.lastUsedAt) };
   if (!key) throw unauthenticated("Invalid API key");
   if (key.revokedAt) throw unauthenticated("API key has been revoked");
   const now = Date.now();

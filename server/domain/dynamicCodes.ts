@@ -104,12 +104,15 @@ async function findLive(library: Library, code: string) {
 }
 
 /** Who may set which status: personal owners active/paused; team writers draft/paused; admins all. */
+export function settableStatuses(actor: Pick<Actor, "library" | "role">): DynamicStatus[] {
+  if (actor.library.kind === "personal") return ["active", "paused"];
+  return actor.role === "admin" ? ["active", "paused", "draft"] : ["paused", "draft"];
+}
+
 function checkStatusChange(actor: Actor, status: DynamicStatus): void {
-  if (actor.library.kind === "personal") {
-    if (status === "draft") throw new DomainError("invalid", "status draft is only for team library items: use active or paused");
-    return;
-  }
-  if (status === "active" && actor.role !== "admin") throw new DomainError("forbidden", "Only a team admin can publish");
+  if (settableStatuses(actor).includes(status)) return;
+  if (actor.library.kind === "personal") throw new DomainError("invalid", "status draft is only for team library items: use active or paused");
+  throw new DomainError("forbidden", "Only a team admin can publish");
 }
 
 export async function updateDynamicCode(actor: Actor, input: z.infer<typeof dynamicPatchInput>): Promise<DynamicRecord> {

@@ -7,7 +7,7 @@ import { db } from "../db";
 import { env } from "../env";
 import { DomainError, invalid, notFound } from "../errors";
 import { totalScansOf } from "./analytics";
-import { createDynamicCodes, deleteDynamicCode, dynamicBatchInput, shortUrl, updateDynamicCode, dynamicPatchInput } from "./dynamicCodes";
+import { createDynamicCodes, deleteDynamicCode, dynamicBatchInput, settableStatuses, shortUrl, updateDynamicCode, dynamicPatchInput } from "./dynamicCodes";
 import { libraryWhere, type Actor, type Library } from "./library";
 import { contrastProblem } from "./qrImage";
 import { createStaticCodes, deleteStaticCode, staticBatchInput } from "./staticCodes";
@@ -101,7 +101,8 @@ export async function libraryPage(actor: Actor, query: { search?: string; page?:
     return { ...common, kind, id: d.code, url: d.destinationUrl, shortUrl: shortUrl(d.code), status: d.status as LibraryItem["status"], totalScans: totals.get(d.id) ?? 0 };
   });
   const total = staticCount + dynamicCount;
-  return { items, page, pages: Math.max(1, Math.ceil(total / PAGE_SIZE)), total, role: actor.role ?? null };
+  // The statuses the page offers are the ones the update will accept.
+  return { items, page, pages: Math.max(1, Math.ceil(total / PAGE_SIZE)), total, role: actor.role ?? null, statuses: settableStatuses(actor) };
 }
 
 export type LibraryPage = Awaited<ReturnType<typeof libraryPage>>;
@@ -123,11 +124,10 @@ export function parseLines(text: string): { items: { line: number; name: string;
 }
 
 /**
- * Creates every item or none, through the API's batch path. `reportedIndex` turns an item's
+ * Creates every item or none, through the API's batch path (the callers check the editor). `reportedIndex` turns an item's
  * place in the batch into the index its error names (a pasted line's number minus one).
  */
 async function createItems(actor: Actor, kind: ItemKind, items: { name: string; url: string }[], reportedIndex: (i: number) => number): Promise<number> {
-  requireEditor(actor);
   const batch =
     kind === "static"
       ? staticBatchInput.safeParse({ qrcodes: items.map((i) => ({ name: i.name, url: i.url })) })
@@ -144,6 +144,7 @@ async function createItems(actor: Actor, kind: ItemKind, items: { name: string; 
 
 /** One item from the page's form; its error is one message. */
 export async function createItem(actor: Actor, kind: ItemKind, item: { name: string; url: string }): Promise<void> {
+  requireEditor(actor);
   try {
     await createItems(actor, kind, [item], (i) => i);
   } catch (error) {

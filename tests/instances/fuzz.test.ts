@@ -13,7 +13,7 @@ import { startServer, type RunningServer } from "../../scripts/harness";
 import { db } from "../../server/db";
 import { createDynamicCodes } from "../../server/domain/dynamicCodes";
 import { createStaticCodes } from "../../server/domain/staticCodes";
-import { makeTeam, personalKey } from "../helpers";
+import { contractErrorShape, makeTeam, personalKey } from "../helpers";
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 300);
 const SEED = Number(process.env.FUZZ_SEED ?? 20261122);
@@ -153,20 +153,6 @@ async function snapshot(userIds: string[], teamId: string) {
   return JSON.stringify([statics, dynamics]);
 }
 
-function isContractError(body: unknown): boolean {
-  if (body === null || typeof body !== "object" || Array.isArray(body)) return false;
-  const keys = Object.keys(body);
-  if (keys.length !== 1) return false;
-  const value = (body as Record<string, unknown>)[keys[0]];
-  if (keys[0] === "error") return typeof value === "string" && value.length > 0;
-  return (
-    keys[0] === "errors" &&
-    Array.isArray(value) &&
-    value.length > 0 &&
-    value.every((e) => e && typeof e === "object" && Object.keys(e).sort().join() === "error,index" && Number.isInteger(e.index) && typeof e.error === "string")
-  );
-}
-
 describe("fuzzing /v1", () => {
   let server: RunningServer;
   const callers: Caller[] = [];
@@ -217,7 +203,7 @@ describe("fuzzing /v1", () => {
         assert.ok(res.status < 500, label);
         if (res.status >= 400) {
           assert.match(res.headers.get("content-type") ?? "", /^application\/json/, label);
-          assert.ok(isContractError(JSON.parse(text)), label);
+          assert.ok(contractErrorShape(JSON.parse(text)) !== null, label);
           assert.equal(await snapshot(userIds, teamId), before, `${label}: a refused request changed the library`);
         }
       }),

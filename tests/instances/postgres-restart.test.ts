@@ -10,7 +10,7 @@ import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import pg from "pg";
 import { freePort, startServer, type RunningServer } from "../../scripts/harness";
-import { logIn } from "../helpers";
+import { contractErrorShape, logIn } from "../helpers";
 
 const BIN = path.join("/usr/lib/postgresql", readdirSync("/usr/lib/postgresql").sort().pop()!, "bin");
 
@@ -46,8 +46,6 @@ async function ownPostgres() {
     },
   };
 }
-
-const isContractError = (body: unknown) => body !== null && typeof body === "object" && Object.keys(body).join() === "error" && typeof (body as { error: unknown }).error === "string";
 
 describe("PostgreSQL restarted under load", () => {
   let database: Awaited<ReturnType<typeof ownPostgres>>;
@@ -88,7 +86,7 @@ describe("PostgreSQL restarted under load", () => {
         } catch {
           body = text;
         }
-        if (!isContractError(body)) unclean.push(`${res.status} ${text.slice(0, 120)}`);
+        if (contractErrorShape(body) !== "error") unclean.push(`${res.status} ${text.slice(0, 120)}`);
       } else await res.arrayBuffer();
     };
     const scans = async () => {
