@@ -22,7 +22,7 @@ export function addressFromSocket(remoteAddress: string | undefined, forwardedFo
 }
 
 /** From request headers alone (after the Node server, a single trustworthy entry). */
-export function clientAddress(headers: Headers): string {
+export function clientAddress(headers: { get(name: string): string | null }): string {
   const forwarded = entries(headers.get("x-forwarded-for"));
   if (forwarded.length === 0) return "unknown";
   return trustProxy() ? forwarded[0] : forwarded[forwarded.length - 1];

@@ -12,11 +12,23 @@ import { PrismaClient as PostgresClient } from "./generated/postgres/client";
 export type Db = SqliteClient;
 export type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
 
+const globalForReaders = globalThis as unknown as { qrPgPool?: Pool; qrSqliteReader?: Database.Database; qrStatements?: Map<string, Database.Statement> };
+
+/** The process's PostgreSQL connections, shared by Prisma and the driver-level reads below. */
+function pgPool(): Pool {
+  if (!globalForReaders.qrPgPool) {
+    const pool = new Pool({ ...pgConfigFromUrl(env.databaseUrl), max: 20 });
+    // A connection cut while idle (a restart) is dropped by the pool; without a listener it
+    // would end the process.
+    pool.on("error", () => undefined);
+    globalForReaders.qrPgPool = pool;
+  }
+  return globalForReaders.qrPgPool;
+}
+
 function createClient(): Db {
   const url = env.databaseUrl;
-  if (backendOf(url) === "postgres") {
-    return new PostgresClient({ adapter: new PrismaPg({ ...pgConfigFromUrl(url), max: 10 }) }) as unknown as Db;
-  }
+  if (backendOf(url) === "postgres") return new PostgresClient({ adapter: new PrismaPg(pgPool(), { disposeExternalPool: true }) }) as unknown as Db;
   const client = new SqliteClient({ adapter: new PrismaBetterSqlite3({ url: `file:${sqliteFileOf(url)}`, timeout: 5000 }) });
   // WAL lets readers run beside the writer; it is a property of the file, set once.
   void client.$queryRawUnsafe("PRAGMA journal_mode = WAL").catch(() => undefined);
@@ -38,26 +50,52 @@ export function isDatabaseUnreachable(error: unknown): boolean {
   return /Can't reach database server|Connection terminated|ECONNREFUSED|terminating connection due to administrator command|the database system is (shutting down|starting up)|Server has closed the connection/.test(e.message ?? "");
 }
 
-const globalForReaders = globalThis as unknown as { qrSqliteReader?: Database.Database; qrPgReader?: Pool; qrStatements?: Map<string, Database.Statement> };
-
 /** SQL of a read, for each dialect (SQLite `?` parameters, PostgreSQL `$1…`). */
 export type DialectSql = { sqlite: string; postgres: string };
 
-/**
- * Rows as arrays straight from the driver, beside Prisma, for reads too large for model
- * objects (the scan export: at a million rows Prisma's per-row objects grew the heap by
- * ~300 MB before V8 collected them). SQLite reads on a read-only connection of its own,
- * which WAL lets read while the writer writes; PostgreSQL on a small pool of its own.
- */
-export async function readRows(sql: DialectSql, params: unknown[]): Promise<unknown[][]> {
-  const url = env.databaseUrl;
-  if (backendOf(url) === "postgres") {
-    globalForReaders.qrPgReader ??= new Pool({ ...pgConfigFromUrl(url), max: 2 });
-    return (await globalForReaders.qrPgReader.query({ text: sql.postgres, values: params, rowMode: "array" })).rows;
-  }
-  globalForReaders.qrSqliteReader ??= new Database(sqliteFileOf(url), { readonly: true, fileMustExist: true });
+const statementNames = new Map<string, string>();
+function sqliteStatement(sql: string): Database.Statement {
+  globalForReaders.qrSqliteReader ??= new Database(sqliteFileOf(env.databaseUrl), { readonly: true, fileMustExist: true });
   const statements = (globalForReaders.qrStatements ??= new Map());
-  let statement = statements.get(sql.sqlite);
-  if (!statement) statements.set(sql.sqlite, (statement = globalForReaders.qrSqliteReader.prepare(sql.sqlite).raw(true)));
-  return statement.all(...params) as unknown[][];
+  let statement = statements.get(sql);
+  if (!statement) statements.set(sql, (statement = globalForReaders.qrSqliteReader.prepare(sql)));
+  return statement;
 }
+
+/**
+ * Reads straight from the driver, beside Prisma, for the hottest and the largest reads: the
+ * gate's key lookup and the list pages run on every /v1 request, where Prisma's per-query
+ * planning cost several times the query itself; and the scan export, where at a million rows
+ * Prisma's per-row objects grew the heap by ~300 MB. Statements are prepared once (a named
+ * statement per connection on PostgreSQL). SQLite reads on a read-only connection of its own,
+ * which WAL lets read while the writer writes and which sees every committed write.
+ */
+const onPostgres = backendOf(env.databaseUrl) === "postgres";
+
+async function read(sql: DialectSql, params: unknown[], arrays: boolean): Promise<unknown[]> {
+  if (onPostgres) {
+    let name = statementNames.get(sql.postgres);
+    if (!name) statementNames.set(sql.postgres, (name = `qr_${statementNames.size}`));
+    return (await pgPool().query({ name, text: sql.postgres, values: params, ...(arrays ? { rowMode: "array" } : {}) })).rows;
+  }
+  const statement = sqliteStatement(sql.sqlite);
+  return statement.raw(arrays).all(...params);
+}
+
+/** Rows as arrays (no per-row object: the exports). */
+export const readRows = (sql: DialectSql, params: unknown[]) => read(sql, params, true) as Promise<unknown[][]>;
+
+/** Rows as objects keyed by column name. Dates are best selected as epoch milliseconds (`epochMs`). */
+export const selectRows = <T>(sql: DialectSql, params: unknown[]) => read(sql, params, false) as Promise<T[]>;
+
+export type Dialect = keyof DialectSql;
+
+/** SQL written once with `?` parameters, for both dialects (PostgreSQL numbers them `$1…`). */
+export function dialectSql(build: (dialect: Dialect) => string): DialectSql {
+  let n = 0;
+  return { sqlite: build("sqlite"), postgres: build("postgres").replace(/\?/g, () => `$${++n}`) };
+}
+
+/** A timestamp column (stored as UTC by Prisma) as epoch milliseconds, or null. */
+export const epochMs = (dialect: Dialect, column: string) =>
+  dialect === "sqlite" ? `CAST(round((julianday(${column}) - 2440587.5) * 86400000) AS INTEGER)` : `round(extract(epoch from ${column}) * 1000)::float8`;

@@ -12,7 +12,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import { Readable } from "node:stream";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import next from "next";
-import { handleV1 } from "./api/v1";
+import { answerV1 } from "./api/v1";
 import { addressFromSocket, countryHeaderOf } from "./client-address";
 import { logError } from "./log";
 import { SECRET_NAMES, secret } from "./secrets";
@@ -82,21 +82,21 @@ function bodyOf(req: IncomingMessage): ReadableStream<Uint8Array> {
   });
 }
 
-/** A Fetch-API handler (the same one Next would call) served straight from Node. */
-async function serveFetch(req: IncomingMessage, res: ServerResponse, handler: (request: Request) => Promise<Response>) {
+/** A /v1 request answered straight from Node, by the function app/v1's route handler calls. */
+async function serveV1(req: IncomingMessage, res: ServerResponse) {
   try {
-    const headers = new Headers();
-    for (const [name, value] of Object.entries(req.headers)) {
-      if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
-    }
     const hasBody = req.method !== "GET" && req.method !== "HEAD";
-    const request = new Request(`http://${req.headers.host ?? "localhost"}${req.url}`, {
-      method: req.method,
-      headers,
-      body: hasBody ? bodyOf(req) : undefined,
-      ...(hasBody ? { duplex: "half" } : {}),
-    } as RequestInit);
-    const response = await handler(request);
+    const answer = await answerV1({
+      method: req.method ?? "GET",
+      url: `http://${req.headers.host ?? "localhost"}${req.url}`,
+      headers: {
+        get: (name) => {
+          const value = req.headers[name.toLowerCase()];
+          return value === undefined ? null : Array.isArray(value) ? value.join(", ") : value;
+        },
+      },
+      body: hasBody ? bodyOf(req) : null,
+    });
     // A body the handler did not read to the end (refused first: 413) is read and dropped,
     // or the client, still sending it, would never read the answer; and the connection is
     // closed after the answer rather than reused mid-body.
@@ -104,10 +104,18 @@ async function serveFetch(req: IncomingMessage, res: ServerResponse, handler: (r
       res.setHeader("Connection", "close");
       req.resume();
     }
-    res.writeHead(response.status, Object.fromEntries(response.headers));
-    if (!response.body || req.method === "HEAD") res.end();
-    // pipe: the CSV exports stream with backpressure; a client that leaves stops the stream.
-    else Readable.fromWeb(response.body as WebReadableStream).pipe(res);
+    const body = answer.body;
+    // (Node sends no body in answer to HEAD, and keeps the length.)
+    if (typeof body === "string" || body === null) {
+      res.writeHead(answer.status, { ...answer.headers, "Content-Length": body === null ? 0 : Buffer.byteLength(body) }).end(body ?? undefined);
+    } else if (req.method === "HEAD") {
+      res.writeHead(answer.status, answer.headers).end();
+      void body.cancel();
+    } else {
+      // pipe: the CSV exports stream with backpressure; a client that leaves stops the stream.
+      res.writeHead(answer.status, answer.headers);
+      Readable.fromWeb(body as WebReadableStream).pipe(res);
+    }
   } catch (error) {
     logError("http.failed", { path: req.url?.split("?")[0] }, error);
     if (!res.headersSent) res.writeHead(500, { "Content-Type": "application/json; charset=utf-8" }).end('{"error":"Internal error"}');
@@ -122,7 +130,7 @@ const server = createServer((req, res) => {
   if (stopping) res.setHeader("Connection", "close");
   const shortLink = SHORT_LINK.exec(req.url ?? "");
   if (shortLink && (req.method === "GET" || req.method === "HEAD")) void serveShortLink(req, res, shortLink[1], address);
-  else if (/^\/v1(?:[/?]|$)/.test(req.url ?? "")) void serveFetch(req, res, handleV1);
+  else if (/^\/v1(?:[/?]|$)/.test(req.url ?? "")) void serveV1(req, res);
   else void handleWithNext(req, res);
 });
 server.keepAliveTimeout = 65_000; // longer than common load balancers' idle timeout

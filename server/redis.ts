@@ -21,6 +21,9 @@ function connect(role: string): Redis | undefined {
     // A slow Redis must not hold requests up: callers fall back (rate limits: in process).
     commandTimeout: role === "subscriber" ? undefined : 250,
     enableOfflineQueue: role === "subscriber", // a subscriber must queue its SUBSCRIBE
+    // The commands of requests that arrive together (every /v1 request takes its limits
+    // here) leave in one write.
+    enableAutoPipelining: role !== "subscriber",
     retryStrategy: (times) => Math.min(times * 200, 2000),
     lazyConnect: false,
   });

@@ -64,9 +64,19 @@ async function loadEngine(
   )) as unknown as Engine;
 }
 
-/** better-sqlite3 refuses multi-statement strings in executeRaw; migration scripts are such strings. */
-function sqliteScriptsAware(factory: PrismaBetterSqlite3): SqlMigrationAwareDriverAdapterFactory {
+/**
+ * Migration scripts run whole. better-sqlite3 refuses multi-statement strings in executeRaw;
+ * adapter-pg's executeScript splits a script at every ";", which cuts a function body
+ * ($$ … $$) apart, so on PostgreSQL the script goes to the server as one simple query.
+ */
+function scriptsAware(factory: SqlMigrationAwareDriverAdapterFactory): SqlMigrationAwareDriverAdapterFactory {
   const wrap = (conn: SqlDriverAdapter): SqlDriverAdapter => {
+    if (factory.provider === "postgres") {
+      conn.executeScript = async (script) => {
+        await (conn as unknown as { underlyingDriver(): { query(sql: string): Promise<unknown> } }).underlyingDriver().query(script);
+      };
+      return conn;
+    }
     const executeRaw = conn.executeRaw.bind(conn);
     conn.executeRaw = async (query) => {
       try {
@@ -111,13 +121,13 @@ function migrationsList(provider: ProviderName) {
 async function targetEngine(): Promise<{ provider: ProviderName; engine: Engine }> {
   const url = process.env.DATABASE_URL ?? "file:./data/qr.db";
   if (backendOf(url) === "postgres") {
-    return { provider: "postgres", engine: await loadEngine(schemaPath("postgres"), new PrismaPg(pgConfigFromUrl(url))) };
+    return { provider: "postgres", engine: await loadEngine(schemaPath("postgres"), scriptsAware(new PrismaPg(pgConfigFromUrl(url)))) };
   }
   const file = sqliteFileOf(url);
   mkdirSync(path.dirname(file), { recursive: true });
   return {
     provider: "sqlite",
-    engine: await loadEngine(schemaPath("sqlite"), sqliteScriptsAware(new PrismaBetterSqlite3({ url: `file:${file}` }))),
+    engine: await loadEngine(schemaPath("sqlite"), scriptsAware(new PrismaBetterSqlite3({ url: `file:${file}` }))),
   };
 }
 
@@ -136,7 +146,7 @@ async function status(): Promise<void> {
 /** A dialect engine that needs no server: in-memory SQLite, in-memory PGlite. */
 async function scratchEngine(provider: ProviderName): Promise<Engine> {
   if (provider === "sqlite") {
-    return loadEngine(schemaPath("sqlite"), sqliteScriptsAware(new PrismaBetterSqlite3({ url: "file::memory:" })));
+    return loadEngine(schemaPath("sqlite"), scriptsAware(new PrismaBetterSqlite3({ url: "file::memory:" })));
   }
   const { PGlite } = await import("@electric-sql/pglite");
   const { PrismaPGlite } = await import("pglite-prisma-adapter");

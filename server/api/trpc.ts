@@ -5,6 +5,15 @@ import type { Principal } from "../domain/apiKeys";
 import { fromZodIssues } from "../domain/validation";
 import { DomainError } from "../errors";
 
+export type ListMeta = {
+  /**
+   * The answer depends on nothing but the library's codes and the query (a list page): /v1
+   * keeps it in memory under the library's version, which the database raises with every
+   * change to those codes.
+   */
+  cachedByLibraryVersion?: boolean;
+};
+
 export type Context = {
   requestId: string;
   /** The logged-in account, for calls from the web pages. */
@@ -27,7 +36,7 @@ export function domainErrorOf(error: TRPCError): DomainError | null {
 
 const t = initTRPC
   .context<Context>()
-  .meta<OpenApiMeta>()
+  .meta<OpenApiMeta & ListMeta>()
   .create({
     // For the web pages: domain messages are meant for people; anything else is hidden. Item
     // errors come only from pasted lines here, and name the line.
@@ -62,6 +71,7 @@ const domainErrors = t.middleware(async ({ next }) => {
 });
 
 export const createTRPCRouter = t.router;
+export const createCallerFactory = t.createCallerFactory;
 
 /** A create route's answer: status 201 and `{"created": [...]}`. */
 export function respondCreated<T>(ctx: Context, records: T[]): { created: T[] } {

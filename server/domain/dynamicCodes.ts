@@ -7,7 +7,7 @@ import { randomString, timeOrderedId } from "../ids";
 import { invalidateResolution } from "../scan/resolve";
 import { libraryOwner, libraryWhere, type Actor, type Library } from "./library";
 import { totalScansOf } from "./analytics";
-import { keysetPages, toPage } from "./paging";
+import { keysetPages, newestInLibrary, toPage } from "./paging";
 import { batchArray, bodyObject, decodeCursor, nameField, styleField, toSeconds, urlField } from "./validation";
 
 export const STATUSES = ["active", "paused", "draft"] as const;
@@ -38,7 +38,7 @@ export const dynamicRecord = z
   .meta({ id: "DynamicQrCode" });
 export type DynamicRecord = z.infer<typeof dynamicRecord>;
 
-type Row = { code: string; destinationUrl: string; name: string; style: string; status: string; teamId: string | null; createdAt: Date; updatedAt: Date };
+type Row = { code: string; destinationUrl: string; name: string; style: string; status: string; teamId: string | null; createdAt: Date | number; updatedAt: Date | number };
 
 export const shortUrl = (code: string) => `${env.shortBaseUrl}/q/${code}`;
 
@@ -59,11 +59,7 @@ const live = (library: Library) => ({ ...libraryWhere(library), deletedAt: null 
 export async function listDynamicCodes(library: Library, page: { limit?: number; cursor?: string }) {
   const limit = page.limit ?? 50;
   const before = decodeCursor(page.cursor, "dyn");
-  const rows = await db.dynamicCode.findMany({
-    where: { ...live(library), ...(before ? { id: { lt: before } } : {}) },
-    orderBy: { id: "desc" },
-    take: limit + 1,
-  });
+  const rows = await newestInLibrary("DynamicCode", ["code", "destinationUrl", "name", "style", "status", "teamId"], library, { before, limit, liveOnly: true });
   const result = toPage(rows, limit);
   return { dynqrcodes: result.rows.map(toRecord), next_cursor: result.next_cursor };
 }

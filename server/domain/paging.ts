@@ -1,5 +1,29 @@
 // Keyset paging over time-ordered ids, shared by every list and export.
+import { dialectSql, epochMs, selectRows, type Dialect } from "../db";
+import type { Library } from "./library";
 import { encodeCursor } from "./validation";
+
+/** A record's row as a list page reads it: its timestamps as epoch milliseconds. */
+export type ListedRow<Columns extends string> = { [C in Columns]: string } & { id: string; createdAt: number; updatedAt: number };
+
+/**
+ * The `limit + 1` newest records of a library older than `before` (for `toPage`), read
+ * through the driver: a list page runs on every such /v1 request, and Prisma's planning of
+ * the query cost several times the query itself.
+ */
+export function newestInLibrary<Columns extends string>(
+  table: string,
+  columns: Columns[],
+  library: Library,
+  page: { before?: string; limit: number; liveOnly?: boolean },
+): Promise<ListedRow<Columns>[]> {
+  const owner = library.kind === "personal" ? `"userId" = ? AND "teamId" IS NULL` : `"teamId" = ?`;
+  const select = (d: Dialect) =>
+    `SELECT "id", ${columns.map((c) => `"${c}"`).join(", ")}, ${epochMs(d, '"createdAt"')} AS "createdAt", ${epochMs(d, '"updatedAt"')} AS "updatedAt"
+     FROM "${table}" WHERE ${owner}${page.liveOnly ? ' AND "deletedAt" IS NULL' : ""}${page.before ? ' AND "id" < ?' : ""} ORDER BY "id" DESC LIMIT ?`;
+  const params = [library.kind === "personal" ? library.userId : library.teamId, ...(page.before ? [page.before] : []), page.limit + 1];
+  return selectRows(dialectSql(select), params);
+}
 
 /** Cuts the `limit + 1` rows of a newest-first query into a page and its next cursor. */
 export function toPage<T extends { id: string }>(rows: T[], limit: number): { rows: T[]; next_cursor: string | null } {

@@ -4,7 +4,7 @@ import { db } from "../db";
 import { notFound } from "../errors";
 import { timeOrderedId } from "../ids";
 import { initialReviewStatus, libraryOwner, libraryWhere, type Actor, type Library } from "./library";
-import { keysetPages, toPage } from "./paging";
+import { keysetPages, newestInLibrary, toPage } from "./paging";
 import { batchArray, bodyObject, decodeCursor, nameField, styleField, toSeconds, urlField } from "./validation";
 
 export const staticCodeInput = bodyObject({ url: urlField("url"), name: nameField, style: styleField.optional() });
@@ -23,7 +23,7 @@ export const staticRecord = z
   .meta({ id: "StaticQrCode" });
 export type StaticRecord = z.infer<typeof staticRecord>;
 
-type Row = { id: string; url: string; name: string; style: string; createdAt: Date; updatedAt: Date };
+type Row = { id: string; url: string; name: string; style: string; createdAt: Date | number; updatedAt: Date | number };
 const toRecord = (row: Row): StaticRecord => ({
   qr_id: row.id,
   url: row.url,
@@ -36,11 +36,7 @@ const toRecord = (row: Row): StaticRecord => ({
 export async function listStaticCodes(library: Library, page: { limit?: number; cursor?: string }) {
   const limit = page.limit ?? 50;
   const before = decodeCursor(page.cursor, "qr");
-  const rows = await db.staticCode.findMany({
-    where: { ...libraryWhere(library), ...(before ? { id: { lt: before } } : {}) },
-    orderBy: { id: "desc" },
-    take: limit + 1,
-  });
+  const rows = await newestInLibrary("StaticCode", ["url", "name", "style"], library, { before, limit });
   const result = toPage(rows, limit);
   return { qrcodes: result.rows.map(toRecord), next_cursor: result.next_cursor };
 }

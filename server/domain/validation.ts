@@ -124,4 +124,5 @@ export function decodeCursor(cursor: string | undefined, prefix: string): string
   return id;
 }
 
-export const toSeconds = (date: Date) => Math.floor(date.getTime() / 1000);
+/** Seconds since the epoch, of a Date or of epoch milliseconds. */
+export const toSeconds = (time: Date | number) => Math.floor((typeof time === "number" ? time : time.getTime()) / 1000);

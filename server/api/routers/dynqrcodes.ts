@@ -19,7 +19,7 @@ const TAGS = ["Dynamic QR codes"];
 
 export const dynqrcodesRouter = createTRPCRouter({
   list: apiKeyProcedure
-    .meta({ openapi: { method: "GET", path: "/dynqrcodes", tags: TAGS, summary: "List dynamic QR codes, newest first" } })
+    .meta({ openapi: { method: "GET", path: "/dynqrcodes", tags: TAGS, summary: "List dynamic QR codes, newest first" }, cachedByLibraryVersion: true })
     .input(listQuery)
     .output(z.object({ dynqrcodes: z.array(dynamicRecord), next_cursor: z.string().nullable() }))
     .query(({ ctx, input }) => listDynamicCodes(ctx.principal.library, input)),

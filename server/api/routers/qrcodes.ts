@@ -17,7 +17,7 @@ const TAGS = ["Static QR codes"];
 
 export const qrcodesRouter = createTRPCRouter({
   list: apiKeyProcedure
-    .meta({ openapi: { method: "GET", path: "/qrcodes", tags: TAGS, summary: "List static QR codes, newest first" } })
+    .meta({ openapi: { method: "GET", path: "/qrcodes", tags: TAGS, summary: "List static QR codes, newest first" }, cachedByLibraryVersion: true })
     .input(listQuery)
     .output(z.object({ qrcodes: z.array(staticRecord), next_cursor: z.string().nullable() }))
     .query(({ ctx, input }) => listStaticCodes(ctx.principal.library, input)),
