@@ -207,7 +207,7 @@ async function analytics() {
         const n = done + i;
         return newScan({
           dynamicCodeId: id,
-          scannedAt: new Date(now - YEAR_MS + Math.floor((n / size) * YEAR_MS)),
+          scannedAt: now - YEAR_MS + Math.floor((n / size) * YEAR_MS),
           destinationUrl: DESTINATION,
           userAgent: agents[n % agents.length],
           address: `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n % 3000 & 255}`,

@@ -7,7 +7,9 @@
 // with that one address before Next sees the request, so `clientAddress(headers)` is right
 // there. Under `next dev` or a serverless host there is no socket: the last entry, which the
 // host appends, is the best there is.
-const trustProxy = () => process.env.TRUST_PROXY === "1" || process.env.TRUST_PROXY === "true";
+import { once } from "./env";
+
+const trustProxy = once(() => process.env.TRUST_PROXY === "1" || process.env.TRUST_PROXY === "true");
 
 const entries = (forwardedFor: string | string[] | null | undefined) =>
   (Array.isArray(forwardedFor) ? forwardedFor.join(",") : (forwardedFor ?? ""))
@@ -29,7 +31,9 @@ export function clientAddress(headers: { get(name: string): string | null }): st
 }
 
 /** The trusted edge's country header, when TRUST_PROXY_COUNTRY_HEADER names one. */
+export const countryHeaderName = once(() => process.env.TRUST_PROXY_COUNTRY_HEADER?.toLowerCase() || null);
+
 export function countryHeaderOf(headers: { get(name: string): string | null }): string | null {
-  const name = process.env.TRUST_PROXY_COUNTRY_HEADER;
+  const name = countryHeaderName();
   return name ? headers.get(name) : null;
 }

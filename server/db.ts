@@ -2,6 +2,7 @@
 // clients share the same models (one base schema), so the SQLite client's type serves both.
 import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
 import Database from "better-sqlite3";
+import { isMainThread } from "node:worker_threads";
 import { Pool } from "pg";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { backendOf, pgConfigFromUrl, sqliteFileOf } from "./database-url";
@@ -12,12 +13,14 @@ import { PrismaClient as PostgresClient } from "./generated/postgres/client";
 export type Db = SqliteClient;
 export type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
 
-const globalForReaders = globalThis as unknown as { qrPgPool?: Pool; qrSqliteReader?: Database.Database; qrStatements?: Map<string, Database.Statement> };
+type SqliteConnection = { connection: Database.Database; statements: Map<string, Database.Statement> };
+const globalForReaders = globalThis as unknown as { qrPgPool?: Pool; qrSqliteReader?: SqliteConnection; qrSqliteWriter?: SqliteConnection };
 
 /** The process's PostgreSQL connections, shared by Prisma and the driver-level reads below. */
 function pgPool(): Pool {
   if (!globalForReaders.qrPgPool) {
-    const pool = new Pool({ ...pgConfigFromUrl(env.databaseUrl), max: 20 });
+    // (The scan writer's thread has a client of its own and writes one batch at a time.)
+    const pool = new Pool({ ...pgConfigFromUrl(env.databaseUrl), max: isMainThread ? 20 : 2 });
     // A connection cut while idle (a restart) is dropped by the pool; without a listener it
     // would end the process.
     pool.on("error", () => undefined);
@@ -54,11 +57,21 @@ export function isDatabaseUnreachable(error: unknown): boolean {
 export type DialectSql = { sqlite: string; postgres: string };
 
 const statementNames = new Map<string, string>();
-function sqliteStatement(sql: string): Database.Statement {
-  globalForReaders.qrSqliteReader ??= new Database(sqliteFileOf(env.databaseUrl), { readonly: true, fileMustExist: true });
-  const statements = (globalForReaders.qrStatements ??= new Map());
-  let statement = statements.get(sql);
-  if (!statement) statements.set(sql, (statement = globalForReaders.qrSqliteReader.prepare(sql)));
+/** A named statement per SQL text: PostgreSQL parses and plans it once per connection. */
+function pgStatement(sql: string, values: unknown[], arrays = false) {
+  let name = statementNames.get(sql);
+  if (!name) statementNames.set(sql, (name = `qr_${statementNames.size}`));
+  return { name, text: sql, values, ...(arrays ? { rowMode: "array" as const } : {}) };
+}
+
+function sqliteStatement(role: "reader" | "writer", sql: string): Database.Statement {
+  const key = role === "reader" ? "qrSqliteReader" : "qrSqliteWriter";
+  const sqlite = (globalForReaders[key] ??= {
+    connection: new Database(sqliteFileOf(env.databaseUrl), role === "reader" ? { readonly: true, fileMustExist: true } : { fileMustExist: true, timeout: 5000 }),
+    statements: new Map(),
+  });
+  let statement = sqlite.statements.get(sql);
+  if (!statement) sqlite.statements.set(sql, (statement = sqlite.connection.prepare(sql)));
   return statement;
 }
 
@@ -73,13 +86,52 @@ function sqliteStatement(sql: string): Database.Statement {
 const onPostgres = backendOf(env.databaseUrl) === "postgres";
 
 async function read(sql: DialectSql, params: unknown[], arrays: boolean): Promise<unknown[]> {
+  if (onPostgres) return (await pgPool().query(pgStatement(sql.postgres, params, arrays))).rows;
+  return sqliteStatement("reader", sql.sqlite).raw(arrays).all(...params);
+}
+
+/** One statement of a write transaction: the rows it returns (RETURNING), if any. */
+export type Run = (sql: DialectSql, params: unknown[]) => Promise<unknown[]>;
+
+/**
+ * A write transaction through the driver, for the scan writer: a batch of scans is three
+ * statements, which Prisma's transaction machinery made cost more than their own work.
+ * SQLite writes on a connection of its own (waiting up to 5 s for the file's write lock),
+ * PostgreSQL on a pooled connection.
+ */
+export async function writeTransaction<T>(work: (run: Run) => Promise<T>): Promise<T> {
   if (onPostgres) {
-    let name = statementNames.get(sql.postgres);
-    if (!name) statementNames.set(sql.postgres, (name = `qr_${statementNames.size}`));
-    return (await pgPool().query({ name, text: sql.postgres, values: params, ...(arrays ? { rowMode: "array" } : {}) })).rows;
+    const client = await pgPool().connect();
+    try {
+      await client.query("BEGIN");
+      const result = await work(async (sql, params) => (await client.query(pgStatement(sql.postgres, params))).rows);
+      await client.query("COMMIT");
+      client.release();
+      return result;
+    } catch (error) {
+      // A connection that cannot even roll back is dropped, not reused.
+      await client.query("ROLLBACK").then(
+        () => client.release(),
+        () => client.release(true),
+      );
+      throw error;
+    }
   }
-  const statement = sqliteStatement(sql.sqlite);
-  return statement.raw(arrays).all(...params);
+  const run: Run = async (sql, params) => {
+    const statement = sqliteStatement("writer", sql.sqlite);
+    if (statement.reader) return statement.all(...params);
+    statement.run(...params);
+    return [];
+  };
+  await run({ sqlite: "BEGIN IMMEDIATE", postgres: "" }, []);
+  try {
+    const result = await work(run);
+    await run({ sqlite: "COMMIT", postgres: "" }, []);
+    return result;
+  } catch (error) {
+    await run({ sqlite: "ROLLBACK", postgres: "" }, []).catch(() => undefined);
+    throw error;
+  }
 }
 
 /** Rows as arrays (no per-row object: the exports). */

@@ -11,7 +11,7 @@ const int = (name: string, fallback: number): number => {
 
 /** Computed on first use and kept: a read of process.env costs about a microsecond, and the
  * short base URL is read once per record of a list page. */
-function once<T>(compute: () => T): () => T {
+export function once<T>(compute: () => T): () => T {
   let value: { v: T } | undefined;
   return () => (value ??= { v: compute() }).v;
 }

@@ -13,12 +13,13 @@ import { Readable } from "node:stream";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import next from "next";
 import { answerV1 } from "./api/v1";
-import { addressFromSocket, countryHeaderOf } from "./client-address";
+import { addressFromSocket, countryHeaderName } from "./client-address";
 import { logError } from "./log";
 import { SECRET_NAMES, secret } from "./secrets";
 import { drainScans } from "./scan/recorder";
 import { answerShortLink } from "./scan/redirect";
 import { subscribeToChanges } from "./scan/resolve";
+import { startScanWriterThread } from "./scan/writer-thread";
 import { redis, whenReady } from "./redis";
 
 const args = process.argv.slice(2);
@@ -34,18 +35,22 @@ const app = next({ dev, hostname: host, port });
 const handleWithNext = app.getRequestHandler();
 let stopping = false;
 
+/** A request header's (first) value. */
+function headerOf(req: IncomingMessage, name: string): string | null {
+  const value = req.headers[name];
+  return (Array.isArray(value) ? value[0] : value) ?? null;
+}
+
+// (No closure is made per redirect: tsx names every function it creates, at a cost.)
 async function serveShortLink(req: IncomingMessage, res: ServerResponse, code: string, address: string) {
   try {
-    const header = (name: string) => {
-      const value = req.headers[name];
-      return (Array.isArray(value) ? value[0] : value) ?? null;
-    };
+    const countryHeader = countryHeaderName();
     const answer = await answerShortLink({
       method: req.method!,
       code,
-      userAgent: header("user-agent") ?? "",
+      userAgent: headerOf(req, "user-agent") ?? "",
       address,
-      countryHeader: countryHeaderOf({ get: (name) => header(name.toLowerCase()) }),
+      countryHeader: countryHeader ? headerOf(req, countryHeader) : null,
     });
     res.writeHead(answer.status, answer.headers).end(answer.body ?? undefined);
   } catch (error) {
@@ -97,12 +102,18 @@ async function serveV1(req: IncomingMessage, res: ServerResponse) {
       },
       body: hasBody ? bodyOf(req) : null,
     });
-    // A body the handler did not read to the end (refused first: 413) is read and dropped,
-    // or the client, still sending it, would never read the answer; and the connection is
-    // closed after the answer rather than reused mid-body.
+    // A body the handler did not read to the end (refused first: 413) is read and dropped
+    // before the answer goes (for at most 5 s), and the connection is closed after it rather
+    // than reused mid-body: a socket closed with unread data is reset, and a client still
+    // sending would lose the answer.
     if (hasBody && !req.complete) {
       res.setHeader("Connection", "close");
       req.resume();
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, GRACE_MS);
+        req.once("end", () => (clearTimeout(timer), resolve()));
+        req.once("close", () => (clearTimeout(timer), resolve()));
+      });
     }
     const body = answer.body;
     // (Node sends no body in answer to HEAD, and keeps the length.)
@@ -155,6 +166,7 @@ try {
   process.exit(1);
 }
 await app.prepare();
+startScanWriterThread();
 // With REDIS_URL: connect now (waiting up to 2 s), not on the first request that needs it;
 // a Redis that is not there yet does not stop the server: the limits run in process meanwhile.
 const shared = redis();

@@ -1,13 +1,31 @@
 // Identifiers. Record ids are time-ordered (so "newest first" is "id descending" and paging
 // is a plain keyset); public codes and keys are random from a cryptographic source.
-import { randomInt } from "node:crypto";
+import { randomFillSync } from "node:crypto";
 
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 const BASE36 = "0123456789abcdefghijklmnopqrstuvwxyz";
 
+// Random bytes are read from the system in blocks, as crypto.randomInt does: a read per id or
+// per character cost each scan's id several microseconds.
+const pool = Buffer.alloc(4096);
+let taken = pool.length;
+function randomByte(): number {
+  if (taken === pool.length) {
+    randomFillSync(pool);
+    taken = 0;
+  }
+  return pool[taken++];
+}
+
 export function randomString(length: number, alphabet = BASE62): string {
+  // Bytes at or over the last whole multiple of the alphabet's size are skipped, so that every
+  // character is equally likely.
+  const limit = 256 - (256 % alphabet.length);
   let out = "";
-  for (let i = 0; i < length; i++) out += alphabet[randomInt(alphabet.length)];
+  while (out.length < length) {
+    const byte = randomByte();
+    if (byte < limit) out += alphabet[byte % alphabet.length];
+  }
   return out;
 }
 

@@ -28,14 +28,16 @@ export function weakness(value: string): string | null {
 export const SECRET_NAMES = ["NEXTAUTH_SECRET", "VISITOR_HASH_SECRET"] as const;
 
 export function secret(envName: string): string {
+  // Kept once known: the visitor hash asks for its secret on every scan.
+  const cached = cache.get(envName);
+  if (cached) return cached;
   const fromEnv = process.env[envName];
   if (fromEnv) {
     const problem = weakness(fromEnv);
     if (problem) throw new Error(`${envName} ${problem}`);
+    cache.set(envName, fromEnv);
     return fromEnv;
   }
-  const cached = cache.get(envName);
-  if (cached) return cached;
   if (backendOf(env.databaseUrl) !== "sqlite") {
     throw new Error(`${envName} must be set when DATABASE_URL is not the embedded SQLite database`);
   }

@@ -1,12 +1,13 @@
 // Scan recording off the redirect's critical path: a scan is appended to an in-memory buffer
 // before its redirect is answered, and the buffer is written in batches (every 200 ms or 500
-// scans) in one transaction each. A failed write keeps the batch for the next try. On SIGTERM
-// or SIGINT the buffer is drained before the process exits (instrumentation.ts).
+// scans) in one transaction each, by the writer thread in the production server
+// (writer-thread.ts). A failed write keeps the batch for the next try. On SIGTERM or SIGINT
+// the buffer is drained before the process exits (server/http-server.ts).
 // A hard crash (kill -9, power loss) loses what is still in the buffer: at most 200 ms of scans.
 import { createHmac } from "node:crypto";
 import { isbot } from "isbot";
 import UAParser from "ua-parser-js";
-import { db } from "../db";
+import { writeTransaction, type DialectSql } from "../db";
 import { backendOf } from "../database-url";
 import { env } from "../env";
 import { logError } from "../log";
@@ -17,7 +18,8 @@ import { countryOf } from "./country";
 /** What the redirect knows of a scan; the rest is derived when the batch is written. */
 export type ScanInput = {
   dynamicCodeId: string;
-  scannedAt: Date;
+  /** Epoch milliseconds (a number: Next wraps the Date constructor, which costs each redirect). */
+  scannedAt: number;
   destinationUrl: string;
   userAgent: string;
   /** The client address: used for the visitor hash and the country, never stored. */
@@ -41,7 +43,8 @@ const DESKTOP_OS = /^(Windows|Mac OS|Linux|Ubuntu|Debian|Fedora|Chromium OS|Chro
 type Agent = { device: string; os: string; browser: string };
 const AGENT_CACHE_SIZE = 5_000;
 // Parsing costs about 20 µs and the bot check 2 µs; most scans come from a few thousand
-// distinct agents, so both are remembered (oldest forgotten first).
+// distinct agents, so both are remembered (oldest forgotten first), and so are the visitor
+// hashes of the last few thousand visitors.
 const agents = new Map<string, Agent>();
 const bots = new Map<string, boolean>();
 
@@ -65,9 +68,14 @@ export function describeAgent(userAgent: string): Agent {
 /** Bots and link-preview agents are redirected but not counted; so is an empty agent. */
 export const isBotAgent = (userAgent: string): boolean => bots.get(userAgent) ?? remember(bots, userAgent, userAgent === "" || isbot(userAgent));
 
-/** Keyed hash of client address and user agent: the raw address is never stored. */
-export const visitorHash = (address: string, userAgent: string) =>
-  createHmac("sha256", secret("VISITOR_HASH_SECRET")).update(`${address}\n${userAgent}`).digest("hex").slice(0, 32);
+const visitors = new Map<string, string>();
+
+/** Keyed hash of client address and user agent: the raw address is never stored (nor kept here
+ * beyond the last few thousand visitors, whose repeated scans skip the HMAC). */
+export function visitorHash(address: string, userAgent: string): string {
+  const visitor = `${address}\n${userAgent}`;
+  return visitors.get(visitor) ?? remember(visitors, visitor, createHmac("sha256", secret("VISITOR_HASH_SECRET")).update(visitor).digest("hex").slice(0, 32));
+}
 
 export function bufferScan(scan: ScanInput): void {
   buffer.scans.push(newScan(scan));
@@ -85,7 +93,8 @@ function scheduleFlush(): void {
 const visitorDayKey = (s: { dynamicCodeId: string; day: string; visitorHash: string }) => `${s.dynamicCodeId}|${s.day}|${s.visitorHash}`;
 
 /** The stored row: parsing and hashing happen here, off the redirect's critical path. */
-function toRow({ id, dynamicCodeId, scannedAt, destinationUrl, userAgent, address, countryHeader }: BufferedScan) {
+function toRow({ id, dynamicCodeId, scannedAt: at, destinationUrl, userAgent, address, countryHeader }: BufferedScan) {
+  const scannedAt = new Date(at);
   return {
     id,
     dynamicCodeId,
@@ -102,18 +111,19 @@ function toRow({ id, dynamicCodeId, scannedAt, destinationUrl, userAgent, addres
 export async function writeScans(batch: BufferedScan[]): Promise<void> {
   const scans = batch.map(toRow);
   const visits = [...new Map(scans.map((s) => [visitorDayKey(s), s])).values()];
-  const sql = SQL[backendOf(env.databaseUrl)];
-  await db.$transaction(async (tx) => {
+  const timestamp = TIMESTAMP_TEXT[backendOf(env.databaseUrl)];
+  await writeTransaction(async (run) => {
     // The primary key decides which visitors are new for the day: the rows it lets in are
     // returned, and the first scan of each such visitor in the batch is the unique one.
-    const fresh = await tx.$queryRawUnsafe<{ dynamicCodeId: string; day: string; visitorHash: string }[]>(
-      sql.visits,
-      JSON.stringify(visits.map((v) => ({ c: v.dynamicCodeId, d: v.day, h: v.visitorHash }))),
-    );
+    const fresh = (await run(SQL.visits, [JSON.stringify(visits.map((v) => ({ c: v.dynamicCodeId, d: v.day, h: v.visitorHash })))])) as {
+      dynamicCodeId: string;
+      day: string;
+      visitorHash: string;
+    }[];
     const firsts = new Set(fresh.map(visitorDayKey));
-    const rows = scans.map((scan) => ({ ...scan, scannedAt: sql.timestamp(scan.scannedAt), unique: firsts.delete(visitorDayKey(scan)) }));
-    await tx.$executeRawUnsafe(sql.scans, JSON.stringify(rows));
-    await tx.$executeRawUnsafe(sql.rollups, JSON.stringify(rollupsOf(rows)));
+    const rows = scans.map((scan) => ({ ...scan, scannedAt: timestamp(scan.scannedAt), unique: firsts.delete(visitorDayKey(scan)) }));
+    await run(SQL.scans, [JSON.stringify(rows)]);
+    await run(SQL.rollups, [JSON.stringify(rollupsOf(rows))]);
   });
 }
 
@@ -137,34 +147,45 @@ function rollupsOf(rows: { dynamicCodeId: string; day: string; country: string; 
 // multi-row VALUES: 6 to 9 ms; one JSON parameter: see docs/BENCHMARKS.md).
 const SCAN_COLUMNS = ["id", "dynamicCodeId", "scannedAt", "day", "country", "device", "os", "browser", "visitorHash", "unique", "destinationUrl"];
 const quoted = SCAN_COLUMNS.map((c) => `"${c}"`).join(", ");
-const SQL = {
-  sqlite: {
+const SQL: Record<"visits" | "scans" | "rollups", DialectSql> = {
+  visits: {
     // SQLite needs the WHERE on an INSERT … SELECT with an upsert clause (parsing ambiguity).
-    visits: `INSERT INTO "ScanVisitorDay" ("dynamicCodeId", "day", "visitorHash")
+    sqlite: `INSERT INTO "ScanVisitorDay" ("dynamicCodeId", "day", "visitorHash")
       SELECT value ->> 'c', value ->> 'd', value ->> 'h' FROM json_each(?) WHERE true
       ON CONFLICT DO NOTHING RETURNING "dynamicCodeId", "day", "visitorHash"`,
-    scans: `INSERT INTO "ScanEvent" (${quoted}) SELECT ${SCAN_COLUMNS.map((c) => `value ->> '${c}'`).join(", ")} FROM json_each(?)`,
-    rollups: `INSERT INTO "ScanDaily" ("dynamicCodeId", "day", "dimension", "value", "scans", "uniqueScans")
+    postgres: `INSERT INTO "ScanVisitorDay" ("dynamicCodeId", "day", "visitorHash")
+      SELECT c, d, h FROM json_to_recordset($1::json) AS x(c text, d text, h text)
+      ON CONFLICT DO NOTHING RETURNING "dynamicCodeId", "day", "visitorHash"`,
+  },
+  scans: {
+    sqlite: `INSERT INTO "ScanEvent" (${quoted}) SELECT ${SCAN_COLUMNS.map((c) => `value ->> '${c}'`).join(", ")} FROM json_each(?)`,
+    postgres: `INSERT INTO "ScanEvent" (${quoted}) SELECT ${quoted} FROM json_to_recordset($1::json) AS x(
+      "id" text, "dynamicCodeId" text, "scannedAt" timestamp(3), "day" text, "country" text, "device" text,
+      "os" text, "browser" text, "visitorHash" text, "unique" boolean, "destinationUrl" text)`,
+  },
+  rollups: {
+    sqlite: `INSERT INTO "ScanDaily" ("dynamicCodeId", "day", "dimension", "value", "scans", "uniqueScans")
       SELECT value ->> 'c', value ->> 'd', value ->> 'm', value ->> 'v', value ->> 's', value ->> 'u' FROM json_each(?) WHERE true
       ON CONFLICT ("dynamicCodeId", "dimension", "day", "value")
       DO UPDATE SET "scans" = "ScanDaily"."scans" + excluded."scans", "uniqueScans" = "ScanDaily"."uniqueScans" + excluded."uniqueScans"`,
-    // The text form the Prisma SQLite adapter writes, so that it reads it back.
-    timestamp: (date: Date) => date.toISOString().replace("Z", "+00:00"),
-  },
-  postgres: {
-    visits: `INSERT INTO "ScanVisitorDay" ("dynamicCodeId", "day", "visitorHash")
-      SELECT c, d, h FROM json_to_recordset($1::json) AS x(c text, d text, h text)
-      ON CONFLICT DO NOTHING RETURNING "dynamicCodeId", "day", "visitorHash"`,
-    scans: `INSERT INTO "ScanEvent" (${quoted}) SELECT ${quoted} FROM json_to_recordset($1::json) AS x(
-      "id" text, "dynamicCodeId" text, "scannedAt" timestamp(3), "day" text, "country" text, "device" text,
-      "os" text, "browser" text, "visitorHash" text, "unique" boolean, "destinationUrl" text)`,
-    rollups: `INSERT INTO "ScanDaily" ("dynamicCodeId", "day", "dimension", "value", "scans", "uniqueScans")
+    postgres: `INSERT INTO "ScanDaily" ("dynamicCodeId", "day", "dimension", "value", "scans", "uniqueScans")
       SELECT c, d, m, v, s, u FROM json_to_recordset($1::json) AS x(c text, d text, m text, v text, s integer, u integer)
       ON CONFLICT ("dynamicCodeId", "dimension", "day", "value")
       DO UPDATE SET "scans" = "ScanDaily"."scans" + excluded."scans", "uniqueScans" = "ScanDaily"."uniqueScans" + excluded."uniqueScans"`,
-    timestamp: (date: Date) => date.toISOString(),
   },
 };
+const TIMESTAMP_TEXT = {
+  // The text form the Prisma SQLite adapter writes, so that it reads it back.
+  sqlite: (date: Date) => date.toISOString().replace("Z", "+00:00"),
+  postgres: (date: Date) => date.toISOString(),
+};
+
+let write: (batch: BufferedScan[]) => Promise<void> = writeScans;
+
+/** Where batches are written: in process by default, or by the writer thread (writer-thread.ts). */
+export function setScanWriter(writer: (batch: BufferedScan[]) => Promise<void>): void {
+  write = writer;
+}
 
 /** Writes up to one batch of what the buffer holds; one writer at a time. */
 export async function flushScans(): Promise<void> {
@@ -176,7 +197,7 @@ export async function flushScans(): Promise<void> {
   if (buffer.scans.length === 0) return;
   const batch = buffer.scans.splice(0, FLUSH_SIZE);
   let failed = false;
-  buffer.writing = writeScans(batch).catch((error) => {
+  buffer.writing = write(batch).catch((error) => {
     logError("scans.write_failed", { count: batch.length }, error);
     buffer.scans.unshift(...batch); // kept for the next try: nothing accepted is lost
     failed = true;

@@ -45,7 +45,7 @@ export async function answerShortLink(req: ShortLinkRequest): Promise<ShortLinkA
   if (req.method === "GET" && !isBotAgent(req.userAgent)) {
     bufferScan({
       dynamicCodeId: resolution.id,
-      scannedAt: new Date(),
+      scannedAt: Date.now(),
       destinationUrl: resolution.destinationUrl,
       userAgent: req.userAgent,
       address: req.address,

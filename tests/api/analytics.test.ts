@@ -82,7 +82,7 @@ describe("analytics", () => {
   const record = async (codeName: string, visits: Visit[]) => {
     const { id } = await db.dynamicCode.findUniqueOrThrow({ where: { code: codeName } });
     const scans = visits.map((v) =>
-      newScan({ dynamicCodeId: id, scannedAt: new Date(v.at), destinationUrl: "https://example.com/a", userAgent: AGENTS[v.agent].ua, address: v.address, countryHeader: v.country }),
+      newScan({ dynamicCodeId: id, scannedAt: Date.parse(v.at), destinationUrl: "https://example.com/a", userAgent: AGENTS[v.agent].ua, address: v.address, countryHeader: v.country }),
     );
     // Through the real batch writer, in two batches (the rollups add up across batches).
     await writeScans(scans.slice(0, 4));

@@ -113,7 +113,7 @@ describe("scan recording", () => {
   it("the same visitor the next UTC day is unique again", async () => {
     const { id } = await dynamicCode();
     const visit = (at: string) =>
-      newScan({ dynamicCodeId: id, scannedAt: new Date(at), destinationUrl: "https://example.com/landing", userAgent: UA.iphone, address: "203.0.113.7", countryHeader: null });
+      newScan({ dynamicCodeId: id, scannedAt: Date.parse(at), destinationUrl: "https://example.com/landing", userAgent: UA.iphone, address: "203.0.113.7", countryHeader: null });
     await writeScans([visit("2026-03-01T09:00:00Z"), visit("2026-03-01T23:59:59Z")]);
     await writeScans([visit("2026-03-02T00:00:01Z"), visit("2026-03-02T12:00:00Z")]);
     const rows = await db.scanEvent.findMany({ where: { dynamicCodeId: id }, orderBy: { scannedAt: "asc" } });
