@@ -2,6 +2,7 @@
 // clients share the same models (one base schema), so the SQLite client's type serves both.
 import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
 import Database from "better-sqlite3";
+import { createHash } from "node:crypto";
 import { isMainThread } from "node:worker_threads";
 import { Pool } from "pg";
 import { PrismaPg } from "@prisma/adapter-pg";
@@ -59,8 +60,10 @@ export type DialectSql = { sqlite: string; postgres: string };
 const statementNames = new Map<string, string>();
 /** A named statement per SQL text: PostgreSQL parses and plans it once per connection. */
 function pgStatement(sql: string, values: unknown[], arrays = false) {
+  // Named after the text itself: Next's bundle and the Node server each load this module and
+  // share the pool, so a counter would give two statements one name on a connection.
   let name = statementNames.get(sql);
-  if (!name) statementNames.set(sql, (name = `qr_${statementNames.size}`));
+  if (!name) statementNames.set(sql, (name = `qr_${createHash("sha256").update(sql).digest("hex").slice(0, 24)}`));
   return { name, text: sql, values, ...(arrays ? { rowMode: "array" as const } : {}) };
 }
 
