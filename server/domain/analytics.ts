@@ -5,8 +5,7 @@
 // functions, so the two can never disagree.
 import { z } from "zod";
 import { csvResponse, datedFilename } from "../csv";
-import { db, readRows, type DialectSql } from "../db";
-import { Prisma } from "../generated/sqlite/client";
+import { db, dialectSql, readRows, selectRows, type DialectSql } from "../db";
 import { invalid, notFound } from "../errors";
 import { libraryWhere, type Library } from "./library";
 
@@ -117,15 +116,24 @@ export async function codeAnalytics(library: Library, code: string, query: { fro
 /** Every live code the library holds, with its totals in the range, most scanned first. */
 export async function analyticsSummary(library: Library, query: { from?: string; to?: string }): Promise<AnalyticsSummary> {
   const range = resolveRange(query);
-  const codes = await db.dynamicCode.findMany({ where: { ...libraryWhere(library), deletedAt: null }, select: { id: true, code: true, name: true }, orderBy: { id: "asc" } });
-  // Summed in the database, joined to the library's live codes: no list of ids to bind.
-  const owner = library.kind === "personal" ? Prisma.sql`c."userId" = ${library.userId} AND c."teamId" IS NULL` : Prisma.sql`c."teamId" = ${library.teamId}`;
-  const sums = await db.$queryRaw<{ id: string; scans: number | bigint; unique: number | bigint }[]>`
-    SELECT d."dynamicCodeId" AS id, SUM(d."scans") AS scans, SUM(d."uniqueScans") AS "unique"
+  // Through the driver: a library may hold 10,000 codes, and Prisma's model objects for each
+  // cost more than the query. Summed in the database, joined to the library's live codes.
+  const owner = library.kind === "personal" ? `c."userId" = ? AND c."teamId" IS NULL` : `c."teamId" = ?`;
+  const ownerId = library.kind === "personal" ? library.userId : library.teamId;
+  const codes = await selectRows<{ id: string; code: string; name: string }>(
+    dialectSql(() => `SELECT c."id", c."code", c."name" FROM "DynamicCode" c WHERE ${owner} AND c."deletedAt" IS NULL`),
+    [ownerId],
+  );
+  const sums = await selectRows<{ id: string; scans: number | string; unique: number | string }>(
+    dialectSql(
+      () => `SELECT d."dynamicCodeId" AS id, SUM(d."scans") AS scans, SUM(d."uniqueScans") AS "unique"
     FROM "ScanDaily" d JOIN "DynamicCode" c ON c."id" = d."dynamicCodeId"
-    WHERE d."dimension" = 'total' AND d."day" >= ${range.from} AND d."day" <= ${range.to} AND c."deletedAt" IS NULL AND ${owner}
-    GROUP BY d."dynamicCodeId"`;
-  // PostgreSQL sums to bigint.
+    WHERE d."dimension" = 'total' AND d."day" >= ? AND d."day" <= ? AND c."deletedAt" IS NULL AND ${owner}
+    GROUP BY d."dynamicCodeId"`,
+    ),
+    [range.from, range.to, ownerId],
+  );
+  // PostgreSQL sums to bigint (a string from the driver).
   const totals = new Map(sums.map((s) => [s.id, { scans: Number(s.scans), unique: Number(s.unique) }]));
   const rows = codes
     .map((c) => ({ code: c.code, name: c.name, total_scans: totals.get(c.id)?.scans ?? 0, unique_scans: totals.get(c.id)?.unique ?? 0 }))
