@@ -14,6 +14,9 @@ import { PrismaClient as PostgresClient } from "./generated/postgres/client";
 export type Db = SqliteClient;
 export type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
 
+/** Which database DATABASE_URL names, decided once for the process. */
+export const dialect: "sqlite" | "postgres" = backendOf(env.databaseUrl);
+
 type SqliteConnection = { connection: Database.Database; statements: Map<string, Database.Statement> };
 const globalForReaders = globalThis as unknown as { qrPgPool?: Pool; qrSqliteReader?: SqliteConnection; qrSqliteWriter?: SqliteConnection };
 
@@ -31,9 +34,8 @@ function pgPool(): Pool {
 }
 
 function createClient(): Db {
-  const url = env.databaseUrl;
-  if (backendOf(url) === "postgres") return new PostgresClient({ adapter: new PrismaPg(pgPool(), { disposeExternalPool: true }) }) as unknown as Db;
-  const client = new SqliteClient({ adapter: new PrismaBetterSqlite3({ url: `file:${sqliteFileOf(url)}`, timeout: 5000 }) });
+  if (dialect === "postgres") return new PostgresClient({ adapter: new PrismaPg(pgPool(), { disposeExternalPool: true }) }) as unknown as Db;
+  const client = new SqliteClient({ adapter: new PrismaBetterSqlite3({ url: `file:${sqliteFileOf(env.databaseUrl)}`, timeout: 5000 }) });
   // WAL lets readers run beside the writer; it is a property of the file, set once.
   void client.$queryRawUnsafe("PRAGMA journal_mode = WAL").catch(() => undefined);
   void client.$executeRawUnsafe("PRAGMA synchronous = NORMAL").catch(() => undefined);
@@ -86,10 +88,8 @@ function sqliteStatement(role: "reader" | "writer", sql: string): Database.State
  * statement per connection on PostgreSQL). SQLite reads on a read-only connection of its own,
  * which WAL lets read while the writer writes and which sees every committed write.
  */
-const onPostgres = backendOf(env.databaseUrl) === "postgres";
-
 async function read(sql: DialectSql, params: unknown[], arrays: boolean): Promise<unknown[]> {
-  if (onPostgres) return (await pgPool().query(pgStatement(sql.postgres, params, arrays))).rows;
+  if (dialect === "postgres") return (await pgPool().query(pgStatement(sql.postgres, params, arrays))).rows;
   return sqliteStatement("reader", sql.sqlite).raw(arrays).all(...params);
 }
 
@@ -103,7 +103,7 @@ export type Run = (sql: DialectSql, params: unknown[]) => Promise<unknown[]>;
  * PostgreSQL on a pooled connection.
  */
 export async function writeTransaction<T>(work: (run: Run) => Promise<T>): Promise<T> {
-  if (onPostgres) {
+  if (dialect === "postgres") {
     const client = await pgPool().connect();
     try {
       await client.query("BEGIN");
@@ -143,7 +143,7 @@ export const readRows = (sql: DialectSql, params: unknown[]) => read(sql, params
 /** Rows as objects keyed by column name. Dates are best selected as epoch milliseconds (`epochMs`). */
 export const selectRows = <T>(sql: DialectSql, params: unknown[]) => read(sql, params, false) as Promise<T[]>;
 
-export type Dialect = keyof DialectSql;
+export type Dialect = typeof dialect;
 
 /** SQL written once with `?` parameters, for both dialects (PostgreSQL numbers them `$1…`). */
 export function dialectSql(build: (dialect: Dialect) => string): DialectSql {

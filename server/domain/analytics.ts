@@ -7,7 +7,7 @@ import { z } from "zod";
 import { csvResponse, datedFilename } from "../csv";
 import { db, dialectSql, readRows, selectRows, type DialectSql } from "../db";
 import { invalid, notFound } from "../errors";
-import { libraryWhere, type Library } from "./library";
+import { libraryCondition, libraryWhere, type Library } from "./library";
 
 const DAY_MS = 86_400_000;
 const MAX_DAYS = 366;
@@ -118,20 +118,19 @@ export async function analyticsSummary(library: Library, query: { from?: string;
   const range = resolveRange(query);
   // Through the driver: a library may hold 10,000 codes, and Prisma's model objects for each
   // cost more than the query. Summed in the database, joined to the library's live codes.
-  const owner = library.kind === "personal" ? `c."userId" = ? AND c."teamId" IS NULL` : `c."teamId" = ?`;
-  const ownerId = library.kind === "personal" ? library.userId : library.teamId;
+  const owner = libraryCondition(library, "c");
   const codes = await selectRows<{ id: string; code: string; name: string }>(
-    dialectSql(() => `SELECT c."id", c."code", c."name" FROM "DynamicCode" c WHERE ${owner} AND c."deletedAt" IS NULL`),
-    [ownerId],
+    dialectSql(() => `SELECT c."id", c."code", c."name" FROM "DynamicCode" c WHERE ${owner.sql} AND c."deletedAt" IS NULL`),
+    [owner.id],
   );
   const sums = await selectRows<{ id: string; scans: number | string; unique: number | string }>(
     dialectSql(
       () => `SELECT d."dynamicCodeId" AS id, SUM(d."scans") AS scans, SUM(d."uniqueScans") AS "unique"
     FROM "ScanDaily" d JOIN "DynamicCode" c ON c."id" = d."dynamicCodeId"
-    WHERE d."dimension" = 'total' AND d."day" >= ? AND d."day" <= ? AND c."deletedAt" IS NULL AND ${owner}
+    WHERE d."dimension" = 'total' AND d."day" >= ? AND d."day" <= ? AND c."deletedAt" IS NULL AND ${owner.sql}
     GROUP BY d."dynamicCodeId"`,
     ),
-    [range.from, range.to, ownerId],
+    [range.from, range.to, owner.id],
   );
   // PostgreSQL sums to bigint (a string from the driver).
   const totals = new Map(sums.map((s) => [s.id, { scans: Number(s.scans), unique: Number(s.unique) }]));

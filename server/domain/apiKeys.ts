@@ -116,8 +116,6 @@ type KeyRow = {
   teamLibraryVersion: number | null;
 };
 
-// One statement for the key, its owner, the owner's team and that team's owner: this runs on
-// every /v1 request (Prisma would send one query per relation).
 // The keys presented by the requests of one turn of the event loop, looked up in one statement
 // (still one read per request, never a cached answer): the key, its owner, the owner's team and
 // that team's owner, for every key at once (Prisma would send one query per relation, per key).

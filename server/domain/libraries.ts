@@ -2,9 +2,7 @@
 // /business. Every change goes through the same domain functions as /v1, so the rules
 // (validation, all-or-nothing batches, drafts, who may publish) cannot drift apart.
 import { z } from "zod";
-import { backendOf } from "../database-url";
-import { db } from "../db";
-import { env } from "../env";
+import { db, dialect } from "../db";
 import { DomainError, invalid, notFound } from "../errors";
 import { totalScansOf } from "./analytics";
 import { createDynamicCodes, deleteDynamicCode, dynamicBatchInput, settableStatuses, shortUrl, updateDynamicCode, dynamicPatchInput } from "./dynamicCodes";
@@ -61,7 +59,7 @@ export type LibraryItem = {
 };
 
 /** Case-insensitive "contains" on both backends (SQLite's LIKE already ignores ASCII case). */
-const containing = (text: string) => (backendOf(env.databaseUrl) === "postgres" ? { contains: text, mode: "insensitive" as const } : { contains: text });
+const containing = (text: string) => (dialect === "postgres" ? { contains: text, mode: "insensitive" as const } : { contains: text });
 
 /** One page of the library, static and dynamic codes together, newest first; `search` matches name, URL or code. */
 export async function libraryPage(actor: Actor, query: { search?: string; page?: number }) {

@@ -15,6 +15,13 @@ export type Actor = {
 export const libraryWhere = (library: Library) =>
   library.kind === "personal" ? { userId: library.userId, teamId: null } : { teamId: library.teamId };
 
+/** The same confinement as SQL, with `?` for the one parameter `id` (columns of `alias`). */
+export function libraryCondition(library: Library, alias: string): { sql: string; id: string } {
+  return library.kind === "personal"
+    ? { sql: `${alias}."userId" = ? AND ${alias}."teamId" IS NULL`, id: library.userId }
+    : { sql: `${alias}."teamId" = ?`, id: library.teamId };
+}
+
 /** Owner columns of a new record in the library. */
 export const libraryOwner = (library: Library) =>
   library.kind === "personal" ? { userId: library.userId, teamId: null } : { userId: null, teamId: library.teamId };

@@ -1,6 +1,6 @@
 // Keyset paging over time-ordered ids, shared by every list and export.
 import { dialectSql, epochMs, selectRows, type Dialect } from "../db";
-import type { Library } from "./library";
+import { libraryCondition, type Library } from "./library";
 import { encodeCursor } from "./validation";
 
 /** A record's row as a list page reads it: its timestamps as epoch milliseconds. */
@@ -17,11 +17,11 @@ export function newestInLibrary<Columns extends string>(
   library: Library,
   page: { before?: string; limit: number; liveOnly?: boolean },
 ): Promise<ListedRow<Columns>[]> {
-  const owner = library.kind === "personal" ? `"userId" = ? AND "teamId" IS NULL` : `"teamId" = ?`;
+  const owner = libraryCondition(library, "r");
   const select = (d: Dialect) =>
-    `SELECT "id", ${columns.map((c) => `"${c}"`).join(", ")}, ${epochMs(d, '"createdAt"')} AS "createdAt", ${epochMs(d, '"updatedAt"')} AS "updatedAt"
-     FROM "${table}" WHERE ${owner}${page.liveOnly ? ' AND "deletedAt" IS NULL' : ""}${page.before ? ' AND "id" < ?' : ""} ORDER BY "id" DESC LIMIT ?`;
-  const params = [library.kind === "personal" ? library.userId : library.teamId, ...(page.before ? [page.before] : []), page.limit + 1];
+    `SELECT r."id", ${columns.map((c) => `r."${c}"`).join(", ")}, ${epochMs(d, 'r."createdAt"')} AS "createdAt", ${epochMs(d, 'r."updatedAt"')} AS "updatedAt"
+     FROM "${table}" r WHERE ${owner.sql}${page.liveOnly ? ' AND r."deletedAt" IS NULL' : ""}${page.before ? ' AND r."id" < ?' : ""} ORDER BY r."id" DESC LIMIT ?`;
+  const params = [owner.id, ...(page.before ? [page.before] : []), page.limit + 1];
   return selectRows(dialectSql(select), params);
 }
 

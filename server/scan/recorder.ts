@@ -7,9 +7,7 @@
 import { createHmac } from "node:crypto";
 import { isbot } from "isbot";
 import UAParser from "ua-parser-js";
-import { writeTransaction, type DialectSql } from "../db";
-import { backendOf } from "../database-url";
-import { env } from "../env";
+import { dialect, writeTransaction, type DialectSql } from "../db";
 import { logError } from "../log";
 import { secret } from "../secrets";
 import { timeOrderedId } from "../ids";
@@ -111,7 +109,7 @@ function toRow({ id, dynamicCodeId, scannedAt: at, destinationUrl, userAgent, ad
 export async function writeScans(batch: BufferedScan[]): Promise<void> {
   const scans = batch.map(toRow);
   const visits = [...new Map(scans.map((s) => [visitorDayKey(s), s])).values()];
-  const timestamp = TIMESTAMP_TEXT[backendOf(env.databaseUrl)];
+  const timestamp = TIMESTAMP_TEXT[dialect];
   await writeTransaction(async (run) => {
     // The primary key decides which visitors are new for the day: the rows it lets in are
     // returned, and the first scan of each such visitor in the batch is the unique one.
