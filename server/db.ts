@@ -69,12 +69,17 @@ function pgStatement(sql: string, values: unknown[], arrays = false) {
   return { name, text: sql, values, ...(arrays ? { rowMode: "array" as const } : {}) };
 }
 
+function openSqlite(role: "reader" | "writer"): SqliteConnection {
+  const file = sqliteFileOf(env.databaseUrl);
+  if (role === "reader") return { connection: new Database(file, { readonly: true, fileMustExist: true }), statements: new Map() };
+  const connection = new Database(file, { fileMustExist: true, timeout: 5000 });
+  // As on Prisma's connection (createClient): the embedded database's documented durability.
+  connection.pragma("synchronous = NORMAL");
+  return { connection, statements: new Map() };
+}
+
 function sqliteStatement(role: "reader" | "writer", sql: string): Database.Statement {
-  const key = role === "reader" ? "qrSqliteReader" : "qrSqliteWriter";
-  const sqlite = (globalForReaders[key] ??= {
-    connection: new Database(sqliteFileOf(env.databaseUrl), role === "reader" ? { readonly: true, fileMustExist: true } : { fileMustExist: true, timeout: 5000 }),
-    statements: new Map(),
-  });
+  const sqlite = (globalForReaders[role === "reader" ? "qrSqliteReader" : "qrSqliteWriter"] ??= openSqlite(role));
   let statement = sqlite.statements.get(sql);
   if (!statement) sqlite.statements.set(sql, (statement = sqlite.connection.prepare(sql)));
   return statement;
@@ -93,8 +98,27 @@ async function read(sql: DialectSql, params: unknown[], arrays: boolean): Promis
   return sqliteStatement("reader", sql.sqlite).raw(arrays).all(...params);
 }
 
-/** One statement of a write transaction: the rows it returns (RETURNING), if any. */
-export type Run = (sql: DialectSql, params: unknown[]) => Promise<unknown[]>;
+/**
+ * One statement of a write transaction applied to many rows: what it returns (RETURNING), if
+ * any. SQLite runs its one-row statement once per row (binding a row costs SQLite half of
+ * unpacking it from a JSON parameter: 6.5 against 13 µs a scan); PostgreSQL gets all the rows
+ * in one round trip, as one JSON array of arrays (`$1`) that its statement unpacks.
+ */
+export type RunEach = (sql: DialectSql, rows: unknown[][]) => Promise<unknown[]>;
+
+/**
+ * An insert of rows given as arrays (for `RunEach`), in both dialects; `casts` names the
+ * PostgreSQL type of each column that is not text. `tail` (ON CONFLICT …, RETURNING …) is
+ * the same in both.
+ */
+export function insertEach(table: string, columns: readonly string[], casts: Record<string, string>, tail = ""): DialectSql {
+  const names = columns.map((c) => `"${c}"`).join(", ");
+  const unpacked = columns.map((c, i) => (casts[c] ? `(e ->> ${i})::${casts[c]}` : `e ->> ${i}`)).join(", ");
+  return {
+    sqlite: `INSERT INTO "${table}" (${names}) VALUES (${columns.map(() => "?").join(", ")}) ${tail}`,
+    postgres: `INSERT INTO "${table}" (${names}) SELECT ${unpacked} FROM json_array_elements($1::json) AS e ${tail}`,
+  };
+}
 
 /**
  * A write transaction through the driver, for the scan writer: a batch of scans is three
@@ -102,12 +126,12 @@ export type Run = (sql: DialectSql, params: unknown[]) => Promise<unknown[]>;
  * SQLite writes on a connection of its own (waiting up to 5 s for the file's write lock),
  * PostgreSQL on a pooled connection.
  */
-export async function writeTransaction<T>(work: (run: Run) => Promise<T>): Promise<T> {
+export async function writeTransaction<T>(work: (runEach: RunEach) => Promise<T>): Promise<T> {
   if (dialect === "postgres") {
     const client = await pgPool().connect();
     try {
       await client.query("BEGIN");
-      const result = await work(async (sql, params) => (await client.query(pgStatement(sql.postgres, params))).rows);
+      const result = await work(async (sql, rows) => (await client.query(pgStatement(sql.postgres, [JSON.stringify(rows)]))).rows);
       await client.query("COMMIT");
       client.release();
       return result;
@@ -120,19 +144,27 @@ export async function writeTransaction<T>(work: (run: Run) => Promise<T>): Promi
       throw error;
     }
   }
-  const run: Run = async (sql, params) => {
+  const runEach: RunEach = async (sql, rows) => {
     const statement = sqliteStatement("writer", sql.sqlite);
-    if (statement.reader) return statement.all(...params);
-    statement.run(...params);
-    return [];
+    const returned: unknown[] = [];
+    for (const row of rows) {
+      if (!statement.reader) statement.run(...row);
+      else for (const one of statement.all(...row)) returned.push(one);
+    }
+    return returned;
   };
-  await run({ sqlite: "BEGIN IMMEDIATE", postgres: "" }, []);
+  const transaction = (verb: string) => sqliteStatement("writer", verb).run();
+  transaction("BEGIN IMMEDIATE");
   try {
-    const result = await work(run);
-    await run({ sqlite: "COMMIT", postgres: "" }, []);
+    const result = await work(runEach);
+    transaction("COMMIT");
     return result;
   } catch (error) {
-    await run({ sqlite: "ROLLBACK", postgres: "" }, []).catch(() => undefined);
+    try {
+      transaction("ROLLBACK");
+    } catch {
+      // nothing was begun, or SQLite rolled back already
+    }
     throw error;
   }
 }

