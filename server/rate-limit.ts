@@ -11,7 +11,7 @@
 // back to its own in-process limits, logs the fault, and returns to Redis when it is back.
 import type { Redis } from "ioredis";
 import { logError } from "./log";
-import { redis, redisPrefix, whenReady } from "./redis";
+import { neverReady, redis, redisPrefix, whenReady } from "./redis";
 
 export type Rule = {
   /** Bucket size: the burst. */
@@ -131,12 +131,15 @@ async function takeOnRedis(client: Redis, key: string, rule: Rule, cost: number)
 }
 
 let redisFailing = false;
+/** One wait for the first connection, shared by the requests that arrive meanwhile. */
+let firstConnection: Promise<void> | undefined;
 
 /** Checks and consumes `cost` (0: only asks) of the limit named `key`. Never throws. */
 export async function take(key: string, rule: Rule, cost = 1): Promise<Decision> {
   const client = redis();
-  // A connection still being made for the first time gets a moment; one that was lost does not.
-  if (client && (client.status === "wait" || client.status === "connecting" || client.status === "connect")) await whenReady(client, 250).catch(() => undefined);
+  // A connection still being made for the first time gets a moment; one that was lost does not
+  // (while it reconnects, a wait would let the in-process bucket refill under a burst).
+  if (client && !redisFailing && neverReady(client)) await (firstConnection ??= whenReady(client, 250).catch(() => undefined));
   if (client && client.status === "ready") {
     try {
       const decision = await takeOnRedis(client, key, rule, cost);

@@ -5,9 +5,9 @@
 import { Redis } from "ioredis";
 import { logError } from "./log";
 
-type Connections = { commands?: Redis; subscriber?: Redis };
+type Connections = { commands?: Redis; subscriber?: Redis; everReady: WeakSet<Redis> };
 const globalRedis = globalThis as unknown as { qrRedis?: Connections };
-const connections: Connections = (globalRedis.qrRedis ??= {});
+const connections: Connections = (globalRedis.qrRedis ??= { everReady: new WeakSet() });
 
 /** Every key and channel name starts with this (tests give each run its own). */
 export const redisPrefix = () => process.env.REDIS_KEY_PREFIX ?? "qr:";
@@ -32,7 +32,10 @@ function connect(role: string): Redis | undefined {
     if (!down) logError("redis.unavailable", { role }, error);
     down = true;
   });
-  client.on("ready", () => (down = false));
+  client.on("ready", () => {
+    down = false;
+    connections.everReady.add(client);
+  });
   return client;
 }
 
@@ -41,6 +44,9 @@ export const redis = (): Redis | undefined => (connections.commands ??= connect(
 
 /** A connection in subscriber mode (it can run no other command). */
 export const redisSubscriber = (): Redis | undefined => (connections.subscriber ??= connect("subscriber"));
+
+/** Whether this connection has never been ready: made for the first time, not lost. */
+export const neverReady = (client: Redis): boolean => !connections.everReady.has(client);
 
 /** Waits (at most `ms`) for a connection that is still being made. */
 export function whenReady(client: Redis, ms = 500): Promise<void> {
