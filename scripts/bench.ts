@@ -329,8 +329,10 @@ async function analytics() {
 
 /**
  * Authenticated GET /v1/dynqrcodes (a team library of 50 records) through the whole gate, with
- * 1,000 business keys in turn so that no key's limit is reached, against a bare node:http
- * server answering the same JSON from memory. Goal: at least a quarter of its req/s.
+ * 3,000 business keys in turn so that no key's limit is reached (10 a second each: 1,000 keys
+ * were too few once the server passed 10,000 req/s, and the cheaper 429s inflated the figure),
+ * against a bare node:http server answering the same JSON from memory. Goal: at least a quarter
+ * of its req/s, counting only the 200s.
  */
 async function api() {
   buildOnce();
@@ -349,7 +351,7 @@ async function api() {
     Array.from({ length: 50 }, (_, i) => ({ destination_url: `https://example.com/${i}`, name: `Code ${i}` })),
   );
   // Writers inserted directly (one password hash for all: log-ins are not measured).
-  const writers = Array.from({ length: 1000 }, (_, i) => ({ id: timeOrderedId("usr"), email: `bench-writer-${i}@example.com`, name: `W${i}`, passwordHash: owner.passwordHash, tier: "free" }));
+  const writers = Array.from({ length: 3000 }, (_, i) => ({ id: timeOrderedId("usr"), email: `bench-writer-${i}@example.com`, name: `W${i}`, passwordHash: owner.passwordHash, tier: "free" }));
   await db.user.createMany({ data: writers });
   await db.membership.createMany({ data: writers.map((w) => ({ id: timeOrderedId("mem"), teamId: team.id, userId: w.id, role: "writer" })) });
   const keys: string[] = [];
@@ -376,7 +378,7 @@ async function api() {
       requests: [{ method: "GET", setupRequest: (req) => ({ ...req, headers: { ...req.headers, "x-api-key": keys[turn++ % keys.length] } }) }],
     });
     const ok = result["2xx"];
-    return { requestsPerSecond: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, ok, other: result.requests.total - ok + result.errors };
+    return { requestsPerSecond: ok / result.duration, p50: result.latency.p50, p99: result.latency.p99, ok, other: result.requests.total - ok + result.errors };
   };
   try {
     console.log(`

@@ -102,7 +102,8 @@ async function read(sql: DialectSql, params: unknown[], arrays: boolean): Promis
  * One statement of a write transaction applied to many rows: what it returns (RETURNING), if
  * any. SQLite runs its one-row statement once per row (binding a row costs SQLite half of
  * unpacking it from a JSON parameter: 6.5 against 13 µs a scan); PostgreSQL gets all the rows
- * in one round trip, as one JSON array of arrays (`$1`) that its statement unpacks.
+ * in one round trip, as one JSON array of arrays (`$1`) that its statement unpacks as jsonb
+ * (parsed once; as json, each `->>` parsed the row again: 11.4 against 5.1 ms for 500 scans).
  */
 export type RunEach = (sql: DialectSql, rows: unknown[][]) => Promise<unknown[]>;
 
@@ -116,7 +117,7 @@ export function insertEach(table: string, columns: readonly string[], casts: Rec
   const unpacked = columns.map((c, i) => (casts[c] ? `(e ->> ${i})::${casts[c]}` : `e ->> ${i}`)).join(", ");
   return {
     sqlite: `INSERT INTO "${table}" (${names}) VALUES (${columns.map(() => "?").join(", ")}) ${tail}`,
-    postgres: `INSERT INTO "${table}" (${names}) SELECT ${unpacked} FROM json_array_elements($1::json) AS e ${tail}`,
+    postgres: `INSERT INTO "${table}" (${names}) SELECT ${unpacked} FROM jsonb_array_elements($1::jsonb) AS e ${tail}`,
   };
 }
 

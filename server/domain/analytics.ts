@@ -82,17 +82,28 @@ const byScans = <T extends { scans: number }>(rows: T[], name: (row: T) => strin
 
 export async function codeAnalytics(library: Library, code: string, query: { from?: string; to?: string }): Promise<CodeAnalytics> {
   const range = resolveRange(query);
-  const row = await codeOf(library, code);
-  // Two small reads: the day totals (one row a day), and the breakdowns summed in the
-  // database (one row per distinct value), whatever the number of scans.
-  const inRange = { dynamicCodeId: row.id, day: { gte: range.from, lte: range.to } };
-  const [totals, values] = await Promise.all([
-    db.scanDaily.findMany({ where: { ...inRange, dimension: "total" }, select: { day: true, scans: true, uniqueScans: true } }),
-    db.scanDaily.groupBy({ by: ["dimension", "value"], where: { ...inRange, dimension: { not: "total" } }, _sum: { scans: true } }),
-  ]);
-  const perDay = new Map(totals.map((t) => [t.day, { scans: t.scans, unique: t.uniqueScans }]));
+  // One statement: the code (deleted or not) joined to its rollups in the range, summed in the
+  // database to one row a day for the totals and one per distinct value for the breakdowns,
+  // whatever the number of scans. No row: not a code of this library.
+  const owner = libraryCondition(library, "c");
+  const rows = await selectRows<{ dimension: string | null; key: string | null; scans: number | string; unique: number | string }>(
+    dialectSql(
+      () => `SELECT d."dimension", CASE WHEN d."dimension" = 'total' THEN d."day" ELSE d."value" END AS "key",
+      SUM(d."scans") AS scans, SUM(d."uniqueScans") AS "unique"
+    FROM "DynamicCode" c LEFT JOIN "ScanDaily" d ON d."dynamicCodeId" = c."id" AND d."day" >= ? AND d."day" <= ?
+    WHERE c."code" = ? AND ${owner.sql}
+    GROUP BY d."dimension", CASE WHEN d."dimension" = 'total' THEN d."day" ELSE d."value" END`,
+    ),
+    [range.from, range.to, code, owner.id],
+  );
+  if (rows.length === 0) throw notFound("Dynamic QR code not found");
+  const perDay = new Map<string, { scans: number; unique: number }>();
   const sums: Record<string, Map<string, number>> = { country: new Map(), device: new Map(), os: new Map(), browser: new Map() };
-  for (const v of values) sums[v.dimension]?.set(v.value, v._sum.scans ?? 0);
+  // PostgreSQL sums to bigint (a string from the driver).
+  for (const r of rows) {
+    if (r.dimension === "total") perDay.set(r.key!, { scans: Number(r.scans), unique: Number(r.unique) });
+    else if (r.dimension) sums[r.dimension]?.set(r.key!, Number(r.scans));
+  }
   const daily = range.days.map((date) => ({ date, scans: perDay.get(date)?.scans ?? 0, unique_scans: perDay.get(date)?.unique ?? 0 }));
   const list = <K extends string>(dimension: string, key: K) =>
     byScans(
@@ -100,7 +111,7 @@ export async function codeAnalytics(library: Library, code: string, query: { fro
       (r) => r[key],
     );
   return {
-    code: row.code,
+    code,
     from: range.from,
     to: range.to,
     total_scans: daily.reduce((n, d) => n + d.scans, 0),
@@ -117,25 +128,21 @@ export async function codeAnalytics(library: Library, code: string, query: { fro
 export async function analyticsSummary(library: Library, query: { from?: string; to?: string }): Promise<AnalyticsSummary> {
   const range = resolveRange(query);
   // Through the driver: a library may hold 10,000 codes, and Prisma's model objects for each
-  // cost more than the query. Summed in the database, joined to the library's live codes.
+  // cost more than the query. One statement: each live code of the library joined to its day
+  // totals in the range, summed in the database (a code without scans sums to 0).
   const owner = libraryCondition(library, "c");
-  const codes = await selectRows<{ id: string; code: string; name: string }>(
-    dialectSql(() => `SELECT c."id", c."code", c."name" FROM "DynamicCode" c WHERE ${owner.sql} AND c."deletedAt" IS NULL`),
-    [owner.id],
-  );
-  const sums = await selectRows<{ id: string; scans: number | string; unique: number | string }>(
+  const sums = await selectRows<{ code: string; name: string; scans: number | string; unique: number | string }>(
     dialectSql(
-      () => `SELECT d."dynamicCodeId" AS id, SUM(d."scans") AS scans, SUM(d."uniqueScans") AS "unique"
-    FROM "ScanDaily" d JOIN "DynamicCode" c ON c."id" = d."dynamicCodeId"
-    WHERE d."dimension" = 'total' AND d."day" >= ? AND d."day" <= ? AND c."deletedAt" IS NULL AND ${owner.sql}
-    GROUP BY d."dynamicCodeId"`,
+      () => `SELECT c."code", c."name", COALESCE(SUM(d."scans"), 0) AS scans, COALESCE(SUM(d."uniqueScans"), 0) AS "unique"
+    FROM "DynamicCode" c LEFT JOIN "ScanDaily" d ON d."dynamicCodeId" = c."id" AND d."dimension" = 'total' AND d."day" >= ? AND d."day" <= ?
+    WHERE ${owner.sql} AND c."deletedAt" IS NULL
+    GROUP BY c."id", c."code", c."name"`,
     ),
     [range.from, range.to, owner.id],
   );
   // PostgreSQL sums to bigint (a string from the driver).
-  const totals = new Map(sums.map((s) => [s.id, { scans: Number(s.scans), unique: Number(s.unique) }]));
-  const rows = codes
-    .map((c) => ({ code: c.code, name: c.name, total_scans: totals.get(c.id)?.scans ?? 0, unique_scans: totals.get(c.id)?.unique ?? 0 }))
+  const rows = sums
+    .map((c) => ({ code: c.code, name: c.name, total_scans: Number(c.scans), unique_scans: Number(c.unique) }))
     .sort((a, b) => b.total_scans - a.total_scans || a.code.localeCompare(b.code));
   return {
     from: range.from,
