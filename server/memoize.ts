@@ -1,7 +1,7 @@
 /**
  * `compute` of one string, remembering the last `size` answers (the oldest forgotten first).
  * For the scan writer's per-agent and per-address work: most scans come from a few thousand
- * distinct agents and visitors.
+ * distinct agents and visitors. An answer of `undefined` is not remembered (null is).
  */
 export function memoize<T>(compute: (key: string) => T, size = 5_000): (key: string) => T {
   const known = new Map<string, T>();

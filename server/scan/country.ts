@@ -27,16 +27,16 @@ function database() {
 
 const isCountry = (value: string) => /^[A-Z]{2}$/.test(value) && value !== "XX" && value !== "T1" && value !== "ZZ";
 
-/** ISO 3166-1 alpha-2 of an address, or "" (private, loopback, unknown); remembered, as the
- * lookup costs several µs and a busy code's scans come from few addresses. */
-export const countryOfAddress = memoize((address): string => {
+/** ISO 3166-1 alpha-2 of an address, or null (private, loopback, unknown); remembered, as a
+ * busy code's scans come from few addresses. */
+export const countryOfAddress = memoize((address): string | null => {
   const plain = address.startsWith("::ffff:") ? address.slice(7) : address;
   try {
     const record = (database()?.get(plain) ?? null) as Record_;
     const code = record?.country_code?.toUpperCase() ?? "";
-    return isCountry(code) ? code : "";
+    return isCountry(code) ? code : null;
   } catch {
-    return ""; // not an IP address
+    return null; // not an IP address
   }
 });
 
@@ -46,5 +46,5 @@ export function countryOf(headerValue: string | null, address: string): string {
     const value = (headerValue ?? "").trim().toUpperCase();
     if (isCountry(value)) return value;
   }
-  return countryOfAddress(address) || "ZZ";
+  return countryOfAddress(address) ?? "ZZ";
 }

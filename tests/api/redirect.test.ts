@@ -139,9 +139,9 @@ describe("scan recording", () => {
     assert.equal(countryOfAddress("81.2.69.142"), "GB");
     assert.equal(countryOfAddress("::ffff:81.2.69.142"), "GB");
     assert.equal(countryOfAddress("2a00:1450:4001:80b::200e"), "DE");
-    assert.equal(countryOfAddress("127.0.0.1"), "");
-    assert.equal(countryOfAddress("10.1.2.3"), "");
-    assert.equal(countryOfAddress("not an address"), "");
+    assert.equal(countryOfAddress("127.0.0.1"), null);
+    assert.equal(countryOfAddress("10.1.2.3"), null);
+    assert.equal(countryOfAddress("not an address"), null);
   });
 
   it("the same visitor scanning 50 times at once → 1 unique", async () => {
