@@ -2,7 +2,7 @@
 // /business: the team, its members, the business keys, the review queue and the team library.
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import type { LibraryPage } from "@/server/domain/libraries";
+import type { LibraryPage } from "@/server/domain/libraryItems";
 import type { Role, TeamOverview } from "@/server/domain/teams";
 import { KeyPanel, when } from "./KeyPanel";
 import { Library } from "./Library";

@@ -4,7 +4,7 @@
 // style editor. Every change is a call to the same domain functions as /v1.
 import Link from "next/link";
 import { useEffect, useRef, useState } from "react";
-import type { LibraryItem, LibraryPage, Scope } from "@/server/domain/libraries";
+import type { LibraryItem, LibraryPage, LibraryKind } from "@/server/domain/libraryItems";
 import { StyleEditor } from "./StyleEditor";
 import { trpc } from "./trpc";
 import { useAction } from "./useAction";
@@ -16,7 +16,7 @@ type Query = { search: string; page: number };
 const imageUrl = (item: LibraryItem, query: string) => `/library/qr/${item.kind}/${encodeURIComponent(item.id)}?${query}`;
 
 type Props = {
-  scope: Scope;
+  scope: LibraryKind;
   initial: LibraryPage;
   title: string;
   /** Told after every change here (the team page refreshes its review queue). */
@@ -114,7 +114,7 @@ function KindSelect({ id, value, onChange }: { id: string; value: Kind; onChange
   );
 }
 
-function CreateForms({ scope, run, busy }: { scope: Scope; run: Run; busy: boolean }) {
+function CreateForms({ scope, run, busy }: { scope: LibraryKind; run: Run; busy: boolean }) {
   const [kind, setKind] = useState<Kind>("dynamic");
   const [name, setName] = useState("");
   const [url, setUrl] = useState("");
@@ -203,7 +203,7 @@ function CopyButton({ text }: { text: string }) {
   );
 }
 
-function ItemRow({ scope, item, role, statuses, busy, run }: { scope: Scope; item: LibraryItem; role: LibraryPage["role"]; statuses: LibraryItem["status"][]; busy: boolean; run: Run }) {
+function ItemRow({ scope, item, role, statuses, busy, run }: { scope: LibraryKind; item: LibraryItem; role: LibraryPage["role"]; statuses: LibraryItem["status"][]; busy: boolean; run: Run }) {
   const [panel, setPanel] = useState<"none" | "edit" | "style">("none");
   const canEdit = role !== "viewer";
   const toggle = (next: "edit" | "style") => setPanel(panel === next ? "none" : next);
@@ -273,7 +273,7 @@ function ItemRow({ scope, item, role, statuses, busy, run }: { scope: Scope; ite
   );
 }
 
-function EditForm({ scope, item, choices, busy, run, done }: { scope: Scope; item: LibraryItem; choices: LibraryItem["status"][]; busy: boolean; run: Run; done: () => void }) {
+function EditForm({ scope, item, choices, busy, run, done }: { scope: LibraryKind; item: LibraryItem; choices: LibraryItem["status"][]; busy: boolean; run: Run; done: () => void }) {
   const [name, setName] = useState(item.name);
   const [url, setUrl] = useState(item.url);
   const [status, setStatus] = useState(item.status);

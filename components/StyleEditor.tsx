@@ -2,12 +2,12 @@
 // The style editor: colours, error correction and margin with a live preview drawn in the
 // browser by the same renderer that serves the saved images.
 import { useEffect, useState } from "react";
-import type { LibraryItem, Scope } from "@/server/domain/libraries";
+import type { LibraryItem, LibraryKind } from "@/server/domain/libraryItems";
 import { contrastProblem, DEFAULT_STYLE, renderSvg } from "@/server/domain/qrImage";
 import type { Style } from "@/server/domain/validation";
 import { trpc } from "./trpc";
 
-type Props = { scope: Scope; item: LibraryItem; busy: boolean; run: (action: () => Promise<unknown>) => Promise<void>; done: () => void };
+type Props = { scope: LibraryKind; item: LibraryItem; busy: boolean; run: (action: () => Promise<unknown>) => Promise<void>; done: () => void };
 
 export function StyleEditor({ scope, item, busy, run, done }: Props) {
   const [style, setStyle] = useState<Required<Style>>({ ...DEFAULT_STYLE, ...item.style } as Required<Style>);

@@ -56,6 +56,9 @@ export function isDatabaseUnreachable(error: unknown): boolean {
   return /Can't reach database server|Connection terminated|ECONNREFUSED|terminating connection due to administrator command|the database system is (shutting down|starting up)|Server has closed the connection/.test(e.message ?? "");
 }
 
+/** A write refused by a unique index (Prisma's P2002): the callers turn it into a conflict or retry. */
+export const isUniqueViolation = (error: unknown) => (error as { code?: string } | null)?.code === "P2002";
+
 /** SQL of a read, for each dialect (SQLite `?` parameters, PostgreSQL `$1…`). */
 export type DialectSql = { sqlite: string; postgres: string };
 

@@ -2,7 +2,7 @@ import { redirect } from "next/navigation";
 import { BusinessPanel, CreateTeamForm } from "@/components/BusinessPanel";
 import { sessionUserId } from "@/server/auth";
 import { db } from "@/server/db";
-import { actorFor, libraryPage } from "@/server/domain/libraries";
+import { actorFor, libraryPage } from "@/server/domain/libraryItems";
 import { teamOverview } from "@/server/domain/teams";
 
 export const dynamic = "force-dynamic";

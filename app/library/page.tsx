@@ -1,7 +1,7 @@
 import { redirect } from "next/navigation";
 import { Library } from "@/components/Library";
 import { sessionUserId } from "@/server/auth";
-import { actorFor, libraryPage } from "@/server/domain/libraries";
+import { actorFor, libraryPage } from "@/server/domain/libraryItems";
 
 export const dynamic = "force-dynamic";
 

@@ -2,7 +2,7 @@
 // and checked by `authenticateApiKey`, the gate every /v1 request goes through.
 import { createHash } from "node:crypto";
 import DataLoader from "dataloader";
-import { db, dialectSql, epochMs, selectRows } from "../db";
+import { db, dialectSql, epochMs, isUniqueViolation, selectRows } from "../db";
 import { DomainError } from "../errors";
 import { env } from "../env";
 import { randomString, timeOrderedId } from "../ids";
@@ -30,10 +30,13 @@ export type KeySummary = {
   lastUsedAt: Date | null;
 };
 
+/** A key as the pages show it after it was generated: its prefix and last four. */
+export const keyDisplay = (key: { prefix: string; lastFour: string }) => `${key.prefix}…${key.lastFour}`;
+
 const summary = (key: { id: string; scope: string; prefix: string; lastFour: string; createdAt: Date; activeFrom: Date; lastUsedAt: Date | null }): KeySummary => ({
   id: key.id,
   scope: key.scope as KeyScope,
-  display: `${key.prefix}…${key.lastFour}`,
+  display: keyDisplay(key),
   createdAt: key.createdAt,
   activeFrom: key.activeFrom,
   active: key.activeFrom.getTime() <= Date.now(),
@@ -73,7 +76,7 @@ export async function generateKey(userId: string, scope: KeyScope, teamId: strin
     return { key, summary: summary(row) };
   } catch (error) {
     // The unique index (userId, scope, live) holds one live key per account and scope.
-    if ((error as { code?: string }).code === "P2002") {
+    if (isUniqueViolation(error)) {
       throw new DomainError("conflict", "You already have a live key: revoke it before generating a new one");
     }
     throw error;

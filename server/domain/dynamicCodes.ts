@@ -1,11 +1,11 @@
 // Dynamic QR codes: a short code whose /q/<code> address redirects to a changeable destination.
 import { z } from "zod";
-import { db } from "../db";
+import { db, isUniqueViolation } from "../db";
 import { DomainError, notFound } from "../errors";
 import { env } from "../env";
 import { randomString, timeOrderedId } from "../ids";
 import { invalidateResolution } from "../scan/resolve";
-import { libraryOwner, libraryWhere, type Actor, type Library } from "./library";
+import { initialReviewStatus, libraryOwner, libraryWhere, type Actor, type Library } from "./library";
 import { totalScansOf } from "./analytics";
 import { keysetPages, newestInLibrary, toPage } from "./paging";
 import { batchArray, bodyObject, decodeCursor, nameField, styleField, toSeconds, urlField } from "./validation";
@@ -69,7 +69,7 @@ const CODE_ATTEMPTS = 5;
 /** Creates every item or none. A code collision (unique index) retries with fresh codes. */
 export async function createDynamicCodes(actor: Actor, items: DynamicCodeInput[]): Promise<DynamicRecord[]> {
   const now = new Date();
-  const status: DynamicStatus = actor.library.kind === "team" ? "draft" : "active";
+  const status: DynamicStatus = initialReviewStatus(actor.library);
   for (let attempt = 1; ; attempt++) {
     const rows = items.map((item) => ({
       id: timeOrderedId("dyn"),
@@ -88,7 +88,7 @@ export async function createDynamicCodes(actor: Actor, items: DynamicCodeInput[]
       await db.dynamicCode.createMany({ data: rows });
       return rows.map(toRecord);
     } catch (error) {
-      if ((error as { code?: string }).code !== "P2002" || attempt >= CODE_ATTEMPTS) throw error;
+      if (!isUniqueViolation(error) || attempt >= CODE_ATTEMPTS) throw error;
     }
   }
 }

@@ -27,4 +27,4 @@ export const libraryOwner = (library: Library) =>
   library.kind === "personal" ? { userId: library.userId, teamId: null } : { userId: null, teamId: library.teamId };
 
 /** New items of a team library wait for an admin's review; personal ones are live at once. */
-export const initialReviewStatus = (library: Library) => (library.kind === "team" ? "draft" : "active");
+export const initialReviewStatus = (library: Library): "draft" | "active" => (library.kind === "team" ? "draft" : "active");

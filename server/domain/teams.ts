@@ -1,10 +1,10 @@
 // Business teams: one shared library, members with roles, business keys, and the review of
 // drafts. Everything here is done on the /business page (session procedures), never /v1.
 import { z } from "zod";
-import { db, type Tx } from "../db";
+import { db, isUniqueViolation, type Tx } from "../db";
 import { DomainError, notFound } from "../errors";
 import { timeOrderedId } from "../ids";
-import { generateKey, revokeKey, type KeySummary } from "./apiKeys";
+import { generateKey, keyDisplay, revokeKey, type KeySummary } from "./apiKeys";
 import { deleteDynamicCode, updateDynamicCode } from "./dynamicCodes";
 import type { Actor, Library } from "./library";
 import { deleteStaticCode } from "./staticCodes";
@@ -33,16 +33,13 @@ async function requireAdmin(userId: string) {
   return membership;
 }
 
-const isUniqueViolation = (error: unknown) => (error as { code?: string }).code === "P2002";
-
 /** A Business account creates its team and becomes its first admin (and its owner). */
 export async function createTeam(userId: string, name: string) {
   const user = await db.user.findUniqueOrThrow({ where: { id: userId } });
   if (user.tier !== "business") throw forbidden("Creating a team requires the Business plan");
-  const teamName = teamNameField.parse(name);
-  try {
+    try {
     return await db.$transaction(async (tx) => {
-      const team = await tx.team.create({ data: { id: timeOrderedId("team"), name: teamName, ownerId: userId } });
+      const team = await tx.team.create({ data: { id: timeOrderedId("team"), name, ownerId: userId } });
       await tx.membership.create({ data: { id: timeOrderedId("mem"), teamId: team.id, userId, role: "admin" } });
       return team;
     });
@@ -71,7 +68,7 @@ export async function addMember(adminId: string, email: string, role: Role) {
   const user = await db.user.findUnique({ where: { email: email.trim().toLowerCase() } });
   if (!user) throw notFound("No account has this email: ask them to sign up first");
   try {
-    await db.membership.create({ data: { id: timeOrderedId("mem"), teamId: admin.teamId, userId: user.id, role: roleField.parse(role) } });
+    await db.membership.create({ data: { id: timeOrderedId("mem"), teamId: admin.teamId, userId: user.id, role } });
   } catch (error) {
     if (isUniqueViolation(error)) throw new DomainError("conflict", "This account already belongs to a team");
     throw error;
@@ -93,11 +90,10 @@ async function memberToChange(tx: Tx, teamId: string, ownerId: string, memberUse
 /** Lowering a member to viewer revokes their business key at once. */
 export async function setMemberRole(adminId: string, memberUserId: string, role: Role) {
   const admin = await requireAdmin(adminId);
-  const newRole = roleField.parse(role);
   await withTeamLocked(admin.teamId, async (tx) => {
-    await memberToChange(tx, admin.teamId, admin.team.ownerId, memberUserId, newRole);
-    await tx.membership.update({ where: { userId: memberUserId }, data: { role: newRole } });
-    if (newRole === "viewer") await revokeBusinessKeys(tx, memberUserId, adminId);
+    await memberToChange(tx, admin.teamId, admin.team.ownerId, memberUserId, role);
+    await tx.membership.update({ where: { userId: memberUserId }, data: { role } });
+    if (role === "viewer") await revokeBusinessKeys(tx, memberUserId, adminId);
   });
 }
 
@@ -155,7 +151,7 @@ export async function teamOverview(userId: string) {
       id: k.id,
       email: k.user.email,
       own: k.userId === userId,
-      display: `${k.prefix}…${k.lastFour}`,
+      display: keyDisplay(k),
       createdAt: k.createdAt.toISOString(),
       activeFrom: k.activeFrom.toISOString(),
       lastUsedAt: stamp(k.lastUsedAt),

@@ -15,8 +15,8 @@ export const signupInput = z.object({
   name: z.string().trim().min(1, "Enter your name").max(100, "The name must be at most 100 characters"),
 });
 
-export async function createUser(input: z.input<typeof signupInput>, tier: Tier = "free") {
-  const { email, password, name } = signupInput.parse(input);
+/** `input` as the edge validated it (signupInput). */
+export async function createUser({ email, password, name }: z.infer<typeof signupInput>, tier: Tier = "free") {
   if (await db.user.findUnique({ where: { email } })) {
     throw new DomainError("conflict", "An account with this email already exists");
   }

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { db } from "../../server/db";
 import { approveDraft, rejectDraft } from "../../server/domain/teams";
-import { actorFor, saveStyle, updateItem } from "../../server/domain/libraries";
+import { actorFor, saveStyle, updateItem } from "../../server/domain/libraryItems";
 import { http, makeTeam, personalKey } from "../helpers";
 
 type Dyn = { code: string; name: string; status: string; destination_url: string; style: Record<string, unknown> };

@@ -1,7 +1,7 @@
 import { notFound, redirect } from "next/navigation";
 import { DailyChart } from "@/components/DailyChart";
 import { sessionUserId } from "@/server/auth";
-import { libraryOfItemFor } from "@/server/domain/libraries";
+import { libraryOfItemFor } from "@/server/domain/libraryItems";
 import { codeAnalytics, type CodeAnalytics } from "@/server/domain/analytics";
 import { DomainError } from "@/server/errors";
 

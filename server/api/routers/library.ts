@@ -1,11 +1,11 @@
 // The web library's calls (session procedures): /library and the team library on /business.
 import { z } from "zod";
-import { actorFor, createFromLines, createItem, libraryPage, removeItem, saveStyle, scopeField, updateItem } from "../../domain/libraries";
+import { actorFor, createFromLines, createItem, libraryPage, removeItem, saveStyle, libraryKindField, updateItem } from "../../domain/libraryItems";
 import { dynamicPatchInput } from "../../domain/dynamicCodes";
 import { itemKind } from "../../domain/teams";
 import { createTRPCRouter, sessionProcedure } from "../trpc";
 
-const scoped = z.object({ scope: scopeField });
+const scoped = z.object({ scope: libraryKindField });
 const item = scoped.extend({ kind: itemKind, id: z.string() });
 
 export const libraryRouter = createTRPCRouter({

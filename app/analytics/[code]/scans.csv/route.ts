@@ -1,6 +1,6 @@
 // The analytics page's CSV download: the API's scan export, for the logged-in account.
 import { scanExportResponse } from "@/server/domain/analytics";
-import { libraryOfItemFor } from "@/server/domain/libraries";
+import { libraryOfItemFor } from "@/server/domain/libraryItems";
 import { sessionRoute } from "@/server/session-route";
 
 export const dynamic = "force-dynamic";

@@ -1,6 +1,6 @@
 // The web library's QR images and downloads: the API's renderer, for the logged-in account.
 import { qrImageResponse } from "@/server/domain/images";
-import { libraryOfItemFor } from "@/server/domain/libraries";
+import { libraryOfItemFor } from "@/server/domain/libraryItems";
 import { sessionRoute } from "@/server/session-route";
 
 export const dynamic = "force-dynamic";

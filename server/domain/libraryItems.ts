@@ -12,12 +12,12 @@ import { createStaticCodes, deleteStaticCode, staticBatchInput } from "./staticC
 import { membershipOf, type ItemKind, type Role } from "./teams";
 import { fromZodIssues, styleField, type Style } from "./validation";
 
-export const scopeField = z.enum(["personal", "team"]);
-export type Scope = z.infer<typeof scopeField>;
+export const libraryKindField = z.enum(["personal", "team"]);
+export type LibraryKind = z.infer<typeof libraryKindField>;
 export const PAGE_SIZE = 20;
 
 /** The account acting on one of its libraries: its own, or its team's with its role. */
-export async function actorFor(userId: string, scope: Scope): Promise<Actor> {
+export async function actorFor(userId: string, scope: LibraryKind): Promise<Actor> {
   if (scope === "personal") return { userId, library: { kind: "personal", userId } };
   const membership = await membershipOf(userId);
   if (!membership) throw new DomainError("forbidden", "You are not in a team");
