@@ -3,13 +3,13 @@
 // request lets Next's own scripts run under a CSP without 'unsafe-inline' scripts;
 // 'strict-dynamic' extends that trust to the chunks they load.
 import { NextResponse, type NextRequest } from "next/server";
+import { env } from "@/server/env";
 
 export function proxy(request: NextRequest) {
   const nonce = Buffer.from(crypto.randomUUID()).toString("base64");
-  const development = process.env.NODE_ENV === "development";
   const csp = [
     "default-src 'self'",
-    `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${development ? " 'unsafe-eval'" : ""}`,
+    `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${env.development ? " 'unsafe-eval'" : ""}`,
     // React writes style attributes (bar widths) and the API reference injects styles.
     "style-src 'self' 'unsafe-inline'",
     // QR previews are drawn in the browser as data: URLs.

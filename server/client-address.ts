@@ -7,9 +7,7 @@
 // with that one address before Next sees the request, so `clientAddress(headers)` is right
 // there. Under `next dev` or a serverless host there is no socket: the last entry, which the
 // host appends, is the best there is.
-import { once } from "./env";
-
-const trustProxy = once(() => process.env.TRUST_PROXY === "1" || process.env.TRUST_PROXY === "true");
+import { env } from "./env";
 
 const entries = (forwardedFor: string | string[] | null | undefined) =>
   (Array.isArray(forwardedFor) ? forwardedFor.join(",") : (forwardedFor ?? ""))
@@ -20,20 +18,17 @@ const entries = (forwardedFor: string | string[] | null | undefined) =>
 /** From the TCP peer and the X-Forwarded-For header it sent. */
 export function addressFromSocket(remoteAddress: string | undefined, forwardedFor: string | string[] | undefined): string {
   const peer = remoteAddress ?? "unknown";
-  return trustProxy() ? (entries(forwardedFor)[0] ?? peer) : peer;
+  return env.trustProxy ? (entries(forwardedFor)[0] ?? peer) : peer;
 }
 
 /** From request headers alone (after the Node server, a single trustworthy entry). */
 export function clientAddress(headers: { get(name: string): string | null }): string {
   const forwarded = entries(headers.get("x-forwarded-for"));
   if (forwarded.length === 0) return "unknown";
-  return trustProxy() ? forwarded[0] : forwarded[forwarded.length - 1];
+  return env.trustProxy ? forwarded[0] : forwarded[forwarded.length - 1];
 }
 
-/** The trusted edge's country header, when TRUST_PROXY_COUNTRY_HEADER names one. */
-export const countryHeaderName = once(() => process.env.TRUST_PROXY_COUNTRY_HEADER?.toLowerCase() || null);
-
+/** The trusted edge's country header (TRUST_PROXY_COUNTRY_HEADER), if it names one. */
 export function countryHeaderOf(headers: { get(name: string): string | null }): string | null {
-  const name = countryHeaderName();
-  return name ? headers.get(name) : null;
+  return env.countryHeader ? headers.get(env.countryHeader) : null;
 }

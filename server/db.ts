@@ -6,8 +6,9 @@ import { createHash } from "node:crypto";
 import { isMainThread } from "node:worker_threads";
 import { Pool } from "pg";
 import { PrismaPg } from "@prisma/adapter-pg";
-import { backendOf, pgConfigFromUrl, sqliteFileOf } from "./database-url";
+import { pgConfigFromUrl, sqliteFileOf } from "./database-url";
 import { env } from "./env";
+import { processSingleton } from "./process-singleton";
 import { PrismaClient as SqliteClient } from "./generated/sqlite/client";
 import { PrismaClient as PostgresClient } from "./generated/postgres/client";
 
@@ -15,22 +16,23 @@ export type Db = SqliteClient;
 export type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
 
 /** Which database DATABASE_URL names, decided once for the process. */
-export const dialect: "sqlite" | "postgres" = backendOf(env.databaseUrl);
+export const dialect: "sqlite" | "postgres" = env.backend;
 
 type SqliteConnection = { connection: Database.Database; statements: Map<string, Database.Statement> };
-const globalForReaders = globalThis as unknown as { qrPgPool?: Pool; qrSqliteReader?: SqliteConnection; qrSqliteWriter?: SqliteConnection };
+/** The driver-level connections, one set per process (server/process-singleton.ts). */
+const connections: { pgPool?: Pool; reader?: SqliteConnection; writer?: SqliteConnection } = processSingleton("db.connections", () => ({}));
 
 /** The process's PostgreSQL connections, shared by Prisma and the driver-level reads below. */
 function pgPool(): Pool {
-  if (!globalForReaders.qrPgPool) {
+  if (!connections.pgPool) {
     // (The scan writer's thread has a client of its own and writes one batch at a time.)
     const pool = new Pool({ ...pgConfigFromUrl(env.databaseUrl), max: isMainThread ? 20 : 2 });
     // A connection cut while idle (a restart) is dropped by the pool; without a listener it
     // would end the process.
     pool.on("error", () => undefined);
-    globalForReaders.qrPgPool = pool;
+    connections.pgPool = pool;
   }
-  return globalForReaders.qrPgPool;
+  return connections.pgPool;
 }
 
 function createClient(): Db {
@@ -42,8 +44,7 @@ function createClient(): Db {
   return client;
 }
 
-const globalForDb = globalThis as unknown as { qrDb?: Db };
-export const db: Db = (globalForDb.qrDb ??= createClient());
+export const db: Db = processSingleton("db.prisma", createClient);
 
 /**
  * The database could not be reached (down, restarting, connection cut): worth a retry, so
@@ -62,11 +63,10 @@ export const isUniqueViolation = (error: unknown) => (error as { code?: string }
 /** SQL of a read, for each dialect (SQLite `?` parameters, PostgreSQL `$1…`). */
 export type DialectSql = { sqlite: string; postgres: string };
 
-const statementNames = new Map<string, string>();
+const statementNames = processSingleton("db.statementNames", () => new Map<string, string>());
 /** A named statement per SQL text: PostgreSQL parses and plans it once per connection. */
 function pgStatement(sql: string, values: unknown[], arrays = false) {
-  // Named after the text itself: Next's bundle and the Node server each load this module and
-  // share the pool, so a counter would give two statements one name on a connection.
+  // Named after the text itself, so that a name always means one text on a connection.
   let name = statementNames.get(sql);
   if (!name) statementNames.set(sql, (name = `qr_${createHash("sha256").update(sql).digest("hex").slice(0, 24)}`));
   return { name, text: sql, values, ...(arrays ? { rowMode: "array" as const } : {}) };
@@ -82,7 +82,7 @@ function openSqlite(role: "reader" | "writer"): SqliteConnection {
 }
 
 function sqliteStatement(role: "reader" | "writer", sql: string): Database.Statement {
-  const sqlite = (globalForReaders[role === "reader" ? "qrSqliteReader" : "qrSqliteWriter"] ??= openSqlite(role));
+  const sqlite = (connections[role] ??= openSqlite(role));
   let statement = sqlite.statements.get(sql);
   if (!statement) sqlite.statements.set(sql, (statement = sqlite.connection.prepare(sql)));
   return statement;

@@ -1,35 +1,95 @@
-// Configuration read from the environment, in one place. See the README's table.
-import { DEFAULT_DATABASE_URL } from "./database-url";
+// The configuration, read from the environment once and validated here, in the way of t3's
+// createEnv: every variable of the README's table with its default and rule. A bad value stops
+// the process at start with the variable's name and what it must be, instead of failing
+// every request. Nothing else reads process.env (an ESLint rule enforces it).
+import { z } from "zod";
+import { backendOf, DEFAULT_DATABASE_URL } from "./database-url";
+import { processSingleton } from "./process-singleton";
 
-const int = (name: string, fallback: number): number => {
-  const raw = process.env[name];
-  if (raw === undefined || raw === "") return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer`);
-  return value;
-};
+const unset = (value: unknown) => (value === "" ? undefined : value);
+/** An optional variable: empty counts as unset. */
+const optional = <T extends z.ZodType>(schema: T) => z.preprocess(unset, schema.optional());
 
-/** Computed on first use and kept: a read of process.env costs about a microsecond, and the
- * short base URL is read once per record of a list page. */
-export function once<T>(compute: () => T): () => T {
-  let value: { v: T } | undefined;
-  return () => (value ??= { v: compute() }).v;
+const integer = (name: string, min: number, fallback: number) =>
+  z.preprocess(unset, z.coerce.number({ error: `${name} must be an integer` }).int(`${name} must be an integer`).min(min, `${name} must be at least ${min}`).default(fallback));
+const positive = (name: string, fallback: number) => z.preprocess(unset, z.coerce.number({ error: `${name} must be a positive number` }).positive(`${name} must be a positive number`).default(fallback));
+const baseUrl = (name: string) =>
+  optional(z.url({ protocol: /^https?$/, error: `${name} must be an http(s) URL` }).transform((url) => url.replace(/\/+$/, "")));
+const flag = (name: string) =>
+  z.preprocess(unset, z.enum(["1", "true", "0", "false"], { error: `${name} must be 1, true, 0 or false` }).optional()).transform((v) => v === "1" || v === "true");
+
+const schema = z
+  .object({
+    NODE_ENV: z.preprocess(unset, z.enum(["development", "production", "test"]).default("development")),
+    DATABASE_URL: z.preprocess(
+      unset,
+      z
+        .string()
+        .default(DEFAULT_DATABASE_URL)
+        .refine((url) => /^(file:|postgres(ql)?:\/\/)/.test(url), "DATABASE_URL must start with file: (SQLite) or postgresql: (PostgreSQL)"),
+    ),
+    PORT: integer("PORT", 1, 3000),
+    HOST: z.preprocess(unset, z.string().default("0.0.0.0")),
+    APP_URL: baseUrl("APP_URL"),
+    NEXTAUTH_URL: baseUrl("NEXTAUTH_URL"),
+    SHORT_BASE_URL: baseUrl("SHORT_BASE_URL"),
+    // Checked for strength by server/secrets.ts, which also generates them for embedded SQLite.
+    NEXTAUTH_SECRET: optional(z.string()),
+    VISITOR_HASH_SECRET: optional(z.string()),
+    API_KEY_ACTIVATION_DELAY_SECONDS: integer("API_KEY_ACTIVATION_DELAY_SECONDS", 0, 0),
+    TRUST_PROXY: flag("TRUST_PROXY"),
+    TRUST_PROXY_COUNTRY_HEADER: optional(z.string().regex(/^[A-Za-z0-9-]+$/, "TRUST_PROXY_COUNTRY_HEADER must be a header name").transform((name) => name.toLowerCase())),
+    GEOIP_DATABASE_FILE: optional(z.string()),
+    REDIS_URL: optional(z.string().regex(/^rediss?:\/\//, "REDIS_URL must start with redis:// or rediss://")),
+    REDIS_KEY_PREFIX: z.preprocess((v) => v ?? undefined, z.string().default("qr:")),
+    RATE_LIMIT_PERSONAL_DAILY_QUOTA: positive("RATE_LIMIT_PERSONAL_DAILY_QUOTA", 2000),
+    RATE_LIMIT_BUSINESS_DAILY_QUOTA: positive("RATE_LIMIT_BUSINESS_DAILY_QUOTA", 10000),
+    INVALID_KEY_LIMIT_BURST: positive("INVALID_KEY_LIMIT_BURST", 60),
+    INVALID_KEY_LIMIT_PER_SECOND: positive("INVALID_KEY_LIMIT_PER_SECOND", 1),
+  })
+  .transform((v) => {
+    const appUrl = v.APP_URL ?? v.NEXTAUTH_URL ?? "http://localhost:3000";
+    return {
+      production: v.NODE_ENV === "production",
+      development: v.NODE_ENV === "development",
+      databaseUrl: v.DATABASE_URL,
+      backend: backendOf(v.DATABASE_URL),
+      port: v.PORT,
+      host: v.HOST,
+      /** The app's public base URL; used for links and as the default short base URL. */
+      appUrl,
+      shortBaseUrl: v.SHORT_BASE_URL ?? appUrl,
+      secrets: { NEXTAUTH_SECRET: v.NEXTAUTH_SECRET, VISITOR_HASH_SECRET: v.VISITOR_HASH_SECRET },
+      keyActivationDelaySeconds: v.API_KEY_ACTIVATION_DELAY_SECONDS,
+      trustProxy: v.TRUST_PROXY,
+      /** Lower-case name of the trusted edge's country header, or null. */
+      countryHeader: v.TRUST_PROXY_COUNTRY_HEADER ?? null,
+      geoipDatabaseFile: v.GEOIP_DATABASE_FILE ?? null,
+      redisUrl: v.REDIS_URL ?? null,
+      redisKeyPrefix: v.REDIS_KEY_PREFIX,
+      personalDailyQuota: v.RATE_LIMIT_PERSONAL_DAILY_QUOTA,
+      businessDailyQuota: v.RATE_LIMIT_BUSINESS_DAILY_QUOTA,
+      invalidKeyBurst: v.INVALID_KEY_LIMIT_BURST,
+      invalidKeyPerSecond: v.INVALID_KEY_LIMIT_PER_SECOND,
+    };
+  });
+
+export type Env = z.infer<typeof schema>;
+
+/** The configuration of `source`, or the list of what is wrong with it. */
+export function parseEnv(source: Record<string, string | undefined>): { env: Env } | { problems: string[] } {
+  const parsed = schema.safeParse(source);
+  return parsed.success ? { env: parsed.data } : { problems: parsed.error.issues.map((issue) => issue.message) };
 }
-const appUrl = once(() => (process.env.APP_URL || process.env.NEXTAUTH_URL || "http://localhost:3000").replace(/\/+$/, ""));
-const shortBaseUrl = once(() => (process.env.SHORT_BASE_URL || appUrl()).replace(/\/+$/, ""));
 
-export const env = {
-  get databaseUrl() {
-    return process.env.DATABASE_URL || DEFAULT_DATABASE_URL;
-  },
-  /** The app's public base URL; used for links and as the default short base URL. */
-  get appUrl() {
-    return appUrl();
-  },
-  get shortBaseUrl() {
-    return shortBaseUrl();
-  },
-  get keyActivationDelaySeconds() {
-    return int("API_KEY_ACTIVATION_DELAY_SECONDS", 0);
-  },
-};
+function load(): Env {
+  const parsed = parseEnv(process.env);
+  if ("env" in parsed) return parsed.env;
+  throw new Error(`Invalid configuration: ${parsed.problems.join("; ")}`);
+}
+
+/**
+ * The process's configuration. Tests that need another value for a moment (an activation
+ * delay) set it here and put it back; nothing else writes it.
+ */
+export const env: Env = processSingleton("env", load);

@@ -9,11 +9,11 @@
 // every buffered scan, then exit, so each redirect that was answered is recorded.
 //   node --import tsx server/http-server.ts [--dev] [--port N] [--host H]
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import { Readable } from "node:stream";
-import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import next from "next";
 import { answerV1 } from "./api/v1";
-import { addressFromSocket, countryHeaderName } from "./client-address";
+import { writeAnswer } from "./http/answer";
+import { addressFromSocket } from "./client-address";
+import { env } from "./env";
 import { logError } from "./log";
 import { SECRET_NAMES, secret } from "./secrets";
 import { drainScans } from "./scan/recorder";
@@ -25,8 +25,8 @@ import { redis, whenReady } from "./redis";
 const args = process.argv.slice(2);
 const option = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
 const dev = args.includes("--dev");
-const port = Number(option("--port") ?? process.env.PORT ?? 3000);
-const host = option("--host") ?? process.env.HOST ?? "0.0.0.0";
+const port = Number(option("--port") ?? env.port);
+const host = option("--host") ?? env.host;
 /** How long requests in flight may take to finish once a stop signal arrives. */
 const GRACE_MS = 5_000;
 const SHORT_LINK = /^\/q\/([^/?]+)(?:\?|$)/;
@@ -44,7 +44,7 @@ function headerOf(req: IncomingMessage, name: string): string | null {
 // (No closure is made per redirect: tsx names every function it creates, at a cost.)
 async function serveShortLink(req: IncomingMessage, res: ServerResponse, code: string, address: string) {
   try {
-    const countryHeader = countryHeaderName();
+    const countryHeader = env.countryHeader;
     const answer = await answerShortLink({
       method: req.method!,
       code,
@@ -115,18 +115,7 @@ async function serveV1(req: IncomingMessage, res: ServerResponse) {
         req.once("close", () => (clearTimeout(timer), resolve()));
       });
     }
-    const body = answer.body;
-    // (Node sends no body in answer to HEAD, and keeps the length.)
-    if (typeof body === "string" || body === null) {
-      res.writeHead(answer.status, { ...answer.headers, "Content-Length": body === null ? 0 : Buffer.byteLength(body) }).end(body ?? undefined);
-    } else if (req.method === "HEAD") {
-      res.writeHead(answer.status, answer.headers).end();
-      void body.cancel();
-    } else {
-      // pipe: the CSV exports stream with backpressure; a client that leaves stops the stream.
-      res.writeHead(answer.status, answer.headers);
-      Readable.fromWeb(body as WebReadableStream).pipe(res);
-    }
+    await writeAnswer(res, req.method ?? "GET", answer);
   } catch (error) {
     logError("http.failed", { path: req.url?.split("?")[0] }, error);
     if (!res.headersSent) res.writeHead(500, { "Content-Type": "application/json; charset=utf-8" }).end('{"error":"Internal error"}');

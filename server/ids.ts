@@ -1,20 +1,21 @@
 // Identifiers. Record ids are time-ordered (so "newest first" is "id descending" and paging
 // is a plain keyset); public codes and keys are random from a cryptographic source.
 import { randomFillSync } from "node:crypto";
+import { processSingleton } from "./process-singleton";
 
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 const BASE36 = "0123456789abcdefghijklmnopqrstuvwxyz";
 
 // Random bytes are read from the system in blocks, as crypto.randomInt does: a read per id or
 // per character cost each scan's id several microseconds.
-const pool = Buffer.alloc(4096);
-let taken = pool.length;
+// One per process: two copies of this module must not hand out the same bytes or sequence.
+const state = processSingleton("ids", () => ({ pool: Buffer.alloc(4096), taken: 4096, lastMs: 0, sequence: 0 }));
 function randomByte(): number {
-  if (taken === pool.length) {
-    randomFillSync(pool);
-    taken = 0;
+  if (state.taken === state.pool.length) {
+    randomFillSync(state.pool);
+    state.taken = 0;
   }
-  return pool[taken++];
+  return state.pool[state.taken++];
 }
 
 export function randomString(length: number, alphabet = BASE62): string {
@@ -29,17 +30,14 @@ export function randomString(length: number, alphabet = BASE62): string {
   return out;
 }
 
-let lastMs = 0;
-let sequence = 0;
-
 /** `<prefix>_` + 9 chars of milliseconds + 4 of a per-millisecond sequence + 8 random, base36. */
 export function timeOrderedId(prefix: string): string {
   const now = Date.now();
-  if (now > lastMs) {
-    lastMs = now;
-    sequence = 0;
+  if (now > state.lastMs) {
+    state.lastMs = now;
+    state.sequence = 0;
   } else {
-    sequence++;
+    state.sequence++;
   }
-  return `${prefix}_${lastMs.toString(36).padStart(9, "0")}${sequence.toString(36).padStart(4, "0")}${randomString(8, BASE36)}`;
+  return `${prefix}_${state.lastMs.toString(36).padStart(9, "0")}${state.sequence.toString(36).padStart(4, "0")}${randomString(8, BASE36)}`;
 }

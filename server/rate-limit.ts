@@ -10,7 +10,9 @@
 // Faults: when Redis is away or slow (a command waits at most 250 ms), each instance falls
 // back to its own in-process limits, logs the fault, and returns to Redis when it is back.
 import type { Redis } from "ioredis";
+import { env } from "./env";
 import { logError } from "./log";
+import { processSingleton } from "./process-singleton";
 import { neverReady, redis, redisPrefix, whenReady } from "./redis";
 
 export type Rule = {
@@ -47,16 +49,25 @@ const decision = (retryMs: number, used: number, resetAt: number): Decision => (
 // ---- in process -------------------------------------------------------------------------
 
 type State = { tokens: number; at: number; day: number; used: number; expiresAt: number };
-const globalStates = globalThis as unknown as { qrRateLimits?: Map<string, State> };
-// On globalThis: Next and the Node server each load this module; an instance has one store.
-const states = (globalStates.qrRateLimits ??= new Map());
-let lastSweep = 0;
+/** Buckets by limit key, swept of expired ones at most once a minute. */
+export type BucketStore = { states: Map<string, State>; lastSweep: number };
+export const newBucketStore = (): BucketStore => ({ states: new Map(), lastSweep: 0 });
+
+// One per process (Next and the Node server each load this module; an instance has one store),
+// with the Redis fallback's state beside it.
+const limiter = processSingleton("rateLimit", () => ({
+  store: newBucketStore(),
+  redisFailing: false,
+  /** One wait for the first connection, shared by the requests that arrive meanwhile. */
+  firstConnection: undefined as Promise<void> | undefined,
+}));
 const MAX_STATES = 200_000;
 
-/** The same arithmetic as the Lua script below. `cost` 0 asks without consuming. */
-export function takeInProcess(key: string, rule: Rule, cost = 1, now = Date.now()): Decision {
-  if (now - lastSweep > 60_000 || states.size > MAX_STATES) {
-    lastSweep = now;
+/** The same arithmetic as the Lua script below, on `store`. `cost` 0 asks without consuming. */
+export function takeFromStore(store: BucketStore, key: string, rule: Rule, cost = 1, now = Date.now()): Decision {
+  const { states } = store;
+  if (now - store.lastSweep > 60_000 || states.size > MAX_STATES) {
+    store.lastSweep = now;
     for (const [k, s] of states) if (s.expiresAt < now) states.delete(k);
     // Still too many (an attack from many addresses): forget the oldest first.
     for (const k of states.keys()) {
@@ -80,6 +91,9 @@ export function takeInProcess(key: string, rule: Rule, cost = 1, now = Date.now(
   states.set(key, { tokens, at: now, day, used, expiresAt: now + lifetimeMs(rule) });
   return decision(retryMs, used, resetMs / 1000);
 }
+
+/** The process's own limits (the embedded default, and the fallback while Redis is away). */
+export const takeInProcess = (key: string, rule: Rule, cost = 1, now = Date.now()) => takeFromStore(limiter.store, key, rule, cost, now);
 
 // ---- Redis ------------------------------------------------------------------------------
 
@@ -130,30 +144,26 @@ async function takeOnRedis(client: Redis, key: string, rule: Rule, cost: number)
   return decision(retryMs, used, resetAt);
 }
 
-let redisFailing = false;
-/** One wait for the first connection, shared by the requests that arrive meanwhile. */
-let firstConnection: Promise<void> | undefined;
-
 /** Checks and consumes `cost` (0: only asks) of the limit named `key`. Never throws. */
 export async function take(key: string, rule: Rule, cost = 1): Promise<Decision> {
   const client = redis();
   // A connection still being made for the first time gets a moment; one that was lost does not
   // (while it reconnects, a wait would let the in-process bucket refill under a burst).
-  if (client && !redisFailing && neverReady(client)) await (firstConnection ??= whenReady(client, 250).catch(() => undefined));
+  if (client && !limiter.redisFailing && neverReady(client)) await (limiter.firstConnection ??= whenReady(client, 250).catch(() => undefined));
   if (client && client.status === "ready") {
     try {
       const decision = await takeOnRedis(client, key, rule, cost);
-      if (redisFailing) {
-        redisFailing = false;
+      if (limiter.redisFailing) {
+        limiter.redisFailing = false;
         logError("ratelimit.redis_restored", {});
       }
       return decision;
     } catch (error) {
-      if (!redisFailing) logError("ratelimit.redis_failed", { fallback: "in-process limits" }, error);
-      redisFailing = true;
+      if (!limiter.redisFailing) logError("ratelimit.redis_failed", { fallback: "in-process limits" }, error);
+      limiter.redisFailing = true;
     }
-  } else if (client && !redisFailing) {
-    redisFailing = true;
+  } else if (client && !limiter.redisFailing) {
+    limiter.redisFailing = true;
     logError("ratelimit.redis_unavailable", { status: client.status, fallback: "in-process limits" });
   }
   return takeInProcess(key, rule, cost);
@@ -161,33 +171,21 @@ export async function take(key: string, rule: Rule, cost = 1): Promise<Decision>
 
 /** Drops a limit's state (a key we never issued must not fill the store). Never throws. */
 export async function forget(key: string): Promise<void> {
-  states.delete(key);
+  limiter.store.states.delete(key);
   const client = redis();
   if (client && client.status === "ready") await client.del(`${redisPrefix()}rl:${key}`).catch(() => undefined);
 }
 
 // ---- the rules --------------------------------------------------------------------------
 
-const positiveNumber = (name: string, fallback: number): number => {
-  const raw = process.env[name];
-  if (raw === undefined || raw === "") return fallback;
-  const value = Number(raw);
-  if (!(value > 0)) throw new Error(`${name} must be a positive number`);
-  return value;
-};
-
-/** Per key (contract, "Rate limits"); the daily quotas can be changed for tests and plans. */
+/** Per key (contract, "Rate limits"); the daily quotas come from the configuration. */
 export const keyRule = (scope: "personal" | "business"): Rule =>
   scope === "personal"
-    ? { capacity: 10, refillPerSecond: 5, dailyQuota: positiveNumber("RATE_LIMIT_PERSONAL_DAILY_QUOTA", 2000) }
-    : { capacity: 20, refillPerSecond: 10, dailyQuota: positiveNumber("RATE_LIMIT_BUSINESS_DAILY_QUOTA", 10000) };
+    ? { capacity: 10, refillPerSecond: 5, dailyQuota: env.personalDailyQuota }
+    : { capacity: 20, refillPerSecond: 10, dailyQuota: env.businessDailyQuota };
 
 /** Requests with a missing or invalid key, per client address. */
-export const invalidKeyRule = (): Rule => ({
-  capacity: positiveNumber("INVALID_KEY_LIMIT_BURST", 60),
-  refillPerSecond: positiveNumber("INVALID_KEY_LIMIT_PER_SECOND", 1),
-  dailyQuota: 0,
-});
+export const invalidKeyRule = (): Rule => ({ capacity: env.invalidKeyBurst, refillPerSecond: env.invalidKeyPerSecond, dailyQuota: 0 });
 
 /** Failed log-ins: 5 per account and 20 per address, refilled over 15 minutes. */
 export const loginRules = {

@@ -1,19 +1,20 @@
 // Redis, when REDIS_URL is set (redis://, or rediss:// for TLS, Upstash included): shared by
-// every instance for cache invalidation and, later, rate limits. Connections are made on
-// first use and kept on globalThis, because Next and the Node server each load this module.
+// every instance for cache invalidation and rate limits. Connections are made on first use,
+// one of each per process (processSingleton: Next and the Node server each load this module).
 // Commands fail fast while Redis is away (no offline queue); callers fall back.
 import { Redis } from "ioredis";
+import { env } from "./env";
 import { logError } from "./log";
+import { processSingleton } from "./process-singleton";
 
 type Connections = { commands?: Redis; subscriber?: Redis; everReady: WeakSet<Redis> };
-const globalRedis = globalThis as unknown as { qrRedis?: Connections };
-const connections: Connections = (globalRedis.qrRedis ??= { everReady: new WeakSet() });
+const connections: Connections = processSingleton("redis.connections", () => ({ everReady: new WeakSet() }));
 
 /** Every key and channel name starts with this (tests give each run its own). */
-export const redisPrefix = () => process.env.REDIS_KEY_PREFIX ?? "qr:";
+export const redisPrefix = () => env.redisKeyPrefix;
 
 function connect(role: string): Redis | undefined {
-  const url = process.env.REDIS_URL;
+  const url = env.redisUrl;
   if (!url) return undefined;
   const client = new Redis(url, {
     connectTimeout: 500,

@@ -4,11 +4,11 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { backendOf } from "./database-url";
 import { env } from "./env";
+import { processSingleton } from "./process-singleton";
 
 const SECRETS_FILE = path.resolve("data", "secrets.json");
-const cache = new Map<string, string>();
+const cache = processSingleton("secrets", () => new Map<string, string>());
 
 /** Placeholders from docs and examples that people paste as they are. */
 const KNOWN_WEAK = ["changeme", "change-me", "secret", "your-secret", "your_secret", "supersecret", "replace-me", "replaceme", "password", "nextauth", "development", "example"];
@@ -27,18 +27,18 @@ export function weakness(value: string): string | null {
 /** Both secrets, checked once at start-up so that a server never runs with a missing or weak one. */
 export const SECRET_NAMES = ["NEXTAUTH_SECRET", "VISITOR_HASH_SECRET"] as const;
 
-export function secret(envName: string): string {
+export function secret(envName: (typeof SECRET_NAMES)[number]): string {
   // Kept once known: the visitor hash asks for its secret on every scan.
   const cached = cache.get(envName);
   if (cached) return cached;
-  const fromEnv = process.env[envName];
+  const fromEnv = env.secrets[envName];
   if (fromEnv) {
     const problem = weakness(fromEnv);
     if (problem) throw new Error(`${envName} ${problem}`);
     cache.set(envName, fromEnv);
     return fromEnv;
   }
-  if (backendOf(env.databaseUrl) !== "sqlite") {
+  if (env.backend !== "sqlite") {
     throw new Error(`${envName} must be set when DATABASE_URL is not the embedded SQLite database`);
   }
   mkdirSync(path.dirname(SECRETS_FILE), { recursive: true });

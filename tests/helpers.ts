@@ -5,6 +5,7 @@ import { Agent as HttpAgent, request as httpRequest } from "node:http";
 import { after, before } from "node:test";
 import { startPair } from "../scripts/harness";
 import { generateKey, revokeKey } from "../server/domain/apiKeys";
+import { keyRule } from "../server/rate-limit";
 import { closeRedis } from "../server/redis";
 import { addMember, createTeam, generateBusinessKey, type Role } from "../server/domain/teams";
 import { createUser, type Tier } from "../server/domain/users";
@@ -25,7 +26,9 @@ const pacers = new Map<string, { tokens: number; at: number }>();
  * it), so tests of other things never meet a 429. The rate-limit tests send `paced: false`.
  */
 async function pace(key: string): Promise<void> {
-  const [capacity, rate] = key.startsWith("qrb_") ? [18, 9] : [9, 4];
+  // A little under the key's rule (server/rate-limit.ts): one token less, one a second less.
+  const rule = keyRule(key.startsWith("qrb_") ? "business" : "personal");
+  const [capacity, rate] = [rule.capacity - 1, rule.refillPerSecond - 1];
   const state = pacers.get(key) ?? { tokens: capacity, at: Date.now() };
   pacers.set(key, state);
   for (;;) {

@@ -1,9 +1,11 @@
-// The README's test command. Builds the app, prepares a fresh database on the backend that
+// The README's test command. First the unit tier (tests/unit: pure functions, no build, no
+// server, seconds); then builds the app, prepares a fresh database on the backend that
 // DATABASE_URL names (embedded SQLite when unset; with a postgresql: URL, a new database is
 // created on that server and dropped afterwards), starts the production server on a free
 // port, and runs the HTTP integration tests and the Playwright browser tests against it.
 import { spawn, spawnSync } from "node:child_process";
-import { readdirSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { backendOf } from "../server/database-url";
 import { freePort, freshDatabase, startServer, type RunningServer } from "../scripts/harness";
@@ -24,7 +26,37 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<{
   });
 }
 
+type Result = { name: string; code: number; passed: number; failed: number };
+
+/** node:test's closing counts. */
+const counts = ({ code, output }: { code: number; output: string }) => ({
+  code,
+  passed: Number(/^# pass (\d+)/m.exec(output)?.[1] ?? 0),
+  failed: Number(/^# fail (\d+)/m.exec(output)?.[1] ?? 0),
+});
+
+/** The unit tier: node:test straight on the TypeScript sources. */
+async function unitTests(): Promise<Result> {
+  const dir = mkdtempSync(path.join(tmpdir(), "qr-unit-"));
+  const files = readdirSync("tests/unit").filter((f) => f.endsWith(".test.ts")).sort().map((f) => path.join("tests/unit", f));
+  // Modules that import the database client get a database of their own that no test touches.
+  const unit = await run(process.execPath, ["--import", "tsx", "--test", ...files], { ...baseEnv, DATABASE_URL: `file:${path.join(dir, "unit.db")}`, REDIS_URL: "" });
+  rmSync(dir, { recursive: true, force: true });
+  return { name: "unit", ...counts(unit) };
+}
+
+function summary(results: Result[]): number {
+  const passed = results.reduce((n, r) => n + r.passed, 0);
+  const failed = results.reduce((n, r) => n + r.failed, 0);
+  const ok = results.every((r) => r.code === 0) && failed === 0 && passed > 0;
+  console.log(`\n${results.map((r) => `${r.name}: ${r.passed} passed, ${r.failed} failed`).join("\n")}`);
+  console.log(`tests: ${passed} passed, ${failed} failed`);
+  return ok ? 0 : 1;
+}
+
 async function main(): Promise<number> {
+  const results: Result[] = [await unitTests()];
+  if (process.argv.includes("--unit-only")) return summary(results);
   if (!process.argv.includes("--no-build")) {
     const build = spawnSync(process.execPath, ["node_modules/next/dist/bin/next", "build"], { stdio: "inherit", env: baseEnv });
     if (build.status !== 0) return 1;
@@ -46,7 +78,6 @@ async function main(): Promise<number> {
   if (env.REDIS_URL) env.REDIS_KEY_PREFIX = `qrtest:${Date.now()}:${process.pid}:`;
   console.log(`\n== backend ${backendOf(db.url)}${env.REDIS_URL ? " + Redis" : ""}, server ${baseUrl}`);
 
-  const results: { name: string; code: number; passed: number; failed: number }[] = [];
   let server: RunningServer | undefined;
   try {
     server = await startServer(env, port);
@@ -55,12 +86,7 @@ async function main(): Promise<number> {
     const only = process.argv.includes("--only") ? process.argv[process.argv.indexOf("--only") + 1] : "";
     const files = [...testsIn("tests/api"), ...testsIn("tests/instances")].filter((f) => f.includes(only));
     const api = await run(process.execPath, ["--import", "tsx", "--test", "--test-concurrency=1", ...files], env);
-    results.push({
-      name: "integration",
-      code: api.code,
-      passed: Number(/^# pass (\d+)/m.exec(api.output)?.[1] ?? 0),
-      failed: Number(/^# fail (\d+)/m.exec(api.output)?.[1] ?? 0),
-    });
+    results.push({ name: "integration", ...counts(api) });
     if (!process.argv.includes("--no-e2e")) {
       const e2e = await run(process.execPath, ["node_modules/@playwright/test/cli.js", "test"], env);
       results.push({
@@ -74,12 +100,7 @@ async function main(): Promise<number> {
     await server?.stop();
     await db.cleanup();
   }
-  const passed = results.reduce((n, r) => n + r.passed, 0);
-  const failed = results.reduce((n, r) => n + r.failed, 0);
-  const ok = results.every((r) => r.code === 0) && failed === 0 && passed > 0;
-  console.log(`\n${results.map((r) => `${r.name}: ${r.passed} passed, ${r.failed} failed`).join("\n")}`);
-  console.log(`tests: ${passed} passed, ${failed} failed`);
-  return ok ? 0 : 1;
+  return summary(results);
 }
 
 main().then(

@@ -1,8 +1,12 @@
-// The OpenAPI 3.1 document of /v1: the tRPC procedures, plus the CSV and image routes served by plain
-// handlers, with the x-api-key scheme and the contract's error bodies on every operation.
+// The OpenAPI 3.1 document of /v1, built from the route table (server/api/routes.ts): the
+// procedures' routes documented by trpc-to-openapi from their meta and schemas, the raw
+// routes (CSV, images) from their table entries, with the x-api-key scheme and the contract's
+// error bodies on every operation.
 import { generateOpenApiDocument } from "trpc-to-openapi";
 import { env } from "../env";
-import { appRouter } from "./root";
+import { processSingleton } from "../process-singleton";
+import { v1Router } from "./root";
+import { V1_ROUTES, type RawRoute } from "./routes";
 
 const errorSchema = {
   type: "object",
@@ -33,56 +37,30 @@ const jsonError = (description: string, batch = false) => ({
   },
 });
 
-/** A route served by a plain handler (its body is not JSON), documented by hand. */
-const rawOperation = (summary: string, tags: string[], parameters: object[], ok: { description: string; content: object }): never =>
-  ({ get: { summary, tags, parameters, security: [{ ApiKey: [] }], responses: { 200: ok } } }) as never;
-
-const csvOperation = (summary: string, columns: string, tags: string[], parameters: object[] = []): never =>
-  rawOperation(summary, tags, parameters, { description: `CSV, columns ${columns}`, content: { "text/csv": { schema: { type: "string" } } } });
-
-const pathParameter = (name: string) => ({ name, in: "path", required: true, schema: { type: "string" } });
-const imageOperation = (summary: string, idName: string, tags: string[]): never =>
-  rawOperation(
-    summary,
-    tags,
-    [
-      pathParameter(idName),
-      { name: "format", in: "query", required: false, schema: { type: "string", enum: ["svg", "png"], default: "svg" } },
-      { name: "size", in: "query", required: false, schema: { type: "integer", minimum: 64, maximum: 2048, default: 512 }, description: "Width and height in pixels" },
-    ],
-    {
-      description: "The QR image, drawn with the record's style",
-      content: { "image/svg+xml": { schema: { type: "string" } }, "image/png": { schema: { type: "string", format: "binary" } } },
-    },
-  );
-
 type Operation = { responses?: Record<string, unknown>; requestBody?: unknown };
 
-let cached: ReturnType<typeof generateOpenApiDocument> | undefined;
+/** The raw routes of the table, as OpenAPI path items. */
+function rawPaths(): never {
+  const paths: Record<string, Record<string, object>> = {};
+  for (const route of V1_ROUTES.filter((r): r is RawRoute => r.kind === "raw")) {
+    const { summary, tags, parameters, ok } = route.doc;
+    (paths[route.path] ??= {})[route.method.toLowerCase()] = { summary, tags, parameters, security: [{ ApiKey: [] }], responses: { 200: ok } };
+  }
+  return paths as never;
+}
 
-export function openApiDocument() {
-  if (cached) return cached;
-  const doc = generateOpenApiDocument(appRouter, {
+/** Built once per process, on the first request for it. */
+export const openApiDocument = () => processSingleton("v1.openapi", buildDocument);
+
+function buildDocument() {
+  // The procedures of the table are exactly those of the /v1 router (routes.ts walks it).
+  const doc = generateOpenApiDocument(v1Router, {
     title: "QR Code Records API",
     version: "1.0.0",
     description: "Static and dynamic QR code records, scan analytics and CSV exports. Every route needs the x-api-key header.",
     baseUrl: `${env.appUrl}/v1`,
     securitySchemes: { ApiKey: { type: "apiKey", in: "header", name: "x-api-key" } },
-    paths: {
-      "/qrcodes/export": csvOperation("Export every static QR code of the library as CSV", "qr_id,name,url,created_at,updated_at", ["Static QR codes"]),
-      "/dynqrcodes/export": csvOperation(
-        "Export every dynamic QR code of the library as CSV",
-        "code,name,short_url,destination_url,status,team_id,created_at,updated_at,total_scans",
-        ["Dynamic QR codes"],
-      ),
-      "/dynqrcodes/{code}/analytics/export": csvOperation("Export one code's scan events in a range of days as CSV", "scanned_at,country,device,os,browser,unique", ["Dynamic QR codes"], [
-        pathParameter("code"),
-        { name: "from", in: "query", required: false, schema: { type: "string" }, description: "First day, YYYY-MM-DD (UTC), inclusive" },
-        { name: "to", in: "query", required: false, schema: { type: "string" }, description: "Last day, YYYY-MM-DD (UTC), inclusive" },
-      ]),
-      "/qrcodes/{qr_id}/image": imageOperation("The QR image of a static code's url", "qr_id", ["Static QR codes"]),
-      "/dynqrcodes/{code}/image": imageOperation("The QR image of a dynamic code's short_url", "code", ["Dynamic QR codes"]),
-    },
+    paths: rawPaths(),
   });
   doc.components = {
     ...doc.components,
@@ -107,6 +85,5 @@ export function openApiDocument() {
       op.responses = responses;
     }
   }
-  cached = doc;
   return doc;
 }

@@ -6,9 +6,14 @@ import { qrcodesRouter } from "./routers/qrcodes";
 import { teamRouter } from "./routers/team";
 import { createTRPCRouter } from "./trpc";
 
-export const appRouter = createTRPCRouter({
+/** /v1's procedures (API-key procedures; each one's OpenAPI meta is its route: server/api/routes.ts). */
+export const v1Router = createTRPCRouter({
   qrcodes: qrcodesRouter,
   dynqrcodes: dynqrcodesRouter,
+});
+
+/** The web pages' calls on /api/trpc (session and public procedures). */
+export const appRouter = createTRPCRouter({
   keys: keysRouter,
   account: accountRouter,
   team: teamRouter,

@@ -2,8 +2,8 @@
 import { initTRPC, TRPCError } from "@trpc/server";
 import type { OpenApiMeta } from "trpc-to-openapi";
 import type { Principal } from "../domain/apiKeys";
-import { fromZodIssues } from "../domain/validation";
-import { DomainError } from "../errors";
+import { z } from "zod";
+import { DomainError, domainErrorOf, ERROR_TABLE, fromZodIssues } from "../errors";
 
 export type ListMeta = {
   /**
@@ -24,16 +24,6 @@ export type Context = {
   resMeta: { status?: number };
 };
 
-/** The domain error behind a tRPC error, if any: thrown by the domain or a failed input parse. */
-export function domainErrorOf(error: TRPCError): DomainError | null {
-  const cause = error.cause;
-  if (cause instanceof DomainError) return cause;
-  if (error.code === "BAD_REQUEST" && cause && (cause as Error).name === "ZodError") {
-    return fromZodIssues((cause as unknown as { issues: { path: PropertyKey[]; message: string }[] }).issues);
-  }
-  return null;
-}
-
 const t = initTRPC
   .context<Context>()
   .meta<OpenApiMeta & ListMeta>()
@@ -50,23 +40,15 @@ const t = initTRPC
     },
   });
 
-/** Domain errors keep their meaning (403, 404, 409…) instead of becoming 500s. */
-const TRPC_CODE = {
-  invalid: "BAD_REQUEST",
-  unauthenticated: "UNAUTHORIZED",
-  forbidden: "FORBIDDEN",
-  not_found: "NOT_FOUND",
-  gone: "NOT_FOUND",
-  conflict: "CONFLICT",
-  rate_limited: "TOO_MANY_REQUESTS",
-} as const;
-
+/** Domain errors keep their meaning (403, 404, 409…) instead of becoming 500s: the one table's tRPC code. */
 const domainErrors = t.middleware(async ({ next }) => {
   const result = await next();
-  if (!result.ok && result.error.cause instanceof DomainError) {
-    const cause = result.error.cause;
-    throw new TRPCError({ code: TRPC_CODE[cause.kind], message: cause.message, cause });
-  }
+  if (result.ok) return result;
+  // A failed input check is the caller's error (400); a failed output check, also a zod error
+  // but wrapped as INTERNAL_SERVER_ERROR, is ours.
+  const { error } = result;
+  const domain = error.code === "BAD_REQUEST" && error.cause instanceof z.core.$ZodError ? fromZodIssues(error.cause.issues) : domainErrorOf(error);
+  if (domain) throw new TRPCError({ code: ERROR_TABLE[domain.code].trpc, message: domain.message, cause: domain });
   return result;
 });
 
@@ -81,11 +63,11 @@ export function respondCreated<T>(ctx: Context, records: T[]): { created: T[] } 
 export const publicProcedure = t.procedure.use(domainErrors);
 
 export const sessionProcedure = publicProcedure.use(({ ctx, next }) => {
-  if (!ctx.session) throw new TRPCError({ code: "UNAUTHORIZED", message: "Log in first" });
+  if (!ctx.session) throw new DomainError("unauthenticated", "Log in first");
   return next({ ctx: { ...ctx, session: ctx.session } });
 });
 
 export const apiKeyProcedure = publicProcedure.use(({ ctx, next }) => {
-  if (!ctx.principal) throw new TRPCError({ code: "UNAUTHORIZED", message: "Missing API key" });
+  if (!ctx.principal) throw new DomainError("missing_key", "Missing API key");
   return next({ ctx: { ...ctx, principal: ctx.principal } });
 });

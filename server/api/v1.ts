@@ -1,31 +1,24 @@
-// The single entry point of /v1: request id → gate (key, then rate limits) → route → body
-// checks → procedure or raw (CSV, image) handler → the contract's error body. The Node server and the
-// route handlers under app/v1 only call `handleV1`.
+// The single entry point of /v1: request id → gate (key, then rate limits) → the route table
+// (server/api/routes.ts) → body checks → the route's procedure or raw handler → the contract's
+// error body from the one error table (server/errors.ts). The Node server and the route
+// handler under app/v1 only call `answerV1` / `handleV1`.
 import { randomUUID } from "node:crypto";
-import { TRPCError } from "@trpc/server";
 import { LRUCache } from "lru-cache";
-import { coerceSchema, getInputOutputParsers, instanceofZodTypeObject, unwrapZodType } from "trpc-to-openapi";
-import { csvResponse, datedFilename } from "../csv";
-import { scanExportResponse } from "../domain/analytics";
 import { clientAddress } from "../client-address";
-import { authenticateApiKey, isKeyGuess, presentedKey, type PresentedKey, type Principal } from "../domain/apiKeys";
-import { qrImageResponse } from "../domain/images";
+import { authenticateApiKey, presentedKey, type PresentedKey, type Principal } from "../domain/apiKeys";
 import type { Library } from "../domain/library";
-import { DYNAMIC_EXPORT_COLUMNS, dynamicExportRows } from "../domain/dynamicCodes";
-import { STATIC_EXPORT_COLUMNS, staticExportRows } from "../domain/staticCodes";
 import { isDatabaseUnreachable } from "../db";
-import { DomainError, HTTP_STATUS } from "../errors";
+import { DomainError, domainErrorOf, isKeyGuess } from "../errors";
 import { nextTurn } from "../event-loop";
+import { jsonAnswer, jsonText, toResponse, type Answer } from "../http/answer";
 import { logError } from "../log";
+import { processSingleton } from "../process-singleton";
 import { forget, invalidKeyRule, keyRule, take } from "../rate-limit";
 import { openApiDocument } from "./openapi";
-import { appRouter } from "./root";
-import { createCallerFactory, domainErrorOf, type Context, type ListMeta } from "./trpc";
+import { routesFor, type ProcedureRoute } from "./routes";
+import type { Context } from "./trpc";
 
 const MAX_BODY_BYTES = 1024 * 1024;
-
-/** A route whose body is not JSON (CSV, images): served by a plain handler, not a procedure. */
-type RawHandler = (principal: Principal, params: Record<string, string>, query: URLSearchParams) => Response | Promise<Response>;
 
 /** What /v1 needs of a request: a Fetch `Request` is one; the Node server makes a lighter one. */
 export type V1Request = {
@@ -36,108 +29,25 @@ export type V1Request = {
   body: ReadableStream<Uint8Array> | null;
 };
 
-/** An answer: JSON text, or a raw handler's streamed body (CSV, images). */
-export type V1Answer = { status: number; headers: Record<string, string>; body: string | ReadableStream<Uint8Array> | null };
-type Procedure = (input: unknown) => Promise<unknown>;
-type Caller = Record<string, Record<string, Procedure>>;
-type Route = {
-  method: string;
-  path: string;
-  pattern: RegExp;
-  params: string[];
-  literal: boolean;
-  raw?: RawHandler;
-  procedure?: [string, string];
-  cachedByLibraryVersion?: boolean;
-};
-
-const RAW_ROUTES: { path: string; handler: RawHandler }[] = [
-  {
-    path: "/qrcodes/export",
-    handler: (p) => csvResponse(datedFilename("qrcodes"), STATIC_EXPORT_COLUMNS, staticExportRows(p.library)),
-  },
-  {
-    path: "/dynqrcodes/export",
-    handler: (p) => csvResponse(datedFilename("dynqrcodes"), DYNAMIC_EXPORT_COLUMNS, dynamicExportRows(p.library)),
-  },
-  {
-    path: "/dynqrcodes/{code}/analytics/export",
-    handler: (p, params, query) => scanExportResponse(p.library, params.code, query),
-  },
-  { path: "/qrcodes/{qr_id}/image", handler: (p, params, query) => qrImageResponse(p.library, "static", params.qr_id, query) },
-  { path: "/dynqrcodes/{code}/image", handler: (p, params, query) => qrImageResponse(p.library, "dynamic", params.code, query) },
-];
-
-function route(method: string, path: string, target: Pick<Route, "raw" | "procedure" | "cachedByLibraryVersion">): Route {
-  const params: string[] = [];
-  const source = path.replace(/\{(\w+)\}/g, (_, name: string) => {
-    params.push(name);
-    return "([^/]+)";
-  });
-  return { method, path, pattern: new RegExp(`^${source}$`), params, literal: params.length === 0, ...target };
-}
-
-type ProcedureDef = { _def: { meta?: ListMeta & { openapi?: { method: string; path: string } }; inputs: unknown[] } };
-const procedures = Object.entries(appRouter._def.procedures as unknown as Record<string, ProcedureDef>).filter(([, p]) => p._def.meta?.openapi);
-
-// Query strings are strings: number fields of a query's input accept them, made so by
-// trpc-to-openapi's own function, once at start. (Its handler also did so to JSON bodies,
-// where "5" would then pass for 5; a body's numbers stay numbers here.)
-for (const [, procedure] of procedures) {
-  if (!["GET", "DELETE"].includes(procedure._def.meta!.openapi!.method)) continue;
-  const schema = unwrapZodType(getInputOutputParsers(procedure as never).inputParser, true);
-  if (instanceofZodTypeObject(schema)) coerceSchema(schema as never);
-}
-
-/** Every /v1 route: the procedures that carry OpenAPI meta, and the raw handlers. */
-const ROUTES: Route[] = [
-  ...RAW_ROUTES.map((r) => route("GET", r.path, { raw: r.handler })),
-  ...procedures.map(([name, { _def: { meta } }]) =>
-    route(meta!.openapi!.method, meta!.openapi!.path, { procedure: name.split(".") as [string, string], cachedByLibraryVersion: meta!.cachedByLibraryVersion }),
-  ),
-];
-
 /** Answers of `cachedByLibraryVersion` routes, as sent; an old version's answers age out. */
-const answers = new LRUCache<string, string>({ maxSize: 32 * 2 ** 20, sizeCalculation: (text) => text.length });
+const answers = processSingleton("v1.listAnswers", () => new LRUCache<string, string>({ maxSize: 32 * 2 ** 20, sizeCalculation: (text) => text.length }));
 const libraryKey = (library: Library) => (library.kind === "personal" ? `user:${library.userId}` : `team:${library.teamId}`);
 
-const callerOf = createCallerFactory(appRouter);
-
-/**
- * Routes whose path matches. A literal segment ("batch", "export") is a fixed word: where a
- * literal route matches the path, parameter routes are not considered.
- */
-function routesFor(path: string): Route[] {
-  const matching = ROUTES.filter((r) => r.pattern.test(path));
-  return matching.some((r) => r.literal) ? matching.filter((r) => r.literal) : matching;
+/** The contract's error body for anything thrown: the error table's status, or a logged fault. */
+function errorAnswer(error: unknown, requestId: string): Answer {
+  const domain = domainErrorOf(error) ?? faultOf(error, requestId);
+  const body = domain.items ? { errors: domain.items } : { error: domain.message };
+  return jsonAnswer(domain.status, body, domain.headers);
 }
 
-const jsonText = (status: number, text: string, headers: Record<string, string> = {}): V1Answer => ({
-  status,
-  headers: { ...headers, "Content-Type": "application/json; charset=utf-8" },
-  body: text,
-});
-const json = (status: number, body: unknown, headers: Record<string, string> = {}) => jsonText(status, JSON.stringify(body), headers);
-
-function domainResponse(error: DomainError): V1Answer {
-  const body = error.items ? { errors: error.items } : { error: error.message };
-  return json(HTTP_STATUS[error.kind], body, error.headers);
-}
-
-function errorResponse(error: unknown, requestId: string): V1Answer {
-  if (error instanceof DomainError) return domainResponse(error);
-  if (error instanceof TRPCError) {
-    const domain = domainErrorOf(error);
-    if (domain) return domainResponse(domain);
-    if (error.code === "NOT_FOUND") return json(404, { error: "Not found" });
-  }
-  const cause = error instanceof TRPCError && error.cause ? error.cause : error;
+function faultOf(error: unknown, requestId: string): DomainError {
+  const cause = (error as { cause?: unknown } | null)?.cause ?? error;
   if (isDatabaseUnreachable(cause)) {
     logError("v1.database_unavailable", { requestId }, cause);
-    return json(503, { error: "The database is unavailable for a moment: try again" }, { "Retry-After": "1" });
+    return new DomainError("database_unavailable", "The database is unavailable for a moment: try again", undefined, { "Retry-After": "1" });
   }
   logError("v1.internal_error", { requestId }, cause);
-  return json(500, { error: "Internal error" });
+  return new DomainError("internal", "Internal error");
 }
 
 /** Reads the body up to the limit; null when it is larger. */
@@ -162,23 +72,19 @@ async function readBody(req: V1Request): Promise<string | null> {
 }
 
 /** Checks of a JSON body: content type (415), size (413), syntax and shape (400). */
-async function jsonBody(req: V1Request): Promise<{ value: Record<string, unknown> } | { refused: V1Answer }> {
+async function jsonBody(req: V1Request): Promise<Record<string, unknown>> {
   const type = req.headers.get("content-type") ?? "";
-  if (!/^application\/json\s*(;|$)/i.test(type)) {
-    return { refused: json(415, { error: "Content-Type must be application/json" }) };
-  }
+  if (!/^application\/json\s*(;|$)/i.test(type)) throw new DomainError("unsupported_media_type", "Content-Type must be application/json");
   const text = await readBody(req);
-  if (text === null) return { refused: json(413, { error: "The body must be at most 1 MiB" }) };
+  if (text === null) throw new DomainError("payload_too_large", "The body must be at most 1 MiB");
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
-    return { refused: domainResponse(new DomainError("invalid", "The body is not valid JSON")) };
+    throw new DomainError("invalid", "The body is not valid JSON");
   }
-  if (value === null || typeof value !== "object" || Array.isArray(value)) {
-    return { refused: domainResponse(new DomainError("invalid", "The body must be a JSON object")) };
-  }
-  return { value: value as Record<string, unknown> };
+  if (value === null || typeof value !== "object" || Array.isArray(value)) throw new DomainError("invalid", "The body must be a JSON object");
+  return value as Record<string, unknown>;
 }
 
 /** What the gate learned that every response of the request carries. */
@@ -236,60 +142,59 @@ async function admit(req: V1Request, meta: Meta): Promise<Principal> {
   return principal;
 }
 
-async function dispatch(req: V1Request, requestId: string, meta: Meta): Promise<V1Answer> {
+/** A query string as an input object: a repeated name gives an array. */
+function queryInput(search: URLSearchParams): Record<string, unknown> {
+  const input: Record<string, unknown> = {};
+  for (const name of new Set(search.keys())) {
+    const values = search.getAll(name);
+    input[name] = values.length === 1 ? values[0] : values;
+  }
+  return input;
+}
+
+/** Calls the route's procedure directly (no caller proxy): its middleware, input check and resolver. */
+function callProcedure(route: ProcedureRoute, ctx: Context, input: unknown): Promise<unknown> {
+  return route.procedure({ ctx, getRawInput: async () => input, path: route.name, type: route.procedure._def.type, signal: undefined, batchIndex: 0 });
+}
+
+async function dispatch(req: V1Request, requestId: string, meta: Meta): Promise<Answer> {
   const url = new URL(req.url);
   const path = url.pathname.replace(/^\/v1/, "").replace(/\/+$/, "") || "/";
   const method = req.method.toUpperCase();
 
   if (path === "/openapi.json") {
-    if (method !== "GET" && method !== "HEAD") return json(405, { error: "Method not allowed" }, { Allow: "GET" });
-    return json(200, openApiDocument());
+    if (method !== "GET" && method !== "HEAD") throw new DomainError("method_not_allowed", "Method not allowed", undefined, { Allow: "GET" });
+    return jsonAnswer(200, openApiDocument());
   }
 
   const principal = await admit(req, meta);
 
   const candidates = routesFor(path);
-  if (candidates.length === 0) return json(404, { error: "Not found" });
+  if (candidates.length === 0) throw new DomainError("not_found", "Not found");
   const matched = candidates.find((r) => r.method === method);
   if (!matched) {
     const allow = [...new Set(candidates.map((r) => r.method))].join(", ");
-    return json(405, { error: `Method not allowed: use ${allow}` }, { Allow: allow });
+    throw new DomainError("method_not_allowed", `Method not allowed: use ${allow}`, undefined, { Allow: allow });
   }
 
   const params = pathParams(matched, path);
-  if (!params) return json(404, { error: "Not found" });
-  if (matched.raw) {
-    const response = await matched.raw(principal, params, url.searchParams);
-    return { status: response.status, headers: Object.fromEntries(response.headers), body: response.body };
-  }
+  if (!params) throw new DomainError("not_found", "Not found");
+  if (matched.kind === "raw") return matched.answer(principal, params, queryInput(url.searchParams));
 
-  // The procedure's input, as trpc-to-openapi builds it: the JSON body, or the query string
-  // (a repeated name gives an array), and the path's parameters over either.
-  let input: Record<string, unknown>;
-  if (method === "POST" || method === "PATCH" || method === "PUT") {
-    const checked = await jsonBody(req);
-    if ("refused" in checked) return checked.refused;
-    input = { ...checked.value, ...params };
-  } else {
-    input = {};
-    for (const name of new Set(url.searchParams.keys())) {
-      const values = url.searchParams.getAll(name);
-      input[name] = values.length === 1 ? values[0] : values;
-    }
-    Object.assign(input, params);
-  }
+  // The procedure's input, as the OpenAPI document describes it: the JSON body, or the query
+  // string, and the path's parameters over either.
+  const input = method === "POST" || method === "PATCH" ? { ...(await jsonBody(req)), ...params } : { ...queryInput(url.searchParams), ...params };
   const cacheKey = matched.cachedByLibraryVersion ? `${libraryKey(principal.library)} ${principal.libraryVersion} ${matched.path} ${url.search}` : null;
   const cached = cacheKey === null ? undefined : answers.get(cacheKey);
   if (cached !== undefined) return jsonText(200, cached);
   const ctx: Context = { requestId, session: null, principal, resMeta: {} };
-  const [group, name] = matched.procedure!;
-  const text = JSON.stringify(await (callerOf(ctx) as unknown as Caller)[group][name](input));
+  const text = JSON.stringify(await callProcedure(matched, ctx, input));
   if (cacheKey !== null) answers.set(cacheKey, text);
   return jsonText(ctx.resMeta.status ?? 200, text);
 }
 
 /** The route's path parameters, decoded; null when one is not valid percent-encoding. */
-function pathParams(matched: Route, path: string): Record<string, string> | null {
+function pathParams(matched: { pattern: RegExp; params: string[] }, path: string): Record<string, string> | null {
   const values = matched.pattern.exec(path)!.slice(1);
   const params: Record<string, string> = {};
   try {
@@ -301,14 +206,14 @@ function pathParams(matched: Route, path: string): Record<string, string> | null
 }
 
 /** The single entry point of /v1, for the Node server. */
-export async function answerV1(req: V1Request): Promise<V1Answer> {
+export async function answerV1(req: V1Request): Promise<Answer> {
   const requestId = randomUUID();
   const meta: Meta = {};
-  let answer: V1Answer;
+  let answer: Answer;
   try {
     answer = await dispatch(req, requestId, meta);
   } catch (error) {
-    answer = errorResponse(error, requestId);
+    answer = errorAnswer(error, requestId);
   }
   answer.headers["X-Request-Id"] = requestId;
   Object.assign(answer.headers, meta.rateLimitHeaders);
@@ -317,6 +222,5 @@ export async function answerV1(req: V1Request): Promise<V1Answer> {
 
 /** The same, as a Fetch handler: app/v1's route handler (`next dev`, serverless hosts). */
 export async function handleV1(req: Request): Promise<Response> {
-  const { status, headers, body } = await answerV1(req);
-  return new Response(body, { status, headers });
+  return toResponse(await answerV1(req));
 }

@@ -4,42 +4,11 @@
 // CSV export of one code's scans. The API and the web analytics page both call these
 // functions, so the two can never disagree.
 import { z } from "zod";
-import { csvResponse, datedFilename } from "../csv";
 import { db, dialectSql, readRows, selectRows, type DialectSql } from "../db";
-import { invalid, notFound } from "../errors";
+import { notFound } from "../errors";
 import { libraryCondition, libraryWhere, type Library } from "./library";
-
-const DAY_MS = 86_400_000;
-const MAX_DAYS = 366;
-const DEFAULT_DAYS = 30;
-
-const dayOf = (date: Date) => date.toISOString().slice(0, 10);
-
-/** A YYYY-MM-DD that is a real calendar day, as milliseconds at 00:00 UTC; null otherwise. */
-function parseDay(value: string): number | null {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return null;
-  const ms = Date.parse(`${value}T00:00:00Z`);
-  return Number.isNaN(ms) || dayOf(new Date(ms)) !== value ? null : ms;
-}
-
-export const rangeQuery = z.object({
-  from: z.string().optional().meta({ description: "First day, YYYY-MM-DD (UTC), inclusive. Default: 29 days before `to`." }),
-  to: z.string().optional().meta({ description: "Last day, YYYY-MM-DD (UTC), inclusive. Default: today." }),
-});
-export type Range = { from: string; to: string; days: string[] };
-
-/** `from`/`to` per the contract: defaults to the last 30 days; 400 when malformed, reversed or over 366 days. */
-export function resolveRange(query: { from?: string; to?: string }, now = new Date()): Range {
-  const toMs = query.to === undefined ? parseDay(dayOf(now))! : parseDay(query.to);
-  if (toMs === null) throw invalid("to must be a date like 2026-11-21");
-  const fromMs = query.from === undefined ? toMs - (DEFAULT_DAYS - 1) * DAY_MS : parseDay(query.from);
-  if (fromMs === null) throw invalid("from must be a date like 2026-11-21");
-  if (toMs < fromMs) throw invalid("to must not be before from");
-  const count = (toMs - fromMs) / DAY_MS + 1;
-  if (count > MAX_DAYS) throw invalid(`The range must be at most ${MAX_DAYS} days`);
-  const days = Array.from({ length: count }, (_, i) => dayOf(new Date(fromMs + i * DAY_MS)));
-  return { from: days[0], to: days[days.length - 1], days };
-}
+import { keysetPages } from "./paging";
+import { resolveRange } from "./dateRange";
 
 const count = z.number().int();
 const breakdown = <K extends string>(key: K) => z.array(z.object({ [key]: z.string(), scans: count } as Record<K, z.ZodString> & { scans: typeof count }));
@@ -181,22 +150,16 @@ const EXPORT_SQL: DialectSql = {
 
 /** One code's scan events in the range, oldest first, a page at a time (the CSV export). */
 export async function scanExportRows(library: Library, code: string, query: { from?: string; to?: string }): Promise<AsyncGenerator<unknown[][]>> {
+  // The code and the range are checked here, before the first row, so their errors come first.
   const range = resolveRange(query);
   const row = await codeOf(library, code);
+  type ExportRow = [string, string, string, string, string, string, boolean | number];
+  const pages = keysetPages(
+    (after, take) => readRows(EXPORT_SQL, [row.id, range.from, range.to, after ?? "", take]) as Promise<ExportRow[]>,
+    EXPORT_PAGE,
+    (r) => r[0],
+  );
   return (async function* () {
-    for (let after = ""; ; ) {
-      const rows = (await readRows(EXPORT_SQL, [row.id, range.from, range.to, after, EXPORT_PAGE])) as [string, string, string, string, string, string, boolean | number][];
-      if (rows.length === 0) return;
-      yield rows.map(([, scannedAt, country, device, os, browser, unique]) => [scannedAt, country, device, os, browser, unique === true || unique === 1]);
-      if (rows.length < EXPORT_PAGE) return;
-      after = rows[rows.length - 1][0];
-    }
+    for await (const rows of pages) yield rows.map(([, scannedAt, country, device, os, browser, unique]) => [scannedAt, country, device, os, browser, unique === true || unique === 1]);
   })();
-}
-
-/** The scan export as the streamed CSV answer that the API and the analytics page both serve. */
-export async function scanExportResponse(library: Library, code: string, query: URLSearchParams): Promise<Response> {
-  // The code and the range are checked before the first byte, so their errors come first.
-  const rows = await scanExportRows(library, code, { from: query.get("from") ?? undefined, to: query.get("to") ?? undefined });
-  return csvResponse(datedFilename(`scans-${code}`), SCAN_EXPORT_COLUMNS, rows);
 }

@@ -6,6 +6,7 @@ import { db, dialectSql, epochMs, isUniqueViolation, selectRows } from "../db";
 import { DomainError } from "../errors";
 import { env } from "../env";
 import { randomString, timeOrderedId } from "../ids";
+import { processSingleton } from "../process-singleton";
 import type { Actor } from "./library";
 import { keyGenerationRule, take } from "../rate-limit";
 import { hasApiAccess } from "./users";
@@ -97,10 +98,8 @@ export type Principal = Actor & { apiKeyId: string; scope: KeyScope; libraryVers
 
 const unauthenticated = (message: string, headers?: Record<string, string>) =>
   new DomainError("unauthenticated", message, undefined, headers);
-
-const GUESSES = new Set(["Missing API key", "Invalid API key"]);
-/** A request with no key or a key we never issued: these count against the client address. */
-export const isKeyGuess = (error: unknown) => error instanceof DomainError && error.kind === "unauthenticated" && GUESSES.has(error.message);
+/** A key of the wrong shape or one we never issued (a key guess: see isKeyGuess). */
+const invalidKey = () => new DomainError("invalid_key", "Invalid API key");
 
 type KeyRow = {
   id: string;
@@ -135,7 +134,7 @@ const KEY_LOOKUP = dialectSql(
   LEFT JOIN "User" o ON o."id" = t."ownerId"
   WHERE k."hashedKey" IN (SELECT value FROM ${d === "sqlite" ? "json_each(?)" : "json_array_elements_text(?::json)"})`,
 );
-const keyLoader = new DataLoader<string, KeyRow | undefined>(
+const keyLoader = processSingleton("apiKeys.loader", () => new DataLoader<string, KeyRow | undefined>(
   async (hashes) => {
     const rows = await selectRows<KeyRow & { hashedKey: string }>(KEY_LOOKUP, [JSON.stringify(hashes)]);
     const byHash = new Map(rows.map((row) => [row.hashedKey, row]));
@@ -143,16 +142,16 @@ const keyLoader = new DataLoader<string, KeyRow | undefined>(
   },
   // Batch what arrives in one turn: the gate yields a turn (setImmediate) before the lookup.
   { cache: false, batchScheduleFn: (dispatch) => setImmediate(dispatch) },
-);
+));
 
 /** A key as presented: its hash and the scope its prefix names, before any lookup. */
 export type PresentedKey = { hash: string; scope: KeyScope };
 
 /** The header's key, if it has the shape of one of ours (no database involved). */
 export function presentedKey(header: string | null): PresentedKey {
-  if (header === null || header === "") throw unauthenticated("Missing API key");
+  if (header === null || header === "") throw new DomainError("missing_key", "Missing API key");
   const raw = header.trim();
-  if (!KEY_PATTERN.test(raw)) throw unauthenticated("Invalid API key");
+  if (!KEY_PATTERN.test(raw)) throw invalidKey();
   return { hash: hashKey(raw), scope: raw.startsWith(PREFIX.business) ? "business" : "personal" };
 }
 
@@ -162,7 +161,7 @@ export function presentedKey(header: string | null): PresentedKey {
  */
 export async function authenticateApiKey(presented: PresentedKey): Promise<Principal> {
   const key = await keyLoader.load(presented.hash);
-  if (!key) throw unauthenticated("Invalid API key");
+  if (!key) throw invalidKey();
   if (key.revokedAt !== null) throw unauthenticated("API key has been revoked");
   const now = Date.now();
   if (key.activeFrom > now) {

@@ -3,14 +3,15 @@
 // (validation, all-or-nothing batches, drafts, who may publish) cannot drift apart.
 import { z } from "zod";
 import { db, dialect } from "../db";
-import { DomainError, invalid, notFound } from "../errors";
+import { DomainError, fromZodIssues, invalid, notFound } from "../errors";
 import { totalScansOf } from "./analytics";
 import { createDynamicCodes, deleteDynamicCode, dynamicBatchInput, settableStatuses, shortUrl, updateDynamicCode, dynamicPatchInput } from "./dynamicCodes";
 import { libraryWhere, type Actor, type Library } from "./library";
 import { contrastProblem } from "./qrImage";
 import { createStaticCodes, deleteStaticCode, staticBatchInput } from "./staticCodes";
+import { parseLines } from "./pastedLines";
 import { membershipOf, type ItemKind, type Role } from "./teams";
-import { fromZodIssues, styleField, type Style } from "./validation";
+import { styleField, type Style } from "./validation";
 
 export const libraryKindField = z.enum(["personal", "team"]);
 export type LibraryKind = z.infer<typeof libraryKindField>;
@@ -104,22 +105,6 @@ export async function libraryPage(actor: Actor, query: { search?: string; page?:
 }
 
 export type LibraryPage = Awaited<ReturnType<typeof libraryPage>>;
-
-/**
- * Pasted lines of `name, url` (blank lines skipped). The name may hold commas: the URL is
- * what follows the comma before the line's last word, when that word looks like a URL.
- */
-export function parseLines(text: string): { items: { line: number; name: string; url: string }[]; problems: { index: number; error: string }[] } {
-  const items: { line: number; name: string; url: string }[] = [];
-  const problems: { index: number; error: string }[] = [];
-  text.split(/\r?\n/).forEach((raw, i) => {
-    if (raw.trim() === "") return;
-    const match = /^(.*?)\s*,\s*([a-z][a-z0-9+.-]*:\S*)\s*$/i.exec(raw.trim());
-    if (match) items.push({ line: i + 1, name: match[1], url: match[2] });
-    else problems.push({ index: i, error: "write it as: name, https://…" });
-  });
-  return { items, problems };
-}
 
 /**
  * Creates every item or none, through the API's batch path (the callers check the editor). `reportedIndex` turns an item's

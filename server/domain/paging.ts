@@ -33,9 +33,10 @@ export function toPage<T extends { id: string }>(rows: T[], limit: number): { ro
 }
 
 /** Every row, oldest first, one page per read: the next page is read only when asked for. */
-export async function* keysetPages<T extends { id: string }>(
+export async function* keysetPages<T>(
   read: (after: string | undefined, take: number) => Promise<T[]>,
   pageSize = 1000,
+  idOf: (row: T) => string = (row) => (row as { id: string }).id,
 ): AsyncGenerator<T[]> {
   let after: string | undefined;
   for (;;) {
@@ -43,6 +44,6 @@ export async function* keysetPages<T extends { id: string }>(
     if (rows.length === 0) return;
     yield rows;
     if (rows.length < pageSize) return;
-    after = rows[rows.length - 1].id;
+    after = idOf(rows[rows.length - 1]);
   }
 }

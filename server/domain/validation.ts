@@ -1,7 +1,7 @@
 // Input rules shared by the REST API and the web app (contract: "Records").
 // Every message names the field and says what to send instead.
 import { z } from "zod";
-import { DomainError, invalid } from "../errors";
+import { invalid } from "../errors";
 import { env } from "../env";
 
 type Issue = { input?: unknown };
@@ -88,7 +88,8 @@ export const batchArray = <T extends z.ZodType>(field: string, item: T) =>
     .max(50, "A batch holds at most 50 items");
 
 export const listQuery = z.object({
-  limit: z
+  // A query string's "20" is read as a number here, in the query's own schema.
+  limit: z.coerce
     .number({ error: "limit must be an integer from 1 to 100" })
     .int("limit must be an integer from 1 to 100")
     .min(1, "limit must be an integer from 1 to 100")
@@ -97,23 +98,6 @@ export const listQuery = z.object({
     .meta({ description: "Page size, 1 to 100 (default 50)." }),
   cursor: z.string().optional().meta({ description: "The `next_cursor` of the previous page." }),
 });
-
-/**
- * A validation failure as the contract shapes it: issues inside a batch's items become
- * `errors` by index (every invalid item listed); any other issue is one `error`.
- */
-export function fromZodIssues(issues: readonly { path: PropertyKey[]; message: string }[]): DomainError {
-  const isItemIssue = (issue: { path: PropertyKey[] }) => issue.path.length >= 2 && typeof issue.path[1] === "number";
-  const top = issues.find((issue) => !isItemIssue(issue));
-  if (top || issues.length === 0) return invalid(top?.message ?? "Invalid request");
-  const byIndex = new Map<number, string>();
-  for (const issue of issues) {
-    const index = issue.path[1] as number;
-    if (!byIndex.has(index)) byIndex.set(index, issue.message);
-  }
-  const items = [...byIndex.entries()].sort((a, b) => a[0] - b[0]).map(([index, error]) => ({ index, error }));
-  return new DomainError("invalid", "Some items of the batch are invalid", items);
-}
 
 /** Page cursors are opaque: base64url of the last record id. */
 export const encodeCursor = (id: string) => Buffer.from(id).toString("base64url");

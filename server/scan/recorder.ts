@@ -12,6 +12,7 @@ import { logError } from "../log";
 import { secret } from "../secrets";
 import { timeOrderedId } from "../ids";
 import { memoize } from "../memoize";
+import { processSingleton } from "../process-singleton";
 import { countryOf } from "./country";
 
 /** What the redirect knows of a scan; the rest is derived when the batch is written. */
@@ -33,9 +34,15 @@ const FLUSH_SIZE = 500;
 /** After a failed write, wait this long before the next try (the database may be down). */
 const RETRY_MS = 1000;
 
-type Buffer_ = { scans: BufferedScan[]; timer: NodeJS.Timeout | null; writing: Promise<void> | null };
-const globalBuffer = globalThis as unknown as { qrScanBuffer?: Buffer_ };
-const buffer: Buffer_ = (globalBuffer.qrScanBuffer ??= { scans: [], timer: null, writing: null });
+type ScanBuffer = {
+  scans: BufferedScan[];
+  timer: NodeJS.Timeout | null;
+  writing: Promise<void> | null;
+  /** Where batches are written: in process by default, or by the writer thread (writer-thread.ts). */
+  write: (batch: BufferedScan[]) => Promise<void>;
+};
+// One per process (Next's copy of this module and the Node server's share it).
+const buffer: ScanBuffer = processSingleton("scans.buffer", () => ({ scans: [], timer: null, writing: null, write: writeScans }));
 
 const DESKTOP_OS = /^(Windows|Mac OS|Linux|Ubuntu|Debian|Fedora|Chromium OS|Chrome OS)/;
 
@@ -44,7 +51,7 @@ type Agent = { device: string; os: string; browser: string };
 // (server/scan/country.ts) are remembered for the last few thousand agents and visitors.
 
 /** Device class, OS and browser names from a user agent. */
-export const describeAgent = memoize((userAgent): Agent => {
+export const describeAgent = memoize("agent", (userAgent): Agent => {
   const ua = new UAParser(userAgent).getResult();
   const type = ua.device.type;
   const os = ua.os.name ?? "Unknown";
@@ -53,9 +60,9 @@ export const describeAgent = memoize((userAgent): Agent => {
 });
 
 /** Bots and link-preview agents are redirected but not counted; so is an empty agent. */
-export const isBotAgent = memoize((userAgent) => userAgent === "" || isbot(userAgent));
+export const isBotAgent = memoize("isBot", (userAgent) => userAgent === "" || isbot(userAgent));
 
-const hashOfVisitor = memoize((visitor) => createHmac("sha256", secret("VISITOR_HASH_SECRET")).update(visitor).digest("hex").slice(0, 32));
+const hashOfVisitor = memoize("visitorHash", (visitor) => createHmac("sha256", secret("VISITOR_HASH_SECRET")).update(visitor).digest("hex").slice(0, 32));
 
 /** Keyed hash of client address and user agent: the raw address is never stored (nor kept here
  * beyond the last few thousand visitors, whose repeated scans skip the HMAC). */
@@ -182,11 +189,9 @@ const SQL = {
   ),
 };
 
-let write: (batch: BufferedScan[]) => Promise<void> = writeScans;
-
 /** Where batches are written: in process by default, or by the writer thread (writer-thread.ts). */
 export function setScanWriter(writer: (batch: BufferedScan[]) => Promise<void>): void {
-  write = writer;
+  buffer.write = writer;
 }
 
 /** Writes up to one batch of what the buffer holds; one writer at a time. */
@@ -199,7 +204,7 @@ export async function flushScans(): Promise<void> {
   if (buffer.scans.length === 0) return;
   const batch = buffer.scans.splice(0, FLUSH_SIZE);
   let failed = false;
-  buffer.writing = write(batch).catch((error) => {
+  buffer.writing = buffer.write(batch).catch((error) => {
     logError("scans.write_failed", { count: batch.length }, error);
     buffer.scans.unshift(...batch); // kept for the next try: nothing accepted is lost
     failed = true;

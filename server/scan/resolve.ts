@@ -5,7 +5,9 @@
 // trust its cache: it asks the database each time, and empties the cache once it is back.
 import { db } from "../db";
 import { nextTurn } from "../event-loop";
+import { env } from "../env";
 import { logError } from "../log";
+import { processSingleton } from "../process-singleton";
 import { redis, redisPrefix, redisSubscriber, whenReady } from "../redis";
 
 export type Resolution =
@@ -19,9 +21,8 @@ type Cache = {
   generation: number;
   subscription?: { live: boolean };
 };
-// On globalThis: Next and the Node server each load this module; the cache must be one.
-const globalCache = globalThis as unknown as { qrResolutions?: Cache };
-const state: Cache = (globalCache.qrResolutions ??= { entries: new Map(), generation: 0 });
+// One per process: Next and the Node server each load this module; the cache must be one.
+const state: Cache = processSingleton("resolve.cache", () => ({ entries: new Map(), generation: 0 }));
 const cache = state.entries;
 const channel = () => `${redisPrefix()}resolutions:invalidate`;
 
@@ -32,7 +33,7 @@ const forget = (code: string) => {
 
 /** With REDIS_URL: listens for other instances' changes (at once when the server starts). */
 export function subscribeToChanges(): void {
-  if (process.env.REDIS_URL && !state.subscription) {
+  if (env.redisUrl && !state.subscription) {
     const subscription: { live: boolean } = (state.subscription = { live: false });
     const subscriber = redisSubscriber()!;
     subscriber.on("message", (_channel: string, code: string) => forget(code));
@@ -54,7 +55,7 @@ export function subscribeToChanges(): void {
 
 /** True when no other instance can change a code unseen: no Redis, or subscribed to it. */
 function cacheTrusted(): boolean {
-  if (!process.env.REDIS_URL) return true;
+  if (!env.redisUrl) return true;
   subscribeToChanges();
   return state.subscription!.live;
 }
@@ -64,7 +65,7 @@ export async function resolveCode(code: string): Promise<Resolution> {
   // it to the instance that made the change, so by the time that change's HTTP answer has led
   // to a scan here, the message is usually waiting on our socket too. Let it be read first:
   // I/O that is ready is handled before setImmediate callbacks.
-  if (process.env.REDIS_URL) await nextTurn();
+  if (env.redisUrl) await nextTurn();
   const trusted = cacheTrusted();
   const generation = state.generation;
   const hit = trusted ? cache.get(code) : undefined;

@@ -4,6 +4,7 @@ import { describe, it } from "node:test";
 import { db } from "../../server/db";
 import { setTier } from "../../server/domain/users";
 import { generateKey, http, makeUser, personalKey, revokeKey } from "../helpers";
+import { env } from "../../server/env";
 
 describe("authentication", () => {
   it("no x-api-key header → 401 Missing API key, with a request id", async () => {
@@ -33,9 +34,9 @@ describe("authentication", () => {
 
   it("a key that is not active yet → 401 with Retry-After counting down", async () => {
     const user = await makeUser("pro");
-    process.env.API_KEY_ACTIVATION_DELAY_SECONDS = "120";
+    env.keyActivationDelaySeconds = 120;
     const { key } = await generateKey(user.id, "personal");
-    delete process.env.API_KEY_ACTIVATION_DELAY_SECONDS;
+    env.keyActivationDelaySeconds = 0;
     const r = await http("GET", "/v1/qrcodes", { key });
     assert.equal(r.status, 401);
     assert.deepEqual(r.body, { error: "API key is not active yet" });

@@ -9,6 +9,7 @@ import { createStaticCodes } from "../../server/domain/staticCodes";
 import { removeMember } from "../../server/domain/teams";
 import { setTier } from "../../server/domain/users";
 import { generateKey, http, makeTeam, makeUser, personalKey, revokeKey } from "../helpers";
+import { env } from "../../server/env";
 
 type Caller = { name: string; key: string | undefined; expect: "own team" | "other library" | { status: number; error: string } };
 type Route = { method: string; path: string };
@@ -39,9 +40,9 @@ describe("authorization matrix", () => {
     const { key: otherPersonal } = await personalKey();
     const { user: revokedUser, key: revoked, keyId } = await personalKey();
     await revokeKey(keyId, revokedUser.id);
-    process.env.API_KEY_ACTIVATION_DELAY_SECONDS = "600";
+    env.keyActivationDelaySeconds = 600;
     const { key: notActive } = await generateKey((await makeUser("pro")).id, "personal");
-    delete process.env.API_KEY_ACTIVATION_DELAY_SECONDS;
+    env.keyActivationDelaySeconds = 0;
     const { user: downgraded, key: freeOwner } = await personalKey();
     await setTier(downgraded.email, "free");
     const removed = await team.addWriter();

@@ -2,6 +2,7 @@
 // pass, CI's Redis on the PostgreSQL pass): the token buckets per key scope, the headers.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { keyRule } from "../../server/rate-limit";
 import { BASE_URL, http, makeTeam, personalKey, prepareBurst } from "../helpers";
 
 /** n GET /v1/qrcodes at once with one key (see `prepareBurst`); `fire()` sends them. */
@@ -43,18 +44,19 @@ describe("rate limits", () => {
   it("every authenticated response carries the daily quota's headers", async () => {
     const { key } = await personalKey();
     const midnight = Math.ceil((Date.now() + 1) / 86_400_000) * 86_400;
+    const quota = keyRule("personal").dailyQuota; // the server runs with the same configuration
     const ok = await http("GET", "/v1/qrcodes", { key, paced: false });
     const missing = await http("DELETE", "/v1/qrcodes/qr_nope", { key, paced: false });
     const invalid = await http("POST", "/v1/qrcodes", { key, paced: false, json: { url: "ftp://x", name: "x" } });
     assert.deepEqual([ok.status, missing.status, invalid.status], [200, 404, 400]);
     [ok, missing, invalid].forEach((r, i) => {
-      assert.equal(r.headers.get("x-ratelimit-limit"), "2000");
-      assert.equal(r.headers.get("x-ratelimit-remaining"), String(1999 - i));
+      assert.equal(r.headers.get("x-ratelimit-limit"), String(quota));
+      assert.equal(r.headers.get("x-ratelimit-remaining"), String(quota - 1 - i));
       assert.equal(r.headers.get("x-ratelimit-reset"), String(midnight));
     });
     const refused = (await (await burstOf(key, 15))()).find((r) => r.status === 429)!;
-    assert.equal(refused.header("x-ratelimit-limit"), "2000");
-    assert.ok(Number(refused.header("x-ratelimit-remaining")) >= 2000 - 13);
+    assert.equal(refused.header("x-ratelimit-limit"), String(quota));
+    assert.ok(Number(refused.header("x-ratelimit-remaining")) >= quota - 13);
     // No key: not authenticated, so no quota headers.
     assert.equal((await http("GET", "/v1/qrcodes")).headers.get("x-ratelimit-limit"), null);
   });

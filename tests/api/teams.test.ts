@@ -5,6 +5,7 @@ import { db } from "../../server/db";
 import { addMember, approveDraft, createTeam, generateBusinessKey, removeMember, revokeTeamKey, setMemberRole, teamOverview } from "../../server/domain/teams";
 import { setTier } from "../../server/domain/users";
 import { http, logIn, makeTeam, makeUser } from "../helpers";
+import { env } from "../../server/env";
 
 type Created = { created: { code: string; team_id: string | null; status: string }[] };
 
@@ -144,9 +145,9 @@ describe("team members and business keys", () => {
   it("a new business key waits out the activation delay with a Retry-After", async () => {
     const team = await makeTeam();
     const user = await team.addMember("writer");
-    process.env.API_KEY_ACTIVATION_DELAY_SECONDS = "30";
+    env.keyActivationDelaySeconds = 30;
     const { key, summary } = await generateBusinessKey(user.id);
-    delete process.env.API_KEY_ACTIVATION_DELAY_SECONDS;
+    env.keyActivationDelaySeconds = 0;
     assert.equal(summary.active, false);
     const r = await http("GET", "/v1/qrcodes", { key });
     assert.equal(r.status, 401);

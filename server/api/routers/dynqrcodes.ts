@@ -1,4 +1,4 @@
-// /v1/dynqrcodes: dynamic QR codes. Literal routes (batch) before {code} routes.
+// /v1/dynqrcodes: dynamic QR codes (their routes: the meta of each procedure).
 import { z } from "zod";
 import {
   createDynamicCodes,
@@ -10,7 +10,8 @@ import {
   listDynamicCodes,
   updateDynamicCode,
 } from "../../domain/dynamicCodes";
-import { analyticsSummary, analyticsSummaryRecord, codeAnalytics, codeAnalyticsRecord, rangeQuery } from "../../domain/analytics";
+import { analyticsSummary, analyticsSummaryRecord, codeAnalytics, codeAnalyticsRecord } from "../../domain/analytics";
+import { rangeQuery } from "../../domain/dateRange";
 import { listQuery } from "../../domain/validation";
 import { apiKeyProcedure, createTRPCRouter, respondCreated } from "../trpc";
 

@@ -1,5 +1,6 @@
-// /v1/qrcodes: static QR codes. Literal routes (batch) are declared before {qr_id} routes,
-// because trpc-to-openapi matches in declaration order.
+// /v1/qrcodes: static QR codes (their routes: the meta of each procedure). The /v1 route
+// table (server/api/routes.ts) lets a literal segment such as `batch` win over `{qr_id}`,
+// whatever the order of declaration.
 import { z } from "zod";
 import {
   createStaticCodes,

@@ -1,11 +1,15 @@
 // The analytics page's CSV download: the API's scan export, for the logged-in account.
-import { scanExportResponse } from "@/server/domain/analytics";
+import { rangeQuery } from "@/server/domain/dateRange";
+import { SCAN_EXPORT_COLUMNS, scanExportRows } from "@/server/domain/analytics";
 import { libraryOfItemFor } from "@/server/domain/libraryItems";
-import { sessionRoute } from "@/server/session-route";
+import { csvAnswer } from "@/server/http/answer";
+import { sessionRoute } from "@/server/http/session-route";
 
 export const dynamic = "force-dynamic";
 
 export const GET = sessionRoute<{ code: string }>(async (userId, req, { code }) => {
   const library = await libraryOfItemFor(userId, "dynamic", code);
-  return library && scanExportResponse(library, code, new URL(req.url).searchParams);
+  if (!library) return null;
+  const query = rangeQuery.parse(Object.fromEntries(new URL(req.url).searchParams));
+  return csvAnswer(`scans-${code}`, SCAN_EXPORT_COLUMNS, await scanExportRows(library, code, query));
 });

@@ -1,13 +1,15 @@
 // The web library's QR images and downloads: the API's renderer, for the logged-in account.
-import { qrImageResponse } from "@/server/domain/images";
+import { imageQuery, qrImage } from "@/server/domain/images";
 import { libraryOfItemFor } from "@/server/domain/libraryItems";
-import { sessionRoute } from "@/server/session-route";
+import { imageAnswer } from "@/server/http/answer";
+import { sessionRoute } from "@/server/http/session-route";
 
 export const dynamic = "force-dynamic";
 
 export const GET = sessionRoute<{ kind: string; id: string }>(async (userId, req, { kind, id }) => {
   if (kind !== "static" && kind !== "dynamic") return null;
   const library = await libraryOfItemFor(userId, kind, id);
-  const query = new URL(req.url).searchParams;
-  return library && qrImageResponse(library, kind, id, query, query.get("download") === "1");
+  if (!library) return null;
+  const { download, ...query } = Object.fromEntries(new URL(req.url).searchParams);
+  return imageAnswer(await qrImage(library, kind, id, imageQuery.parse(query)), download === "1");
 });

@@ -1,0 +1,143 @@
+// The /v1 route table: every route once, with what serves it. The dispatcher (server/api/v1.ts)
+// matches requests against it and the OpenAPI document (server/api/openapi.ts) is built from
+// it. A procedure's route is its OpenAPI meta (trpc-to-openapi documents it from there); the
+// routes whose body is not JSON (CSV exports, images) are written here, documented from the
+// same constants the domain uses.
+import type { AnyTRPCProcedure } from "@trpc/server";
+import type { OpenApiMeta } from "trpc-to-openapi";
+import type { z } from "zod";
+import { rangeQuery } from "../domain/dateRange";
+import { SCAN_EXPORT_COLUMNS, scanExportRows } from "../domain/analytics";
+import type { Principal } from "../domain/apiKeys";
+import { DYNAMIC_EXPORT_COLUMNS, dynamicExportRows } from "../domain/dynamicCodes";
+import { imageQuery, qrImage } from "../domain/images";
+import { DEFAULT_SIZE, IMAGE_FORMATS, MAX_SIZE, MIN_SIZE } from "../domain/qrImage";
+import { STATIC_EXPORT_COLUMNS, staticExportRows } from "../domain/staticCodes";
+import { csvAnswer, imageAnswer, type Answer } from "../http/answer";
+import { v1Router } from "./root";
+import type { ListMeta } from "./trpc";
+
+export type Method = "GET" | "POST" | "PATCH" | "DELETE";
+
+type Matching = {
+  method: Method;
+  /** With `{name}` parameters, as in the OpenAPI document. */
+  path: string;
+  pattern: RegExp;
+  params: string[];
+  /** No parameter: a literal route such as `/qrcodes/batch` wins over `/qrcodes/{qr_id}`. */
+  literal: boolean;
+};
+
+export type ProcedureRoute = Matching & {
+  kind: "procedure";
+  procedure: AnyTRPCProcedure;
+  /** The procedure's path in the router (`qrcodes.list`), which tRPC passes to its middleware. */
+  name: string;
+  cachedByLibraryVersion: boolean;
+};
+
+/** What the document says of a route served without a procedure. */
+type RawDoc = { summary: string; tags: string[]; parameters: object[]; ok: { description: string; content: object } };
+
+export type RawRoute = Matching & {
+  kind: "raw";
+  doc: RawDoc;
+  /** The query string (strings; repeated names as arrays) is checked by the route's schema first. */
+  answer: (principal: Principal, params: Record<string, string>, query: Record<string, unknown>) => Promise<Answer>;
+};
+
+export type V1Route = ProcedureRoute | RawRoute;
+
+function matching(method: Method, path: string): Matching {
+  const params: string[] = [];
+  const source = path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    params.push(name);
+    return "([^/]+)";
+  });
+  return { method, path, pattern: new RegExp(`^${source}$`), params, literal: params.length === 0 };
+}
+
+type V1Meta = OpenApiMeta & ListMeta;
+
+const isProcedure = (value: unknown): value is AnyTRPCProcedure => typeof value === "function" && (value as AnyTRPCProcedure)._def?.procedure === true;
+
+/** The procedures of a router's record by their dotted path (`qrcodes.list`). */
+function proceduresOf(record: object, prefix = ""): [string, AnyTRPCProcedure][] {
+  return Object.entries(record).flatMap(([key, value]) => (isProcedure(value) ? [[`${prefix}${key}`, value] as [string, AnyTRPCProcedure]] : proceduresOf(value as object, `${prefix}${key}.`)));
+}
+
+/** Every procedure of the /v1 router is a route: its meta says which. */
+function procedureRoutes(): ProcedureRoute[] {
+  return proceduresOf(v1Router._def.record).map(([name, procedure]) => {
+    const meta = procedure._def.meta as V1Meta;
+    if (!meta.openapi) throw new Error(`/v1 procedure ${name} has no route (openapi meta)`);
+    return { ...matching(meta.openapi.method as Method, meta.openapi.path), kind: "procedure", procedure, name, cachedByLibraryVersion: meta.cachedByLibraryVersion ?? false };
+  });
+}
+
+function rawRoute<Q extends z.ZodType<Record<string, unknown>>>(
+  path: string,
+  doc: RawDoc,
+  query: Q,
+  answer: (principal: Principal, params: Record<string, string>, query: z.infer<Q>) => Promise<Answer>,
+): RawRoute {
+  return { ...matching("GET", path), kind: "raw", doc, answer: async (principal, params, raw) => answer(principal, params, query.parse(raw)) };
+}
+
+const pathParameter = (name: string) => ({ name, in: "path", required: true, schema: { type: "string" } });
+const csvDoc = (summary: string, tags: string[], columns: readonly string[], parameters: object[] = []): RawDoc => ({
+  summary,
+  tags,
+  parameters,
+  ok: { description: `CSV, columns ${columns.join(",")}`, content: { "text/csv": { schema: { type: "string" } } } },
+});
+const imageDoc = (summary: string, idName: string, tags: string[]): RawDoc => ({
+  summary,
+  tags,
+  parameters: [
+    pathParameter(idName),
+    { name: "format", in: "query", required: false, schema: { type: "string", enum: [...IMAGE_FORMATS], default: "svg" } },
+    { name: "size", in: "query", required: false, schema: { type: "integer", minimum: MIN_SIZE, maximum: MAX_SIZE, default: DEFAULT_SIZE }, description: "Width and height in pixels" },
+  ],
+  ok: {
+    description: "The QR image, drawn with the record's style",
+    content: { "image/svg+xml": { schema: { type: "string" } }, "image/png": { schema: { type: "string", format: "binary" } } },
+  },
+});
+const dayParameter = (name: "from" | "to") => ({ name, in: "query", required: false, schema: { type: "string" }, description: rangeQuery.shape[name].description });
+
+const STATIC = ["Static QR codes"];
+const DYNAMIC = ["Dynamic QR codes"];
+const noQuery = rangeQuery.pick({});
+
+export const V1_ROUTES: V1Route[] = [
+  ...procedureRoutes(),
+  rawRoute("/qrcodes/export", csvDoc("Export every static QR code of the library as CSV", STATIC, STATIC_EXPORT_COLUMNS), noQuery, async (p) =>
+    csvAnswer("qrcodes", STATIC_EXPORT_COLUMNS, staticExportRows(p.library)),
+  ),
+  rawRoute("/dynqrcodes/export", csvDoc("Export every dynamic QR code of the library as CSV", DYNAMIC, DYNAMIC_EXPORT_COLUMNS), noQuery, async (p) =>
+    csvAnswer("dynqrcodes", DYNAMIC_EXPORT_COLUMNS, dynamicExportRows(p.library)),
+  ),
+  rawRoute(
+    "/dynqrcodes/{code}/analytics/export",
+    csvDoc("Export one code's scan events in a range of days as CSV", DYNAMIC, SCAN_EXPORT_COLUMNS, [pathParameter("code"), dayParameter("from"), dayParameter("to")]),
+    rangeQuery,
+    async (p, params, query) => csvAnswer(`scans-${params.code}`, SCAN_EXPORT_COLUMNS, await scanExportRows(p.library, params.code, query)),
+  ),
+  rawRoute("/qrcodes/{qr_id}/image", imageDoc("The QR image of a static code's url", "qr_id", STATIC), imageQuery, async (p, params, query) =>
+    imageAnswer(await qrImage(p.library, "static", params.qr_id, query)),
+  ),
+  rawRoute("/dynqrcodes/{code}/image", imageDoc("The QR image of a dynamic code's short_url", "code", DYNAMIC), imageQuery, async (p, params, query) =>
+    imageAnswer(await qrImage(p.library, "dynamic", params.code, query)),
+  ),
+];
+
+/**
+ * Routes whose path matches. A literal segment ("batch", "export") is a fixed word: where a
+ * literal route matches the path, parameter routes are not considered.
+ */
+export function routesFor(path: string): V1Route[] {
+  const matches = V1_ROUTES.filter((r) => r.pattern.test(path));
+  return matches.some((r) => r.literal) ? matches.filter((r) => r.literal) : matches;
+}

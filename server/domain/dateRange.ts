@@ -1,0 +1,35 @@
+// Ranges of UTC days, as the analytics routes take them (`from`, `to`).
+import { z } from "zod";
+import { invalid } from "../errors";
+
+const DAY_MS = 86_400_000;
+const MAX_DAYS = 366;
+const DEFAULT_DAYS = 30;
+
+const dayOf = (date: Date) => date.toISOString().slice(0, 10);
+
+/** A YYYY-MM-DD that is a real calendar day, as milliseconds at 00:00 UTC; null otherwise. */
+function parseDay(value: string): number | null {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return null;
+  const ms = Date.parse(`${value}T00:00:00Z`);
+  return Number.isNaN(ms) || dayOf(new Date(ms)) !== value ? null : ms;
+}
+
+export const rangeQuery = z.object({
+  from: z.string().optional().meta({ description: "First day, YYYY-MM-DD (UTC), inclusive. Default: 29 days before `to`." }),
+  to: z.string().optional().meta({ description: "Last day, YYYY-MM-DD (UTC), inclusive. Default: today." }),
+});
+export type Range = { from: string; to: string; days: string[] };
+
+/** `from`/`to` per the contract: defaults to the last 30 days; 400 when malformed, reversed or over 366 days. */
+export function resolveRange(query: { from?: string; to?: string }, now = new Date()): Range {
+  const toMs = query.to === undefined ? parseDay(dayOf(now))! : parseDay(query.to);
+  if (toMs === null) throw invalid("to must be a date like 2026-11-21");
+  const fromMs = query.from === undefined ? toMs - (DEFAULT_DAYS - 1) * DAY_MS : parseDay(query.from);
+  if (fromMs === null) throw invalid("from must be a date like 2026-11-21");
+  if (toMs < fromMs) throw invalid("to must not be before from");
+  const count = (toMs - fromMs) / DAY_MS + 1;
+  if (count > MAX_DAYS) throw invalid(`The range must be at most ${MAX_DAYS} days`);
+  const days = Array.from({ length: count }, (_, i) => dayOf(new Date(fromMs + i * DAY_MS)));
+  return { from: days[0], to: days[days.length - 1], days };
+}

@@ -1,0 +1,48 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { parseEnv } from "../../server/env";
+
+const problems = (source: Record<string, string>) => {
+  const parsed = parseEnv(source);
+  return "problems" in parsed ? parsed.problems : [];
+};
+
+describe("configuration", () => {
+  it("every variable has its default", () => {
+    const parsed = parseEnv({});
+    assert.ok("env" in parsed);
+    const { env } = parsed;
+    assert.equal(env.databaseUrl, "file:./data/qr.db");
+    assert.equal(env.backend, "sqlite");
+    assert.deepEqual([env.port, env.host], [3000, "0.0.0.0"]);
+    assert.deepEqual([env.appUrl, env.shortBaseUrl], ["http://localhost:3000", "http://localhost:3000"]);
+    assert.deepEqual([env.keyActivationDelaySeconds, env.trustProxy, env.countryHeader, env.redisUrl, env.redisKeyPrefix], [0, false, null, null, "qr:"]);
+    assert.deepEqual([env.personalDailyQuota, env.businessDailyQuota, env.invalidKeyBurst, env.invalidKeyPerSecond], [2000, 10000, 60, 1]);
+  });
+
+  it("derives the URLs: APP_URL, else NEXTAUTH_URL; SHORT_BASE_URL defaults to it; no trailing slash", () => {
+    const a = parseEnv({ NEXTAUTH_URL: "https://qr.example/", SHORT_BASE_URL: "" });
+    assert.ok("env" in a);
+    assert.deepEqual([a.env.appUrl, a.env.shortBaseUrl], ["https://qr.example", "https://qr.example"]);
+    const b = parseEnv({ APP_URL: "https://app.example", NEXTAUTH_URL: "https://other.example", SHORT_BASE_URL: "https://s.example//" });
+    assert.ok("env" in b);
+    assert.deepEqual([b.env.appUrl, b.env.shortBaseUrl], ["https://app.example", "https://s.example"]);
+  });
+
+  it("reads flags, header names and PostgreSQL URLs", () => {
+    const parsed = parseEnv({ TRUST_PROXY: "true", TRUST_PROXY_COUNTRY_HEADER: "CF-IPCountry", DATABASE_URL: "postgresql://u@h:5432/d", REDIS_URL: "rediss://r:6380" });
+    assert.ok("env" in parsed);
+    assert.deepEqual([parsed.env.trustProxy, parsed.env.countryHeader, parsed.env.backend, parsed.env.redisUrl], [true, "cf-ipcountry", "postgres", "rediss://r:6380"]);
+  });
+
+  it("a bad value is refused with its name and rule", () => {
+    assert.deepEqual(problems({ RATE_LIMIT_PERSONAL_DAILY_QUOTA: "lots" }), ["RATE_LIMIT_PERSONAL_DAILY_QUOTA must be a positive number"]);
+    assert.deepEqual(problems({ API_KEY_ACTIVATION_DELAY_SECONDS: "-1" }), ["API_KEY_ACTIVATION_DELAY_SECONDS must be at least 0"]);
+    assert.deepEqual(problems({ PORT: "80.5" }), ["PORT must be an integer"]);
+    assert.deepEqual(problems({ DATABASE_URL: "mysql://x" }), ["DATABASE_URL must start with file: (SQLite) or postgresql: (PostgreSQL)"]);
+    assert.deepEqual(problems({ REDIS_URL: "http://r" }), ["REDIS_URL must start with redis:// or rediss://"]);
+    assert.deepEqual(problems({ TRUST_PROXY: "yes" }), ["TRUST_PROXY must be 1, true, 0 or false"]);
+    assert.deepEqual(problems({ APP_URL: "qr.example" }), ["APP_URL must be an http(s) URL"]);
+    assert.equal(problems({ PORT: "x", INVALID_KEY_LIMIT_BURST: "0" }).length, 2, "every problem is listed");
+  });
+});

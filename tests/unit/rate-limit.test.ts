@@ -1,0 +1,58 @@
+// The token bucket with a daily quota (in process; the Redis script does the same arithmetic).
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { newBucketStore, takeFromStore, type Rule } from "../../server/rate-limit";
+
+const DAY = 86_400_000;
+const rule: Rule = { capacity: 10, refillPerSecond: 5, dailyQuota: 0 };
+const t0 = Date.UTC(2026, 10, 23, 12, 0, 0);
+
+describe("token bucket", () => {
+  it("a burst takes exactly the capacity, then refuses with a whole-second Retry-After", () => {
+    const store = newBucketStore();
+    const decisions = Array.from({ length: 12 }, () => takeFromStore(store, "k", rule, 1, t0));
+    assert.equal(decisions.filter((d) => d.allowed).length, 10);
+    assert.deepEqual([decisions[10].allowed, decisions[10].retryAfter], [false, 1]);
+  });
+
+  it("refills at its rate: 1 s after emptying, exactly 5 more", () => {
+    const store = newBucketStore();
+    for (let i = 0; i < 10; i++) takeFromStore(store, "k", rule, 1, t0);
+    const later = Array.from({ length: 7 }, () => takeFromStore(store, "k", rule, 1, t0 + 1000));
+    assert.equal(later.filter((d) => d.allowed).length, 5);
+    // never above the capacity, however long it rests
+    const rested = Array.from({ length: 12 }, () => takeFromStore(store, "k", rule, 1, t0 + 3_600_000));
+    assert.equal(rested.filter((d) => d.allowed).length, 10);
+  });
+
+  it("cost 0 asks without consuming", () => {
+    const store = newBucketStore();
+    for (let i = 0; i < 20; i++) assert.equal(takeFromStore(store, "k", rule, 0, t0).allowed, true);
+    assert.equal(Array.from({ length: 11 }, () => takeFromStore(store, "k", rule, 1, t0)).filter((d) => d.allowed).length, 10);
+  });
+
+  it("a partial token gives the wait until a whole one, rounded up to seconds (at least 1)", () => {
+    const slow: Rule = { capacity: 1, refillPerSecond: 0.25, dailyQuota: 0 };
+    const store = newBucketStore();
+    takeFromStore(store, "k", slow, 1, t0);
+    assert.equal(takeFromStore(store, "k", slow, 1, t0 + 1000).retryAfter, 3);
+  });
+
+  it("the daily quota refuses until the next 00:00 UTC, and counts only what passed", () => {
+    const quota: Rule = { capacity: 100, refillPerSecond: 100, dailyQuota: 3 };
+    const store = newBucketStore();
+    const d = Array.from({ length: 4 }, () => takeFromStore(store, "k", quota, 1, t0));
+    assert.deepEqual(d.map((x) => x.used), [1, 2, 3, 3]);
+    assert.equal(d[3].allowed, false);
+    assert.equal(d[3].retryAfter, 12 * 3600);
+    assert.equal(d[3].resetAt, (Math.floor(t0 / DAY) + 1) * 86_400);
+    assert.equal(takeFromStore(store, "k", quota, 1, Math.ceil(t0 / DAY) * DAY).allowed, true);
+  });
+
+  it("keys are independent", () => {
+    const store = newBucketStore();
+    for (let i = 0; i < 10; i++) takeFromStore(store, "a", rule, 1, t0);
+    assert.equal(takeFromStore(store, "a", rule, 1, t0).allowed, false);
+    assert.equal(takeFromStore(store, "b", rule, 1, t0).allowed, true);
+  });
+});

@@ -1,0 +1,43 @@
+// The /v1 route table: the dispatcher's matching and the OpenAPI document come from it alone.
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { openApiDocument } from "../../server/api/openapi";
+import { v1Router } from "../../server/api/root";
+import { routesFor, V1_ROUTES } from "../../server/api/routes";
+
+const key = (method: string, path: string) => `${method.toUpperCase()} ${path}`;
+
+describe("the /v1 route table", () => {
+  it("the OpenAPI document lists exactly the routes the dispatcher serves", () => {
+    const documented = Object.entries(openApiDocument().paths ?? {}).flatMap(([path, item]) => Object.keys(item as object).map((method) => key(method, path)));
+    assert.deepEqual(documented.sort(), V1_ROUTES.map((r) => key(r.method, r.path)).sort());
+    assert.equal(new Set(documented).size, documented.length);
+  });
+
+  it("every /v1 procedure is a route, and the five CSV and image routes are raw routes", () => {
+    const procedures = V1_ROUTES.filter((r) => r.kind === "procedure").map((r) => (r.kind === "procedure" ? r.name : ""));
+    assert.deepEqual(procedures.sort(), Object.keys(v1Router._def.procedures).sort());
+    assert.deepEqual(
+      V1_ROUTES.filter((r) => r.kind === "raw").map((r) => r.path),
+      ["/qrcodes/export", "/dynqrcodes/export", "/dynqrcodes/{code}/analytics/export", "/qrcodes/{qr_id}/image", "/dynqrcodes/{code}/image"],
+    );
+  });
+
+  it("a literal segment wins over a parameter, whatever the order of declaration", () => {
+    assert.deepEqual(routesFor("/qrcodes/batch").map((r) => key(r.method, r.path)), ["POST /qrcodes/batch"]);
+    assert.deepEqual(routesFor("/dynqrcodes/export").map((r) => key(r.method, r.path)), ["GET /dynqrcodes/export"]);
+    assert.deepEqual(routesFor("/dynqrcodes/abcdefgh").map((r) => key(r.method, r.path)).sort(), ["DELETE /dynqrcodes/{code}", "PATCH /dynqrcodes/{code}"]);
+    assert.deepEqual(routesFor("/nothing/here"), []);
+  });
+
+  it("the raw routes are documented from the domain's constants", () => {
+    const doc = openApiDocument();
+    const image = (doc.paths?.["/qrcodes/{qr_id}/image"] as { get: { parameters: { name: string; schema: { minimum?: number; maximum?: number } }[] } }).get;
+    assert.deepEqual(
+      image.parameters.filter((p) => p.name === "size").map((p) => [p.schema.minimum, p.schema.maximum]),
+      [[64, 2048]],
+    );
+    const csv = (doc.paths?.["/dynqrcodes/{code}/analytics/export"] as { get: { responses: Record<string, { description: string }> } }).get;
+    assert.equal(csv.responses["200"].description, "CSV, columns scanned_at,country,device,os,browser,unique");
+  });
+});
