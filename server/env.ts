@@ -85,7 +85,10 @@ export function parseEnv(source: Record<string, string | undefined>): { env: Env
 function load(): Env {
   const parsed = parseEnv(process.env);
   if ("env" in parsed) return parsed.env;
-  throw new Error(`Invalid configuration: ${parsed.problems.join("; ")}`);
+  // Said plainly first: the server stops here, before it listens.
+  const problems = parsed.problems.join("; ");
+  console.error(`Refusing to start: ${problems}`);
+  throw new Error(`Invalid configuration: ${problems}`);
 }
 
 /**

@@ -3,7 +3,10 @@
 // scans) in one transaction each, by the writer thread in the production server
 // (writer-thread.ts). A failed write keeps the batch for the next try. On SIGTERM or SIGINT
 // the buffer is drained before the process exits (server/http-server.ts).
-// A hard crash (kill -9, power loss) loses what is still in the buffer: at most 200 ms of scans.
+// A hard crash (kill -9, out of memory, power loss) loses what is still in the buffer (the
+// README's "what a crash can lose"): normally the last 200 ms of scans, at most 500 plus what
+// arrives while a batch is being written; while the database is unreachable, every scan since
+// it went away, as they wait here for it to come back.
 import { createHmac } from "node:crypto";
 import { isbot } from "isbot";
 import UAParser from "ua-parser-js";

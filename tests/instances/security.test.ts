@@ -1,4 +1,5 @@
-// Secrets and logs: a server refuses to start with a weak or missing secret; whatever it
+// Secrets and logs: a server refuses to start with a weak or missing secret, or any invalid
+// configuration value; whatever it
 // logs (here with its Redis unreachable, so that it logs on every request) never holds an
 // API key or a password that it was sent.
 import assert from "node:assert/strict";
@@ -11,6 +12,8 @@ describe("secrets", () => {
     ["a placeholder session secret", { NEXTAUTH_SECRET: "changeme-2024-changeme-2025-changeme-2026" }, 'NEXTAUTH_SECRET is a known placeholder ("changeme")'],
     ["a short visitor-hash secret", { VISITOR_HASH_SECRET: "too-short" }, "VISITOR_HASH_SECRET must be at least 32 characters"],
     ["a repetitive session secret", { NEXTAUTH_SECRET: "ab".repeat(20) }, "NEXTAUTH_SECRET is too repetitive"],
+    ["a daily quota that is not a number", { RATE_LIMIT_PERSONAL_DAILY_QUOTA: "lots" }, "RATE_LIMIT_PERSONAL_DAILY_QUOTA must be a positive number"],
+    ["a Redis URL of another scheme", { REDIS_URL: "http://127.0.0.1:6379" }, "REDIS_URL must start with redis:// or rediss://"],
     [
       "no visitor-hash secret outside the embedded database",
       { DATABASE_URL: "postgresql://nobody@127.0.0.1:1/none", VISITOR_HASH_SECRET: "" },
