@@ -85,10 +85,9 @@ export function parseEnv(source: Record<string, string | undefined>): { env: Env
 function load(): Env {
   const parsed = parseEnv(process.env);
   if ("env" in parsed) return parsed.env;
-  // Said plainly first: the server stops here, before it listens.
-  const problems = parsed.problems.join("; ");
-  console.error(`Refusing to start: ${problems}`);
-  throw new Error(`Invalid configuration: ${problems}`);
+  // The process stops here, before it listens, with the reason and no stack trace to read past.
+  console.error(`Refusing to start: ${parsed.problems.join("; ")}`);
+  process.exit(1);
 }
 
 /**

@@ -19,6 +19,15 @@ export type Reply = { status: number; headers: Headers; text: string; body: unkn
 after(() => closeRedis());
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Resolves once `condition` holds (checked every 20 ms); fails after `timeoutMs`. */
+export async function until(condition: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > end) throw new Error(`Timed out waiting for ${what}`);
+    await sleep(20);
+  }
+}
 const pacers = new Map<string, { tokens: number; at: number }>();
 
 /**

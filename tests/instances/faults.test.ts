@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
 import { startServer, type RunningServer } from "../../scripts/harness";
 import { db } from "../../server/db";
-import { logIn, personalKey, TEST_PASSWORD, withPair } from "../helpers";
+import { logIn, personalKey, TEST_PASSWORD, until, withPair } from "../helpers";
 import { scansOf } from "../scans";
 
 const KEYS = 8;
@@ -49,7 +49,8 @@ describe("kill -9 during batch creates", () => {
       }
     };
     const lanes = accounts.map((a, lane) => stream(a.key, lane));
-    await new Promise((r) => setTimeout(r, 1500));
+    // Killed while every lane is busy: once each has had batches answered.
+    await until(() => answered.size >= 2 * KEYS, "batches to be answered on every lane");
     server.child.kill("SIGKILL");
     await server.exited;
     await Promise.all(lanes);
