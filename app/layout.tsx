@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { Nav } from "@/components/Nav";
 import { sessionUserId } from "@/server/auth";
+import { TRPCReactProvider } from "@/trpc/react";
 import "./globals.css";
 
 // Every page shows the session's navigation: nothing is prerendered at build time.
@@ -16,8 +17,10 @@ export default async function RootLayout({ children }: { children: React.ReactNo
   return (
     <html lang="en">
       <body>
-        <Nav loggedIn={userId !== null} />
-        <main className="main">{children}</main>
+        <TRPCReactProvider>
+          <Nav loggedIn={userId !== null} />
+          <main className="main">{children}</main>
+        </TRPCReactProvider>
         <footer className="footer">
           {/* The DB-IP Lite licence (CC BY 4.0) asks for this link where its results are used. */}
           <a href="https://db-ip.com">IP Geolocation by DB-IP</a>

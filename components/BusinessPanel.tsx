@@ -1,25 +1,58 @@
 "use client";
 // /business: the team, its members, the business keys, the review queue and the team library.
-import { useRouter } from "next/navigation";
-import { useState } from "react";
-import type { LibraryPage } from "@/server/domain/libraryItems";
-import type { Role, TeamOverview } from "@/server/domain/teams";
+import { useMutation, useQueryClient, useSuspenseQuery } from "@tanstack/react-query";
+import { Suspense, useState } from "react";
+import type { Role } from "@/server/domain/teams";
+import { useTRPC, type RouterOutputs } from "@/trpc/react";
 import { KeyPanel, when } from "./KeyPanel";
-import { Library } from "./Library";
-import { trpc } from "./trpc";
+import { Library, useLibraryChanged } from "./Library";
+import { libraryPageInput } from "./libraryPageInput";
 import { useAction } from "./useAction";
+
+type TeamOverview = NonNullable<RouterOutputs["team"]["overview"]>;
 
 const ROLES: Role[] = ["admin", "writer", "viewer"];
 
-export function CreateTeamForm() {
-  const router = useRouter();
+/** The page's body: the team (team.overview, prefetched by the page), or how to get one. */
+export function BusinessPage({ account }: { account: { email: string; tier: string } }) {
+  const trpc = useTRPC();
+  const { data: overview } = useSuspenseQuery(trpc.team.overview.queryOptions());
+  if (overview) return <BusinessPanel overview={overview} />;
+  return (
+    <section className="card">
+      <h1>Business</h1>
+      <p>A team shares one library. Writers and admins each hold their own business key; whatever they add waits as a draft until an admin approves it.</p>
+      {account.tier === "business" ? (
+        <CreateTeamForm />
+      ) : (
+        <p data-testid="no-team">
+          You are not in a team. Creating one takes the Business plan (yours is <strong>{account.tier}</strong>); or ask a team&apos;s admin to add{" "}
+          <strong>{account.email}</strong>.
+        </p>
+      )}
+    </section>
+  );
+}
+
+function CreateTeamForm() {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const create = useMutation(
+    trpc.team.create.mutationOptions({
+      // The new team's (empty) library first, so the page shows the team and its library at once.
+      onSuccess: async () => {
+        await queryClient.prefetchQuery(trpc.library.page.queryOptions(libraryPageInput("team")));
+        await queryClient.invalidateQueries(trpc.team.overview.queryFilter());
+      },
+    }),
+  );
   const [name, setName] = useState("");
-  const { error, busy, run } = useAction(async () => router.refresh());
+  const { error, busy, run } = useAction();
   return (
     <form
       onSubmit={(e) => {
         e.preventDefault();
-        void run(() => trpc.team.create.mutate({ name }));
+        void run(() => create.mutateAsync({ name }));
       }}
     >
       {error && <p className="error">{error}</p>}
@@ -32,19 +65,32 @@ export function CreateTeamForm() {
   );
 }
 
-export function BusinessPanel({ initial, initialLibrary }: { initial: TeamOverview; initialLibrary: LibraryPage }) {
-  const [overview, setOverview] = useState<TeamOverview>(initial);
-  const [version, setVersion] = useState(0);
-  const reloadOverview = async () => {
-    const next = await trpc.team.overview.query();
-    if (next) setOverview(next);
+/** The team's changes, each reloading what it changed once it succeeded. */
+function useTeamMutations() {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const overviewChanged = () => queryClient.invalidateQueries(trpc.team.overview.queryFilter());
+  // The team library and its review queue (the overview) together.
+  const libraryChanged = useLibraryChanged("team");
+  const overviewOnly = { onSuccess: overviewChanged };
+  const withLibrary = { onSuccess: libraryChanged };
+  return {
+    generateKey: useMutation(trpc.team.generateKey.mutationOptions(overviewOnly)),
+    revokeKey: useMutation(trpc.team.revokeKey.mutationOptions(overviewOnly)),
+    addMember: useMutation(trpc.team.addMember.mutationOptions(overviewOnly)),
+    // A role decides what the library lets its holder do; a member removed leaves it.
+    setRole: useMutation(trpc.team.setRole.mutationOptions(withLibrary)),
+    removeMember: useMutation(trpc.team.removeMember.mutationOptions(withLibrary)),
+    // A reviewed draft leaves the queue and changes its status in the library.
+    approve: useMutation(trpc.team.approve.mutationOptions(withLibrary)),
+    reject: useMutation(trpc.team.reject.mutationOptions(withLibrary)),
   };
-  // A review or a member's change can change the library too.
-  const reload = async () => {
-    await reloadOverview();
-    setVersion((v) => v + 1);
-  };
-  const { error, busy, run } = useAction(reload);
+}
+type TeamMutations = ReturnType<typeof useTeamMutations>;
+
+function BusinessPanel({ overview }: { overview: TeamOverview }) {
+  const mutations = useTeamMutations();
+  const { error, busy, run } = useAction();
   const isAdmin = overview.role === "admin";
   const canWrite = overview.role !== "viewer";
   const ownKey = overview.keys.find((k) => k.own) ?? null;
@@ -77,9 +123,8 @@ export function BusinessPanel({ initial, initialLibrary }: { initial: TeamOvervi
         current={ownKey}
         generateLabel="Generate business key"
         revokeLabel="Revoke business key"
-        generate={() => trpc.team.generateKey.mutate()}
-        revoke={() => trpc.team.revokeKey.mutate({ keyId: ownKey!.id })}
-        refresh={reload}
+        generate={() => mutations.generateKey.mutateAsync()}
+        revoke={() => mutations.revokeKey.mutateAsync({ keyId: ownKey!.id })}
       />
 
       {isAdmin && (
@@ -112,7 +157,7 @@ export function BusinessPanel({ initial, initialLibrary }: { initial: TeamOvervi
                         className="danger"
                         disabled={busy}
                         onClick={() => {
-                          if (window.confirm(`Revoke ${key.email}'s business key? Their programs stop working at once.`)) void run(() => trpc.team.revokeKey.mutate({ keyId: key.id }));
+                          if (window.confirm(`Revoke ${key.email}'s business key? Their programs stop working at once.`)) void run(() => mutations.revokeKey.mutateAsync({ keyId: key.id }));
                         }}
                       >
                         Revoke
@@ -127,16 +172,18 @@ export function BusinessPanel({ initial, initialLibrary }: { initial: TeamOvervi
         </section>
       )}
 
-      <ReviewQueue overview={overview} busy={busy} run={run} />
-      <Members overview={overview} busy={busy} run={run} />
-      <Library scope="team" title="Team library" initial={initialLibrary} onChange={reloadOverview} refreshKey={version} />
+      <ReviewQueue overview={overview} mutations={mutations} busy={busy} run={run} />
+      <Members overview={overview} mutations={mutations} busy={busy} run={run} />
+      <Suspense fallback={<section className="card"><p className="muted">Loading the team library…</p></section>}>
+        <Library libraryKind="team" title="Team library" />
+      </Suspense>
     </>
   );
 }
 
-type Section = { overview: TeamOverview; busy: boolean; run: (action: () => Promise<unknown>) => Promise<void> };
+type Section = { overview: TeamOverview; mutations: TeamMutations; busy: boolean; run: (action: () => Promise<unknown>) => Promise<void> };
 
-function ReviewQueue({ overview, busy, run }: Section) {
+function ReviewQueue({ overview, mutations, busy, run }: Section) {
   const isAdmin = overview.role === "admin";
   return (
     <section className="card" aria-labelledby="review-title">
@@ -155,8 +202,8 @@ function ReviewQueue({ overview, busy, run }: Section) {
               </div>
               {isAdmin ? (
                 <span className="actions tight">
-                  <button type="button" disabled={busy} onClick={() => void run(() => trpc.team.approve.mutate({ kind: draft.kind, id: draft.id }))}>Approve</button>
-                  <button type="button" className="danger" disabled={busy} onClick={() => void run(() => trpc.team.reject.mutate({ kind: draft.kind, id: draft.id }))}>
+                  <button type="button" disabled={busy} onClick={() => void run(() => mutations.approve.mutateAsync({ kind: draft.kind, id: draft.id }))}>Approve</button>
+                  <button type="button" className="danger" disabled={busy} onClick={() => void run(() => mutations.reject.mutateAsync({ kind: draft.kind, id: draft.id }))}>
                     Reject
                   </button>
                 </span>
@@ -171,7 +218,7 @@ function ReviewQueue({ overview, busy, run }: Section) {
   );
 }
 
-function Members({ overview, busy, run }: Section) {
+function Members({ overview, mutations, busy, run }: Section) {
   const isAdmin = overview.role === "admin";
   const [email, setEmail] = useState("");
   const [role, setRole] = useState<Role>("writer");
@@ -199,7 +246,7 @@ function Members({ overview, busy, run }: Section) {
                     aria-label={`Role of ${member.email}`}
                     value={member.role}
                     disabled={busy}
-                    onChange={(e) => void run(() => trpc.team.setRole.mutate({ userId: member.userId, role: e.target.value as Role }))}
+                    onChange={(e) => void run(() => mutations.setRole.mutateAsync({ userId: member.userId, role: e.target.value as Role }))}
                   >
                     {ROLES.map((r) => (
                       <option key={r} value={r}>{r}</option>
@@ -216,7 +263,7 @@ function Members({ overview, busy, run }: Section) {
                     className="secondary"
                     disabled={busy}
                     onClick={() => {
-                      if (window.confirm(`Remove ${member.email} from the team? Their business key is revoked at once.`)) void run(() => trpc.team.removeMember.mutate({ userId: member.userId }));
+                      if (window.confirm(`Remove ${member.email} from the team? Their business key is revoked at once.`)) void run(() => mutations.removeMember.mutateAsync({ userId: member.userId }));
                     }}
                   >
                     Remove
@@ -234,7 +281,7 @@ function Members({ overview, busy, run }: Section) {
           onSubmit={(e) => {
             e.preventDefault();
             void run(async () => {
-              await trpc.team.addMember.mutate({ email, role });
+              await mutations.addMember.mutateAsync({ email, role });
               setEmail("");
             });
           }}

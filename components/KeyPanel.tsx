@@ -18,14 +18,13 @@ export function KeyPanel(props: {
   current: KeyView | null;
   generateLabel: string;
   revokeLabel: string;
+  /** Each is a mutation whose invalidation reloads what the page shows of the key. */
   generate: () => Promise<{ key: string }>;
   revoke: () => Promise<unknown>;
-  /** After a change: reload what the page shows. */
-  refresh: () => Promise<void>;
 }) {
   const [newKey, setNewKey] = useState<string | null>(null);
   const [copied, setCopied] = useState(false);
-  const { error, busy, run: act } = useAction(props.refresh);
+  const { error, busy, run: act } = useAction();
 
   const generate = () =>
     act(async () => {

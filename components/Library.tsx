@@ -2,60 +2,75 @@
 // A library on the page: /library (personal) or the team library on /business. Search,
 // pages, create (one, or pasted lines), edit, delete, copy the short URL, QR images and the
 // style editor. Every change is a call to the same domain functions as /v1.
+import { useMutation, useQueryClient, useSuspenseQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { useEffect, useRef, useState } from "react";
-import type { LibraryItem, LibraryPage, LibraryKind } from "@/server/domain/libraryItems";
+import { useState } from "react";
+import type { LibraryKind } from "@/server/domain/libraryItems";
+import { useTRPC, type RouterOutputs } from "@/trpc/react";
+import { FIRST_PAGE, libraryPageInput, type LibraryQuery } from "./libraryPageInput";
 import { StyleEditor } from "./StyleEditor";
-import { trpc } from "./trpc";
 import { useAction } from "./useAction";
 
+type LibraryPage = RouterOutputs["library"]["page"];
+type LibraryItem = LibraryPage["items"][number];
 type Kind = LibraryItem["kind"];
 type Run = (action: () => Promise<unknown>) => Promise<void>;
-type Query = { search: string; page: number };
 
 const imageUrl = (item: LibraryItem, query: string) => `/library/qr/${item.kind}/${encodeURIComponent(item.id)}?${query}`;
 
-type Props = {
-  scope: LibraryKind;
-  initial: LibraryPage;
-  title: string;
-  /** Told after every change here (the team page refreshes its review queue). */
-  onChange?: () => Promise<void>;
-  /** Changes when something else on the page changed the library (an approval). */
-  refreshKey?: number;
-};
-
-export function Library({ scope, initial, title, onChange, refreshKey = 0 }: Props) {
-  const [data, setData] = useState<LibraryPage>(initial);
-  const [search, setSearch] = useState("");
-  const [query, setQuery] = useState<Query>({ search: "", page: 1 });
-  // The page being shown, for the reload after each action (closures would hold an old one).
-  const current = useRef(query);
-  const load = async (next?: Query) => {
-    if (next) current.current = next;
-    const shown = current.current;
-    setData(await trpc.library.page.query({ scope, ...shown }));
-    setQuery(shown);
+/**
+ * What a change to a library makes stale: its pages, and for the team's also the review
+ * queue on /business (a new code is a draft there; a draft edited or deleted leaves it).
+ */
+export function useLibraryChanged(libraryKind: LibraryKind) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  return async () => {
+    await Promise.all([
+      queryClient.invalidateQueries(trpc.library.page.queryFilter({ scope: libraryKind })),
+      libraryKind === "team" && queryClient.invalidateQueries(trpc.team.overview.queryFilter()),
+    ]);
   };
-  const { error, busy, run } = useAction(async () => {
-    await load();
-    await onChange?.();
-  });
-  const shownKey = useRef(refreshKey);
-  useEffect(() => {
-    if (shownKey.current === refreshKey) return;
-    shownKey.current = refreshKey;
-    void load();
-    // Only a new refreshKey reloads; `load` changes with every render.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [refreshKey]);
+}
+
+/** The library's changes, each reloading what it changed once it succeeded. */
+function useLibraryMutations(libraryKind: LibraryKind) {
+  const trpc = useTRPC();
+  const changed = { onSuccess: useLibraryChanged(libraryKind) };
+  return {
+    create: useMutation(trpc.library.create.mutationOptions(changed)),
+    createMany: useMutation(trpc.library.createMany.mutationOptions(changed)),
+    update: useMutation(trpc.library.update.mutationOptions(changed)),
+    remove: useMutation(trpc.library.remove.mutationOptions(changed)),
+    saveStyle: useMutation(trpc.library.saveStyle.mutationOptions(changed)),
+  };
+}
+export type LibraryMutations = ReturnType<typeof useLibraryMutations>;
+
+type Props = { libraryKind: LibraryKind; title: string };
+
+export function Library({ libraryKind, title }: Props) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const [search, setSearch] = useState("");
+  const [query, setQuery] = useState<LibraryQuery>(FIRST_PAGE);
+  const { data } = useSuspenseQuery(trpc.library.page.queryOptions(libraryPageInput(libraryKind, query)));
+  const mutations = useLibraryMutations(libraryKind);
+  const { error, busy, run } = useAction();
+  // Another page of the library (a search, the pager): fetched before it is shown, so a
+  // failure leaves the page as it was, with the error.
+  const show = (next: LibraryQuery) =>
+    run(async () => {
+      await queryClient.fetchQuery(trpc.library.page.queryOptions(libraryPageInput(libraryKind, next)));
+      setQuery(next);
+    });
   const canEdit = data.role !== "viewer";
-  const headingId = `${scope}-library-title`;
+  const headingId = `${libraryKind}-library-title`;
 
   return (
     <section className="card" aria-labelledby={headingId}>
       <h2 id={headingId}>{title}</h2>
-      {canEdit ? <CreateForms scope={scope} run={run} busy={busy} /> : <p className="muted" data-testid="read-only">Viewers only read the team library.</p>}
+      {canEdit ? <CreateForms libraryKind={libraryKind} mutations={mutations} run={run} busy={busy} /> : <p className="muted" data-testid="read-only">Viewers only read the team library.</p>}
       {error && (
         <p className="error" role="alert" data-testid="library-error">
           {error}
@@ -66,12 +81,12 @@ export function Library({ scope, initial, title, onChange, refreshKey = 0 }: Pro
         role="search"
         onSubmit={(e) => {
           e.preventDefault();
-          void run(() => load({ search, page: 1 }));
+          void show({ search, page: 1 });
         }}
       >
         <div>
-          <label htmlFor={`${scope}-search`}>Search</label>
-          <input id={`${scope}-search`} type="search" value={search} onChange={(e) => setSearch(e.target.value)} placeholder="Name, URL or code" />
+          <label htmlFor={`${libraryKind}-search`}>Search</label>
+          <input id={`${libraryKind}-search`} type="search" value={search} onChange={(e) => setSearch(e.target.value)} placeholder="Name, URL or code" />
         </div>
         <button type="submit" className="secondary" disabled={busy}>Search</button>
       </form>
@@ -83,18 +98,18 @@ export function Library({ scope, initial, title, onChange, refreshKey = 0 }: Pro
       ) : (
         <ul className="items">
           {data.items.map((item) => (
-            <ItemRow key={`${item.kind}-${item.id}`} scope={scope} item={item} role={data.role} statuses={data.statuses} busy={busy} run={run} />
+            <ItemRow key={`${item.kind}-${item.id}`} libraryKind={libraryKind} mutations={mutations} item={item} role={data.role} statuses={data.statuses} busy={busy} run={run} />
           ))}
         </ul>
       )}
       <nav className="pager" aria-label="Pages">
-        <button type="button" className="secondary" disabled={busy || data.page <= 1} onClick={() => void run(() => load({ ...query, page: data.page - 1 }))}>
+        <button type="button" className="secondary" disabled={busy || data.page <= 1} onClick={() => void show({ ...query, page: data.page - 1 })}>
           Previous
         </button>
         <span data-testid="page-of">
           Page {data.page} of {data.pages} · {data.total} {data.total === 1 ? "code" : "codes"}
         </span>
-        <button type="button" className="secondary" disabled={busy || data.page >= data.pages} onClick={() => void run(() => load({ ...query, page: data.page + 1 }))}>
+        <button type="button" className="secondary" disabled={busy || data.page >= data.pages} onClick={() => void show({ ...query, page: data.page + 1 })}>
           Next
         </button>
       </nav>
@@ -114,13 +129,13 @@ function KindSelect({ id, value, onChange }: { id: string; value: Kind; onChange
   );
 }
 
-function CreateForms({ scope, run, busy }: { scope: LibraryKind; run: Run; busy: boolean }) {
+function CreateForms({ libraryKind, mutations, run, busy }: { libraryKind: LibraryKind; mutations: LibraryMutations; run: Run; busy: boolean }) {
   const [kind, setKind] = useState<Kind>("dynamic");
   const [name, setName] = useState("");
   const [url, setUrl] = useState("");
   const [lines, setLines] = useState("");
   const [many, setMany] = useState(false);
-  const draftNote = scope === "team" ? " New team codes are drafts until an admin approves them." : "";
+  const draftNote = libraryKind === "team" ? " New team codes are drafts until an admin approves them." : "";
   return (
     <div className="create">
       <div className="tabs" role="group" aria-label="How to create">
@@ -136,15 +151,15 @@ function CreateForms({ scope, run, busy }: { scope: LibraryKind; run: Run; busy:
           onSubmit={(e) => {
             e.preventDefault();
             void run(async () => {
-              await trpc.library.createMany.mutate({ scope, kind, lines });
+              await mutations.createMany.mutateAsync({ scope: libraryKind, kind, lines });
               setLines("");
             });
           }}
         >
-          <KindSelect id={`${scope}-many-kind`} value={kind} onChange={setKind} />
-          <label htmlFor={`${scope}-lines`}>Lines</label>
+          <KindSelect id={`${libraryKind}-many-kind`} value={kind} onChange={setKind} />
+          <label htmlFor={`${libraryKind}-lines`}>Lines</label>
           <textarea
-            id={`${scope}-lines`}
+            id={`${libraryKind}-lines`}
             rows={5}
             value={lines}
             onChange={(e) => setLines(e.target.value)}
@@ -162,20 +177,20 @@ function CreateForms({ scope, run, busy }: { scope: LibraryKind; run: Run; busy:
           onSubmit={(e) => {
             e.preventDefault();
             void run(async () => {
-              await trpc.library.create.mutate({ scope, kind, name, url });
+              await mutations.create.mutateAsync({ scope: libraryKind, kind, name, url });
               setName("");
               setUrl("");
             });
           }}
         >
-          <KindSelect id={`${scope}-kind`} value={kind} onChange={setKind} />
+          <KindSelect id={`${libraryKind}-kind`} value={kind} onChange={setKind} />
           <div>
-            <label htmlFor={`${scope}-name`}>Name</label>
-            <input id={`${scope}-name`} value={name} onChange={(e) => setName(e.target.value)} required maxLength={200} />
+            <label htmlFor={`${libraryKind}-name`}>Name</label>
+            <input id={`${libraryKind}-name`} value={name} onChange={(e) => setName(e.target.value)} required maxLength={200} />
           </div>
           <div>
-            <label htmlFor={`${scope}-url`}>URL</label>
-            <input id={`${scope}-url`} type="url" value={url} onChange={(e) => setUrl(e.target.value)} required placeholder="https://" />
+            <label htmlFor={`${libraryKind}-url`}>URL</label>
+            <input id={`${libraryKind}-url`} type="url" value={url} onChange={(e) => setUrl(e.target.value)} required placeholder="https://" />
           </div>
           <button type="submit" disabled={busy}>Create</button>
           {draftNote && <p className="muted full">{draftNote.trim()}</p>}
@@ -203,7 +218,18 @@ function CopyButton({ text }: { text: string }) {
   );
 }
 
-function ItemRow({ scope, item, role, statuses, busy, run }: { scope: LibraryKind; item: LibraryItem; role: LibraryPage["role"]; statuses: LibraryItem["status"][]; busy: boolean; run: Run }) {
+function ItemRow({
+  libraryKind,
+  mutations,
+  item,
+  role,
+  statuses,
+  busy,
+  run,
+}: {
+  libraryKind: LibraryKind;
+  mutations: LibraryMutations;
+  item: LibraryItem; role: LibraryPage["role"]; statuses: LibraryItem["status"][]; busy: boolean; run: Run }) {
   const [panel, setPanel] = useState<"none" | "edit" | "style">("none");
   const canEdit = role !== "viewer";
   const toggle = (next: "edit" | "style") => setPanel(panel === next ? "none" : next);
@@ -225,7 +251,7 @@ function ItemRow({ scope, item, role, statuses, busy, run }: { scope: LibraryKin
           {item.url}
         </div>
         <div className="muted small-text">
-          {scope === "team" && <>by {item.createdBy} · </>}
+          {libraryKind === "team" && <>by {item.createdBy} · </>}
           {new Date(item.createdAt).toLocaleDateString()}
           {item.totalScans !== null && (
             <>
@@ -258,7 +284,7 @@ function ItemRow({ scope, item, role, statuses, busy, run }: { scope: LibraryKin
               disabled={busy}
               onClick={() => {
                 if (window.confirm(`Delete “${item.name}”?${item.kind === "dynamic" ? " Its short link stops working; its scan history is kept." : ""}`)) {
-                  void run(() => trpc.library.remove.mutate({ scope, kind: item.kind, id: item.id }));
+                  void run(() => mutations.remove.mutateAsync({ scope: libraryKind, kind: item.kind, id: item.id }));
                 }
               }}
             >
@@ -266,14 +292,25 @@ function ItemRow({ scope, item, role, statuses, busy, run }: { scope: LibraryKin
             </button>
           )}
         </div>
-        {panel === "edit" && <EditForm scope={scope} item={item} choices={statuses} busy={busy} run={run} done={() => setPanel("none")} />}
-        {panel === "style" && <StyleEditor scope={scope} item={item} run={run} busy={busy} done={() => setPanel("none")} />}
+        {panel === "edit" && <EditForm libraryKind={libraryKind} mutations={mutations} item={item} choices={statuses} busy={busy} run={run} done={() => setPanel("none")} />}
+        {panel === "style" && <StyleEditor libraryKind={libraryKind} saveStyle={mutations.saveStyle.mutateAsync} item={item} run={run} busy={busy} done={() => setPanel("none")} />}
       </div>
     </li>
   );
 }
 
-function EditForm({ scope, item, choices, busy, run, done }: { scope: LibraryKind; item: LibraryItem; choices: LibraryItem["status"][]; busy: boolean; run: Run; done: () => void }) {
+function EditForm({
+  libraryKind,
+  mutations,
+  item,
+  choices,
+  busy,
+  run,
+  done,
+}: {
+  libraryKind: LibraryKind;
+  mutations: LibraryMutations;
+  item: LibraryItem; choices: LibraryItem["status"][]; busy: boolean; run: Run; done: () => void }) {
   const [name, setName] = useState(item.name);
   const [url, setUrl] = useState(item.url);
   const [status, setStatus] = useState(item.status);
@@ -286,8 +323,8 @@ function EditForm({ scope, item, choices, busy, run, done }: { scope: LibraryKin
       onSubmit={(e) => {
         e.preventDefault();
         void run(async () => {
-          await trpc.library.update.mutate({
-            scope,
+          await mutations.update.mutateAsync({
+            scope: libraryKind,
             patch: {
               code: item.id,
               ...(name !== item.name ? { name } : {}),

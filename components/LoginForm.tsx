@@ -2,26 +2,21 @@
 import Link from "next/link";
 import { signIn } from "next-auth/react";
 import { useRouter } from "next/navigation";
-import { useState } from "react";
+import { useAction } from "./useAction";
 
 export function LoginForm({ next }: { next: string }) {
   const router = useRouter();
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { error, busy, run } = useAction();
 
-  async function submit(event: React.FormEvent<HTMLFormElement>) {
+  function submit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    setBusy(true);
-    setError(null);
-    const result = await signIn("credentials", { email: form.get("email"), password: form.get("password"), redirect: false });
-    setBusy(false);
-    if (!result || result.error) {
-      setError(result?.error && result.error !== "CredentialsSignin" ? result.error : "Wrong email or password");
-      return;
-    }
-    router.replace(next);
-    router.refresh();
+    void run(async () => {
+      const result = await signIn("credentials", { email: form.get("email"), password: form.get("password"), redirect: false });
+      if (!result || result.error) throw new Error(result?.error && result.error !== "CredentialsSignin" ? result.error : "Wrong email or password");
+      router.replace(next);
+      router.refresh();
+    });
   }
 
   return (

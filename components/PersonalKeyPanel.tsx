@@ -1,12 +1,16 @@
 "use client";
-import { useState } from "react";
-import { KeyPanel, type KeyView } from "./KeyPanel";
-import { trpc } from "./trpc";
+import { useMutation, useQueryClient, useSuspenseQuery } from "@tanstack/react-query";
+import { useTRPC } from "@/trpc/react";
+import { KeyPanel } from "./KeyPanel";
 
-export type KeyInfo = { tier: string; key: KeyView | null };
-
-export function PersonalKeyPanel({ initial }: { initial: KeyInfo }) {
-  const [info, setInfo] = useState<KeyInfo>(initial);
+/** The personal key on /profile (keys.personal, prefetched by the page). */
+export function PersonalKeyPanel() {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const { data: info } = useSuspenseQuery(trpc.keys.personal.queryOptions());
+  const keyChanged = { onSuccess: () => queryClient.invalidateQueries(trpc.keys.personal.queryFilter()) };
+  const generate = useMutation(trpc.keys.generatePersonal.mutationOptions(keyChanged));
+  const revoke = useMutation(trpc.keys.revokePersonal.mutationOptions(keyChanged));
   const canUseApi = info.tier === "pro" || info.tier === "business";
   return (
     <KeyPanel
@@ -26,9 +30,8 @@ export function PersonalKeyPanel({ initial }: { initial: KeyInfo }) {
       current={info.key}
       generateLabel="Generate API key"
       revokeLabel="Revoke API key"
-      generate={() => trpc.keys.generatePersonal.mutate()}
-      revoke={() => trpc.keys.revokePersonal.mutate()}
-      refresh={async () => setInfo(await trpc.keys.personal.query())}
+      generate={() => generate.mutateAsync()}
+      revoke={() => revoke.mutateAsync()}
     />
   );
 }

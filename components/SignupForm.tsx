@@ -1,32 +1,33 @@
 "use client";
+import { useMutation } from "@tanstack/react-query";
 import Link from "next/link";
 import { signIn } from "next-auth/react";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { messageOf, trpc } from "./trpc";
+import { useTRPC } from "@/trpc/react";
+import { useAction } from "./useAction";
 
 export function SignupForm() {
   const router = useRouter();
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const trpc = useTRPC();
+  const signup = useMutation(trpc.account.signup.mutationOptions());
+  const { error, busy, run } = useAction();
+  // Once the account is made and logged in, the form stays disabled while /profile loads.
+  const [done, setDone] = useState(false);
 
-  async function submit(event: React.FormEvent<HTMLFormElement>) {
+  function submit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
     const email = String(form.get("email"));
     const password = String(form.get("password"));
-    setBusy(true);
-    setError(null);
-    try {
-      await trpc.account.signup.mutate({ email, password, name: String(form.get("name")) });
+    void run(async () => {
+      await signup.mutateAsync({ email, password, name: String(form.get("name")) });
       const result = await signIn("credentials", { email, password, redirect: false });
       if (!result || result.error) throw new Error("Account created, but the log-in failed: log in by hand");
+      setDone(true);
       router.replace("/profile");
       router.refresh();
-    } catch (e) {
-      setError(messageOf(e));
-      setBusy(false);
-    }
+    });
   }
 
   return (
@@ -41,7 +42,7 @@ export function SignupForm() {
         <input id="name" name="name" autoComplete="name" required />
         {error && <p className="error" data-testid="form-error">{error}</p>}
         <p className="actions">
-          <button type="submit" disabled={busy}>Create account</button>
+          <button type="submit" disabled={busy || done}>Create account</button>
         </p>
       </form>
       <p className="muted">Already registered? <Link href="/login">Log in</Link></p>

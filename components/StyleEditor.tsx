@@ -2,14 +2,24 @@
 // The style editor: colours, error correction and margin with a live preview drawn in the
 // browser by the same renderer that serves the saved images.
 import { useEffect, useState } from "react";
-import type { LibraryItem, LibraryKind } from "@/server/domain/libraryItems";
+import type { LibraryKind } from "@/server/domain/libraryItems";
 import { contrastProblem, DEFAULT_STYLE, renderSvg } from "@/server/domain/qrImage";
 import type { Style } from "@/server/domain/validation";
-import { trpc } from "./trpc";
+import type { RouterInputs, RouterOutputs } from "@/trpc/react";
 
-type Props = { scope: LibraryKind; item: LibraryItem; busy: boolean; run: (action: () => Promise<unknown>) => Promise<void>; done: () => void };
+type Item = RouterOutputs["library"]["page"]["items"][number];
 
-export function StyleEditor({ scope, item, busy, run, done }: Props) {
+type Props = {
+  libraryKind: LibraryKind;
+  item: Item;
+  /** library.saveStyle (its invalidation reloads the library). */
+  saveStyle: (input: RouterInputs["library"]["saveStyle"]) => Promise<unknown>;
+  busy: boolean;
+  run: (action: () => Promise<unknown>) => Promise<void>;
+  done: () => void;
+};
+
+export function StyleEditor({ libraryKind, item, saveStyle, busy, run, done }: Props) {
   const [style, setStyle] = useState<Required<Style>>({ ...DEFAULT_STYLE, ...item.style } as Required<Style>);
   const [preview, setPreview] = useState<string | null>(null);
   const text = item.shortUrl ?? item.url;
@@ -30,7 +40,7 @@ export function StyleEditor({ scope, item, busy, run, done }: Props) {
       onSubmit={(e) => {
         e.preventDefault();
         void run(async () => {
-          await trpc.library.saveStyle.mutate({ scope, kind: item.kind, id: item.id, style });
+          await saveStyle({ scope: libraryKind, kind: item.kind, id: item.id, style });
           done();
         });
       }}

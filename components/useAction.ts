@@ -1,9 +1,14 @@
 "use client";
 import { useState } from "react";
-import { messageOf } from "./trpc";
 
-/** Runs a page action: busy while it runs, its error shown, then what the page shows reloaded. */
-export function useAction(reload: () => Promise<void>) {
+/** A message a person can act on, from whatever a call threw. */
+export const messageOf = (error: unknown) => (error instanceof Error ? error.message : "Something went wrong");
+
+/**
+ * Runs a page action: busy while it runs, its error shown. A mutation's own invalidation
+ * (its onSuccess) runs inside it, so the action ends once the page shows what it changed.
+ */
+export function useAction() {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const run = async (action: () => Promise<unknown>) => {
@@ -11,7 +16,6 @@ export function useAction(reload: () => Promise<void>) {
     setError(null);
     try {
       await action();
-      await reload();
     } catch (e) {
       setError(messageOf(e));
     } finally {

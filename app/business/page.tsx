@@ -1,31 +1,23 @@
 import { redirect } from "next/navigation";
-import { BusinessPanel, CreateTeamForm } from "@/components/BusinessPanel";
+import { BusinessPage as BusinessBody } from "@/components/BusinessPanel";
+import { libraryPageInput } from "@/components/libraryPageInput";
 import { sessionUserId } from "@/server/auth";
-import { db } from "@/server/db";
-import { actorFor, libraryPage } from "@/server/domain/libraryItems";
-import { teamOverview } from "@/server/domain/teams";
+import { accountOf } from "@/server/domain/users";
+import { getQueryClient, HydrateClient, prefetch, trpc } from "@/trpc/server";
 
 export const dynamic = "force-dynamic";
 
 export default async function BusinessPage() {
   const userId = await sessionUserId();
   if (!userId) redirect("/login?callbackUrl=/business");
-  const user = await db.user.findUnique({ where: { id: userId } });
+  const user = await accountOf(userId);
   if (!user) redirect("/login");
-  const overview = await teamOverview(userId);
-  if (overview) return <BusinessPanel initial={overview} initialLibrary={await libraryPage(await actorFor(userId, "team"), {})} />;
+  // The team's overview decides what the page shows; a member sees the team library too.
+  const overview = await getQueryClient().fetchQuery(trpc.team.overview.queryOptions());
+  if (overview) await prefetch(trpc.library.page.queryOptions(libraryPageInput("team")));
   return (
-    <section className="card">
-      <h1>Business</h1>
-      <p>A team shares one library. Writers and admins each hold their own business key; whatever they add waits as a draft until an admin approves it.</p>
-      {user.tier === "business" ? (
-        <CreateTeamForm />
-      ) : (
-        <p data-testid="no-team">
-          You are not in a team. Creating one takes the Business plan (yours is <strong>{user.tier}</strong>); or ask a team&apos;s admin to add{" "}
-          <strong>{user.email}</strong>.
-        </p>
-      )}
-    </section>
+    <HydrateClient>
+      <BusinessBody account={{ email: user.email, tier: user.tier }} />
+    </HydrateClient>
   );
 }

@@ -1,16 +1,17 @@
 import { redirect } from "next/navigation";
 import { Library } from "@/components/Library";
+import { libraryPageInput } from "@/components/libraryPageInput";
 import { sessionUserId } from "@/server/auth";
-import { actorFor, libraryPage } from "@/server/domain/libraryItems";
+import { HydrateClient, prefetch, trpc } from "@/trpc/server";
 
 export const dynamic = "force-dynamic";
 
 export default async function LibraryPage() {
   const userId = await sessionUserId();
   if (!userId) redirect("/login?callbackUrl=/library");
-  const initial = await libraryPage(await actorFor(userId, "personal"), {});
+  await prefetch(trpc.library.page.queryOptions(libraryPageInput("personal")));
   return (
-    <>
+    <HydrateClient>
       <section className="card">
         <h1>Your library</h1>
         <p className="muted">
@@ -18,7 +19,7 @@ export default async function LibraryPage() {
           scan. Team codes live on <a href="/business">Business</a>.
         </p>
       </section>
-      <Library scope="personal" title="Codes" initial={initial} />
-    </>
+      <Library libraryKind="personal" title="Codes" />
+    </HydrateClient>
   );
 }

@@ -1,18 +1,19 @@
 import { redirect } from "next/navigation";
 import { PersonalKeyPanel } from "@/components/PersonalKeyPanel";
-import { liveKey } from "@/server/domain/apiKeys";
 import { sessionUserId } from "@/server/auth";
-import { db } from "@/server/db";
+import { accountOf } from "@/server/domain/users";
+import { HydrateClient, prefetch, trpc } from "@/trpc/server";
 
 export const dynamic = "force-dynamic";
 
 export default async function ProfilePage() {
   const userId = await sessionUserId();
   if (!userId) redirect("/login?callbackUrl=/profile");
-  const user = await db.user.findUnique({ where: { id: userId } });
+  const user = await accountOf(userId);
   if (!user) redirect("/login");
+  await prefetch(trpc.keys.personal.queryOptions());
   return (
-    <>
+    <HydrateClient>
       <section className="card">
         <h1>Profile</h1>
         <dl className="facts">
@@ -24,7 +25,7 @@ export default async function ProfilePage() {
           <dd data-testid="tier">{user.tier[0].toUpperCase() + user.tier.slice(1)}</dd>
         </dl>
       </section>
-      <PersonalKeyPanel initial={{ tier: user.tier, key: await liveKey(user.id, "personal") }} />
-    </>
+      <PersonalKeyPanel />
+    </HydrateClient>
   );
 }

@@ -25,6 +25,12 @@ export async function createUser({ email, password, name }: z.infer<typeof signu
   });
 }
 
+/** What the pages show of an account, or null when there is no such account. */
+export async function accountOf(userId: string): Promise<{ id: string; email: string; name: string; tier: Tier } | null> {
+  const user = await db.user.findUnique({ where: { id: userId }, select: { id: true, email: true, name: true, tier: true } });
+  return user && { ...user, tier: user.tier as Tier };
+}
+
 /** The account if the password matches, else null (same answer for unknown email and wrong password). */
 export async function checkCredentials(email: string, password: string) {
   const user = await db.user.findUnique({ where: { email: email.trim().toLowerCase() } });

@@ -1,29 +1,33 @@
 // The web library's calls (session procedures): /library and the team library on /business.
 import { z } from "zod";
-import { actorFor, createFromLines, createItem, libraryPage, removeItem, saveStyle, libraryKindField, updateItem } from "../../domain/libraryItems";
+import { actorFor, createFromLines, createItem, libraryKindField, libraryPage, removeItem, saveStyle, updateItem } from "../../domain/libraryItems";
 import { dynamicPatchInput } from "../../domain/dynamicCodes";
 import { itemKind } from "../../domain/teams";
 import { createTRPCRouter, sessionProcedure } from "../trpc";
 
-const scoped = z.object({ scope: libraryKindField });
-const item = scoped.extend({ kind: itemKind, id: z.string() });
+/**
+ * Which library a call acts on (a LibraryKind). Its field keeps the name `scope` on the wire:
+ * the pages' calls, and the integration tests that make them by hand, send it so.
+ */
+const inLibrary = z.object({ scope: libraryKindField });
+const item = inLibrary.extend({ kind: itemKind, id: z.string() });
 
 export const libraryRouter = createTRPCRouter({
   page: sessionProcedure
-    .input(scoped.extend({ search: z.string().max(200).optional(), page: z.number().int().min(1).optional() }))
+    .input(inLibrary.extend({ search: z.string().max(200).optional(), page: z.number().int().min(1).optional() }))
     .query(async ({ ctx, input }) => libraryPage(await actorFor(ctx.session.userId, input.scope), input)),
 
   create: sessionProcedure
-    .input(scoped.extend({ kind: itemKind, name: z.string(), url: z.string() }))
+    .input(inLibrary.extend({ kind: itemKind, name: z.string(), url: z.string() }))
     .mutation(async ({ ctx, input }) => createItem(await actorFor(ctx.session.userId, input.scope), input.kind, input).then(() => ({ created: 1 }))),
 
   /** Pasted lines `name, url`: all created or none. */
   createMany: sessionProcedure
-    .input(scoped.extend({ kind: itemKind, lines: z.string().max(100_000) }))
+    .input(inLibrary.extend({ kind: itemKind, lines: z.string().max(100_000) }))
     .mutation(async ({ ctx, input }) => ({ created: await createFromLines(await actorFor(ctx.session.userId, input.scope), input.kind, input.lines) })),
 
   update: sessionProcedure
-    .input(scoped.extend({ patch: dynamicPatchInput }))
+    .input(inLibrary.extend({ patch: dynamicPatchInput }))
     .mutation(async ({ ctx, input }) => updateItem(await actorFor(ctx.session.userId, input.scope), input.patch)),
 
   remove: sessionProcedure.input(item).mutation(async ({ ctx, input }) => removeItem(await actorFor(ctx.session.userId, input.scope), input.kind, input.id)),
