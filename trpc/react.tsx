@@ -23,12 +23,15 @@ function getQueryClient() {
   return (browserQueryClient ??= makeQueryClient());
 }
 
-/** The address of /api/trpc: the page's own origin (the route checks it on POST: CSRF). */
-const apiUrl = () => `${typeof window === "undefined" ? `http://localhost:${process.env.PORT ?? 3000}` : window.location.origin}/api/trpc`;
+/**
+ * The pages' own /api/trpc (the route checks the Origin on POST: CSRF). Only the browser
+ * calls it: the server render reads what the page prefetched (trpc/server.ts).
+ */
+const API_URL = "/api/trpc";
 
 export function TRPCReactProvider({ children }: { children: React.ReactNode }) {
   const queryClient = getQueryClient();
-  const [trpcClient] = useState(() => createTRPCClient<AppRouter>({ links: [httpBatchLink({ url: apiUrl() })] }));
+  const [trpcClient] = useState(() => createTRPCClient<AppRouter>({ links: [httpBatchLink({ url: API_URL })] }));
   return (
     <QueryClientProvider client={queryClient}>
       <TRPCProvider trpcClient={trpcClient} queryClient={queryClient}>
