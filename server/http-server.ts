@@ -11,7 +11,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import next from "next";
 import { answerV1 } from "./api/v1";
-import { writeAnswer } from "./http/answer";
+import { ERROR_TABLE } from "./errors";
+import { jsonAnswer, writeAnswer } from "./http/answer";
 import { addressFromSocket } from "./client-address";
 import { env } from "./env";
 import { logError } from "./log";
@@ -56,7 +57,7 @@ async function serveShortLink(req: IncomingMessage, res: ServerResponse, code: s
   } catch (error) {
     // Only when the code is not cached and the database cannot be reached.
     logError("shortlink.failed", { code }, error);
-    res.writeHead(503, { "Content-Type": "text/plain; charset=utf-8", "Retry-After": "1", "Cache-Control": "no-store" }).end("Try again in a moment.\n");
+    res.writeHead(ERROR_TABLE.database_unavailable.status, { "Content-Type": "text/plain; charset=utf-8", "Retry-After": "1", "Cache-Control": "no-store" }).end("Try again in a moment.\n");
   }
 }
 
@@ -117,8 +118,9 @@ async function serveV1(req: IncomingMessage, res: ServerResponse) {
     }
     await writeAnswer(res, req.method ?? "GET", answer);
   } catch (error) {
+    // answerV1 answers every error itself: this is a failure to write the answer.
     logError("http.failed", { path: req.url?.split("?")[0] }, error);
-    if (!res.headersSent) res.writeHead(500, { "Content-Type": "application/json; charset=utf-8" }).end('{"error":"Internal error"}');
+    if (!res.headersSent) await writeAnswer(res, "GET", jsonAnswer(ERROR_TABLE.internal.status, { error: "Internal error" }));
     else res.destroy();
   }
 }

@@ -7,11 +7,10 @@ import { LRUCache } from "lru-cache";
 import { clientAddress } from "../client-address";
 import { authenticateApiKey, presentedKey, type PresentedKey, type Principal } from "../domain/apiKeys";
 import type { Library } from "../domain/library";
-import { isDatabaseUnreachable } from "../db";
-import { DomainError, domainErrorOf, isKeyGuess } from "../errors";
+import { DomainError, isKeyGuess } from "../errors";
 import { nextTurn } from "../event-loop";
 import { jsonAnswer, jsonText, toResponse, type Answer } from "../http/answer";
-import { logError } from "../log";
+import { errorAnswer } from "../http/errors";
 import { processSingleton } from "../process-singleton";
 import { forget, invalidKeyRule, keyRule, take } from "../rate-limit";
 import { openApiDocument } from "./openapi";
@@ -32,23 +31,6 @@ export type V1Request = {
 /** Answers of `cachedByLibraryVersion` routes, as sent; an old version's answers age out. */
 const answers = processSingleton("v1.listAnswers", () => new LRUCache<string, string>({ maxSize: 32 * 2 ** 20, sizeCalculation: (text) => text.length }));
 const libraryKey = (library: Library) => (library.kind === "personal" ? `user:${library.userId}` : `team:${library.teamId}`);
-
-/** The contract's error body for anything thrown: the error table's status, or a logged fault. */
-function errorAnswer(error: unknown, requestId: string): Answer {
-  const domain = domainErrorOf(error) ?? faultOf(error, requestId);
-  const body = domain.items ? { errors: domain.items } : { error: domain.message };
-  return jsonAnswer(domain.status, body, domain.headers);
-}
-
-function faultOf(error: unknown, requestId: string): DomainError {
-  const cause = (error as { cause?: unknown } | null)?.cause ?? error;
-  if (isDatabaseUnreachable(cause)) {
-    logError("v1.database_unavailable", { requestId }, cause);
-    return new DomainError("database_unavailable", "The database is unavailable for a moment: try again", undefined, { "Retry-After": "1" });
-  }
-  logError("v1.internal_error", { requestId }, cause);
-  return new DomainError("internal", "Internal error");
-}
 
 /** Reads the body up to the limit; null when it is larger. */
 async function readBody(req: V1Request): Promise<string | null> {
