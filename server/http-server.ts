@@ -91,7 +91,7 @@ function bodyOf(req: IncomingMessage): ReadableStream<Uint8Array> {
 /** A /v1 request answered straight from Node, by the function app/v1's route handler calls. */
 async function serveV1(req: IncomingMessage, res: ServerResponse) {
   try {
-    const hasBody = req.method !== "GET" && req.method !== "HEAD";
+    const body = req.method !== "GET" && req.method !== "HEAD" ? bodyOf(req) : null;
     const answer = await answerV1({
       method: req.method ?? "GET",
       url: `http://${req.headers.host ?? "localhost"}${req.url}`,
@@ -101,14 +101,16 @@ async function serveV1(req: IncomingMessage, res: ServerResponse) {
           return value === undefined ? null : Array.isArray(value) ? value.join(", ") : value;
         },
       },
-      body: hasBody ? bodyOf(req) : null,
+      body,
     });
-    // A body the handler did not read to the end (refused first: 413) is read and dropped
-    // before the answer goes (for at most 5 s), and the connection is closed after it rather
-    // than reused mid-body: a socket closed with unread data is reset, and a client still
-    // sending would lose the answer.
-    if (hasBody && !req.complete) {
+    // A body the handler did not read to the end (refused first: 401, 413, 415) is read and
+    // dropped before the answer goes (for at most 5 s), and the connection is closed after it
+    // rather than reused mid-body: a socket closed with unread data is reset, and a client still
+    // sending would lose the answer. A stream never read is cancelled first, or its reader
+    // would pause the request again at every chunk and the drain would wait out the 5 s.
+    if (body && !req.complete) {
       res.setHeader("Connection", "close");
+      if (!body.locked) void body.cancel();
       req.resume();
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, GRACE_MS);

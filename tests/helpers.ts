@@ -4,6 +4,7 @@ import { randomUUID } from "node:crypto";
 import { Agent as HttpAgent, request as httpRequest } from "node:http";
 import { after, before } from "node:test";
 import { startPair } from "../scripts/harness";
+import { checkAgainstDocument } from "./document-check";
 import { generateKey, revokeKey } from "../server/domain/apiKeys";
 import { keyRule } from "../server/rate-limit";
 import { closeRedis } from "../server/redis";
@@ -68,6 +69,7 @@ export async function http(
   const res = await fetch(BASE_URL + path, { method, headers, body, redirect: "manual" });
   const bytes = Buffer.from(await res.arrayBuffer());
   const text = bytes.toString("utf8");
+  checkAgainstDocument(method, path, res.status, res.headers.get("content-type"), text);
   let parsed: unknown = undefined;
   try {
     parsed = JSON.parse(text);

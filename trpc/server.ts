@@ -16,7 +16,7 @@ export const getQueryClient = cache(makeQueryClient);
 /** The context /api/trpc builds for a call from the pages (app/api/trpc/[trpc]/route.ts). */
 const createContext = cache(async (): Promise<Context> => {
   const userId = await sessionUserId();
-  return { requestId: randomUUID(), session: userId ? { userId } : null, principal: null, resMeta: {} };
+  return { requestId: randomUUID(), session: userId ? { userId } : null, principal: null };
 });
 
 export const trpc = createTRPCOptionsProxy({ router: appRouter, ctx: createContext, queryClient: getQueryClient });

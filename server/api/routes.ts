@@ -15,7 +15,7 @@ import { DEFAULT_SIZE, IMAGE_FORMATS, MAX_SIZE, MIN_SIZE } from "../domain/qrIma
 import { STATIC_EXPORT_COLUMNS, staticExportRows } from "../domain/staticCodes";
 import { csvAnswer, imageAnswer, type Answer } from "../http/answer";
 import { v1Router } from "./root";
-import type { ListMeta } from "./trpc";
+import type { V1RouteMeta } from "./trpc";
 
 export type Method = "GET" | "POST" | "PATCH" | "DELETE";
 
@@ -35,10 +35,12 @@ export type ProcedureRoute = Matching & {
   /** The procedure's path in the router (`qrcodes.list`), which tRPC passes to its middleware. */
   name: string;
   cachedByLibraryVersion: boolean;
+  /** 201 for the create routes, else 200: the dispatcher answers it, the document says it. */
+  successStatus: 200 | 201;
 };
 
 /** What the document says of a route served without a procedure. */
-type RawDoc = { summary: string; tags: string[]; parameters: object[]; ok: { description: string; content: object } };
+type RawDoc = { operationId: string; summary: string; description: string; tags: string[]; parameters: object[]; ok: { description: string; content: object } };
 
 export type RawRoute = Matching & {
   kind: "raw";
@@ -58,7 +60,7 @@ function matching(method: Method, path: string): Matching {
   return { method, path, pattern: new RegExp(`^${source}$`), params, literal: params.length === 0 };
 }
 
-type V1Meta = OpenApiMeta & ListMeta;
+type V1Meta = OpenApiMeta & V1RouteMeta;
 
 const isProcedure = (value: unknown): value is AnyTRPCProcedure => typeof value === "function" && (value as AnyTRPCProcedure)._def?.procedure === true;
 
@@ -72,7 +74,7 @@ function procedureRoutes(): ProcedureRoute[] {
   return proceduresOf(v1Router._def.record).map(([name, procedure]) => {
     const meta = procedure._def.meta as V1Meta;
     if (!meta.openapi) throw new Error(`/v1 procedure ${name} has no route (openapi meta)`);
-    return { ...matching(meta.openapi.method as Method, meta.openapi.path), kind: "procedure", procedure, name, cachedByLibraryVersion: meta.cachedByLibraryVersion ?? false };
+    return { ...matching(meta.openapi.method as Method, meta.openapi.path), kind: "procedure", procedure, name, cachedByLibraryVersion: meta.cachedByLibraryVersion ?? false, successStatus: meta.created ? 201 : 200 };
   });
 }
 
@@ -86,14 +88,18 @@ function rawRoute<Q extends z.ZodType<Record<string, unknown>>>(
 }
 
 const pathParameter = (name: string) => ({ name, in: "path", required: true, schema: { type: "string" } });
-const csvDoc = (summary: string, tags: string[], columns: readonly string[], parameters: object[] = []): RawDoc => ({
+const csvDoc = (operationId: string, summary: string, tags: string[], columns: readonly string[], parameters: object[] = []): RawDoc => ({
+  operationId,
   summary,
+  description: `${summary}, oldest first, streamed (UTF-8, RFC 4180; cells a spreadsheet would run as a formula start with a quote).`,
   tags,
   parameters,
   ok: { description: `CSV, columns ${columns.join(",")}`, content: { "text/csv": { schema: { type: "string" } } } },
 });
-const imageDoc = (summary: string, idName: string, tags: string[]): RawDoc => ({
+const imageDoc = (operationId: string, summary: string, idName: string, tags: string[]): RawDoc => ({
+  operationId,
   summary,
+  description: `${summary}, as SVG or PNG, drawn with the record's style.`,
   tags,
   parameters: [
     pathParameter(idName),
@@ -113,22 +119,22 @@ const noQuery = rangeQuery.pick({});
 
 export const V1_ROUTES: V1Route[] = [
   ...procedureRoutes(),
-  rawRoute("/qrcodes/export", csvDoc("Export every static QR code of the library as CSV", STATIC, STATIC_EXPORT_COLUMNS), noQuery, async (p) =>
+  rawRoute("/qrcodes/export", csvDoc("qrcodes-export", "Export every static QR code of the library as CSV", STATIC, STATIC_EXPORT_COLUMNS), noQuery, async (p) =>
     csvAnswer("qrcodes", STATIC_EXPORT_COLUMNS, staticExportRows(p.library)),
   ),
-  rawRoute("/dynqrcodes/export", csvDoc("Export every dynamic QR code of the library as CSV", DYNAMIC, DYNAMIC_EXPORT_COLUMNS), noQuery, async (p) =>
+  rawRoute("/dynqrcodes/export", csvDoc("dynqrcodes-export", "Export every dynamic QR code of the library as CSV", DYNAMIC, DYNAMIC_EXPORT_COLUMNS), noQuery, async (p) =>
     csvAnswer("dynqrcodes", DYNAMIC_EXPORT_COLUMNS, dynamicExportRows(p.library)),
   ),
   rawRoute(
     "/dynqrcodes/{code}/analytics/export",
-    csvDoc("Export one code's scan events in a range of days as CSV", DYNAMIC, SCAN_EXPORT_COLUMNS, [pathParameter("code"), dayParameter("from"), dayParameter("to")]),
+    csvDoc("dynqrcodes-analyticsExport", "Export one code's scan events in a range of days as CSV", DYNAMIC, SCAN_EXPORT_COLUMNS, [pathParameter("code"), dayParameter("from"), dayParameter("to")]),
     rangeQuery,
     async (p, params, query) => csvAnswer(`scans-${params.code}`, SCAN_EXPORT_COLUMNS, await scanExportRows(p.library, params.code, query)),
   ),
-  rawRoute("/qrcodes/{qr_id}/image", imageDoc("The QR image of a static code's url", "qr_id", STATIC), imageQuery, async (p, params, query) =>
+  rawRoute("/qrcodes/{qr_id}/image", imageDoc("qrcodes-image", "The QR image of a static code's url", "qr_id", STATIC), imageQuery, async (p, params, query) =>
     imageAnswer(await qrImage(p.library, "static", params.qr_id, query)),
   ),
-  rawRoute("/dynqrcodes/{code}/image", imageDoc("The QR image of a dynamic code's short_url", "code", DYNAMIC), imageQuery, async (p, params, query) =>
+  rawRoute("/dynqrcodes/{code}/image", imageDoc("dynqrcodes-image", "The QR image of a dynamic code's short_url", "code", DYNAMIC), imageQuery, async (p, params, query) =>
     imageAnswer(await qrImage(p.library, "dynamic", params.code, query)),
   ),
 ];

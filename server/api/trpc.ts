@@ -5,7 +5,10 @@ import type { Principal } from "../domain/apiKeys";
 import { z } from "zod";
 import { DomainError, domainErrorOf, ERROR_TABLE, fromZodIssues } from "../errors";
 
-export type ListMeta = {
+/** What a /v1 procedure's meta says beyond its OpenAPI route (server/api/routes.ts reads it). */
+export type V1RouteMeta = {
+  /** The answer is 201 Created (the create routes), else 200. */
+  created?: boolean;
   /**
    * The answer depends on nothing but the library's codes and the query (a list page): /v1
    * keeps it in memory under the library's version, which the database raises with every
@@ -20,13 +23,11 @@ export type Context = {
   session: { userId: string } | null;
   /** The authenticated key, for /v1 calls (set by the gate before any procedure runs). */
   principal: Principal | null;
-  /** Mutable, so procedures can set the status (201) through middleware copies of ctx. */
-  resMeta: { status?: number };
 };
 
 const t = initTRPC
   .context<Context>()
-  .meta<OpenApiMeta & ListMeta>()
+  .meta<OpenApiMeta & V1RouteMeta>()
   .create({
     // For the web pages: domain messages are meant for people; anything else is hidden. Item
     // errors come only from pasted lines here, and name the line.
@@ -55,11 +56,6 @@ const domainErrors = t.middleware(async ({ next }) => {
 export const createTRPCRouter = t.router;
 export const createCallerFactory = t.createCallerFactory;
 
-/** A create route's answer: status 201 and `{"created": [...]}`. */
-export function respondCreated<T>(ctx: Context, records: T[]): { created: T[] } {
-  ctx.resMeta.status = 201;
-  return { created: records };
-}
 export const publicProcedure = t.procedure.use(domainErrors);
 
 export const sessionProcedure = publicProcedure.use(({ ctx, next }) => {

@@ -50,7 +50,12 @@ async function readBody(req: V1Request): Promise<string | null> {
     }
     chunks.push(value);
   }
-  return Buffer.concat(chunks).toString("utf8");
+  try {
+    // fatal: invalid UTF-8 is refused, not replaced with U+FFFD.
+    return new TextDecoder("utf-8", { fatal: true }).decode(Buffer.concat(chunks));
+  } catch {
+    throw new DomainError("invalid", "The body is not valid UTF-8");
+  }
 }
 
 /** Checks of a JSON body: content type (415), size (413), syntax and shape (400). */
@@ -124,14 +129,21 @@ async function admit(req: V1Request, meta: Meta): Promise<Principal> {
   return principal;
 }
 
-/** A query string as an input object: a repeated name gives an array. */
-function queryInput(search: URLSearchParams): Record<string, unknown> {
-  const input: Record<string, unknown> = {};
-  for (const name of new Set(search.keys())) {
-    const values = search.getAll(name);
-    input[name] = values.length === 1 ? values[0] : values;
+/** A query string as an input object; each name at most once. */
+function queryInput(search: URLSearchParams): Record<string, string> {
+  const input: Record<string, string> = {};
+  for (const [name, value] of search) {
+    if (name in input) throw new DomainError("invalid", `${name} must be given once`);
+    input[name] = value;
   }
   return input;
+}
+
+/** The JSON body with the path's parameters: a body field that names one (`code`) is unknown, as any other. */
+function withPathParams(body: Record<string, unknown>, params: Record<string, string>): Record<string, unknown> {
+  const clash = Object.keys(params).find((name) => name in body);
+  if (clash) throw new DomainError("invalid", `Unknown field: ${clash}`);
+  return { ...body, ...params };
 }
 
 /** Calls the route's procedure directly (no caller proxy): its middleware, input check and resolver. */
@@ -153,7 +165,8 @@ async function dispatch(req: V1Request, requestId: string, meta: Meta): Promise<
 
   const candidates = routesFor(path);
   if (candidates.length === 0) throw new DomainError("not_found", "Not found");
-  const matched = candidates.find((r) => r.method === method);
+  // HEAD is answered wherever GET is, without the body.
+  const matched = candidates.find((r) => r.method === (method === "HEAD" ? "GET" : method));
   if (!matched) {
     const allow = [...new Set(candidates.map((r) => r.method))].join(", ");
     throw new DomainError("method_not_allowed", `Method not allowed: use ${allow}`, undefined, { Allow: allow });
@@ -165,14 +178,14 @@ async function dispatch(req: V1Request, requestId: string, meta: Meta): Promise<
 
   // The procedure's input, as the OpenAPI document describes it: the JSON body, or the query
   // string, and the path's parameters over either.
-  const input = method === "POST" || method === "PATCH" ? { ...(await jsonBody(req)), ...params } : { ...queryInput(url.searchParams), ...params };
+  const input = method === "POST" || method === "PATCH" ? withPathParams(await jsonBody(req), params) : { ...queryInput(url.searchParams), ...params };
   const cacheKey = matched.cachedByLibraryVersion ? `${libraryKey(principal.library)} ${principal.libraryVersion} ${matched.path} ${url.search}` : null;
   const cached = cacheKey === null ? undefined : answers.get(cacheKey);
   if (cached !== undefined) return jsonText(200, cached);
-  const ctx: Context = { requestId, session: null, principal, resMeta: {} };
+  const ctx: Context = { requestId, session: null, principal };
   const text = JSON.stringify(await callProcedure(matched, ctx, input));
   if (cacheKey !== null) answers.set(cacheKey, text);
-  return jsonText(ctx.resMeta.status ?? 200, text);
+  return jsonText(matched.successStatus, text);
 }
 
 /** The route's path parameters, decoded; null when one is not valid percent-encoding. */

@@ -20,7 +20,7 @@ export const dynamicPatchInput = bodyObject({
   destination_url: urlField("destination_url").optional(),
   name: nameField.optional(),
   status: z.enum(STATUSES, { error: "status must be one of active, paused, draft" }).optional(),
-});
+}).meta({ example: { name: "Lunch menu (winter)" } });
 export type DynamicCodeInput = z.infer<typeof dynamicCodeInput>;
 
 export const dynamicRecord = z
@@ -32,8 +32,8 @@ export const dynamicRecord = z
     style: z.record(z.string(), z.unknown()),
     status: z.enum(STATUSES),
     team_id: z.string().nullable(),
-    created_at: z.number().int().meta({ description: "Seconds since the epoch." }),
-    updated_at: z.number().int().meta({ description: "Seconds since the epoch." }),
+    created_at: z.number().int().meta({ description: "Seconds since the epoch.", example: 1795392000 }),
+    updated_at: z.number().int().meta({ description: "Seconds since the epoch.", example: 1795392000 }),
   })
   .meta({ id: "DynamicQrCode" });
 export type DynamicRecord = z.infer<typeof dynamicRecord>;

@@ -2,10 +2,10 @@
 // web library's images and downloads.
 import { z } from "zod";
 import { db } from "../db";
-import { notFound } from "../errors";
+import { invalid, notFound } from "../errors";
 import { shortUrl } from "./dynamicCodes";
 import { libraryWhere, type Library } from "./library";
-import { DEFAULT_SIZE, IMAGE_FORMATS, MAX_SIZE, MIN_SIZE, renderPng, renderSvg } from "./qrImage";
+import { capacityProblem, DEFAULT_SIZE, IMAGE_FORMATS, MAX_SIZE, MIN_SIZE, renderPng, renderSvg } from "./qrImage";
 import type { ItemKind } from "./teams";
 import type { Style } from "./validation";
 
@@ -41,6 +41,9 @@ export type QrImage = { bytes: string | Uint8Array; contentType: string; filenam
 /** The record's QR image, drawn with its style. */
 export async function qrImage(library: Library, kind: ItemKind, id: string, { format, size }: ImageQuery): Promise<QrImage> {
   const { text, style } = await encodedText(library, kind, id);
+  // A record stored before the capacity rule: a clear refusal, never a 500.
+  const problem = capacityProblem(text, style.error_correction);
+  if (problem) throw invalid(`This code's ${kind === "static" ? "url" : "short_url"} ${problem}: shorten it or lower style.error_correction`);
   return {
     bytes: format === "svg" ? await renderSvg(text, style, size) : new Uint8Array(await renderPng(text, style, size)),
     contentType: format === "svg" ? "image/svg+xml" : "image/png",

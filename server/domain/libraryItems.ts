@@ -7,9 +7,9 @@ import { DomainError, fromZodIssues, invalid, notFound } from "../errors";
 import { totalScansOf } from "./analytics";
 import { createDynamicCodes, deleteDynamicCode, dynamicBatchInput, settableStatuses, shortUrl, updateDynamicCode, dynamicPatchInput } from "./dynamicCodes";
 import { libraryWhere, type Actor, type Library } from "./library";
-import { contrastProblem } from "./qrImage";
 import { createStaticCodes, deleteStaticCode, staticBatchInput } from "./staticCodes";
 import { parseLines } from "./pastedLines";
+import { capacityProblem } from "./qrImage";
 import { membershipOf, type ItemKind, type Role } from "./teams";
 import { styleField, type Style } from "./validation";
 
@@ -160,10 +160,14 @@ export async function saveStyle(actor: Actor, kind: ItemKind, id: string, input:
   requireEditor(actor);
   const parsed = styleField.safeParse(input);
   if (!parsed.success) throw fromZodIssues(parsed.error.issues);
-  const problem = contrastProblem(parsed.data);
-  if (problem) throw invalid(problem);
   const data = { style: JSON.stringify(parsed.data), updatedAt: new Date() };
   const where = libraryWhere(actor.library);
+  if (kind === "static") {
+    // A higher error-correction level holds fewer bytes: the URL must still fit.
+    const record = await db.staticCode.findFirst({ where: { id, ...where }, select: { url: true } });
+    const problem = record && capacityProblem(record.url, parsed.data.error_correction);
+    if (problem) throw invalid(`The url ${problem}: choose a lower error correction`);
+  }
   const { count } =
     kind === "static"
       ? await db.staticCode.updateMany({ where: { id, ...where }, data })

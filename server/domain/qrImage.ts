@@ -22,6 +22,22 @@ const options = (style: Style, size: number) => ({
   color: { dark: style.foreground ?? DEFAULT_STYLE.foreground, light: style.background ?? DEFAULT_STYLE.background },
 });
 
+/** What a version-40 code holds in byte mode (UTF-8) at each error-correction level. */
+export const MAX_BYTES = { L: 2953, M: 2331, Q: 1663, H: 1273 } as const;
+export type ErrorCorrection = keyof typeof MAX_BYTES;
+
+/** Why `text` cannot be drawn as a QR code at `level`, or null. */
+export function capacityProblem(text: string, level: ErrorCorrection = DEFAULT_STYLE.error_correction): string | null {
+  // Whatever fits in byte mode at H fits everywhere: only longer texts need the encoder's word.
+  if (Buffer.byteLength(text) <= MAX_BYTES.H) return null;
+  try {
+    QRCode.create(text, { errorCorrectionLevel: level });
+    return null;
+  } catch {
+    return `is too long for a QR code at error correction ${level}: at most ${MAX_BYTES[level]} bytes (UTF-8)`;
+  }
+}
+
 export const renderSvg = (text: string, style: Style, size = DEFAULT_SIZE): Promise<string> =>
   QRCode.toString(text, { ...options(style, size), type: "svg" });
 

@@ -5,9 +5,14 @@ import { notFound } from "../errors";
 import { timeOrderedId } from "../ids";
 import { initialReviewStatus, libraryOwner, libraryWhere, type Actor, type Library } from "./library";
 import { keysetPages, newestInLibrary, toPage } from "./paging";
+import { capacityProblem } from "./qrImage";
 import { batchArray, bodyObject, decodeCursor, nameField, styleField, toSeconds, urlField } from "./validation";
 
-export const staticCodeInput = bodyObject({ url: urlField("url"), name: nameField, style: styleField.optional() });
+export const staticCodeInput = bodyObject({ url: urlField("url"), name: nameField, style: styleField.optional() }).superRefine((item, ctx) => {
+  // The image encodes the URL itself: refuse one that no QR code at the style's level can hold.
+  const problem = capacityProblem(item.url, item.style?.error_correction);
+  if (problem) ctx.addIssue({ code: "custom", path: ["url"], message: `url ${problem}` });
+});
 export const staticBatchInput = bodyObject({ qrcodes: batchArray("qrcodes", staticCodeInput) });
 export type StaticCodeInput = z.infer<typeof staticCodeInput>;
 
@@ -17,8 +22,8 @@ export const staticRecord = z
     url: z.string(),
     name: z.string(),
     style: z.record(z.string(), z.unknown()),
-    created_at: z.number().int().meta({ description: "Seconds since the epoch." }),
-    updated_at: z.number().int().meta({ description: "Seconds since the epoch." }),
+    created_at: z.number().int().meta({ description: "Seconds since the epoch.", example: 1795392000 }),
+    updated_at: z.number().int().meta({ description: "Seconds since the epoch.", example: 1795392000 }),
   })
   .meta({ id: "StaticQrCode" });
 export type StaticRecord = z.infer<typeof staticRecord>;

@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { invalid } from "../errors";
 import { env } from "../env";
+import { contrastProblem } from "./qrImage";
 
 type Issue = { input?: unknown };
 const required = (field: string, expected: string) => (issue: Issue) =>
@@ -37,11 +38,16 @@ export const urlField = (field: string) =>
     })
     .meta({ description: "Absolute http or https URL, at most 2048 characters, no credentials.", example: "https://example.com/menu" });
 
+/** Control characters (a NUL would go raw into CSV exports), never part of a name. */
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+
 export const nameField = z
   .string({ error: required("name", "a string") })
   .superRefine((value, ctx) => {
-    const length = value.trim().length;
+    // Characters, not UTF-16 units: an emoji is one.
+    const length = [...value.trim()].length;
     if (length < 1 || length > 200) ctx.addIssue({ code: "custom", message: "name must be 1 to 200 characters (after trimming)" });
+    else if (CONTROL.test(value)) ctx.addIssue({ code: "custom", message: "name must not contain control characters (line breaks, tabs, NUL)" });
   })
   .meta({ description: "Display name, 1 to 200 characters, trimmed.", example: "Lunch menu" });
 
@@ -68,7 +74,15 @@ export const styleField = z
           : "style must be an object",
     },
   )
-  .meta({ description: "QR styling. `{}` when not sent." });
+  // One rule for the API and the web editor: colours a phone camera can tell apart.
+  .superRefine((style, ctx) => {
+    const problem = contrastProblem(style);
+    if (problem) ctx.addIssue({ code: "custom", message: problem });
+  })
+  .meta({
+    description: "QR styling. `{}` when not sent. Foreground and background need a contrast of at least 3:1.",
+    example: { foreground: "#000000", background: "#ffffff", error_correction: "M", margin: 4 },
+  });
 
 export type Style = z.infer<typeof styleField>;
 
@@ -88,14 +102,19 @@ export const batchArray = <T extends z.ZodType>(field: string, item: T) =>
     .max(50, "A batch holds at most 50 items");
 
 export const listQuery = z.object({
-  // A query string's "20" is read as a number here, in the query's own schema.
-  limit: z.coerce
-    .number({ error: "limit must be an integer from 1 to 100" })
-    .int("limit must be an integer from 1 to 100")
-    .min(1, "limit must be an integer from 1 to 100")
-    .max(100, "limit must be an integer from 1 to 100")
-    .optional()
-    .meta({ description: "Page size, 1 to 100 (default 50)." }),
+  // A query string's "20" is read as a number here, in the query's own schema: decimal digits
+  // only ("0x10", "1e1" and " 5" stay strings, and are refused).
+  limit: z
+    .preprocess(
+      (v) => (typeof v === "string" && /^\d{1,4}$/.test(v) ? Number(v) : v),
+      z
+        .number({ error: "limit must be an integer from 1 to 100" })
+        .int("limit must be an integer from 1 to 100")
+        .min(1, "limit must be an integer from 1 to 100")
+        .max(100, "limit must be an integer from 1 to 100")
+        .meta({ description: "Page size, 1 to 100 (default 50)." }),
+    )
+    .optional(),
   cursor: z.string().optional().meta({ description: "The `next_cursor` of the previous page." }),
 });
 

@@ -14,6 +14,7 @@ import { db } from "../../server/db";
 import { createDynamicCodes } from "../../server/domain/dynamicCodes";
 import { createStaticCodes } from "../../server/domain/staticCodes";
 import { contractErrorShape, makeTeam, personalKey } from "../helpers";
+import { checkAgainstDocument } from "../document-check";
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 300);
 const SEED = Number(process.env.FUZZ_SEED ?? 20261122);
@@ -201,6 +202,7 @@ describe("fuzzing /v1", () => {
         statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
         const label = `${request.method} ${request.path.slice(0, 200)} → ${res.status} ${text.slice(0, 200)}`;
         assert.ok(res.status < 500, label);
+        checkAgainstDocument(request.method, request.path, res.status, res.headers.get("content-type"), text);
         if (res.status >= 400) {
           assert.match(res.headers.get("content-type") ?? "", /^application\/json/, label);
           assert.ok(contractErrorShape(JSON.parse(text)) !== null, label);

@@ -40,4 +40,23 @@ describe("the /v1 route table", () => {
     const csv = (doc.paths?.["/dynqrcodes/{code}/analytics/export"] as { get: { responses: Record<string, { description: string }> } }).get;
     assert.equal(csv.responses["200"].description, "CSV, columns scanned_at,country,device,os,browser,unique");
   });
+
+  it("says what the server does: 201 for creates, a relative server, ids, descriptions and declared tags, only schemas it sends", () => {
+    const doc = openApiDocument();
+    assert.deepEqual(doc.servers, [{ url: "/v1" }]);
+    const tags = new Set((doc.tags ?? []).map((t) => t.name));
+    const operations = Object.entries(doc.paths ?? {}).flatMap(([path, item]) =>
+      Object.entries(item as Record<string, { operationId?: string; description?: string; tags?: string[]; responses: Record<string, unknown> }>).map(([method, op]) => ({ route: key(method, path), op })),
+    );
+    for (const { route, op } of operations) {
+      assert.ok(op.operationId && op.description, route);
+      assert.ok(op.tags?.length && op.tags.every((t) => tags.has(t)), route);
+    }
+    const ids = operations.map((o) => o.op.operationId);
+    assert.equal(new Set(ids).size, ids.length, "operationIds are unique");
+    const created = operations.filter((o) => "201" in o.op.responses).map((o) => o.route).sort();
+    assert.deepEqual(created, ["POST /dynqrcodes", "POST /dynqrcodes/batch", "POST /qrcodes", "POST /qrcodes/batch"]);
+    for (const { op } of operations.filter((o) => "201" in o.op.responses)) assert.equal("200" in op.responses, false);
+    assert.deepEqual(Object.keys(doc.components?.schemas ?? {}).filter((name) => name.startsWith("error.")), []);
+  });
 });

@@ -13,7 +13,7 @@ import {
 import { analyticsSummary, analyticsSummaryRecord, codeAnalytics, codeAnalyticsRecord } from "../../domain/analytics";
 import { rangeQuery } from "../../domain/dateRange";
 import { listQuery } from "../../domain/validation";
-import { apiKeyProcedure, createTRPCRouter, respondCreated } from "../trpc";
+import { apiKeyProcedure, createTRPCRouter } from "../trpc";
 
 const created = z.object({ created: z.array(dynamicRecord) });
 const TAGS = ["Dynamic QR codes"];
@@ -38,16 +38,16 @@ export const dynqrcodesRouter = createTRPCRouter({
     .query(({ ctx, input }) => codeAnalytics(ctx.principal.library, input.code, input)),
 
   createBatch: apiKeyProcedure
-    .meta({ openapi: { method: "POST", path: "/dynqrcodes/batch", tags: TAGS, summary: "Create 1 to 50 dynamic QR codes, all or nothing", successDescription: "Created" } })
+    .meta({ openapi: { method: "POST", path: "/dynqrcodes/batch", tags: TAGS, summary: "Create 1 to 50 dynamic QR codes, all or nothing", successDescription: "Created" }, created: true })
     .input(dynamicBatchInput)
     .output(created)
-    .mutation(async ({ ctx, input }) => respondCreated(ctx, await createDynamicCodes(ctx.principal, input.dynqrcodes))),
+    .mutation(async ({ ctx, input }) => ({ created: await createDynamicCodes(ctx.principal, input.dynqrcodes) })),
 
   create: apiKeyProcedure
-    .meta({ openapi: { method: "POST", path: "/dynqrcodes", tags: TAGS, summary: "Create a dynamic QR code", successDescription: "Created" } })
+    .meta({ openapi: { method: "POST", path: "/dynqrcodes", tags: TAGS, summary: "Create a dynamic QR code", successDescription: "Created" }, created: true })
     .input(dynamicCodeInput)
     .output(created)
-    .mutation(async ({ ctx, input }) => respondCreated(ctx, await createDynamicCodes(ctx.principal, [input]))),
+    .mutation(async ({ ctx, input }) => ({ created: await createDynamicCodes(ctx.principal, [input]) })),
 
   update: apiKeyProcedure
     .meta({ openapi: { method: "PATCH", path: "/dynqrcodes/{code}", tags: TAGS, summary: "Change destination_url, name or status" } })

@@ -11,7 +11,7 @@ import {
   staticRecord,
 } from "../../domain/staticCodes";
 import { listQuery } from "../../domain/validation";
-import { apiKeyProcedure, createTRPCRouter, respondCreated } from "../trpc";
+import { apiKeyProcedure, createTRPCRouter } from "../trpc";
 
 const created = z.object({ created: z.array(staticRecord) });
 const TAGS = ["Static QR codes"];
@@ -24,16 +24,16 @@ export const qrcodesRouter = createTRPCRouter({
     .query(({ ctx, input }) => listStaticCodes(ctx.principal.library, input)),
 
   createBatch: apiKeyProcedure
-    .meta({ openapi: { method: "POST", path: "/qrcodes/batch", tags: TAGS, summary: "Create 1 to 50 static QR codes, all or nothing", successDescription: "Created" } })
+    .meta({ openapi: { method: "POST", path: "/qrcodes/batch", tags: TAGS, summary: "Create 1 to 50 static QR codes, all or nothing", successDescription: "Created" }, created: true })
     .input(staticBatchInput)
     .output(created)
-    .mutation(async ({ ctx, input }) => respondCreated(ctx, await createStaticCodes(ctx.principal, input.qrcodes))),
+    .mutation(async ({ ctx, input }) => ({ created: await createStaticCodes(ctx.principal, input.qrcodes) })),
 
   create: apiKeyProcedure
-    .meta({ openapi: { method: "POST", path: "/qrcodes", tags: TAGS, summary: "Create a static QR code", successDescription: "Created" } })
+    .meta({ openapi: { method: "POST", path: "/qrcodes", tags: TAGS, summary: "Create a static QR code", successDescription: "Created" }, created: true })
     .input(staticCodeInput)
     .output(created)
-    .mutation(async ({ ctx, input }) => respondCreated(ctx, await createStaticCodes(ctx.principal, [input]))),
+    .mutation(async ({ ctx, input }) => ({ created: await createStaticCodes(ctx.principal, [input]) })),
 
   remove: apiKeyProcedure
     .meta({ openapi: { method: "DELETE", path: "/qrcodes/{qr_id}", tags: TAGS, summary: "Delete a static QR code" } })

@@ -27,7 +27,7 @@ const handler = (req: Request) => {
     router: appRouter,
     createContext: async () => {
       const userId = await sessionUserId();
-      return { requestId, session: userId ? { userId } : null, principal: null, resMeta: {} };
+      return { requestId, session: userId ? { userId } : null, principal: null };
     },
     onError: ({ error, path }) => {
       if (error.code === "INTERNAL_SERVER_ERROR") logError("trpc.internal_error", { requestId, path }, error.cause ?? error);

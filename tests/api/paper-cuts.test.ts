@@ -1,0 +1,119 @@
+// Server defects a new user met (issue "The first hour of a new user", part 3): each answered
+// in the contract's words, and nothing stored that an image route cannot draw.
+import assert from "node:assert/strict";
+import { request } from "node:http";
+import { describe, it } from "node:test";
+import { MAX_BYTES } from "../../server/domain/qrImage";
+import { BASE_URL, http, personalKey } from "../helpers";
+
+const longUrl = (bytes: number) => `https://example.com/${"a".repeat(bytes - "https://example.com/".length)}`;
+
+describe("records an image can always draw", () => {
+  it("a URL too long for its error-correction level is refused at create, per item in a batch", async () => {
+    const { key } = await personalKey();
+    const tooLong = await http("POST", "/v1/qrcodes", { key, json: { url: longUrl(1300), name: "long", style: { error_correction: "H" } } });
+    assert.equal(tooLong.status, 400);
+    assert.deepEqual(tooLong.body, { error: `url is too long for a QR code at error correction H: at most ${MAX_BYTES.H} bytes (UTF-8)` });
+    const batch = await http("POST", "/v1/qrcodes/batch", {
+      key,
+      json: { qrcodes: [{ url: "https://example.com/ok", name: "ok" }, { url: longUrl(1700), name: "q", style: { error_correction: "Q" } }] },
+    });
+    assert.equal(batch.status, 400);
+    assert.deepEqual(batch.body, { errors: [{ index: 1, error: `url is too long for a QR code at error correction Q: at most ${MAX_BYTES.Q} bytes (UTF-8)` }] });
+    assert.deepEqual((await http("GET", "/v1/qrcodes", { key })).body, { qrcodes: [], next_cursor: null }, "nothing created");
+  });
+
+  it("the same URL at a level that holds it is created, and both image formats draw it", async () => {
+    const { key } = await personalKey();
+    const created = await http("POST", "/v1/qrcodes", { key, json: { url: longUrl(1300), name: "long at M" } });
+    assert.equal(created.status, 201);
+    const id = (created.body as { created: { qr_id: string }[] }).created[0].qr_id;
+    for (const format of ["png", "svg"]) assert.equal((await http("GET", `/v1/qrcodes/${id}/image?format=${format}&size=2048`, { key })).status, 200);
+  });
+
+  it("colours too close to scan are refused by the API as by the web editor", async () => {
+    const { key } = await personalKey();
+    const r = await http("POST", "/v1/dynqrcodes", { key, json: { destination_url: "https://example.com", name: "x", style: { foreground: "#777777", background: "#888888" } } });
+    assert.equal(r.status, 400);
+    assert.match((r.body as { error: string }).error, /too close to scan reliably \(contrast 1\.3:1, at least 3:1 needed\)/);
+  });
+});
+
+describe("input in the contract's words", () => {
+  it("paging numbers are decimal digits only", async () => {
+    const { key } = await personalKey();
+    for (const limit of ["0x10", "1e1", " 5", "5.0"]) {
+      const r = await http("GET", `/v1/qrcodes?limit=${encodeURIComponent(limit)}`, { key });
+      assert.deepEqual([r.status, r.body], [400, { error: "limit must be an integer from 1 to 100" }], limit);
+    }
+    assert.equal((await http("GET", "/v1/qrcodes?limit=10", { key })).status, 200);
+  });
+
+  it("a repeated query parameter is named", async () => {
+    const { key } = await personalKey();
+    const r = await http("GET", "/v1/qrcodes?limit=5&limit=6", { key });
+    assert.deepEqual([r.status, r.body], [400, { error: "limit must be given once" }]);
+    const image = await http("GET", "/v1/qrcodes/qr_x/image?format=svg&format=png", { key });
+    assert.deepEqual([image.status, image.body], [400, { error: "format must be given once" }]);
+  });
+
+  it("a PATCH body naming the path's code is an unknown field, and changes nothing", async () => {
+    const { key } = await personalKey();
+    const made = await http("POST", "/v1/dynqrcodes", { key, json: { destination_url: "https://example.com/a", name: "before" } });
+    const code = (made.body as { created: { code: string }[] }).created[0].code;
+    const r = await http("PATCH", `/v1/dynqrcodes/${code}`, { key, json: { name: "after", code: "zzzzzzzz" } });
+    assert.deepEqual([r.status, r.body], [400, { error: "Unknown field: code" }]);
+    const listed = (await http("GET", "/v1/dynqrcodes", { key })).body as { dynqrcodes: { name: string }[] };
+    assert.equal(listed.dynqrcodes[0].name, "before");
+  });
+
+  it("names count characters, not UTF-16 units, and refuse control characters", async () => {
+    const { key } = await personalKey();
+    const create = (name: string) => http("POST", "/v1/qrcodes", { key, json: { url: "https://example.com", name } });
+    assert.equal((await create("😀".repeat(200))).status, 201);
+    assert.deepEqual((await create("😀".repeat(201))).body, { error: "name must be 1 to 200 characters (after trimming)" });
+    for (const name of ["a\u0000b", "line\nbreak", "tab\there"]) {
+      assert.deepEqual((await create(name)).body, { error: "name must not contain control characters (line breaks, tabs, NUL)" }, JSON.stringify(name));
+    }
+  });
+
+  it("a body that is not valid UTF-8 is refused, not stored with replacement characters", async () => {
+    const { key } = await personalKey();
+    const bytes = Buffer.concat([Buffer.from('{"url":"https://example.com","name":"caf'), Buffer.from([0xe9]), Buffer.from('"}')]);
+    const r = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = request(`${BASE_URL}/v1/qrcodes`, { method: "POST", headers: { "x-api-key": key, "content-type": "application/json", "content-length": bytes.length } }, (res) => {
+        let body = "";
+        res.on("data", (c) => (body += c));
+        res.on("end", () => resolve({ status: res.statusCode!, body }));
+      });
+      req.on("error", reject);
+      req.end(bytes);
+    });
+    assert.deepEqual([r.status, JSON.parse(r.body)], [400, { error: "The body is not valid UTF-8" }]);
+  });
+
+  it("HEAD is answered wherever GET is, without a body", async () => {
+    const { key } = await personalKey();
+    const head = await http("HEAD", "/v1/qrcodes", { key });
+    assert.deepEqual([head.status, head.text], [200, ""]);
+    assert.equal((await http("HEAD", "/v1/qrcodes/export", { key })).status, 200);
+    assert.equal((await http("HEAD", "/v1/qrcodes/batch", { key })).status, 405);
+  });
+});
+
+describe("a body refused before it is read", () => {
+  it("is answered at once, not after a drain timeout", async () => {
+    const big = "x".repeat(2 * 1024 * 1024);
+    for (const [headers, status] of [
+      [{ "content-type": "application/json" }, 401],
+      [{ "content-type": "text/plain", "x-api-key": (await personalKey()).key }, 415],
+    ] as const) {
+      const started = Date.now();
+      const r = await fetch(`${BASE_URL}/v1/qrcodes`, { method: "POST", headers, body: big });
+      await r.arrayBuffer();
+      const ms = Date.now() - started;
+      assert.equal(r.status, status);
+      assert.ok(ms < 1500, `answered after ${ms} ms`);
+    }
+  });
+});
