@@ -21,6 +21,7 @@ import { drainScans } from "./scan/recorder";
 import { answerShortLink } from "./scan/redirect";
 import { subscribeToChanges } from "./scan/resolve";
 import { startScanWriterThread } from "./scan/writer-thread";
+import { startImagePool } from "./images/pool";
 import { redis, whenReady } from "./redis";
 
 const args = process.argv.slice(2);
@@ -160,6 +161,7 @@ try {
 }
 await app.prepare();
 startScanWriterThread();
+startImagePool();
 // With REDIS_URL: connect now (waiting up to 2 s), not on the first request that needs it;
 // a Redis that is not there yet does not stop the server: the limits run in process meanwhile.
 const shared = redis();

@@ -132,10 +132,10 @@ export const V1_ROUTES: V1Route[] = [
     async (p, params, query) => csvAnswer(`scans-${params.code}`, SCAN_EXPORT_COLUMNS, await scanExportRows(p.library, params.code, query)),
   ),
   rawRoute("/qrcodes/{qr_id}/image", imageDoc("qrcodes-image", "The QR image of a static code's url", "qr_id", STATIC), imageQuery, async (p, params, query) =>
-    imageAnswer(await qrImage(p.library, "static", params.qr_id, query)),
+    imageAnswer(await qrImage(`api:${p.apiKeyId}`, p.library, "static", params.qr_id, query)),
   ),
   rawRoute("/dynqrcodes/{code}/image", imageDoc("dynqrcodes-image", "The QR image of a dynamic code's short_url", "code", DYNAMIC), imageQuery, async (p, params, query) =>
-    imageAnswer(await qrImage(p.library, "dynamic", params.code, query)),
+    imageAnswer(await qrImage(`api:${p.apiKeyId}`, p.library, "dynamic", params.code, query)),
   ),
 ];
 

@@ -5,7 +5,8 @@ import { db } from "../db";
 import { invalid, notFound } from "../errors";
 import { shortUrl } from "./dynamicCodes";
 import { libraryWhere, type Library } from "./library";
-import { capacityProblem, DEFAULT_SIZE, IMAGE_FORMATS, MAX_SIZE, MIN_SIZE, renderPng, renderSvg } from "./qrImage";
+import { renderImage } from "../images/renderer";
+import { capacityProblem, DEFAULT_SIZE, IMAGE_FORMATS, MAX_SIZE, MIN_SIZE } from "./qrImage";
 import type { ItemKind } from "./teams";
 import type { Style } from "./validation";
 
@@ -38,14 +39,18 @@ export type ImageQuery = z.infer<typeof imageQuery>;
 
 export type QrImage = { bytes: string | Uint8Array; contentType: string; filename: string };
 
-/** The record's QR image, drawn with its style. */
-export async function qrImage(library: Library, kind: ItemKind, id: string, { format, size }: ImageQuery): Promise<QrImage> {
+/**
+ * The record's QR image, drawn with its style (off the event loop when the server runs the
+ * image pool, and from the cache when drawn before). `key` is whose bound the drawing counts
+ * against (an API key's id, or a user's): too many at once for one key is a 429.
+ */
+export async function qrImage(key: string, library: Library, kind: ItemKind, id: string, { format, size }: ImageQuery): Promise<QrImage> {
   const { text, style } = await encodedText(library, kind, id);
   // A record stored before the capacity rule: a clear refusal, never a 500.
   const problem = capacityProblem(text, style.error_correction);
   if (problem) throw invalid(`This code's ${kind === "static" ? "url" : "short_url"} ${problem}: shorten it or lower style.error_correction`);
   return {
-    bytes: format === "svg" ? await renderSvg(text, style, size) : new Uint8Array(await renderPng(text, style, size)),
+    bytes: await renderImage(key, { text, style, size, format }),
     contentType: format === "svg" ? "image/svg+xml" : "image/png",
     filename: `qr-${id.replace(/[^A-Za-z0-9_-]/g, "")}.${format}`,
   };

@@ -11,5 +11,5 @@ export const GET = sessionRoute<{ kind: string; id: string }>(async (userId, req
   const library = await libraryOfItemFor(userId, kind, id);
   if (!library) return null;
   const { download, ...query } = Object.fromEntries(new URL(req.url).searchParams);
-  return imageAnswer(await qrImage(library, kind, id, imageQuery.parse(query)), download === "1");
+  return imageAnswer(await qrImage(`user:${userId}`, library, kind, id, imageQuery.parse(query)), download === "1");
 });

@@ -1,0 +1,72 @@
+// Where the QR images are drawn. A 2,048 px PNG takes most of a second of CPU: drawn on the
+// main thread, four at once held up every other request (issue 24). The production server
+// (server/http-server.ts) starts a pool of worker threads (server/images/pool.ts) and
+// registers it here; without it (next dev, unit tests) images are drawn in process. Drawn
+// images are kept in a small cache keyed by everything that decides them (format, size,
+// encoded text, style), so a record's new version or style is a new key. One key may have at
+// most IMAGES_PER_KEY images drawing or waiting; beyond that it is answered 429 at once.
+import { createHash } from "node:crypto";
+import { LRUCache } from "lru-cache";
+import { DomainError } from "../errors";
+import { processSingleton } from "../process-singleton";
+import { renderPng, renderSvg, type ImageFormat } from "../domain/qrImage";
+import type { Style } from "../domain/validation";
+
+export type RenderJob = { text: string; style: Style; size: number; format: ImageFormat };
+export type Rendered = string | Uint8Array;
+type Render = (job: RenderJob) => Promise<Rendered>;
+
+/** Images one key (API key, or user for the pages) may have drawing or waiting at once. */
+export const IMAGES_PER_KEY = 2;
+/** The cache's bound, in bytes. */
+const CACHE_BYTES = 32 * 2 ** 20;
+
+/** Draws in this thread: the fallback, and what the pool's threads run. */
+export const renderHere: Render = async ({ text, style, size, format }) =>
+  format === "svg" ? renderSvg(text, style, size) : new Uint8Array(await renderPng(text, style, size));
+
+const state = processSingleton("images.renderer", () => ({
+  render: renderHere,
+  pooled: false,
+  /** Images actually drawn (not served from the cache), for tests. */
+  drawn: 0,
+  inFlight: new Map<string, number>(),
+  cache: new LRUCache<string, Rendered>({
+    maxSize: CACHE_BYTES,
+    sizeCalculation: (image) => Math.max(1, typeof image === "string" ? image.length * 2 : image.byteLength),
+  }),
+}));
+
+/** Called by the pool once it is started (and with null if it stops for good). */
+export function setImageRenderer(render: Render | null): void {
+  state.render = render ?? renderHere;
+  state.pooled = render !== null;
+}
+
+export const imageRenderStats = () => ({ drawn: state.drawn, pooled: state.pooled, cached: state.cache.size });
+
+const cacheKey = ({ text, style, size, format }: RenderJob) =>
+  createHash("sha256").update(JSON.stringify([format, size, text, style])).digest("base64url");
+
+const tooMany = () =>
+  new DomainError("rate_limited", "Too many images at once for this key: try again in a moment", undefined, { "Retry-After": "1" });
+
+/** The image for `job`, from the cache or drawn, counted against `key`'s bound. */
+export async function renderImage(key: string, job: RenderJob): Promise<Rendered> {
+  const id = cacheKey(job);
+  const cached = state.cache.get(id);
+  if (cached !== undefined) return cached;
+  const busy = state.inFlight.get(key) ?? 0;
+  if (busy >= IMAGES_PER_KEY) throw tooMany();
+  state.inFlight.set(key, busy + 1);
+  try {
+    const image = await state.render(job);
+    state.drawn++;
+    state.cache.set(id, image);
+    return image;
+  } finally {
+    const left = (state.inFlight.get(key) ?? 1) - 1;
+    if (left > 0) state.inFlight.set(key, left);
+    else state.inFlight.delete(key);
+  }
+}
