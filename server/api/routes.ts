@@ -11,6 +11,7 @@ import { SCAN_EXPORT_COLUMNS, scanExportRows } from "../domain/analytics";
 import type { Principal } from "../domain/apiKeys";
 import { DYNAMIC_EXPORT_COLUMNS, dynamicExportRows } from "../domain/dynamicCodes";
 import { imageQuery, qrImage } from "../domain/images";
+import { IMAGES_PER_KEY } from "../images/renderer";
 import { DEFAULT_SIZE, IMAGE_FORMATS, MAX_SIZE, MIN_SIZE } from "../domain/qrImage";
 import { STATIC_EXPORT_COLUMNS, staticExportRows } from "../domain/staticCodes";
 import { csvAnswer, imageAnswer, type Answer } from "../http/answer";
@@ -99,7 +100,7 @@ const csvDoc = (operationId: string, summary: string, tags: string[], columns: r
 const imageDoc = (operationId: string, summary: string, idName: string, tags: string[]): RawDoc => ({
   operationId,
   summary,
-  description: `${summary}, as SVG or PNG, drawn with the record's style.`,
+  description: `${summary}, as SVG or PNG, drawn with the record's style. At most ${IMAGES_PER_KEY} images of one key are drawn at once: more is answered 429 with Retry-After.`,
   tags,
   parameters: [
     pathParameter(idName),

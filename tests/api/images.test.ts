@@ -61,3 +61,46 @@ describe("QR images", () => {
     assert.equal((await http("POST", `/v1/qrcodes/qr_0000000000000000000000/image`, { key })).status, 405);
   });
 });
+
+describe("QR images off the event loop (issue 24)", () => {
+  const pngOf = async (key: string, url: string, size = 2048) => {
+    const id = ((await http("POST", "/v1/qrcodes", { key, json: { url, name: "Big" } })).body as { created: { qr_id: string }[] }).created[0].qr_id;
+    return { id, path: `/v1/qrcodes/${id}/image?format=png&size=${size}` };
+  };
+
+  it("four keys drawing 2,048 px PNGs at once get readable images, and another key's read is answered meanwhile", async () => {
+    const keys = await Promise.all([1, 2, 3, 4].map(() => personalKey()));
+    const reader = await personalKey();
+    const targets = await Promise.all(keys.map(({ key }, i) => pngOf(key, `https://example.com/big/${i}`)));
+    const [pngs, list] = await Promise.all([
+      Promise.all(targets.map(({ path }, i) => http("GET", path, { key: keys[i].key }))),
+      // Started while the images draw (latency is the bench's business, not the test's).
+      new Promise((resolve) => setTimeout(resolve, 50)).then(() => http("GET", "/v1/qrcodes?limit=1", { key: reader.key })),
+    ]);
+    assert.equal(list.status, 200);
+    for (const [i, png] of pngs.entries()) {
+      assert.equal(png.status, 200);
+      assert.equal(png.headers.get("content-type"), "image/png");
+      assert.deepEqual(pngSize(png.bytes), { width: 2048, height: 2048 });
+      assert.equal(decodePng(png.bytes), `https://example.com/big/${i}`);
+    }
+  });
+
+  it("one key may have only a couple of images drawing at once: the rest are 429 with Retry-After", async () => {
+    const { key } = await personalKey();
+    const { id } = await pngOf(key, "https://example.com/bound");
+    // Six sizes, so that none is answered from the cache.
+    const answers = await Promise.all([2043, 2044, 2045, 2046, 2047, 2048].map((size) => http("GET", `/v1/qrcodes/${id}/image?format=png&size=${size}`, { key })));
+    const refused = answers.filter((r) => r.status === 429);
+    const drawn = answers.filter((r) => r.status === 200);
+    assert.ok(refused.length >= 1 && drawn.length >= 2, answers.map((r) => r.status).join(","));
+    assert.equal(refused.length + drawn.length, 6, answers.map((r) => r.status).join(","));
+    for (const r of refused) {
+      assert.equal(r.headers.get("retry-after"), "1");
+      assert.deepEqual(r.body, { error: "Too many images at once for this key: try again in a moment" });
+    }
+    for (const r of drawn) assert.equal(decodePng(r.bytes), "https://example.com/bound");
+    // Once they are done, the key may draw again.
+    assert.equal((await http("GET", `/v1/qrcodes/${id}/image?format=png&size=1000`, { key })).status, 200);
+  });
+});
