@@ -100,7 +100,7 @@ const csvDoc = (operationId: string, summary: string, tags: string[], columns: r
 const imageDoc = (operationId: string, summary: string, idName: string, tags: string[]): RawDoc => ({
   operationId,
   summary,
-  description: `${summary}, as SVG or PNG, drawn with the record's style. At most ${IMAGES_PER_KEY} images of one key are drawn at once: more is answered 429 with Retry-After.`,
+  description: `${summary}, as SVG or PNG, drawn with the record's style. At most ${IMAGES_PER_KEY} PNGs of one key are drawn at once: more is answered 429 with Retry-After.`,
   tags,
   parameters: [
     pathParameter(idName),

@@ -12,7 +12,10 @@ export function sessionRoute<P>(handler: (userId: string, req: Request, params: 
       return toResponse((await handler(userId, req, await params)) ?? plainAnswer(404, "Not found"));
     } catch (error) {
       const domain = domainErrorOf(error);
-      if (domain) return toResponse(plainAnswer(domain.status, domain.message));
+      if (domain) {
+        const answer = plainAnswer(domain.status, domain.message);
+        return toResponse({ ...answer, headers: { ...answer.headers, ...domain.headers } });
+      }
       throw error;
     }
   };

@@ -39,4 +39,10 @@ describe("image renderer", () => {
     await renderImage("k-busy", { ...jobs[0], size: 300 });
     await Promise.all(jobs.slice(0, IMAGES_PER_KEY).map((job) => renderImage("k-other", { ...job, size: 301 })));
   });
+
+  it("SVGs (a few milliseconds at any size) are drawn at once, never refused: a page of thumbnails loads", async () => {
+    const thumbs = Array.from({ length: 25 }, (_, i): RenderJob => ({ text: `https://example.com/thumb/${i}`, style: {}, size: 96, format: "svg" }));
+    const svgs = await Promise.all(thumbs.map((job) => renderImage("k-thumbs", job)));
+    assert.ok(svgs.every((svg) => typeof svg === "string" && svg.startsWith("<svg")));
+  });
 });
