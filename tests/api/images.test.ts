@@ -3,7 +3,7 @@
 // decoded in the browser, e2e/library.spec.ts.) Bad parameters are 400; others' records 404.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { http, personalKey } from "../helpers";
+import { http, logIn, personalKey } from "../helpers";
 import { decodePng, pngSize } from "../qr-decode";
 
 describe("QR images", () => {
@@ -102,5 +102,21 @@ describe("QR images off the event loop (issue 24)", () => {
     for (const r of drawn) assert.equal(decodePng(r.bytes), "https://example.com/bound");
     // Once they are done, the key may draw again.
     assert.equal((await http("GET", `/v1/qrcodes/${id}/image?format=png&size=1000`, { key })).status, 200);
+  });
+
+  it("the pages' images: a page of SVG thumbnails is never refused; PNGs are bounded per user, 429 with Retry-After", async () => {
+    const { user, key } = await personalKey();
+    const { id } = await pngOf(key, "https://example.com/pages");
+    const page = await logIn(user.email);
+    const thumbs = await Promise.all(Array.from({ length: 20 }, (_, i) => page.get(`/library/qr/static/${id}?size=96&v=${i}`)));
+    assert.deepEqual(thumbs.map((r) => r.status), Array(20).fill(200));
+    const pngs = await Promise.all([2043, 2044, 2045, 2046, 2047, 2048].map((size) => page.get(`/library/qr/static/${id}?format=png&size=${size}&download=1`)));
+    const statuses = pngs.map((r) => r.status);
+    assert.ok(statuses.includes(429) && statuses.filter((s) => s === 200).length >= 2, statuses.join(","));
+    for (const r of pngs.filter((r) => r.status === 429)) {
+      assert.equal(r.headers.get("retry-after"), "1");
+      assert.equal(await r.text(), "Too many images at once for this key: try again in a moment\n");
+    }
+    for (const r of pngs.filter((r) => r.status === 200)) assert.equal(decodePng(Buffer.from(await r.arrayBuffer())), "https://example.com/pages");
   });
 });
