@@ -8,6 +8,8 @@ import { useState } from "react";
 import type { LibraryKind } from "@/server/domain/libraryItems";
 import { useTRPC, type RouterOutputs } from "@/trpc/react";
 import { FIRST_PAGE, libraryPageInput, type LibraryQuery } from "./libraryPageInput";
+import { Email } from "./Email";
+import { FormError } from "./FormError";
 import { StyleEditor } from "./StyleEditor";
 import { useAction } from "./useAction";
 
@@ -186,7 +188,7 @@ function CreateForms({ libraryKind, mutations, run, busy }: { libraryKind: Libra
           <KindSelect id={`${libraryKind}-kind`} value={kind} onChange={setKind} />
           <div>
             <label htmlFor={`${libraryKind}-name`}>Name</label>
-            <input id={`${libraryKind}-name`} value={name} onChange={(e) => setName(e.target.value)} required maxLength={200} />
+            <input id={`${libraryKind}-name`} value={name} onChange={(e) => setName(e.target.value)} required />
           </div>
           <div>
             <label htmlFor={`${libraryKind}-url`}>URL</label>
@@ -251,7 +253,11 @@ function ItemRow({
           {item.url}
         </div>
         <div className="muted small-text">
-          {libraryKind === "team" && <>by {item.createdBy} · </>}
+          {libraryKind === "team" && (
+            <>
+              by <Email address={item.createdBy} /> ·{" "}
+            </>
+          )}
           {new Date(item.createdAt).toLocaleDateString()}
           {item.totalScans !== null && (
             <>
@@ -292,8 +298,8 @@ function ItemRow({
             </button>
           )}
         </div>
-        {panel === "edit" && <EditForm libraryKind={libraryKind} mutations={mutations} item={item} choices={statuses} busy={busy} run={run} done={() => setPanel("none")} />}
-        {panel === "style" && <StyleEditor libraryKind={libraryKind} saveStyle={mutations.saveStyle.mutateAsync} item={item} run={run} busy={busy} done={() => setPanel("none")} />}
+        {panel === "edit" && <EditForm libraryKind={libraryKind} mutations={mutations} item={item} choices={statuses} busy={busy} done={() => setPanel("none")} />}
+        {panel === "style" && <StyleEditor libraryKind={libraryKind} saveStyle={mutations.saveStyle.mutateAsync} item={item} busy={busy} done={() => setPanel("none")} />}
       </div>
     </li>
   );
@@ -305,21 +311,24 @@ function EditForm({
   item,
   choices,
   busy,
-  run,
   done,
 }: {
   libraryKind: LibraryKind;
   mutations: LibraryMutations;
-  item: LibraryItem; choices: LibraryItem["status"][]; busy: boolean; run: Run; done: () => void }) {
+  item: LibraryItem; choices: LibraryItem["status"][]; busy: boolean; done: () => void }) {
   const [name, setName] = useState(item.name);
   const [url, setUrl] = useState(item.url);
   const [status, setStatus] = useState(item.status);
+  // The form's own error, shown at the form and cleared by the next change.
+  const { error, busy: saving, run, clear } = useAction();
   const options = choices.includes(item.status) ? choices : [item.status, ...choices];
   const prefix = `edit-${item.id}`;
   return (
     <form
       className="panel"
       aria-label={`Edit ${item.name}`}
+      // Any change of a field clears the last save's error.
+      onChange={clear}
       onSubmit={(e) => {
         e.preventDefault();
         void run(async () => {
@@ -337,7 +346,7 @@ function EditForm({
       }}
     >
       <label htmlFor={`${prefix}-name`}>Name</label>
-      <input id={`${prefix}-name`} value={name} onChange={(e) => setName(e.target.value)} required maxLength={200} />
+      <input id={`${prefix}-name`} value={name} onChange={(e) => setName(e.target.value)} required />
       <label htmlFor={`${prefix}-url`}>Destination URL</label>
       <input id={`${prefix}-url`} type="url" value={url} onChange={(e) => setUrl(e.target.value)} required />
       <label htmlFor={`${prefix}-status`}>Status</label>
@@ -349,8 +358,9 @@ function EditForm({
         ))}
       </select>
       <p className="muted">A paused code&apos;s short link answers 404 and records no scans until it is active again.</p>
+      <FormError error={error} testId={`edit-error-${item.id}`} />
       <div className="actions">
-        <button type="submit" disabled={busy}>Save</button>
+        <button type="submit" disabled={busy || saving}>Save</button>
         <button type="button" className="secondary" onClick={done}>Cancel</button>
       </div>
     </form>
