@@ -72,9 +72,9 @@ export function Library({ libraryKind, title }: Props) {
   return (
     <section className="card" aria-labelledby={headingId}>
       <h2 id={headingId}>{title}</h2>
-      {canEdit ? <CreateForms libraryKind={libraryKind} mutations={mutations} run={run} busy={busy} /> : <p className="muted" data-testid="read-only">Viewers only read the team library.</p>}
+      {canEdit ? <CreateForms libraryKind={libraryKind} mutations={mutations} busy={busy} /> : <p className="muted" data-testid="read-only">Viewers only read the team library.</p>}
       {error && (
-        <p className="error" role="alert" data-testid="library-error">
+        <p className="error" role="alert" data-testid="library-page-error">
           {error}
         </p>
       )}
@@ -131,25 +131,32 @@ function KindSelect({ id, value, onChange }: { id: string; value: Kind; onChange
   );
 }
 
-function CreateForms({ libraryKind, mutations, run, busy }: { libraryKind: LibraryKind; mutations: LibraryMutations; run: Run; busy: boolean }) {
+function CreateForms({ libraryKind, mutations, busy }: { libraryKind: LibraryKind; mutations: LibraryMutations; busy: boolean }) {
   const [kind, setKind] = useState<Kind>("dynamic");
   const [name, setName] = useState("");
   const [url, setUrl] = useState("");
   const [lines, setLines] = useState("");
   const [many, setMany] = useState(false);
   const draftNote = libraryKind === "team" ? " New team codes are drafts until an admin approves them." : "";
+  // Creating has its own error, shown under its form and cleared by the next change.
+  const { error, busy: creating, run, clear } = useAction();
+  const show = (next: boolean) => {
+    clear();
+    setMany(next);
+  };
   return (
     <div className="create">
       <div className="tabs" role="group" aria-label="How to create">
-        <button type="button" className={many ? "secondary" : ""} aria-pressed={!many} onClick={() => setMany(false)}>
+        <button type="button" className={many ? "secondary" : ""} aria-pressed={!many} onClick={() => show(false)}>
           One code
         </button>
-        <button type="button" className={many ? "" : "secondary"} aria-pressed={many} onClick={() => setMany(true)}>
+        <button type="button" className={many ? "" : "secondary"} aria-pressed={many} onClick={() => show(true)}>
           Paste many
         </button>
       </div>
       {many ? (
         <form
+          onChange={clear}
           onSubmit={(e) => {
             e.preventDefault();
             void run(async () => {
@@ -171,11 +178,12 @@ function CreateForms({ libraryKind, mutations, run, busy }: { libraryKind: Libra
           <p className="muted">
             One code per line, as <code>name, url</code>; up to 50. All are created or none.{draftNote}
           </p>
-          <button type="submit" disabled={busy}>Create all</button>
+          <button type="submit" disabled={busy || creating}>Create all</button>
         </form>
       ) : (
         <form
           className="inline-form"
+          onChange={clear}
           onSubmit={(e) => {
             e.preventDefault();
             void run(async () => {
@@ -194,10 +202,11 @@ function CreateForms({ libraryKind, mutations, run, busy }: { libraryKind: Libra
             <label htmlFor={`${libraryKind}-url`}>URL</label>
             <input id={`${libraryKind}-url`} type="url" value={url} onChange={(e) => setUrl(e.target.value)} required placeholder="https://" />
           </div>
-          <button type="submit" disabled={busy}>Create</button>
+          <button type="submit" disabled={busy || creating}>Create</button>
           {draftNote && <p className="muted full">{draftNote.trim()}</p>}
         </form>
       )}
+      <FormError error={error} testId="library-error" />
     </div>
   );
 }

@@ -43,7 +43,8 @@ test("long names, URLs and emails wrap on every page at phone and desktop width"
   // Two scans: one from Germany (the test server trusts cf-ipcountry), one from an address of no
   // known country (ZZ).
   const browserAgent = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36";
-  for (const headers of [{ "user-agent": browserAgent, "cf-ipcountry": "DE" }, { "user-agent": browserAgent }]) {
+  const scans: Record<string, string>[] = [{ "user-agent": browserAgent, "cf-ipcountry": "DE" }, { "user-agent": browserAgent }];
+  for (const headers of scans) {
     expect((await request.get(`/q/${code.code}`, { headers, maxRedirects: 0 })).status()).toBe(302);
   }
 
@@ -125,8 +126,13 @@ test("errors appear at their own form, take the focus, and clear with the next c
   await expect(page.getByLabel("Name", { exact: true })).toHaveValue(tooLong);
   await page.getByLabel("URL", { exact: true }).fill("https://example.com/long");
   await page.getByRole("button", { name: "Create", exact: true }).click();
-  await expect(page.getByTestId("library-error")).toContainText("name must be 1 to 200 characters");
+  const createError = page.getByTestId("library-error");
+  await expect(createError).toContainText("name must be 1 to 200 characters");
+  await expect(createError).toBeFocused();
   await expect(page.getByTestId("page-of")).toContainText("1 code");
+  await shot(page, "form-error-create");
+  await page.getByLabel("Name", { exact: true }).fill("");
+  await expect(createError).toHaveCount(0);
 
   // Edit: the error at the edit form, focused; a change clears it.
   await row.getByRole("button", { name: "Edit" }).click();
