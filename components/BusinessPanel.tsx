@@ -4,6 +4,8 @@ import { useMutation, useQueryClient, useSuspenseQuery } from "@tanstack/react-q
 import { Suspense, useState } from "react";
 import type { Role } from "@/server/domain/teams";
 import { useTRPC, type RouterOutputs } from "@/trpc/react";
+import { Email } from "./Email";
+import { FormError } from "./FormError";
 import { KeyPanel, when } from "./KeyPanel";
 import { Library, useLibraryChanged } from "./Library";
 import { libraryPageInput } from "./libraryPageInput";
@@ -101,9 +103,11 @@ function BusinessPanel({ overview }: { overview: TeamOverview }) {
         <h1>{overview.team.name}</h1>
         <dl className="facts">
           <dt>Your role</dt>
-          <dd data-testid="team-role">{overview.role}</dd>
+          <dd data-testid="team-role" className="nowrap">{overview.role}</dd>
           <dt>Owner</dt>
-          <dd>{overview.team.ownerEmail}</dd>
+          <dd>
+            <Email address={overview.team.ownerEmail} />
+          </dd>
         </dl>
         {!overview.team.ownerOnBusiness && (
           <p className="error">The team&apos;s owner is not on the Business plan: the team&apos;s keys are refused (403) until they upgrade.</p>
@@ -134,7 +138,7 @@ function BusinessPanel({ overview }: { overview: TeamOverview }) {
             <p className="muted">No live business keys.</p>
           ) : (
             <div className="table-scroll">
-            <table className="table">
+            <table className="table stack">
               <thead>
                 <tr>
                   <th>Member</th>
@@ -147,10 +151,12 @@ function BusinessPanel({ overview }: { overview: TeamOverview }) {
               <tbody>
                 {overview.keys.map((key) => (
                   <tr key={key.id} data-testid={`team-key-${key.email}`}>
-                    <td>{key.email}</td>
-                    <td className="mono">{key.display}</td>
-                    <td>{when(key.createdAt)}</td>
-                    <td>{when(key.lastUsedAt)}</td>
+                    <td className="email-cell">
+                      <Email address={key.email} />
+                    </td>
+                    <td className="mono nowrap" data-label="Key">{key.display}</td>
+                    <td className="nowrap" data-label="Created">{when(key.createdAt)}</td>
+                    <td className="nowrap" data-label="Last used">{when(key.lastUsedAt)}</td>
                     <td>
                       <button
                         type="button"
@@ -197,13 +203,22 @@ function ReviewQueue({ overview, mutations, busy, run }: Section) {
               <div>
                 <strong>{draft.name}</strong> <span className="badge">{draft.kind}</span>
                 <div className="muted">
-                  {draft.target} · by {draft.createdBy} · {when(draft.createdAt)}
+                  {draft.target} · by <Email address={draft.createdBy} /> · {when(draft.createdAt)}
                 </div>
               </div>
               {isAdmin ? (
                 <span className="actions tight">
                   <button type="button" disabled={busy} onClick={() => void run(() => mutations.approve.mutateAsync({ kind: draft.kind, id: draft.id }))}>Approve</button>
-                  <button type="button" className="danger" disabled={busy} onClick={() => void run(() => mutations.reject.mutateAsync({ kind: draft.kind, id: draft.id }))}>
+                  <button
+                    type="button"
+                    className="danger"
+                    disabled={busy}
+                    onClick={() => {
+                      if (window.confirm(`Reject “${draft.name}”? The draft is deleted and its creator has to submit it again.`)) {
+                        void run(() => mutations.reject.mutateAsync({ kind: draft.kind, id: draft.id }));
+                      }
+                    }}
+                  >
                     Reject
                   </button>
                 </span>
@@ -222,11 +237,13 @@ function Members({ overview, mutations, busy, run }: Section) {
   const isAdmin = overview.role === "admin";
   const [email, setEmail] = useState("");
   const [role, setRole] = useState<Role>("writer");
+  // Adding a member has its own error, shown at its form and cleared by the next change.
+  const adding = useAction();
   return (
     <section className="card" aria-labelledby="members-title">
       <h2 id="members-title">Members</h2>
       <div className="table-scroll">
-      <table className="table">
+      <table className="table stack">
         <thead>
           <tr>
             <th>Member</th>
@@ -237,10 +254,14 @@ function Members({ overview, mutations, busy, run }: Section) {
         <tbody>
           {overview.members.map((member) => (
             <tr key={member.userId} data-testid={`member-${member.email}`}>
-              <td>
-                {member.name} <span className="muted">{member.email}</span> {member.isOwner && <span className="badge">owner</span>}
+              <td className="email-cell">
+                {member.name}{" "}
+                <span className="muted">
+                  <Email address={member.email} />
+                </span>{" "}
+                {member.isOwner && <span className="badge">owner</span>}
               </td>
-              <td>
+              <td className="nowrap" data-label="Role">
                 {isAdmin ? (
                   <select
                     aria-label={`Role of ${member.email}`}
@@ -280,7 +301,7 @@ function Members({ overview, mutations, busy, run }: Section) {
           className="inline-form"
           onSubmit={(e) => {
             e.preventDefault();
-            void run(async () => {
+            void adding.run(async () => {
               await mutations.addMember.mutateAsync({ email, role });
               setEmail("");
             });
@@ -288,17 +309,34 @@ function Members({ overview, mutations, busy, run }: Section) {
         >
           <div>
             <label htmlFor="member-email">Email</label>
-            <input id="member-email" type="email" value={email} onChange={(e) => setEmail(e.target.value)} required />
+            <input
+              id="member-email"
+              type="email"
+              value={email}
+              onChange={(e) => {
+                adding.clear();
+                setEmail(e.target.value);
+              }}
+              required
+            />
           </div>
           <div>
             <label htmlFor="member-role">Role</label>
-            <select id="member-role" value={role} onChange={(e) => setRole(e.target.value as Role)}>
+            <select
+              id="member-role"
+              value={role}
+              onChange={(e) => {
+                adding.clear();
+                setRole(e.target.value as Role);
+              }}
+            >
               {ROLES.map((r) => (
                 <option key={r} value={r}>{r}</option>
               ))}
             </select>
           </div>
-          <button type="submit" disabled={busy}>Add member</button>
+          <button type="submit" disabled={busy || adding.busy}>Add member</button>
+          <FormError error={adding.error} testId="member-error" className="full" />
         </form>
       )}
     </section>

@@ -69,7 +69,7 @@ export function KeyPanel(props: {
             <>
               <dl className="facts">
                 <dt>Key</dt>
-                <dd className="mono" data-testid="api-key-display">{key.display}</dd>
+                <dd className="mono nowrap" data-testid="api-key-display">{key.display}</dd>
                 <dt>Created</dt>
                 <dd>{when(key.createdAt)}</dd>
                 <dt>Active from</dt>
@@ -79,9 +79,9 @@ export function KeyPanel(props: {
               </dl>
               <p className="actions">
                 <button type="button" className="danger" onClick={revoke} disabled={busy}>{props.revokeLabel}</button>
-                <button type="button" className="secondary" onClick={generate} disabled={busy}>{props.generateLabel}</button>
               </p>
-              <p className="muted">One key at a time: revoke this one before generating a new one.</p>
+              {/* One live key at a time: no Generate while this one lives (the server would refuse it). */}
+              <p className="muted" data-testid="one-key-note">One key at a time: revoke this one to generate a new one.</p>
             </>
           ) : (
             <p className="actions">

@@ -8,6 +8,8 @@ import { useState } from "react";
 import type { LibraryKind } from "@/server/domain/libraryItems";
 import { useTRPC, type RouterOutputs } from "@/trpc/react";
 import { FIRST_PAGE, libraryPageInput, type LibraryQuery } from "./libraryPageInput";
+import { Email } from "./Email";
+import { FormError } from "./FormError";
 import { StyleEditor } from "./StyleEditor";
 import { useAction } from "./useAction";
 
@@ -70,9 +72,9 @@ export function Library({ libraryKind, title }: Props) {
   return (
     <section className="card" aria-labelledby={headingId}>
       <h2 id={headingId}>{title}</h2>
-      {canEdit ? <CreateForms libraryKind={libraryKind} mutations={mutations} run={run} busy={busy} /> : <p className="muted" data-testid="read-only">Viewers only read the team library.</p>}
+      {canEdit ? <CreateForms libraryKind={libraryKind} mutations={mutations} busy={busy} /> : <p className="muted" data-testid="read-only">Viewers only read the team library.</p>}
       {error && (
-        <p className="error" role="alert" data-testid="library-error">
+        <p className="error" role="alert" data-testid="library-page-error">
           {error}
         </p>
       )}
@@ -129,25 +131,32 @@ function KindSelect({ id, value, onChange }: { id: string; value: Kind; onChange
   );
 }
 
-function CreateForms({ libraryKind, mutations, run, busy }: { libraryKind: LibraryKind; mutations: LibraryMutations; run: Run; busy: boolean }) {
+function CreateForms({ libraryKind, mutations, busy }: { libraryKind: LibraryKind; mutations: LibraryMutations; busy: boolean }) {
   const [kind, setKind] = useState<Kind>("dynamic");
   const [name, setName] = useState("");
   const [url, setUrl] = useState("");
   const [lines, setLines] = useState("");
   const [many, setMany] = useState(false);
   const draftNote = libraryKind === "team" ? " New team codes are drafts until an admin approves them." : "";
+  // Creating has its own error, shown under its form and cleared by the next change.
+  const { error, busy: creating, run, clear } = useAction();
+  const show = (next: boolean) => {
+    clear();
+    setMany(next);
+  };
   return (
     <div className="create">
       <div className="tabs" role="group" aria-label="How to create">
-        <button type="button" className={many ? "secondary" : ""} aria-pressed={!many} onClick={() => setMany(false)}>
+        <button type="button" className={many ? "secondary" : ""} aria-pressed={!many} onClick={() => show(false)}>
           One code
         </button>
-        <button type="button" className={many ? "" : "secondary"} aria-pressed={many} onClick={() => setMany(true)}>
+        <button type="button" className={many ? "" : "secondary"} aria-pressed={many} onClick={() => show(true)}>
           Paste many
         </button>
       </div>
       {many ? (
         <form
+          onChange={clear}
           onSubmit={(e) => {
             e.preventDefault();
             void run(async () => {
@@ -169,11 +178,12 @@ function CreateForms({ libraryKind, mutations, run, busy }: { libraryKind: Libra
           <p className="muted">
             One code per line, as <code>name, url</code>; up to 50. All are created or none.{draftNote}
           </p>
-          <button type="submit" disabled={busy}>Create all</button>
+          <button type="submit" disabled={busy || creating}>Create all</button>
         </form>
       ) : (
         <form
           className="inline-form"
+          onChange={clear}
           onSubmit={(e) => {
             e.preventDefault();
             void run(async () => {
@@ -186,16 +196,17 @@ function CreateForms({ libraryKind, mutations, run, busy }: { libraryKind: Libra
           <KindSelect id={`${libraryKind}-kind`} value={kind} onChange={setKind} />
           <div>
             <label htmlFor={`${libraryKind}-name`}>Name</label>
-            <input id={`${libraryKind}-name`} value={name} onChange={(e) => setName(e.target.value)} required maxLength={200} />
+            <input id={`${libraryKind}-name`} value={name} onChange={(e) => setName(e.target.value)} required />
           </div>
           <div>
             <label htmlFor={`${libraryKind}-url`}>URL</label>
             <input id={`${libraryKind}-url`} type="url" value={url} onChange={(e) => setUrl(e.target.value)} required placeholder="https://" />
           </div>
-          <button type="submit" disabled={busy}>Create</button>
+          <button type="submit" disabled={busy || creating}>Create</button>
           {draftNote && <p className="muted full">{draftNote.trim()}</p>}
         </form>
       )}
+      <FormError error={error} testId="library-error" />
     </div>
   );
 }
@@ -251,7 +262,11 @@ function ItemRow({
           {item.url}
         </div>
         <div className="muted small-text">
-          {libraryKind === "team" && <>by {item.createdBy} · </>}
+          {libraryKind === "team" && (
+            <>
+              by <Email address={item.createdBy} /> ·{" "}
+            </>
+          )}
           {new Date(item.createdAt).toLocaleDateString()}
           {item.totalScans !== null && (
             <>
@@ -292,8 +307,8 @@ function ItemRow({
             </button>
           )}
         </div>
-        {panel === "edit" && <EditForm libraryKind={libraryKind} mutations={mutations} item={item} choices={statuses} busy={busy} run={run} done={() => setPanel("none")} />}
-        {panel === "style" && <StyleEditor libraryKind={libraryKind} saveStyle={mutations.saveStyle.mutateAsync} item={item} run={run} busy={busy} done={() => setPanel("none")} />}
+        {panel === "edit" && <EditForm libraryKind={libraryKind} mutations={mutations} item={item} choices={statuses} busy={busy} done={() => setPanel("none")} />}
+        {panel === "style" && <StyleEditor libraryKind={libraryKind} saveStyle={mutations.saveStyle.mutateAsync} item={item} busy={busy} done={() => setPanel("none")} />}
       </div>
     </li>
   );
@@ -305,21 +320,24 @@ function EditForm({
   item,
   choices,
   busy,
-  run,
   done,
 }: {
   libraryKind: LibraryKind;
   mutations: LibraryMutations;
-  item: LibraryItem; choices: LibraryItem["status"][]; busy: boolean; run: Run; done: () => void }) {
+  item: LibraryItem; choices: LibraryItem["status"][]; busy: boolean; done: () => void }) {
   const [name, setName] = useState(item.name);
   const [url, setUrl] = useState(item.url);
   const [status, setStatus] = useState(item.status);
+  // The form's own error, shown at the form and cleared by the next change.
+  const { error, busy: saving, run, clear } = useAction();
   const options = choices.includes(item.status) ? choices : [item.status, ...choices];
   const prefix = `edit-${item.id}`;
   return (
     <form
       className="panel"
       aria-label={`Edit ${item.name}`}
+      // Any change of a field clears the last save's error.
+      onChange={clear}
       onSubmit={(e) => {
         e.preventDefault();
         void run(async () => {
@@ -337,7 +355,7 @@ function EditForm({
       }}
     >
       <label htmlFor={`${prefix}-name`}>Name</label>
-      <input id={`${prefix}-name`} value={name} onChange={(e) => setName(e.target.value)} required maxLength={200} />
+      <input id={`${prefix}-name`} value={name} onChange={(e) => setName(e.target.value)} required />
       <label htmlFor={`${prefix}-url`}>Destination URL</label>
       <input id={`${prefix}-url`} type="url" value={url} onChange={(e) => setUrl(e.target.value)} required />
       <label htmlFor={`${prefix}-status`}>Status</label>
@@ -349,8 +367,9 @@ function EditForm({
         ))}
       </select>
       <p className="muted">A paused code&apos;s short link answers 404 and records no scans until it is active again.</p>
+      <FormError error={error} testId={`edit-error-${item.id}`} />
       <div className="actions">
-        <button type="submit" disabled={busy}>Save</button>
+        <button type="submit" disabled={busy || saving}>Save</button>
         <button type="button" className="secondary" onClick={done}>Cancel</button>
       </div>
     </form>

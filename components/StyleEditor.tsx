@@ -6,6 +6,8 @@ import type { LibraryKind } from "@/server/domain/libraryItems";
 import { contrastProblem, DEFAULT_STYLE, renderSvg } from "@/server/domain/qrImage";
 import type { Style } from "@/server/domain/validation";
 import type { RouterInputs, RouterOutputs } from "@/trpc/react";
+import { FormError } from "./FormError";
+import { useAction } from "./useAction";
 
 type Item = RouterOutputs["library"]["page"]["items"][number];
 
@@ -14,12 +16,12 @@ type Props = {
   item: Item;
   /** library.saveStyle (its invalidation reloads the library). */
   saveStyle: (input: RouterInputs["library"]["saveStyle"]) => Promise<unknown>;
+  /** Another change of the library is running. */
   busy: boolean;
-  run: (action: () => Promise<unknown>) => Promise<void>;
   done: () => void;
 };
 
-export function StyleEditor({ libraryKind, item, saveStyle, busy, run, done }: Props) {
+export function StyleEditor({ libraryKind, item, saveStyle, busy, done }: Props) {
   const [style, setStyle] = useState<Required<Style>>({ ...DEFAULT_STYLE, ...item.style } as Required<Style>);
   const [preview, setPreview] = useState<string | null>(null);
   const text = item.shortUrl ?? item.url;
@@ -30,8 +32,13 @@ export function StyleEditor({ libraryKind, item, saveStyle, busy, run, done }: P
       current = false;
     };
   }, [text, style]);
+  // The save's own error, shown at the editor and cleared by the next change.
+  const { error, busy: saving, run, clear } = useAction();
   const problem = contrastProblem(style);
-  const set = <K extends keyof Style>(key: K, value: Required<Style>[K]) => setStyle({ ...style, [key]: value });
+  const set = <K extends keyof Style>(key: K, value: Required<Style>[K]) => {
+    clear();
+    setStyle({ ...style, [key]: value });
+  };
   const prefix = `style-${item.id}`;
   return (
     <form
@@ -70,8 +77,9 @@ export function StyleEditor({ libraryKind, item, saveStyle, busy, run, done }: P
           {problem}
         </p>
       )}
+      <FormError error={error} testId={`style-error-${item.id}`} />
       <div className="actions">
-        <button type="submit" disabled={busy || problem !== null}>Save style</button>
+        <button type="submit" disabled={busy || saving || problem !== null}>Save style</button>
         <button type="button" className="secondary" onClick={done}>Cancel</button>
       </div>
     </form>

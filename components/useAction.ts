@@ -22,5 +22,7 @@ export function useAction() {
       setBusy(false);
     }
   };
-  return { error, busy, run };
+  /** Forgets the error (its form's input changed). */
+  const clear = () => setError(null);
+  return { error, busy, run, clear };
 }

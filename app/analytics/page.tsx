@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { redirect } from "next/navigation";
 import { ScansTable } from "@/components/ScansTable";
+import { plural } from "@/components/words";
 import { sessionUserId } from "@/server/auth";
 import { analyticsSummary, type AnalyticsSummary } from "@/server/domain/analytics";
 import type { Library } from "@/server/domain/library";
@@ -14,7 +15,8 @@ function Summary({ title, summary, libraryHref }: { title: string; summary: Anal
     <section className="card">
       <h2>{title}</h2>
       <p className="muted">
-        {summary.total_scans} scans, {summary.unique_scans} unique, from {summary.from} to {summary.to}.
+        {plural(summary.total_scans, "scan")}, {summary.unique_scans} unique, from {summary.from} to {summary.to}
+        {summary.codes.length > 0 && <>, across {plural(summary.codes.length, "code")}</>}.
       </p>
       {summary.codes.length === 0 ? (
         <p className="empty">
@@ -27,7 +29,7 @@ function Summary({ title, summary, libraryHref }: { title: string; summary: Anal
             key: c.code,
             label: (
               <>
-                <Link href={`/analytics/${c.code}`}>{c.name}</Link> <span className="muted mono">{c.code}</span>
+                <Link href={`/analytics/${c.code}`}>{c.name}</Link> <span className="muted mono nowrap">{c.code}</span>
               </>
             ),
             scans: c.total_scans,

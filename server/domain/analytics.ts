@@ -47,6 +47,13 @@ async function codeOf(library: Library, code: string) {
   return row;
 }
 
+/** What the analytics page says of a code besides its numbers: its name, and when it was deleted (if it was). */
+export async function codeSummaryFor(library: Library, code: string): Promise<{ code: string; name: string; deleted: boolean; deletedAt: Date | null }> {
+  const row = await db.dynamicCode.findFirst({ where: { code, ...libraryWhere(library) }, select: { name: true, deletedAt: true } });
+  if (!row) throw notFound("Dynamic QR code not found");
+  return { code, name: row.name, deleted: row.deletedAt !== null, deletedAt: row.deletedAt };
+}
+
 const byScans = <T extends { scans: number }>(rows: T[], name: (row: T) => string) => rows.sort((a, b) => b.scans - a.scans || name(a).localeCompare(name(b)));
 
 export async function codeAnalytics(library: Library, code: string, query: { from?: string; to?: string }): Promise<CodeAnalytics> {

@@ -2,11 +2,11 @@
 // /business. Every change goes through the same domain functions as /v1, so the rules
 // (validation, all-or-nothing batches, drafts, who may publish) cannot drift apart.
 import { z } from "zod";
-import { db, dialect } from "../db";
-import { DomainError, fromZodIssues, invalid, notFound } from "../errors";
+import { db, dialect, dialectSql, selectRows } from "../db";
+import { DomainError, fromZodIssues, invalid, notFound, type BatchItemError } from "../errors";
 import { totalScansOf } from "./analytics";
 import { createDynamicCodes, deleteDynamicCode, dynamicBatchInput, settableStatuses, shortUrl, updateDynamicCode, dynamicPatchInput } from "./dynamicCodes";
-import { libraryWhere, type Actor, type Library } from "./library";
+import { libraryCondition, libraryWhere, type Actor, type Library } from "./library";
 import { createStaticCodes, deleteStaticCode, staticBatchInput } from "./staticCodes";
 import { parseLines } from "./pastedLines";
 import { capacityProblem } from "./qrImage";
@@ -59,20 +59,47 @@ export type LibraryItem = {
   totalScans: number | null;
 };
 
-/** Case-insensitive "contains" on both backends (SQLite's LIKE already ignores ASCII case). */
-const containing = (text: string) => (dialect === "postgres" ? { contains: text, mode: "insensitive" as const } : { contains: text });
+/** The characters a LIKE pattern gives a meaning (`%`, `_`, and PostgreSQL's escape character `\`), escaped with `\`. */
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, "\\$&");
+const LIKE_WILDCARD = /[%_]/;
+
+/**
+ * Where an item of the library holds `search`, literally and ignoring (ASCII) case, in its
+ * name or URL (a dynamic one's code too). Prisma's `contains` is a LIKE whose pattern it does
+ * not escape, so `%` and `_` would be wildcards. PostgreSQL's LIKE escapes with `\` unless told
+ * otherwise: the text is escaped so. SQLite's LIKE has no escape character unless the query
+ * names one, which Prisma's does not: a search there holding `%` or `_` is matched by instr()
+ * in SQL, and the page reads the items of the ids it found.
+ */
+async function searchWhere(library: Library, search: string) {
+  if (!search) return { statics: {}, dynamics: {} };
+  if (dialect === "postgres" || !LIKE_WILDCARD.test(search)) {
+    const containing = dialect === "postgres" ? { contains: escapeLike(search), mode: "insensitive" as const } : { contains: search };
+    return {
+      statics: { OR: [{ name: containing }, { url: containing }] },
+      dynamics: { OR: [{ name: containing }, { destinationUrl: containing }, { code: containing }] },
+    };
+  }
+  const owner = libraryCondition(library, "c");
+  const holds = (columns: string[]) => columns.map((column) => `instr(lower(c."${column}"), lower(?)) > 0`).join(" OR ");
+  const [statics, dynamics] = await Promise.all([
+    selectRows<{ id: string }>(dialectSql(() => `SELECT c."id" FROM "StaticCode" c WHERE ${owner.sql} AND (${holds(["name", "url"])})`), [owner.id, search, search]),
+    selectRows<{ id: string }>(
+      dialectSql(() => `SELECT c."id" FROM "DynamicCode" c WHERE ${owner.sql} AND c."deletedAt" IS NULL AND (${holds(["name", "destinationUrl", "code"])})`),
+      [owner.id, search, search, search],
+    ),
+  ]);
+  return { statics: { id: { in: statics.map((r) => r.id) } }, dynamics: { id: { in: dynamics.map((r) => r.id) } } };
+}
 
 /** One page of the library, static and dynamic codes together, newest first; `search` matches name, URL or code. */
 export async function libraryPage(actor: Actor, query: { search?: string; page?: number }) {
   const search = query.search?.trim() ?? "";
   const page = Math.max(1, Math.floor(query.page ?? 1));
   const where = libraryWhere(actor.library);
-  const staticWhere = { ...where, ...(search ? { OR: [{ name: containing(search) }, { url: containing(search) }] } : {}) };
-  const dynamicWhere = {
-    ...where,
-    deletedAt: null,
-    ...(search ? { OR: [{ name: containing(search) }, { destinationUrl: containing(search) }, { code: containing(search) }] } : {}),
-  };
+  const matching = await searchWhere(actor.library, search);
+  const staticWhere = { ...where, ...matching.statics };
+  const dynamicWhere = { ...where, deletedAt: null, ...matching.dynamics };
   // The newest page × size of each kind holds every item of the page once merged.
   const take = page * PAGE_SIZE;
   const order = [{ createdAt: "desc" as const }, { id: "desc" as const }];
@@ -110,16 +137,25 @@ export type LibraryPage = Awaited<ReturnType<typeof libraryPage>>;
  * Creates every item or none, through the API's batch path (the callers check the editor). `reportedIndex` turns an item's
  * place in the batch into the index its error names (a pasted line's number minus one).
  */
-async function createItems(actor: Actor, kind: ItemKind, items: { name: string; url: string }[], reportedIndex: (i: number) => number): Promise<number> {
+async function createItems(
+  actor: Actor,
+  kind: ItemKind,
+  items: { name: string; url: string }[],
+  reportedIndex: (i: number) => number,
+  /** Problems found before (pasted lines that are not `name, url`), reported with the items' own. */
+  earlier: BatchItemError[] = [],
+): Promise<number> {
   const batch =
     kind === "static"
       ? staticBatchInput.safeParse({ qrcodes: items.map((i) => ({ name: i.name, url: i.url })) })
       : dynamicBatchInput.safeParse({ dynqrcodes: items.map((i) => ({ name: i.name, destination_url: i.url })) });
   if (!batch.success) {
     const error = fromZodIssues(batch.error.issues);
-    if (!error.items) throw error;
-    throw new DomainError("invalid", "Some items are invalid", error.items.map((e) => ({ index: reportedIndex(e.index), error: e.error })));
+    if (!error.items) throw earlier.length > 0 ? new DomainError("invalid", "Some lines are invalid", earlier) : error;
+    const all = [...earlier, ...error.items.map((e) => ({ index: reportedIndex(e.index), error: e.error }))].sort((a, b) => a.index - b.index);
+    throw new DomainError("invalid", "Some items are invalid", all);
   }
+  if (earlier.length > 0) throw new DomainError("invalid", "Some lines are invalid", earlier);
   const data = batch.data as { qrcodes?: { name: string; url: string }[]; dynqrcodes?: { name: string; destination_url: string }[] };
   const created = kind === "static" ? await createStaticCodes(actor, data.qrcodes!) : await createDynamicCodes(actor, data.dynqrcodes!);
   return created.length;
@@ -140,9 +176,9 @@ export async function createItem(actor: Actor, kind: ItemKind, item: { name: str
 export async function createFromLines(actor: Actor, kind: ItemKind, text: string): Promise<number> {
   requireEditor(actor);
   const { items, problems } = parseLines(text);
-  if (problems.length > 0) throw new DomainError("invalid", "Some lines are not name, url", problems);
-  if (items.length === 0) throw invalid("Write at least one line: name, https://…");
-  return createItems(actor, kind, items, (i) => items[i].line - 1);
+  if (items.length === 0 && problems.length === 0) throw invalid("Write at least one line: name, https://…");
+  // Every bad line at once: those that are not `name, url` and those whose name or URL is refused.
+  return createItems(actor, kind, items, (i) => items[i].line - 1, problems);
 }
 
 export async function updateItem(actor: Actor, input: z.infer<typeof dynamicPatchInput>) {

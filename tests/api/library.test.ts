@@ -14,9 +14,16 @@ describe("web library", () => {
     const page = await logIn(user.email, TEST_PASSWORD);
     const lines = "Good one, https://example.com/1\nBad scheme, javascript:alert(1)\n\nno comma here\nGood two, https://example.com/2";
     await assert.rejects(page("library.createMany", { scope: "personal", kind: "dynamic", lines }), (e: Error) => {
-      assert.equal(e.message, "Line 4: write it as: name, https://…");
+      assert.equal(e.message, "Line 2: destination_url must be an absolute http or https URL\nLine 4: write it as: name, https://…");
       return true;
     });
+    // A name over 200 characters is named too, never cut.
+    const long = "N".repeat(201);
+    await assert.rejects(page("library.createMany", { scope: "personal", kind: "static", lines: `${long}, https://example.com/long\nfine, https://example.com/f\nbroken` }), (e: Error) => {
+      assert.equal(e.message, "Line 1: name must be 1 to 200 characters (after trimming)\nLine 3: write it as: name, https://…");
+      return true;
+    });
+    await assert.rejects(page("library.create", { scope: "personal", kind: "static", name: long, url: "https://example.com/long" }), /name must be 1 to 200 characters/);
     await assert.rejects(page("library.createMany", { scope: "personal", kind: "static", lines: lines.replace("no comma here\n", "") }), (e: Error) => {
       assert.equal(e.message, "Line 2: url must be an absolute http or https URL");
       return true;
@@ -52,6 +59,30 @@ describe("web library", () => {
     assert.deepEqual(found.items.map((i) => i.name), ["Lunch MENU"]);
     const byUrl = (await page.query("library.page", { scope: "personal", search: "example.com/S1" })) as Page;
     assert.deepEqual(byUrl.items.map((i) => i.name).sort(), ["Static 1", "Static 10", "Static 11"]);
+  });
+
+  it("search takes % and _ (and \\) literally, on every backend", async () => {
+    const { user } = await personalKey();
+    const page = await logIn(user.email, TEST_PASSWORD);
+    await page("library.createMany", {
+      scope: "personal",
+      kind: "static",
+      lines: ["100% cotton, https://example.com/cotton", "Plain name, https://example.com/a_b?utm_source=x", "Back\\slash, https://example.com/bs", "Other, https://example.com/other"].join("\n"),
+    });
+    await page("library.createMany", { scope: "personal", kind: "dynamic", lines: "Sale 50% off, https://example.com/sale\nUnder_score, https://example.com/u\nAxB, https://example.com/axb" });
+    const names = async (search: string) => (((await page.query("library.page", { scope: "personal", search })) as Page).items.map((i) => i.name).sort());
+    assert.deepEqual(await names("%"), ["100% cotton", "Sale 50% off"]);
+    assert.deepEqual(await names("0% "), ["100% cotton", "Sale 50% off"]);
+    assert.deepEqual(await names("_"), ["Plain name", "Under_score"]);
+    assert.deepEqual(await names("A_B"), ["Plain name"]);
+    assert.deepEqual(await names("r_S"), ["Under_score"]);
+    assert.deepEqual(await names("%%"), []);
+    assert.deepEqual(await names("\\"), ["Back\\slash"]);
+    assert.deepEqual(await names("K\\S"), ["Back\\slash"]);
+    assert.equal(((await page.query("library.page", { scope: "personal", search: "_" })) as Page).total, 2);
+    // Without wildcards, search still ignores case and finds codes by URL.
+    assert.deepEqual(await names(".COM/AXB"), ["AxB"]);
+    assert.deepEqual(await names("COTTON"), ["100% cotton"]);
   });
 
   it("viewers only read; writers cannot publish; nobody reaches another library", async () => {

@@ -1,15 +1,17 @@
 import { notFound, redirect } from "next/navigation";
 import { DailyChart } from "@/components/DailyChart";
+import { countryName, plural } from "@/components/words";
 import { sessionUserId } from "@/server/auth";
 import { libraryOfItemFor } from "@/server/domain/libraryItems";
-import { codeAnalytics, type CodeAnalytics } from "@/server/domain/analytics";
+import { codeAnalytics, codeSummaryFor, type CodeAnalytics } from "@/server/domain/analytics";
 import { DomainError } from "@/server/errors";
 
 export const dynamic = "force-dynamic";
 
 type Props = { params: Promise<{ code: string }>; searchParams: Promise<{ from?: string; to?: string }> };
 
-function Breakdown({ title, rows }: { title: string; rows: { name: string; scans: number }[] }) {
+/** `key`: the row's value when its name is not unique (a country's code). */
+function Breakdown({ title, rows }: { title: string; rows: { key?: string; name: string; scans: number }[] }) {
   const top = Math.max(1, ...rows.map((r) => r.scans));
   return (
     <section className="card">
@@ -20,12 +22,12 @@ function Breakdown({ title, rows }: { title: string; rows: { name: string; scans
         <table className="table">
           <tbody>
             {rows.map((r) => (
-              <tr key={r.name}>
+              <tr key={r.key ?? r.name}>
                 <td>{r.name}</td>
                 <td className="bar-cell">
                   <span className="bar" style={{ width: `${(r.scans / top) * 100}%` }} />
                 </td>
-                <td className="num">{r.scans}</td>
+                <td className="num nowrap">{plural(r.scans, "scan")}</td>
               </tr>
             ))}
           </tbody>
@@ -43,6 +45,7 @@ export default async function AnalyticsPage({ params, searchParams }: Props) {
   if (!userId) redirect(`/login?callbackUrl=/analytics/${encodeURIComponent(code)}`);
   const library = await libraryOfItemFor(userId, "dynamic", code);
   if (!library) notFound();
+  const summary = await codeSummaryFor(library, code);
   let report: CodeAnalytics | null = null;
   let problem: string | null = null;
   try {
@@ -54,7 +57,15 @@ export default async function AnalyticsPage({ params, searchParams }: Props) {
   return (
     <>
       <section className="card">
-        <h1>Analytics of {code}</h1>
+        <h1>
+          Analytics of {summary.name} <span className="muted mono code-beside" data-testid="analytics-code">{code}</span>
+        </h1>
+        {summary.deleted && (
+          <p className="notice warning" data-testid="code-deleted">
+            This code was deleted{summary.deletedAt ? ` on ${summary.deletedAt.toISOString().slice(0, 10)}` : ""}: its short link no longer works. Its scan history is
+            kept and shown here.
+          </p>
+        )}
         <form className="inline-form" method="get">
           <div>
             <label htmlFor="from">From</label>
@@ -78,6 +89,10 @@ export default async function AnalyticsPage({ params, searchParams }: Props) {
             <dd data-testid="total-scans">{report.total_scans}</dd>
             <dt>Unique scans</dt>
             <dd data-testid="unique-scans">{report.unique_scans}</dd>
+            <dt>Range</dt>
+            <dd data-testid="range-summary">
+              {plural(report.total_scans, "scan")} ({report.unique_scans} unique) from {report.from} to {report.to}
+            </dd>
           </dl>
         )}
       </section>
@@ -87,7 +102,7 @@ export default async function AnalyticsPage({ params, searchParams }: Props) {
             <h2>Every day</h2>
             <DailyChart daily={report.daily} />
           </section>
-          <Breakdown title="Countries" rows={report.countries.map((r) => ({ name: r.country, scans: r.scans }))} />
+          <Breakdown title="Countries" rows={report.countries.map((r) => ({ key: r.country, name: countryName(r.country), scans: r.scans }))} />
           <Breakdown title="Devices" rows={report.devices.map((r) => ({ name: r.device, scans: r.scans }))} />
           <Breakdown title="Operating systems" rows={report.operating_systems.map((r) => ({ name: r.os, scans: r.scans }))} />
           <Breakdown title="Browsers" rows={report.browsers.map((r) => ({ name: r.browser, scans: r.scans }))} />

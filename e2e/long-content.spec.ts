@@ -1,0 +1,214 @@
+// Long names, URLs and emails never widen a page: a 200-character name, a ~300-character URL,
+// a team member's long email and a draft with a long URL, on /library, /business, /analytics
+// and /analytics/<code> at phone and desktop width. Then the paper cuts around them: errors at
+// their own form (focused, cleared by the next change), Reject asks first, every bad pasted
+// line is named, a name too long is reported (never cut), analytics in words.
+import { randomUUID } from "node:crypto";
+import { expect, test, type Page } from "@playwright/test";
+import { createDynamicCodes, deleteDynamicCode } from "../server/domain/dynamicCodes";
+import { createStaticCodes } from "../server/domain/staticCodes";
+import { addMember, createTeam } from "../server/domain/teams";
+import { createUser } from "../server/domain/users";
+import { account, logIn, PASSWORD, shot } from "./helpers";
+
+const WIDTHS = { phone: { width: 390, height: 844 }, desktop: { width: 1280, height: 800 } };
+
+/** 200 characters and not one space: nothing to break at but what the page allows. */
+const LONG_NAME = `Long${"N".repeat(190)}${randomUUID().slice(0, 6)}`;
+/** About 300 characters, one path segment and one query value, no spaces. */
+const LONG_URL = `https://example.com/${"segment".repeat(20)}?utm_campaign=${"x".repeat(120)}&ok=1`;
+
+/** The page scrolls only up and down. */
+async function expectNoSidewaysScroll(page: Page, where: string) {
+  const [scrollWidth, innerWidth] = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
+  expect(scrollWidth, `${where}: ${scrollWidth}px wide in a ${innerWidth}px window`).toBeLessThanOrEqual(innerWidth);
+}
+
+test("long names, URLs and emails wrap on every page at phone and desktop width", async ({ browser, request }) => {
+  expect(LONG_NAME).toHaveLength(200);
+  expect(LONG_URL.length).toBeGreaterThan(280);
+  const owner = await account("long", "business", "Lena Long");
+  const team = await createTeam(owner.id, "Long Team");
+  // An address as long as real ones get, with no hyphen to break at.
+  const writerEmail = `maximilianalexander.featherstonehaugh.${randomUUID().slice(0, 8)}@engineering.department.exampleorganisation.test`;
+  const writer = await createUser({ email: writerEmail, password: PASSWORD, name: "Maximilian Featherstonehaugh" }, "free");
+  await addMember(owner.id, writerEmail, "writer");
+
+  const personal = { userId: owner.id, library: { kind: "personal" as const, userId: owner.id } };
+  const [code] = await createDynamicCodes(personal, [{ name: LONG_NAME, destination_url: LONG_URL }]);
+  await createStaticCodes(personal, [{ name: `${LONG_NAME.slice(0, 199)}S`, url: LONG_URL }]);
+  const asWriter = { userId: writer.id, library: { kind: "team" as const, teamId: team.id }, role: "writer" as const };
+  const [draft] = await createDynamicCodes(asWriter, [{ name: LONG_NAME, destination_url: LONG_URL }]);
+  expect(draft.status).toBe("draft");
+  // Two scans: one from Germany (the test server trusts cf-ipcountry), one from an address of no
+  // known country (ZZ).
+  const browserAgent = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36";
+  const scans: Record<string, string>[] = [{ "user-agent": browserAgent, "cf-ipcountry": "DE" }, { "user-agent": browserAgent }];
+  for (const headers of scans) {
+    expect((await request.get(`/q/${code.code}`, { headers, maxRedirects: 0 })).status()).toBe(302);
+  }
+
+  for (const [width, viewport] of Object.entries(WIDTHS)) {
+    const page = await browser.newPage({ viewport });
+    await logIn(page, owner.email, "/library");
+    const pages: [string, string, () => Promise<void>][] = [
+      ["library", "/library", () => expect(page.getByTestId(`item-${code.code}`)).toContainText(LONG_NAME)],
+      ["business", "/business", () => expect(page.getByTestId(`draft-${draft.code}`)).toContainText(LONG_URL)],
+      ["analytics", "/analytics", () => expect(page.getByRole("link", { name: LONG_NAME }).first()).toBeVisible()],
+      ["analytics-code", `/analytics/${code.code}`, () => expect(page.getByTestId("daily-chart")).toBeVisible()],
+    ];
+    for (const [name, path, ready] of pages) {
+      await page.goto(path);
+      await ready();
+      await expectNoSidewaysScroll(page, `${path} at ${viewport.width}px`);
+      await shot(page, `long-${name}-${width}`);
+    }
+    // The team's tables: the email is whole on its line or broken at a dot or @, never mid-word.
+    await page.goto("/business");
+    const member = page.getByTestId(`member-${writerEmail}`);
+    await expect(member).toContainText(writerEmail);
+    await expect(page.getByLabel(`Role of ${writerEmail}`)).toHaveValue("writer");
+    const approve = page.getByTestId(`draft-${draft.code}`).getByRole("button", { name: "Approve" });
+    const reject = page.getByTestId(`draft-${draft.code}`).getByRole("button", { name: "Reject" });
+    // Approve and Reject side by side, each on one line.
+    const [a, r] = [(await approve.boundingBox())!, (await reject.boundingBox())!];
+    expect(Math.abs(a.y - r.y)).toBeLessThan(2);
+    expect(a.height).toBe(r.height);
+    expect(a.height).toBeLessThan(48);
+    await page.close();
+  }
+
+  // The code's analytics page in words: its name beside its code, countries by name, "1 scan".
+  const page = await browser.newPage({ viewport: WIDTHS.desktop });
+  await logIn(page, owner.email, `/analytics/${code.code}`);
+  // The scans are written a moment after the redirects.
+  await expect(async () => {
+    await page.reload();
+    await expect(page.getByTestId("total-scans")).toHaveText("2", { timeout: 1000 });
+  }).toPass({ timeout: 10_000 });
+  await expect(page.getByRole("heading", { level: 1 })).toContainText(LONG_NAME);
+  await expect(page.getByTestId("analytics-code")).toHaveText(code.code);
+  await expect(page.getByTestId("range-summary")).toContainText("2 scans");
+  const countries = page.locator("section", { has: page.getByRole("heading", { name: "Countries" }) });
+  await expect(countries.locator("tr")).toHaveText([/^Germany.*1 scan$/, /^Unknown.*1 scan$/]);
+  await expect(countries).not.toContainText("ZZ");
+  await shot(page, "long-analytics-words");
+  await page.goto("/analytics");
+  const personalSummary = page.locator("section", { has: page.getByRole("heading", { name: "Your library" }) });
+  await expect(personalSummary).toContainText("2 scans");
+  await expect(personalSummary).toContainText("across 1 code.");
+  await expect(page.locator("main")).not.toContainText(/\b1 (scans|codes)\b/);
+
+  // A deleted code's page says so (its history stays readable).
+  const [gone] = await createDynamicCodes(personal, [{ name: "Retired poster", destination_url: "https://example.com/retired" }]);
+  await deleteDynamicCode(personal.library, gone.code);
+  await page.goto(`/analytics/${gone.code}`);
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("Retired poster");
+  await expect(page.getByTestId("code-deleted")).toContainText("deleted");
+  await shot(page, "long-analytics-deleted");
+  await page.close();
+});
+
+test("errors appear at their own form, take the focus, and clear with the next change", async ({ browser }) => {
+  const owner = await account("form-errors", "business", "Fern Forms");
+  await createTeam(owner.id, "Form Team");
+  const writer = await account("form-writer", "free", "Wren Writer");
+  await addMember(owner.id, writer.email, "writer");
+  const personal = { userId: owner.id, library: { kind: "personal" as const, userId: owner.id } };
+  const [code] = await createDynamicCodes(personal, [{ name: "Menu", destination_url: "https://example.com/menu" }]);
+  const page = await browser.newPage({ viewport: WIDTHS.phone });
+  await logIn(page, owner.email, "/library");
+  const row = page.getByTestId(`item-${code.code}`);
+
+  // A name over 200 characters is reported, not cut (no maxLength on the field).
+  const tooLong = "T".repeat(201);
+  await page.getByLabel("Name", { exact: true }).fill(tooLong);
+  await expect(page.getByLabel("Name", { exact: true })).toHaveValue(tooLong);
+  await page.getByLabel("URL", { exact: true }).fill("https://example.com/long");
+  await page.getByRole("button", { name: "Create", exact: true }).click();
+  const createError = page.getByTestId("library-error");
+  await expect(createError).toContainText("name must be 1 to 200 characters");
+  await expect(createError).toBeFocused();
+  await expect(page.getByTestId("page-of")).toContainText("1 code");
+  await shot(page, "form-error-create");
+  await page.getByLabel("Name", { exact: true }).fill("");
+  await expect(createError).toHaveCount(0);
+
+  // Edit: the error at the edit form, focused; a change clears it.
+  await row.getByRole("button", { name: "Edit" }).click();
+  await row.getByLabel("Name").fill(tooLong);
+  await expect(row.getByLabel("Name")).toHaveValue(tooLong);
+  await row.getByRole("button", { name: "Save", exact: true }).click();
+  const editError = row.getByTestId(`edit-error-${code.code}`);
+  await expect(editError).toContainText("name must be 1 to 200 characters");
+  await expect(editError).toBeFocused();
+  await expect(row.getByRole("form", { name: "Edit Menu" }).getByRole("alert")).toHaveCount(1);
+  await expect(page.getByTestId("library-error")).toHaveCount(0);
+  await shot(page, "form-error-edit");
+  await row.getByLabel("Name").fill("Menu of the day");
+  await expect(editError).toHaveCount(0);
+  await row.getByRole("button", { name: "Cancel" }).click();
+
+  // Style: a save that fails (the code was deleted meanwhile) shows its error at the editor.
+  await row.getByRole("button", { name: "Style" }).click();
+  await row.getByLabel("Foreground").fill("#1a2b3c");
+  await deleteDynamicCode(personal.library, code.code);
+  await row.getByRole("button", { name: "Save style" }).click();
+  const styleError = row.getByTestId(`style-error-${code.code}`);
+  await expect(styleError).toContainText("not found");
+  await expect(styleError).toBeFocused();
+  await expect(page.getByTestId("library-error")).toHaveCount(0);
+  await shot(page, "form-error-style");
+  await row.getByLabel("Margin (modules)").fill("3");
+  await expect(styleError).toHaveCount(0);
+
+  // Paste many: every bad line is named, each on its own line.
+  await page.goto("/library");
+  await page.getByRole("button", { name: "Paste many" }).click();
+  await page.getByLabel("Lines").fill(`${tooLong}, https://example.com/a\nGood, https://example.com/b\nno comma\nBad, ftp://example.com/c`);
+  await page.getByRole("button", { name: "Create all" }).click();
+  const pasteError = page.getByTestId("library-error");
+  await expect(pasteError).toContainText("Line 1: name must be 1 to 200 characters");
+  await expect(pasteError).toContainText("Line 3: write it as: name, https://…");
+  await expect(pasteError).toContainText("Line 4: destination_url must be an absolute http or https URL");
+  await shot(page, "form-error-paste");
+
+  // Add member: the error at the members' form, focused; typing clears it.
+  await page.goto("/business");
+  await page.getByLabel("Email").fill(`nobody-${randomUUID()}@test.example`);
+  await page.getByRole("button", { name: "Add member" }).click();
+  const memberError = page.getByTestId("member-error");
+  await expect(memberError).toContainText("No account has this email");
+  await expect(memberError).toBeFocused();
+  await expect(page.getByTestId("team-error")).toHaveCount(0);
+  await shot(page, "form-error-member");
+  await page.getByLabel("Email").fill(writer.email);
+  await expect(memberError).toHaveCount(0);
+  await page.close();
+});
+
+test("Reject asks first: dismissed keeps the draft, accepted removes it", async ({ browser }) => {
+  const admin = await account("reject-admin", "business", "Rex Admin");
+  const team = await createTeam(admin.id, "Reject Team");
+  const writer = await account("reject-writer", "free", "Wes Writer");
+  await addMember(admin.id, writer.email, "writer");
+  const [draft] = await createDynamicCodes({ userId: writer.id, library: { kind: "team", teamId: team.id }, role: "writer" }, [
+    { name: "Maybe poster", destination_url: "https://example.com/maybe" },
+  ]);
+  const page = await browser.newPage();
+  await logIn(page, admin.email, "/business");
+  const row = page.getByTestId(`draft-${draft.code}`);
+  let asked = "";
+  page.once("dialog", (dialog) => {
+    asked = dialog.message();
+    void dialog.dismiss();
+  });
+  await row.getByRole("button", { name: "Reject" }).click();
+  await expect.poll(() => asked).toContain("Reject “Maybe poster”?");
+  await expect(row).toBeVisible();
+  page.once("dialog", (dialog) => dialog.accept());
+  await row.getByRole("button", { name: "Reject" }).click();
+  await expect(row).toHaveCount(0);
+  await expect(page.getByTestId("no-drafts")).toBeVisible();
+  await page.close();
+});
