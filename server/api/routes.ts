@@ -9,7 +9,7 @@ import type { z } from "zod";
 import { rangeQuery } from "../domain/dateRange";
 import { SCAN_EXPORT_COLUMNS, scanExportRows } from "../domain/analytics";
 import type { Principal } from "../domain/apiKeys";
-import { DYNAMIC_EXPORT_COLUMNS, dynamicExportRows } from "../domain/dynamicCodes";
+import { CODE_PATTERN, DYNAMIC_EXPORT_COLUMNS, dynamicExportRows } from "../domain/dynamicCodes";
 import { imageQuery, qrImage } from "../domain/images";
 import { IMAGES_PER_KEY } from "../images/renderer";
 import { DEFAULT_SIZE, IMAGE_FORMATS, MAX_SIZE, MIN_SIZE } from "../domain/qrImage";
@@ -88,7 +88,7 @@ function rawRoute<Q extends z.ZodType<Record<string, unknown>>>(
   return { ...matching("GET", path), kind: "raw", doc, answer: async (principal, params, raw) => answer(principal, params, query.parse(raw)) };
 }
 
-const pathParameter = (name: string) => ({ name, in: "path", required: true, schema: { type: "string" } });
+const pathParameter = (name: string) => ({ name, in: "path", required: true, schema: name === "code" ? { type: "string", pattern: CODE_PATTERN } : { type: "string" } });
 const csvDoc = (operationId: string, summary: string, tags: string[], columns: readonly string[], parameters: object[] = []): RawDoc => ({
   operationId,
   summary,
@@ -112,7 +112,7 @@ const imageDoc = (operationId: string, summary: string, idName: string, tags: st
     content: { "image/svg+xml": { schema: { type: "string" } }, "image/png": { schema: { type: "string", format: "binary" } } },
   },
 });
-const dayParameter = (name: "from" | "to") => ({ name, in: "query", required: false, schema: { type: "string" }, description: rangeQuery.shape[name].description });
+const dayParameter = (name: "from" | "to") => ({ name, in: "query", required: false, schema: { type: "string", format: "date" }, description: rangeQuery.shape[name].unwrap().description });
 
 const STATIC = ["Static QR codes"];
 const DYNAMIC = ["Dynamic QR codes"];

@@ -16,8 +16,8 @@ function parseDay(value: string): number | null {
 }
 
 export const rangeQuery = z.object({
-  from: z.string().optional().meta({ description: "First day, YYYY-MM-DD (UTC), inclusive. Default: 29 days before `to`." }),
-  to: z.string().optional().meta({ description: "Last day, YYYY-MM-DD (UTC), inclusive. Default: today." }),
+  from: z.string().meta({ description: "First day, YYYY-MM-DD (UTC), inclusive. Default: 29 days before `to`.", format: "date" }).optional(),
+  to: z.string().meta({ description: "Last day, YYYY-MM-DD (UTC), inclusive. Default: today.", format: "date" }).optional(),
 });
 export type Range = { from: string; to: string; days: string[] };
 

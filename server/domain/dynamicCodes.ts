@@ -15,12 +15,16 @@ export type DynamicStatus = (typeof STATUSES)[number];
 
 export const dynamicCodeInput = bodyObject({ destination_url: urlField("destination_url"), name: nameField, style: styleField.optional() });
 export const dynamicBatchInput = bodyObject({ dynqrcodes: batchArray("dynqrcodes", dynamicCodeInput) });
+/** A dynamic code in a path: documented with its shape (any other text is simply not found). */
+export const CODE_PATTERN = "^[0-9A-Za-z]{8}$";
+export const codeParam = z.string().meta({ description: "The code's 8 characters, as in its short_url.", pattern: CODE_PATTERN });
+
 export const dynamicPatchInput = bodyObject({
-  code: z.string(),
+  code: codeParam,
   destination_url: urlField("destination_url").optional(),
   name: nameField.optional(),
   status: z.enum(STATUSES, { error: "status must be one of active, paused, draft" }).optional(),
-}).meta({ example: { name: "Lunch menu (winter)" } });
+}).meta({ example: { name: "Lunch menu (winter)" }, minProperties: 1 });
 export type DynamicCodeInput = z.infer<typeof dynamicCodeInput>;
 
 export const dynamicRecord = z

@@ -36,7 +36,7 @@ export const urlField = (field: string) =>
       const problem = urlProblem(value);
       if (problem) ctx.addIssue({ code: "custom", message: `${field} ${problem}` });
     })
-    .meta({ description: "Absolute http or https URL, at most 2048 characters, no credentials.", example: "https://example.com/menu" });
+    .meta({ description: "Absolute http or https URL, at most 2048 characters, no credentials.", example: "https://example.com/menu", format: "uri", maxLength: 2048 });
 
 /** Control characters (a NUL would go raw into CSV exports), never part of a name. */
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
@@ -49,7 +49,7 @@ export const nameField = z
     if (length < 1 || length > 200) ctx.addIssue({ code: "custom", message: "name must be 1 to 200 characters (after trimming)" });
     else if (CONTROL.test(value)) ctx.addIssue({ code: "custom", message: "name must not contain control characters (line breaks, tabs, NUL)" });
   })
-  .meta({ description: "Display name, 1 to 200 characters, trimmed.", example: "Lunch menu" });
+  .meta({ description: "Display name, 1 to 200 characters (after trimming), no control characters.", example: "Lunch menu", minLength: 1, maxLength: 200 });
 
 const colour = (field: string) =>
   z.string({ error: `style.${field} must be a colour like #1a2b3c` }).regex(/^#[0-9a-fA-F]{6}$/, `style.${field} must be a colour like #1a2b3c`);

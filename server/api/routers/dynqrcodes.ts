@@ -1,6 +1,7 @@
 // /v1/dynqrcodes: dynamic QR codes (their routes: the meta of each procedure).
 import { z } from "zod";
 import {
+  codeParam,
   createDynamicCodes,
   deleteDynamicCode,
   dynamicBatchInput,
@@ -33,7 +34,7 @@ export const dynqrcodesRouter = createTRPCRouter({
 
   analytics: apiKeyProcedure
     .meta({ openapi: { method: "GET", path: "/dynqrcodes/{code}/analytics", tags: TAGS, summary: "One code's scans: totals, every day, countries, devices, systems, browsers" } })
-    .input(rangeQuery.extend({ code: z.string() }))
+    .input(rangeQuery.extend({ code: codeParam }))
     .output(codeAnalyticsRecord)
     .query(({ ctx, input }) => codeAnalytics(ctx.principal.library, input.code, input)),
 
@@ -57,7 +58,7 @@ export const dynqrcodesRouter = createTRPCRouter({
 
   remove: apiKeyProcedure
     .meta({ openapi: { method: "DELETE", path: "/dynqrcodes/{code}", tags: TAGS, summary: "Delete a dynamic QR code (its scan history is kept)" } })
-    .input(z.object({ code: z.string() }))
+    .input(z.object({ code: codeParam }))
     .output(z.object({ code: z.string(), deleted: z.literal(true) }))
     .mutation(({ ctx, input }) => deleteDynamicCode(ctx.principal.library, input.code)),
 });
