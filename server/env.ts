@@ -50,7 +50,6 @@ const schema = z
   .transform((v) => {
     const appUrl = v.APP_URL ?? v.NEXTAUTH_URL ?? "http://localhost:3000";
     return {
-      production: v.NODE_ENV === "production",
       development: v.NODE_ENV === "development",
       databaseUrl: v.DATABASE_URL,
       backend: backendOf(v.DATABASE_URL),

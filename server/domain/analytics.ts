@@ -42,15 +42,14 @@ export type AnalyticsSummary = z.infer<typeof analyticsSummaryRecord>;
 
 /** A code of the library, deleted or not: scan history stays readable. */
 async function codeOf(library: Library, code: string) {
-  const row = await db.dynamicCode.findFirst({ where: { code, ...libraryWhere(library) }, select: { id: true, code: true } });
+  const row = await db.dynamicCode.findFirst({ where: { code, ...libraryWhere(library) }, select: { id: true, code: true, name: true, deletedAt: true } });
   if (!row) throw notFound("Dynamic QR code not found");
   return row;
 }
 
 /** What the analytics page says of a code besides its numbers: its name, and when it was deleted (if it was). */
 export async function codeSummaryFor(library: Library, code: string): Promise<{ code: string; name: string; deleted: boolean; deletedAt: Date | null }> {
-  const row = await db.dynamicCode.findFirst({ where: { code, ...libraryWhere(library) }, select: { name: true, deletedAt: true } });
-  if (!row) throw notFound("Dynamic QR code not found");
+  const row = await codeOf(library, code);
   return { code, name: row.name, deleted: row.deletedAt !== null, deletedAt: row.deletedAt };
 }
 

@@ -21,7 +21,7 @@ const NEEDS_QUOTES = /[",\r\n]/;
  * five times faster than csv-stringify, which was most of a million-row export's time); a
  * row with a quote, comma or line break in a cell goes through csv-stringify.
  */
-export function formatPage(rows: unknown[][]): string {
+function formatPage(rows: unknown[][]): string {
   let out = "";
   for (const row of rows) {
     const cells = row.map(cell);
