@@ -12,6 +12,7 @@ import { nextTurn } from "../event-loop";
 import { jsonAnswer, jsonText, toResponse, type Answer } from "../http/answer";
 import { errorAnswer } from "../http/errors";
 import { processSingleton } from "../process-singleton";
+import { withServedHosts } from "../served-host";
 import { forget, invalidKeyRule, keyRule, take } from "../rate-limit";
 import { openApiDocument } from "./openapi";
 import { routesFor, type ProcedureRoute } from "./routes";
@@ -206,7 +207,7 @@ export async function answerV1(req: V1Request): Promise<Answer> {
   const meta: Meta = {};
   let answer: Answer;
   try {
-    answer = await dispatch(req, requestId, meta);
+    answer = await withServedHosts(req.headers, () => dispatch(req, requestId, meta));
   } catch (error) {
     answer = errorAnswer(error, requestId);
   }

@@ -33,7 +33,7 @@ export const dynamicRecord = z
     short_url: z.string(),
     destination_url: z.string(),
     name: z.string(),
-    style: z.record(z.string(), z.unknown()),
+    style: styleField,
     status: z.enum(STATUSES),
     team_id: z.string().nullable(),
     created_at: z.number().int().meta({ description: "Seconds since the epoch.", example: 1795392000 }),

@@ -21,7 +21,7 @@ export const staticRecord = z
     qr_id: z.string(),
     url: z.string(),
     name: z.string(),
-    style: z.record(z.string(), z.unknown()),
+    style: styleField,
     created_at: z.number().int().meta({ description: "Seconds since the epoch.", example: 1795392000 }),
     updated_at: z.number().int().meta({ description: "Seconds since the epoch.", example: 1795392000 }),
   })

@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { invalid } from "../errors";
 import { env } from "../env";
+import { servedHosts } from "../served-host";
 import { contrastProblem } from "./qrImage";
 
 type Issue = { input?: unknown };
@@ -23,9 +24,10 @@ export function urlProblem(value: string): string | null {
   }
   if (url.username || url.password) return "must not contain credentials";
   const own = [env.shortBaseUrl, env.appUrl].map((base) => new URL(base));
-  if (own.some((base) => base.host === url.host && url.pathname.startsWith(`${base.pathname.replace(/\/$/, "")}/q/`))) {
-    return "must not point to this service's own /q/ short links";
-  }
+  const loops =
+    own.some((base) => base.host === url.host && url.pathname.startsWith(`${base.pathname.replace(/\/$/, "")}/q/`)) ||
+    (servedHosts().includes(url.host) && url.pathname.startsWith("/q/"));
+  if (loops) return "must not point to this service's own /q/ short links";
   return null;
 }
 
@@ -79,8 +81,10 @@ export const styleField = z
     const problem = contrastProblem(style);
     if (problem) ctx.addIssue({ code: "custom", message: problem });
   })
+  // One component for requests and records: a record's style is what its create accepted.
   .meta({
-    description: "QR styling. `{}` when not sent. Foreground and background need a contrast of at least 3:1.",
+    id: "Style",
+    description: "QR styling, echoed as sent; `{}` when not sent. Foreground and background need a contrast of at least 3:1.",
     example: { foreground: "#000000", background: "#ffffff", error_correction: "M", margin: 4 },
   });
 

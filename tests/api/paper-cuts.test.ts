@@ -39,6 +39,37 @@ describe("records an image can always draw", () => {
   });
 });
 
+/** A POST of JSON to this server, sent with another Host header: the address a caller reached it on. */
+function postWithHost(path: string, host: string, key: string, json: unknown) {
+  const bytes = Buffer.from(JSON.stringify(json));
+  return new Promise<{ status: number; body: unknown }>((resolve, reject) => {
+    const req = request(`${BASE_URL}${path}`, { method: "POST", headers: { host, "x-api-key": key, "content-type": "application/json", "content-length": bytes.length } }, (res) => {
+      let body = "";
+      res.on("data", (c) => (body += c));
+      res.on("end", () => resolve({ status: res.statusCode!, body: JSON.parse(body) }));
+    });
+    req.on("error", reject);
+    req.end(bytes);
+  });
+}
+
+describe("the redirect-loop guard", () => {
+  it("refuses this service's own /q/ on the host the request reached, not only on APP_URL", async () => {
+    const { key } = await personalKey();
+    const port = new URL(BASE_URL).port;
+    const host = `qr.internal.example:${port}`;
+    for (const destination of [`http://${host}/q/abcdefgh`, `https://QR.internal.example:${port}/q/abcdefgh?x=1`]) {
+      const r = await postWithHost("/v1/dynqrcodes", host, key, { destination_url: destination, name: "loop" });
+      assert.deepEqual([r.status, r.body], [400, { error: "destination_url must not point to this service's own /q/ short links" }], destination);
+    }
+    const batch = await postWithHost("/v1/qrcodes/batch", host, key, { qrcodes: [{ url: "https://example.com", name: "ok" }, { url: `http://${host}/q/abcdefgh`, name: "loop" }] });
+    assert.deepEqual([batch.status, batch.body], [400, { errors: [{ index: 1, error: "url must not point to this service's own /q/ short links" }] }]);
+    // Another path on that host, and /q/ on a host the request did not reach, are fine.
+    assert.equal((await postWithHost("/v1/dynqrcodes", host, key, { destination_url: `http://${host}/menu`, name: "page" })).status, 201);
+    assert.equal((await postWithHost("/v1/dynqrcodes", host, key, { destination_url: "https://other.example/q/abcdefgh", name: "other" })).status, 201);
+  });
+});
+
 describe("input in the contract's words", () => {
   it("paging numbers are decimal digits only", async () => {
     const { key } = await personalKey();
@@ -90,6 +121,16 @@ describe("input in the contract's words", () => {
       req.end(bytes);
     });
     assert.deepEqual([r.status, JSON.parse(r.body)], [400, { error: "The body is not valid UTF-8" }]);
+  });
+
+  it("a trailing slash names the same route", async () => {
+    const { key } = await personalKey();
+    const created = await http("POST", "/v1/dynqrcodes/", { key, json: { destination_url: "https://example.com/slash", name: "slash" } });
+    assert.equal(created.status, 201);
+    const listed = await http("GET", "/v1/dynqrcodes/?limit=1", { key });
+    assert.deepEqual([listed.status, (listed.body as { dynqrcodes: { name: string }[] }).dynqrcodes.map((d) => d.name)], [200, ["slash"]]);
+    const wrong = await http("PUT", "/v1/qrcodes/", { key, json: {} });
+    assert.deepEqual([wrong.status, wrong.body, wrong.headers.get("allow")], [405, { error: "Method not allowed: use GET, POST" }, "GET, POST"]);
   });
 
   it("HEAD is answered wherever GET is, without a body", async () => {

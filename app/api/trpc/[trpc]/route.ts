@@ -4,6 +4,7 @@ import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { appRouter } from "@/server/api/root";
 import { sessionUserId } from "@/server/auth";
 import { logError } from "@/server/log";
+import { withServedHosts } from "@/server/served-host";
 
 /** State changes must come from our own pages (CSRF): the Origin must be this host. */
 function sameOrigin(req: Request): boolean {
@@ -21,18 +22,20 @@ const handler = (req: Request) => {
   if (req.method !== "GET" && !sameOrigin(req)) {
     return Response.json({ error: { message: "Cross-site request refused" } }, { status: 403 });
   }
-  return fetchRequestHandler({
-    endpoint: "/api/trpc",
-    req,
-    router: appRouter,
-    createContext: async () => {
-      const userId = await sessionUserId();
-      return { requestId, session: userId ? { userId } : null, principal: null };
-    },
-    onError: ({ error, path }) => {
-      if (error.code === "INTERNAL_SERVER_ERROR") logError("trpc.internal_error", { requestId, path }, error.cause ?? error);
-    },
-  });
+  return withServedHosts(req.headers, () =>
+    fetchRequestHandler({
+      endpoint: "/api/trpc",
+      req,
+      router: appRouter,
+      createContext: async () => {
+        const userId = await sessionUserId();
+        return { requestId, session: userId ? { userId } : null, principal: null };
+      },
+      onError: ({ error, path }) => {
+        if (error.code === "INTERNAL_SERVER_ERROR") logError("trpc.internal_error", { requestId, path }, error.cause ?? error);
+      },
+    }),
+  );
 };
 
 export { handler as GET, handler as POST };
