@@ -41,6 +41,17 @@ const HEADERS = {
   "Retry-After": header("Seconds to wait before trying again.", "integer"),
   Allow: header("The methods this path answers."),
   "Content-Disposition": header('attachment; filename="…-YYYY-MM-DD.csv"'),
+  "Idempotent-Replayed": header("`true` when this is the stored answer of an earlier request with the same Idempotency-Key."),
+};
+/** Accepted by every write (contract: "Idempotent retries"). */
+const IDEMPOTENCY_PARAMETER = {
+  name: "Idempotency-Key",
+  in: "header",
+  required: false,
+  description:
+    "Makes a retry safe: the first request with a key runs; the same request again within 24 hours gets the first answer (with Idempotent-Replayed: true) and changes nothing. Per library and key owner. Only 2xx answers are kept.",
+  schema: { type: "string", minLength: 1, maxLength: 255, pattern: "^[\\x20-\\x7E]+$" },
+  example: "order-4711-create",
 };
 type HeaderName = keyof typeof HEADERS;
 const headers = (...names: HeaderName[]) => ({ headers: Object.fromEntries(names.map((n) => [n, { $ref: `#/components/headers/${n}` }])) });
@@ -104,6 +115,7 @@ function buildDocument() {
     ...doc.components,
     schemas: { ...schemas, Error: errorSchema as never, BatchError: batchErrorSchema as never },
     headers: HEADERS as never,
+    parameters: { IdempotencyKey: IDEMPOTENCY_PARAMETER as never },
   };
   for (const route of V1_ROUTES) {
     const op = (doc.paths?.[route.path] as Record<string, Operation> | undefined)?.[route.method.toLowerCase()];
@@ -112,8 +124,13 @@ function buildDocument() {
     const ok = Object.entries(op.responses ?? {}).find(([status]) => status.startsWith("2"))?.[1] as { headers?: unknown } | undefined;
     const success = route.kind === "procedure" ? route.successStatus : 200;
     const hasBody = route.method === "POST" || route.method === "PATCH";
+    const isWrite = hasBody || route.method === "DELETE";
+    if (isWrite) (op as { parameters?: unknown[] }).parameters = [...((op as { parameters?: unknown[] }).parameters ?? []), { $ref: "#/components/parameters/IdempotencyKey" }];
     const responses: Record<string, unknown> = {
-      [success]: { ...ok, ...headers(...ANSWERED, ...(route.kind === "raw" && route.doc.ok.description.startsWith("CSV") ? (["Content-Disposition"] as const) : [])) },
+      [success]: {
+        ...ok,
+        ...headers(...ANSWERED, ...(route.kind === "raw" && route.doc.ok.description.startsWith("CSV") ? (["Content-Disposition"] as const) : []), ...(isWrite ? (["Idempotent-Replayed"] as const) : [])),
+      },
       400: jsonError(
         hasBody ? "Invalid request (a batch lists every invalid item in errors)" : "Invalid parameters",
         hasBody ? "url must be an absolute http or https URL" : route.path.endsWith("analytics") || route.path.endsWith("export") ? "from must be a date like 2026-11-21" : "limit must be an integer from 1 to 100",
@@ -124,6 +141,12 @@ function buildDocument() {
       403: jsonError("The key's owner has no API access, or the action needs a team admin", "API access requires a Pro or Business plan", ANSWERED),
       404: jsonError("Not found in the key's library", route.path.startsWith("/dynqrcodes") ? "Dynamic QR code not found" : "QR code not found", ANSWERED),
       405: jsonError("The path does not answer this method (see Allow)", `Method not allowed: use ${route.method}`, [...ANSWERED, "Allow"]),
+      ...(isWrite
+        ? {
+            409: jsonError("A request with this Idempotency-Key is still running", "A request with this Idempotency-Key is in progress", ANSWERED),
+            422: jsonError("The Idempotency-Key was used with another method, path or body", "Idempotency-Key was used with a different request", ANSWERED),
+          }
+        : {}),
       ...(hasBody
         ? {
             413: jsonError("Body over 1 MiB", "The body must be at most 1 MiB", ANSWERED),

@@ -14,6 +14,8 @@ import { errorAnswer } from "../http/errors";
 import { processSingleton } from "../process-singleton";
 import { withServedHosts } from "../served-host";
 import { forget, invalidKeyRule, keyRule, take } from "../rate-limit";
+import { claimIdempotencyKey, IDEMPOTENCY_HEADER, idempotencyKeyOf, REPLAYED_HEADER, requestHash } from "../idempotency";
+import { logError } from "../log";
 import { openApiDocument } from "./openapi";
 import { routesFor, type ProcedureRoute } from "./routes";
 import type { Context } from "./trpc";
@@ -59,12 +61,17 @@ async function readBody(req: V1Request): Promise<string | null> {
   }
 }
 
-/** Checks of a JSON body: content type (415), size (413), syntax and shape (400). */
-async function jsonBody(req: V1Request): Promise<Record<string, unknown>> {
+/** A JSON body's text: content type (415), size (413), UTF-8 (400). */
+async function jsonBodyText(req: V1Request): Promise<string> {
   const type = req.headers.get("content-type") ?? "";
   if (!/^application\/json\s*(;|$)/i.test(type)) throw new DomainError("unsupported_media_type", "Content-Type must be application/json");
   const text = await readBody(req);
   if (text === null) throw new DomainError("payload_too_large", "The body must be at most 1 MiB");
+  return text;
+}
+
+/** A JSON body's syntax and shape (400). */
+function jsonObject(text: string): Record<string, unknown> {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -177,9 +184,30 @@ async function dispatch(req: V1Request, requestId: string, meta: Meta): Promise<
   if (!params) throw new DomainError("not_found", "Not found");
   if (matched.kind === "raw") return matched.answer(principal, params, queryInput(url.searchParams));
 
+  const hasBody = method === "POST" || method === "PATCH";
+  const bodyText = hasBody ? await jsonBodyText(req) : "";
+  const key = method === "GET" || method === "HEAD" ? null : idempotencyKeyOf(req.headers.get(IDEMPOTENCY_HEADER));
   // The procedure's input, as the OpenAPI document describes it: the JSON body, or the query
   // string, and the path's parameters over either.
-  const input = method === "POST" || method === "PATCH" ? withPathParams(await jsonBody(req), params) : { ...queryInput(url.searchParams), ...params };
+  const run = () => callRoute(matched, principal, requestId, url, hasBody ? withPathParams(jsonObject(bodyText), params) : { ...queryInput(url.searchParams), ...params });
+  if (key === null) return run();
+
+  // An Idempotency-Key: claimed before the procedure runs; a retry gets the first answer.
+  const claim = await claimIdempotencyKey({ library: libraryKey(principal.library), ownerId: principal.userId }, key, requestHash(method, `${path}${url.search}`, bodyText));
+  if (claim.replay) return jsonText(claim.replay.status, claim.replay.body, { [REPLAYED_HEADER]: "true" });
+  let answer: Answer | null = null;
+  try {
+    answer = await run();
+    return answer;
+  } finally {
+    // A write that succeeded is answered even if its answer cannot be kept: the claim then
+    // expires after a minute, and a later retry runs again (README, "Idempotent retries").
+    await claim.finish(answer && typeof answer.body === "string" ? { status: answer.status, body: answer.body } : null).catch((error) => logError("idempotency.finish_failed", { requestId }, error));
+  }
+}
+
+/** A procedure route's answer: its list page from memory when the library has not changed, else its procedure's. */
+async function callRoute(matched: ProcedureRoute, principal: Principal, requestId: string, url: URL, input: Record<string, unknown>): Promise<Answer> {
   const cacheKey = matched.cachedByLibraryVersion ? `${libraryKey(principal.library)} ${principal.libraryVersion} ${matched.path} ${url.search}` : null;
   const cached = cacheKey === null ? undefined : answers.get(cacheKey);
   if (cached !== undefined) return jsonText(200, cached);
