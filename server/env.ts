@@ -46,6 +46,8 @@ const schema = z
     RATE_LIMIT_BUSINESS_DAILY_QUOTA: positive("RATE_LIMIT_BUSINESS_DAILY_QUOTA", 10000),
     INVALID_KEY_LIMIT_BURST: positive("INVALID_KEY_LIMIT_BURST", 60),
     INVALID_KEY_LIMIT_PER_SECOND: positive("INVALID_KEY_LIMIT_PER_SECOND", 1),
+    WEBHOOK_RETRY_SCALE: positive("WEBHOOK_RETRY_SCALE", 1),
+    WEBHOOK_ALLOW_PRIVATE_NETWORKS: flag("WEBHOOK_ALLOW_PRIVATE_NETWORKS"),
   })
   .transform((v) => {
     const appUrl = v.APP_URL ?? v.NEXTAUTH_URL ?? "http://localhost:3000";
@@ -70,6 +72,9 @@ const schema = z
       businessDailyQuota: v.RATE_LIMIT_BUSINESS_DAILY_QUOTA,
       invalidKeyBurst: v.INVALID_KEY_LIMIT_BURST,
       invalidKeyPerSecond: v.INVALID_KEY_LIMIT_PER_SECOND,
+      /** Multiplies the webhook retry delays (and the 5 days after which a failing endpoint is disabled). */
+      webhookRetryScale: v.WEBHOOK_RETRY_SCALE,
+      webhookAllowPrivateNetworks: v.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
     };
   });
 

@@ -23,6 +23,7 @@ import { subscribeToChanges } from "./scan/resolve";
 import { startScanWriterThread } from "./scan/writer-thread";
 import { startImagePool } from "./images/pool";
 import { redis, whenReady } from "./redis";
+import { startWebhookDispatcher, stopWebhookDispatcher } from "./webhooks";
 
 const args = process.argv.slice(2);
 const option = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
@@ -147,6 +148,7 @@ async function stop(signal: NodeJS.Signals) {
   server.closeIdleConnections();
   await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, GRACE_MS))]);
   server.closeAllConnections();
+  await stopWebhookDispatcher();
   const left = await drainScans();
   if (left > 0) logError("shutdown.scans_not_written", { left, signal });
   process.exit(signal === "SIGINT" ? 130 : 0);
@@ -162,6 +164,7 @@ try {
 await app.prepare();
 startScanWriterThread();
 startImagePool();
+startWebhookDispatcher();
 // With REDIS_URL: connect now (waiting up to 2 s), not on the first request that needs it;
 // a Redis that is not there yet does not stop the server: the limits run in process meanwhile.
 const shared = redis();

@@ -73,6 +73,9 @@ async function main(): Promise<number> {
     NEXTAUTH_SECRET: "test-only-session-secret-not-for-production-000",
     VISITOR_HASH_SECRET: "test-only-visitor-secret-not-for-production-00",
     TRUST_PROXY_COUNTRY_HEADER: "cf-ipcountry",
+    // Webhooks reach the tests' receivers on loopback, and their retries come within seconds.
+    WEBHOOK_ALLOW_PRIVATE_NETWORKS: "1",
+    WEBHOOK_RETRY_SCALE: "0.01",
   };
   // With REDIS_URL (CI's Redis), each run keeps to keys and channels of its own.
   if (env.REDIS_URL) env.REDIS_KEY_PREFIX = `qrtest:${Date.now()}:${process.pid}:`;

@@ -90,6 +90,7 @@ export const openApiDocument = () => processSingleton("v1.openapi", buildDocumen
 const TAGS = [
   { name: "Static QR codes", description: "A fixed URL and a name: the printed code encodes the URL itself." },
   { name: "Dynamic QR codes", description: "A short link /q/<code> whose destination can change; every scan is recorded." },
+  { name: "Webhooks", description: "Events of the library POSTed to your endpoints, signed as Standard Webhooks, retried until delivered." },
 ];
 
 function buildDocument() {
@@ -123,8 +124,8 @@ function buildDocument() {
     op.description ??= op.summary;
     const ok = Object.entries(op.responses ?? {}).find(([status]) => status.startsWith("2"))?.[1] as { headers?: unknown } | undefined;
     const success = route.kind === "procedure" ? route.successStatus : 200;
-    const hasBody = route.method === "POST" || route.method === "PATCH";
-    const isWrite = hasBody || route.method === "DELETE";
+    const hasBody = (route.method === "POST" || route.method === "PATCH") && !(route.kind === "procedure" && route.noBody);
+    const isWrite = route.method !== "GET";
     if (isWrite) (op as { parameters?: unknown[] }).parameters = [...((op as { parameters?: unknown[] }).parameters ?? []), { $ref: "#/components/parameters/IdempotencyKey" }];
     const responses: Record<string, unknown> = {
       [success]: {

@@ -4,12 +4,14 @@ import { keysRouter } from "./routers/keys";
 import { libraryRouter } from "./routers/library";
 import { qrcodesRouter } from "./routers/qrcodes";
 import { teamRouter } from "./routers/team";
+import { webhooksRouter } from "./routers/webhooks";
 import { createTRPCRouter } from "./trpc";
 
 /** /v1's procedures (API-key procedures; each one's OpenAPI meta is its route: server/api/routes.ts). */
 export const v1Router = createTRPCRouter({
   qrcodes: qrcodesRouter,
   dynqrcodes: dynqrcodesRouter,
+  webhooks: webhooksRouter,
 });
 
 /** The web pages' calls on /api/trpc (session and public procedures). */

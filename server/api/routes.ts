@@ -36,8 +36,10 @@ export type ProcedureRoute = Matching & {
   /** The procedure's path in the router (`qrcodes.list`), which tRPC passes to its middleware. */
   name: string;
   cachedByLibraryVersion: boolean;
-  /** 201 for the create routes, else 200: the dispatcher answers it, the document says it. */
-  successStatus: 200 | 201;
+  /** A POST that takes nothing but its path: any body is ignored. */
+  noBody: boolean;
+  /** 201 for the create routes, 202 for work accepted to be done later, else 200: the dispatcher answers it, the document says it. */
+  successStatus: 200 | 201 | 202;
 };
 
 /** What the document says of a route served without a procedure. */
@@ -75,7 +77,7 @@ function procedureRoutes(): ProcedureRoute[] {
   return proceduresOf(v1Router._def.record).map(([name, procedure]) => {
     const meta = procedure._def.meta as V1Meta;
     if (!meta.openapi) throw new Error(`/v1 procedure ${name} has no route (openapi meta)`);
-    return { ...matching(meta.openapi.method as Method, meta.openapi.path), kind: "procedure", procedure, name, cachedByLibraryVersion: meta.cachedByLibraryVersion ?? false, successStatus: meta.created ? 201 : 200 };
+    return { ...matching(meta.openapi.method as Method, meta.openapi.path), kind: "procedure", procedure, name, cachedByLibraryVersion: meta.cachedByLibraryVersion ?? false, noBody: meta.noBody ?? false, successStatus: meta.created ? 201 : meta.accepted ? 202 : 200 };
   });
 }
 

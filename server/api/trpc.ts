@@ -9,6 +9,10 @@ import { DomainError, domainErrorOf, ERROR_TABLE, fromZodIssues } from "../error
 export type V1RouteMeta = {
   /** The answer is 201 Created (the create routes), else 200. */
   created?: boolean;
+  /** The answer is 202 Accepted: the work is done later (a webhook test event). */
+  accepted?: boolean;
+  /** A POST that takes nothing but its path (a webhook test event): no body, no Content-Type needed. */
+  noBody?: boolean;
   /**
    * The answer depends on nothing but the library's codes and the query (a list page): /v1
    * keeps it in memory under the library's version, which the database raises with every

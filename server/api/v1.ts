@@ -6,7 +6,7 @@ import { randomUUID } from "node:crypto";
 import { LRUCache } from "lru-cache";
 import { clientAddress } from "../client-address";
 import { authenticateApiKey, presentedKey, type PresentedKey, type Principal } from "../domain/apiKeys";
-import type { Library } from "../domain/library";
+import { libraryKey } from "../domain/library";
 import { DomainError, isKeyGuess } from "../errors";
 import { nextTurn } from "../event-loop";
 import { jsonAnswer, jsonText, toResponse, type Answer } from "../http/answer";
@@ -33,7 +33,6 @@ export type V1Request = {
 
 /** Answers of `cachedByLibraryVersion` routes, as sent; an old version's answers age out. */
 const answers = processSingleton("v1.listAnswers", () => new LRUCache<string, string>({ maxSize: 32 * 2 ** 20, sizeCalculation: (text) => text.length }));
-const libraryKey = (library: Library) => (library.kind === "personal" ? `user:${library.userId}` : `team:${library.teamId}`);
 
 /** Reads the body up to the limit; null when it is larger. */
 async function readBody(req: V1Request): Promise<string | null> {
@@ -184,7 +183,7 @@ async function dispatch(req: V1Request, requestId: string, meta: Meta): Promise<
   if (!params) throw new DomainError("not_found", "Not found");
   if (matched.kind === "raw") return matched.answer(principal, params, queryInput(url.searchParams));
 
-  const hasBody = method === "POST" || method === "PATCH";
+  const hasBody = (method === "POST" || method === "PATCH") && !matched.noBody;
   const bodyText = hasBody ? await jsonBodyText(req) : "";
   const key = method === "GET" || method === "HEAD" ? null : idempotencyKeyOf(req.headers.get(IDEMPOTENCY_HEADER));
   // The procedure's input, as the OpenAPI document describes it: the JSON body, or the query

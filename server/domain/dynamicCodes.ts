@@ -5,6 +5,7 @@ import { DomainError, notFound } from "../errors";
 import { env } from "../env";
 import { randomString, timeOrderedId } from "../ids";
 import { invalidateResolution } from "../scan/resolve";
+import { changeWithEvents } from "../webhooks";
 import { initialReviewStatus, libraryOwner, libraryWhere, type Actor, type Library } from "./library";
 import { totalScansOf } from "./analytics";
 import { keysetPages, newestInLibrary, toPage } from "./paging";
@@ -88,9 +89,12 @@ export async function createDynamicCodes(actor: Actor, items: DynamicCodeInput[]
       createdAt: now,
       updatedAt: now,
     }));
+    const records = rows.map(toRecord);
     try {
-      await db.dynamicCode.createMany({ data: rows });
-      return rows.map(toRecord);
+      return await changeWithEvents(actor.library, async (tx) => {
+        await tx.dynamicCode.createMany({ data: rows });
+        return { result: records, events: records.map((data) => ({ type: "dynqrcode.created", data })) };
+      });
     } catch (error) {
       if (!isUniqueViolation(error) || attempt >= CODE_ATTEMPTS) throw error;
     }
@@ -123,23 +127,31 @@ export async function updateDynamicCode(actor: Actor, input: z.infer<typeof dyna
   const row = await findLive(actor.library, code);
   if (status !== undefined && status !== row.status) checkStatusChange(actor, status);
   const review = status === "active" && row.status === "draft" ? { reviewedById: actor.userId, reviewedAt: new Date() } : {};
-  const updated = await db.dynamicCode.update({
-    where: { id: row.id },
-    data: {
-      ...(destination_url !== undefined ? { destinationUrl: destination_url } : {}),
-      ...(name !== undefined ? { name: name.trim() } : {}),
-      ...(status !== undefined ? { status } : {}),
-      ...review,
-    },
+  const updated = await changeWithEvents(actor.library, async (tx) => {
+    const record = toRecord(
+      await tx.dynamicCode.update({
+        where: { id: row.id },
+        data: {
+          ...(destination_url !== undefined ? { destinationUrl: destination_url } : {}),
+          ...(name !== undefined ? { name: name.trim() } : {}),
+          ...(status !== undefined ? { status } : {}),
+          ...review,
+        },
+      }),
+    );
+    return { result: record, events: [{ type: "dynqrcode.updated", data: record }] };
   });
   await invalidateResolution(code);
-  return toRecord(updated);
+  return updated;
 }
 
 /** Soft delete: the short address stops resolving, the scan history stays. */
 export async function deleteDynamicCode(library: Library, code: string) {
   const row = await findLive(library, code);
-  await db.dynamicCode.update({ where: { id: row.id }, data: { deletedAt: new Date() } });
+  await changeWithEvents(library, async (tx) => {
+    await tx.dynamicCode.update({ where: { id: row.id }, data: { deletedAt: new Date() } });
+    return { result: null, events: [{ type: "dynqrcode.deleted", data: toRecord(row) }] };
+  });
   await invalidateResolution(code);
   return { code, deleted: true as const };
 }

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { db } from "../db";
 import { notFound } from "../errors";
 import { timeOrderedId } from "../ids";
+import { changeWithEvents } from "../webhooks";
 import { initialReviewStatus, libraryOwner, libraryWhere, type Actor, type Library } from "./library";
 import { keysetPages, newestInLibrary, toPage } from "./paging";
 import { capacityProblem } from "./qrImage";
@@ -61,14 +62,20 @@ export async function createStaticCodes(actor: Actor, items: StaticCodeInput[]):
     createdAt: now,
     updatedAt: now,
   }));
-  await db.staticCode.createMany({ data: rows });
-  return rows.map(toRecord);
+  const records = rows.map(toRecord);
+  return changeWithEvents(actor.library, async (tx) => {
+    await tx.staticCode.createMany({ data: rows });
+    return { result: records, events: records.map((data) => ({ type: "qrcode.created", data })) };
+  });
 }
 
 export async function deleteStaticCode(library: Library, qrId: string) {
-  const { count } = await db.staticCode.deleteMany({ where: { id: qrId, ...libraryWhere(library) } });
-  if (count === 0) throw notFound("QR code not found");
-  return { qr_id: qrId, deleted: true as const };
+  return changeWithEvents(library, async (tx) => {
+    const row = await tx.staticCode.findFirst({ where: { id: qrId, ...libraryWhere(library) } });
+    if (!row) throw notFound("QR code not found");
+    await tx.staticCode.delete({ where: { id: row.id } });
+    return { result: { qr_id: qrId, deleted: true as const }, events: [{ type: "qrcode.deleted", data: toRecord(row) }] };
+  });
 }
 
 export const STATIC_EXPORT_COLUMNS = ["qr_id", "name", "url", "created_at", "updated_at"] as const;

@@ -132,6 +132,7 @@ describe("routing and body errors", () => {
     assert.deepEqual(routes, [
       "DELETE /dynqrcodes/{code}",
       "DELETE /qrcodes/{qr_id}",
+      "DELETE /webhooks/{webhook_id}",
       "GET /dynqrcodes",
       "GET /dynqrcodes/analytics",
       "GET /dynqrcodes/export",
@@ -141,11 +142,16 @@ describe("routing and body errors", () => {
       "GET /qrcodes",
       "GET /qrcodes/export",
       "GET /qrcodes/{qr_id}/image",
+      "GET /webhooks",
+      "GET /webhooks/{webhook_id}/deliveries",
       "PATCH /dynqrcodes/{code}",
+      "PATCH /webhooks/{webhook_id}",
       "POST /dynqrcodes",
       "POST /dynqrcodes/batch",
       "POST /qrcodes",
       "POST /qrcodes/batch",
+      "POST /webhooks",
+      "POST /webhooks/{webhook_id}/test",
     ]);
     for (const item of Object.values(doc.paths)) {
       for (const op of Object.values(item)) {

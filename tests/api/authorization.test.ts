@@ -6,6 +6,7 @@ import { before, describe, it } from "node:test";
 import { db } from "../../server/db";
 import { createDynamicCodes } from "../../server/domain/dynamicCodes";
 import { createStaticCodes } from "../../server/domain/staticCodes";
+import { createWebhook } from "../../server/webhooks";
 import { removeMember } from "../../server/domain/teams";
 import { setTier } from "../../server/domain/users";
 import { generateKey, http, makeTeam, makeUser, personalKey, revokeKey } from "../helpers";
@@ -21,7 +22,13 @@ const BODIES: Record<string, unknown> = {
   "POST /v1/dynqrcodes": { destination_url: "https://example.com/m", name: "Matrix" },
   "POST /v1/dynqrcodes/batch": { dynqrcodes: [{ destination_url: "https://example.com/m", name: "Matrix" }] },
   "PATCH /v1/dynqrcodes/{code}": { name: "Renamed by matrix" },
+  "POST /v1/webhooks": { url: "https://93.184.215.14/matrix", events: ["qrcode.created"] },
+  "PATCH /v1/webhooks/{webhook_id}": { description: "Changed by matrix" },
 };
+/** Bodyless POSTs (the path says everything). */
+const NO_BODY = new Set(["POST /v1/webhooks/{webhook_id}/test"]);
+/** Only a team's admins manage its webhooks: a writer's key is refused. */
+const ADMIN_ONLY = (path: string) => path.startsWith("/v1/webhooks");
 
 async function routes(): Promise<Route[]> {
   const doc = (await http("GET", "/v1/openapi.json")).body as { paths: Record<string, Record<string, unknown>> };
@@ -67,7 +74,11 @@ describe("authorization matrix", () => {
     const actor = { userId: team.admin.id, library: { kind: "team" as const, teamId: team.id }, role: "admin" as const };
     const [stat] = await createStaticCodes(actor, [{ url: "https://example.com/target", name: "Target" }]);
     const [dyn] = await createDynamicCodes(actor, [{ destination_url: "https://example.com/target", name: "Target" }]);
-    return { qrId: stat.qr_id, code: dyn.code };
+    // One webhook of the team at a time (a library holds at most 10).
+    await db.webhookDelivery.deleteMany({ where: { endpointId: { in: (await db.webhookEndpoint.findMany({ where: { library: `team:${team.id}` } })).map((w) => w.id) } } });
+    await db.webhookEndpoint.deleteMany({ where: { library: `team:${team.id}` } });
+    const { webhook } = await createWebhook(actor, { url: "https://93.184.215.14/target", events: ["draft.approved"], description: "Target" });
+    return { qrId: stat.qr_id, code: dyn.code, webhookId: webhook.webhook_id };
   }
 
   /** The library (team id, or null) each created record was stored in. */
@@ -82,11 +93,14 @@ describe("authorization matrix", () => {
     );
   }
 
-  async function unchanged(t: { qrId: string; code: string }, context: string) {
+  async function unchanged(t: { qrId: string; code: string; webhookId: string }, context: string) {
     const stat = await db.staticCode.findUnique({ where: { id: t.qrId } });
     const dyn = await db.dynamicCode.findUnique({ where: { code: t.code } });
+    const hook = await db.webhookEndpoint.findUnique({ where: { id: t.webhookId } });
     assert.ok(stat, `${context}: the static record is gone`);
     assert.ok(dyn && dyn.deletedAt === null && dyn.name === "Target", `${context}: the dynamic record changed`);
+    assert.ok(hook && hook.description === "Target", `${context}: the webhook changed`);
+    assert.equal(await db.webhookDelivery.count({ where: { endpointId: t.webhookId } }), 0, `${context}: a test event was sent to the team's webhook`);
   }
 
   it("every route × every caller gives the expected status, and only the team's keys reach its records", async () => {
@@ -95,11 +109,11 @@ describe("authorization matrix", () => {
     let cells = 0;
     for (const route of list) {
       const label = `${route.method} ${route.path}`;
-      const needsBody = route.method === "POST" || route.method === "PATCH";
+      const needsBody = (route.method === "POST" || route.method === "PATCH") && !NO_BODY.has(label);
       if (needsBody) assert.ok(label in BODIES, `no sample body for ${label}: add one to the matrix`);
       for (const caller of callers) {
         const t = await target();
-        const path = route.path.replace("{qr_id}", t.qrId).replace("{code}", t.code);
+        const path = route.path.replace("{qr_id}", t.qrId).replace("{code}", t.code).replace("{webhook_id}", t.webhookId);
         const r = await http(route.method, path, { key: caller.key, json: needsBody ? BODIES[label] : undefined });
         const context = `${label} as ${caller.name}`;
         cells++;
@@ -110,19 +124,22 @@ describe("authorization matrix", () => {
           continue;
         }
         const hasParam = route.path.includes("{");
-        const sees = r.text.includes(t.qrId) || r.text.includes(t.code);
+        const sees = r.text.includes(t.qrId) || r.text.includes(t.code) || r.text.includes(t.webhookId);
         if (caller.expect === "other library") {
           if (hasParam) assert.equal(r.status, 404, context);
           else assert.ok(r.status === 200 || r.status === 201, `${context}: ${r.status}`);
           assert.ok(!sees, `${context}: sees the team's record`);
-          if (r.status === 201) assert.ok((await createdTeams(r.body)).every((id) => id !== team.id), `${context}: created in the team's library`);
+          if (r.status === 201 && !ADMIN_ONLY(route.path)) assert.ok((await createdTeams(r.body)).every((id) => id !== team.id), `${context}: created in the team's library`);
+          await unchanged(t, context);
+        } else if (ADMIN_ONLY(route.path) && caller.name === "writer") {
+          assert.deepEqual([r.status, r.body], [403, { error: "Only a team admin can manage webhooks" }], context);
           await unchanged(t, context);
         } else {
-          const expected = route.method === "POST" ? 201 : 200;
+          const expected = route.method === "POST" ? (NO_BODY.has(label) ? 202 : 201) : 200;
           assert.equal(r.status, expected, `${context}: ${r.text}`);
           // A list must show the team's record; a route that names it has already found it.
           if (route.method === "GET" && !hasParam) assert.ok(sees, `${context}: does not see the team's record`);
-          if (r.status === 201) {
+          if (r.status === 201 && !ADMIN_ONLY(route.path)) {
             assert.ok((await createdTeams(r.body)).every((id) => id === team.id), `${context}: not in the team's library`);
             const created = (r.body as { created: { status?: string }[] }).created;
             assert.ok(created.every((c) => c.status === undefined || c.status === "draft"), `${context}: ${r.text}`);

@@ -55,7 +55,9 @@ describe("the /v1 route table", () => {
     const ids = operations.map((o) => o.op.operationId);
     assert.equal(new Set(ids).size, ids.length, "operationIds are unique");
     const created = operations.filter((o) => "201" in o.op.responses).map((o) => o.route).sort();
-    assert.deepEqual(created, ["POST /dynqrcodes", "POST /dynqrcodes/batch", "POST /qrcodes", "POST /qrcodes/batch"]);
+    assert.deepEqual(created, ["POST /dynqrcodes", "POST /dynqrcodes/batch", "POST /qrcodes", "POST /qrcodes/batch", "POST /webhooks"]);
+    const accepted = operations.filter((o) => "202" in o.op.responses).map((o) => o.route);
+    assert.deepEqual(accepted, ["POST /webhooks/{webhook_id}/test"]);
     for (const { op } of operations.filter((o) => "201" in o.op.responses)) assert.equal("200" in op.responses, false);
     assert.deepEqual(Object.keys(doc.components?.schemas ?? {}).filter((name) => name.startsWith("error.")), []);
   });

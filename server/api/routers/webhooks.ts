@@ -1,0 +1,58 @@
+// /v1/webhooks: the library's webhook endpoints and their deliveries (contract: "Webhooks").
+import { z } from "zod";
+import {
+  createdWebhookRecord,
+  createWebhook,
+  deleteWebhook,
+  deliveryRecord,
+  listDeliveries,
+  listWebhooks,
+  sendTestEvent,
+  updateWebhook,
+  webhookCreateInput,
+  webhookIdParam,
+  webhookPatchInput,
+  webhookRecord,
+} from "../../webhooks";
+import { apiKeyProcedure, createTRPCRouter } from "../trpc";
+
+const TAGS = ["Webhooks"];
+const byId = z.object({ webhook_id: webhookIdParam });
+
+export const webhooksRouter = createTRPCRouter({
+  list: apiKeyProcedure
+    .meta({ openapi: { method: "GET", path: "/webhooks", tags: TAGS, summary: "List the library's webhook endpoints" } })
+    .input(z.object({}))
+    .output(z.object({ webhooks: z.array(webhookRecord) }))
+    .query(({ ctx }) => listWebhooks(ctx.principal)),
+
+  create: apiKeyProcedure
+    .meta({ openapi: { method: "POST", path: "/webhooks", tags: TAGS, summary: "Add a webhook endpoint (its secret is shown this once)", successDescription: "Created" }, created: true })
+    .input(webhookCreateInput)
+    .output(z.object({ webhook: createdWebhookRecord }))
+    .mutation(({ ctx, input }) => createWebhook(ctx.principal, input)),
+
+  update: apiKeyProcedure
+    .meta({ openapi: { method: "PATCH", path: "/webhooks/{webhook_id}", tags: TAGS, summary: "Change url, events, description or enabled" } })
+    .input(webhookPatchInput)
+    .output(z.object({ webhook: webhookRecord }))
+    .mutation(({ ctx, input }) => updateWebhook(ctx.principal, input)),
+
+  remove: apiKeyProcedure
+    .meta({ openapi: { method: "DELETE", path: "/webhooks/{webhook_id}", tags: TAGS, summary: "Delete a webhook endpoint and its deliveries" } })
+    .input(byId)
+    .output(z.object({ webhook_id: z.string(), deleted: z.literal(true) }))
+    .mutation(({ ctx, input }) => deleteWebhook(ctx.principal, input.webhook_id)),
+
+  deliveries: apiKeyProcedure
+    .meta({ openapi: { method: "GET", path: "/webhooks/{webhook_id}/deliveries", tags: TAGS, summary: "The endpoint's last 100 deliveries, newest first" } })
+    .input(byId)
+    .output(z.object({ deliveries: z.array(deliveryRecord) }))
+    .query(({ ctx, input }) => listDeliveries(ctx.principal, input.webhook_id)),
+
+  test: apiKeyProcedure
+    .meta({ openapi: { method: "POST", path: "/webhooks/{webhook_id}/test", tags: TAGS, summary: "Send a webhook.test event to this endpoint", successDescription: "Accepted" }, accepted: true, noBody: true })
+    .input(byId)
+    .output(z.object({ event_id: z.string() }))
+    .mutation(({ ctx, input }) => sendTestEvent(ctx.principal, input.webhook_id)),
+});

@@ -1,0 +1,159 @@
+// Webhook endpoints of a library (contract: "Webhooks"): at most 10; managed by personal keys
+// for their library and, in a team, by admins only; the secret is shown once, on create.
+import { z } from "zod";
+import { db } from "../db";
+import { DomainError, notFound } from "../errors";
+import { timeOrderedId } from "../ids";
+import { libraryKey, type Actor } from "../domain/library";
+import { bodyObject, toSeconds } from "../domain/validation";
+import { endpointUrlProblem } from "./address";
+import { EVENT_TYPES, recordEvents } from "./events";
+import { newSecret } from "./signature";
+import { wakeDispatcher } from "./dispatcher";
+
+export const MAX_ENDPOINTS = 10;
+
+const eventsField = z
+  .array(z.string({ error: "events must be an array of event names" }), { error: "events must be an array of event names" })
+  .min(1, "events must name at least 1 event")
+  .superRefine((events, ctx) => {
+    const unknown = events.find((e) => !(EVENT_TYPES as readonly string[]).includes(e));
+    if (unknown !== undefined) ctx.addIssue({ code: "custom", message: `Unknown event: ${unknown}` });
+  })
+  .meta({ description: `Event names: ${EVENT_TYPES.join(", ")}.`, example: ["dynqrcode.created", "scan.created"] });
+const urlField = z.string({ error: "url must be a public https URL" }).meta({ description: "A public https URL (checked again, after DNS, at every delivery).", format: "uri", maxLength: 2048, example: "https://example.com/hooks/qr" });
+const descriptionField = z.string({ error: "description must be a string" }).max(500, "description must be at most 500 characters").meta({ example: "Order system" });
+export const webhookIdParam = z.string().meta({ description: "The webhook_id of the endpoint." });
+
+export const webhookCreateInput = bodyObject({ url: urlField, events: eventsField, description: descriptionField.optional() });
+export const webhookPatchInput = bodyObject({
+  webhook_id: webhookIdParam,
+  url: urlField.optional(),
+  events: eventsField.optional(),
+  description: descriptionField.optional(),
+  enabled: z.boolean({ error: "enabled must be true or false" }).optional(),
+}).meta({ example: { enabled: false }, minProperties: 1 });
+
+export const webhookRecord = z
+  .object({
+    webhook_id: z.string(),
+    url: z.string(),
+    events: z.array(z.string()),
+    description: z.string(),
+    enabled: z.boolean(),
+    created_at: z.number().int().meta({ description: "Seconds since the epoch.", example: 1795392000 }),
+    disabled_reason: z.string().nullable().meta({ description: "Why the service disabled it (5 days of failed deliveries), or null." }),
+  })
+  .meta({ id: "Webhook" });
+export const createdWebhookRecord = webhookRecord.extend({ secret: z.string().meta({ description: "whsec_…: shown this once. Verify signatures with it (Standard Webhooks)." }) }).meta({ id: "CreatedWebhook" });
+
+export const deliveryRecord = z
+  .object({
+    id: z.string(),
+    event_id: z.string(),
+    type: z.string(),
+    status: z.enum(["pending", "delivered", "failed"]),
+    attempts: z.number().int(),
+    response_status: z.number().int().nullable(),
+    last_attempt_at: z.number().int().nullable(),
+    next_attempt_at: z.number().int().nullable(),
+  })
+  .meta({ id: "WebhookDelivery" });
+
+type Row = { id: string; url: string; events: string; description: string; enabled: boolean; createdAt: Date; disabledReason: string | null };
+const toRecord = (row: Row): z.infer<typeof webhookRecord> => ({
+  webhook_id: row.id,
+  url: row.url,
+  events: JSON.parse(row.events),
+  description: row.description,
+  enabled: row.enabled,
+  created_at: toSeconds(row.createdAt),
+  disabled_reason: row.disabledReason,
+});
+
+function requireManager(actor: Actor): string {
+  if (actor.library.kind === "team" && actor.role !== "admin") throw new DomainError("forbidden", "Only a team admin can manage webhooks");
+  return libraryKey(actor.library);
+}
+
+async function checkUrl(url: string): Promise<void> {
+  const problem = await endpointUrlProblem(url);
+  if (problem) throw new DomainError("invalid", problem);
+}
+
+async function findEndpoint(actor: Actor, id: string) {
+  const row = await db.webhookEndpoint.findFirst({ where: { id, library: requireManager(actor) } });
+  if (!row) throw notFound("Webhook not found");
+  return row;
+}
+
+export async function listWebhooks(actor: Actor) {
+  const rows = await db.webhookEndpoint.findMany({ where: { library: requireManager(actor) }, orderBy: { id: "asc" } });
+  return { webhooks: rows.map(toRecord) };
+}
+
+export async function createWebhook(actor: Actor, input: z.infer<typeof webhookCreateInput>) {
+  const library = requireManager(actor);
+  await checkUrl(input.url);
+  const now = new Date();
+  const row = await db.$transaction(async (tx) => {
+    if ((await tx.webhookEndpoint.count({ where: { library } })) >= MAX_ENDPOINTS) throw new DomainError("invalid", `A library holds at most ${MAX_ENDPOINTS} webhook endpoints`);
+    return tx.webhookEndpoint.create({
+      data: { id: timeOrderedId("wh"), library, url: input.url, events: JSON.stringify([...new Set(input.events)]), description: input.description ?? "", secret: newSecret(), createdAt: now, updatedAt: now },
+    });
+  });
+  return { webhook: { ...toRecord(row), secret: row.secret } };
+}
+
+export async function updateWebhook(actor: Actor, input: z.infer<typeof webhookPatchInput>) {
+  const row = await findEndpoint(actor, input.webhook_id);
+  const { url, events, description, enabled } = input;
+  if (url === undefined && events === undefined && description === undefined && enabled === undefined) throw new DomainError("invalid", "Send at least one of url, events, description, enabled");
+  if (url !== undefined) await checkUrl(url);
+  const updated = await db.webhookEndpoint.update({
+    where: { id: row.id },
+    data: {
+      ...(url !== undefined ? { url } : {}),
+      ...(events !== undefined ? { events: JSON.stringify([...new Set(events)]) } : {}),
+      ...(description !== undefined ? { description } : {}),
+      // Enabling again forgets why it was disabled and how long it had been failing.
+      ...(enabled !== undefined ? { enabled, ...(enabled ? { disabledReason: null, failingSince: null } : {}) } : {}),
+      updatedAt: new Date(),
+    },
+  });
+  return { webhook: toRecord(updated) };
+}
+
+export async function deleteWebhook(actor: Actor, id: string) {
+  const row = await findEndpoint(actor, id);
+  await db.$transaction([db.webhookDelivery.deleteMany({ where: { endpointId: row.id } }), db.webhookEndpoint.delete({ where: { id: row.id } })]);
+  return { webhook_id: row.id, deleted: true as const };
+}
+
+/** The endpoint's last 100 deliveries, newest first. */
+export async function listDeliveries(actor: Actor, id: string) {
+  const row = await findEndpoint(actor, id);
+  const deliveries = await db.webhookDelivery.findMany({ where: { endpointId: row.id }, orderBy: { id: "desc" }, take: 100 });
+  const events = new Map((await db.webhookEvent.findMany({ where: { id: { in: deliveries.map((d) => d.eventId) } }, select: { id: true, type: true } })).map((e) => [e.id, e.type]));
+  return {
+    deliveries: deliveries.map((d) => ({
+      id: d.id,
+      event_id: d.eventId,
+      type: events.get(d.eventId) ?? "unknown",
+      status: d.status as "pending" | "delivered" | "failed",
+      attempts: d.attempts,
+      response_status: d.responseStatus,
+      last_attempt_at: d.lastAttemptAt ? toSeconds(d.lastAttemptAt) : null,
+      next_attempt_at: d.status === "pending" ? toSeconds(d.nextAttemptAt) : null,
+    })),
+  };
+}
+
+/** A `webhook.test` event to this endpoint only. */
+export async function sendTestEvent(actor: Actor, id: string) {
+  const row = await findEndpoint(actor, id);
+  if (!row.enabled) throw new DomainError("invalid", "The webhook is disabled: enable it before sending a test event");
+  const { ids } = await db.$transaction((tx) => recordEvents(tx, actor.library, [{ type: "webhook.test", data: { webhook_id: row.id } }], row.id));
+  wakeDispatcher();
+  return { event_id: ids[0] };
+}

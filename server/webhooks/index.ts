@@ -1,0 +1,20 @@
+// Webhooks (contract: "Webhooks"), one entry point: endpoints of a library (endpoints.ts), the
+// outbox that domain changes write their events to in their own transaction (events.ts), and
+// the dispatcher that delivers them, signed (dispatcher.ts, signature.ts), to public addresses
+// only (address.ts).
+export { changeWithEvents, EVENT_TYPES, type PendingEvent } from "./events";
+export { startWebhookDispatcher, stopWebhookDispatcher } from "./dispatcher";
+export {
+  createdWebhookRecord,
+  createWebhook,
+  deleteWebhook,
+  deliveryRecord,
+  listDeliveries,
+  listWebhooks,
+  sendTestEvent,
+  updateWebhook,
+  webhookCreateInput,
+  webhookIdParam,
+  webhookPatchInput,
+  webhookRecord,
+} from "./endpoints";
