@@ -17,7 +17,7 @@ test("a Pro account manages its library in the browser", async ({ page, request,
 
   // One dynamic code and one static code by hand.
   await page.getByLabel("Name", { exact: true }).fill("Lunch menu");
-  await page.getByLabel("URL", { exact: true }).fill("https://example.com/lunch");
+  await page.getByLabel("Destination URL", { exact: true }).fill("https://example.com/lunch");
   await page.getByRole("button", { name: "Create", exact: true }).click();
   await expect(page.getByTestId("page-of")).toContainText("1 code");
   await page.getByLabel("Kind").selectOption("static");
