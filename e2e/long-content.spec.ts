@@ -111,6 +111,11 @@ test("long names, URLs and emails wrap on every page at phone and desktop width"
     ] as const) {
       expect(await breaksInsideWords(where), `${what} at ${viewport.width}px`).toEqual([]);
     }
+    for (const section of ["Team keys", "Review queue", "Members"]) {
+      await page
+        .locator("section", { has: page.getByRole("heading", { name: section, exact: true }) })
+        .screenshot({ path: `e2e/screenshots/long-business-${section.toLowerCase().replace(" ", "-")}-${width}.png` });
+    }
     const approve = page.getByTestId(`draft-${draft.code}`).getByRole("button", { name: "Approve" });
     const reject = page.getByTestId(`draft-${draft.code}`).getByRole("button", { name: "Reject" });
     // Approve and Reject side by side, each on one line.
