@@ -22,6 +22,8 @@ export function ApiReference() {
         defaultModelsExpandDepth: -1,
         docExpansion: "list",
         tryItOutEnabled: false,
+        // Swagger UI's server choice has no label of its own: name it for screen readers.
+        onComplete: () => container.current?.querySelector(".servers select")?.setAttribute("aria-label", "Server"),
       });
     };
     script.onerror = () => setProblem("The API reference could not be loaded: reload the page, or read /v1/openapi.json directly.");

@@ -1,15 +1,16 @@
 "use client";
 // /business: the team, its members, the business keys, the review queue and the team library.
 import { useMutation, useQueryClient, useSuspenseQuery } from "@tanstack/react-query";
-import { Suspense, useState } from "react";
+import { Fragment, Suspense, useState } from "react";
 import type { Role } from "@/server/domain/teams";
 import { useTRPC, type RouterOutputs } from "@/trpc/react";
 import { Email } from "./Email";
 import { FormError } from "./FormError";
 import { KeyPanel, when } from "./KeyPanel";
 import { Library, useLibraryChanged } from "./Library";
-import { libraryPageInput } from "./libraryPageInput";
+import { FIRST_QUEUE_PAGE, libraryPageInput, reviewQueueInput, type QueueQuery } from "./libraryPageInput";
 import { useAction } from "./useAction";
+import { plural } from "./words";
 
 type TeamOverview = NonNullable<RouterOutputs["team"]["overview"]>;
 
@@ -86,6 +87,7 @@ function useTeamMutations() {
     // A reviewed draft leaves the queue and changes its status in the library.
     approve: useMutation(trpc.team.approve.mutationOptions(withLibrary)),
     reject: useMutation(trpc.team.reject.mutationOptions(withLibrary)),
+    review: useMutation(trpc.team.review.mutationOptions(withLibrary)),
   };
 }
 type TeamMutations = ReturnType<typeof useTeamMutations>;
@@ -178,8 +180,10 @@ function BusinessPanel({ overview }: { overview: TeamOverview }) {
         </section>
       )}
 
-      <ReviewQueue overview={overview} mutations={mutations} busy={busy} run={run} />
-      <Members overview={overview} mutations={mutations} busy={busy} run={run} />
+      <Suspense fallback={<section className="card"><p className="muted">Loading the review queue…</p></section>}>
+        <ReviewQueue overview={overview} mutations={mutations} />
+      </Suspense>
+      <Members overview={overview} mutations={mutations} />
       <Suspense fallback={<section className="card"><p className="muted">Loading the team library…</p></section>}>
         <Library libraryKind="team" title="Team library" />
       </Suspense>
@@ -187,58 +191,198 @@ function BusinessPanel({ overview }: { overview: TeamOverview }) {
   );
 }
 
-type Section = { overview: TeamOverview; mutations: TeamMutations; busy: boolean; run: (action: () => Promise<unknown>) => Promise<void> };
+type Section = { overview: TeamOverview; mutations: TeamMutations };
 
-function ReviewQueue({ overview, mutations, busy, run }: Section) {
+/**
+ * One action at a time in a section, its error shown at the row (or form) it is about and
+ * focused; the section's next change clears it.
+ */
+function useRowAction() {
+  const action = useAction();
+  const [at, setAt] = useState<string | null>(null);
+  return {
+    busy: action.busy,
+    run: (where: string, work: () => Promise<unknown>) => {
+      setAt(where);
+      return action.run(work);
+    },
+    /** The error, if it belongs at `where`. */
+    errorAt: (where: string) => (at === where ? action.error : null),
+    clear: action.clear,
+  };
+}
+
+type Draft = RouterOutputs["library"]["page"]["items"][number];
+const draftKey = (draft: Pick<Draft, "kind" | "id">) => `${draft.kind}-${draft.id}`;
+
+/**
+ * The team library's drafts, a page (20) at a time, filtered by kind and search. Admins
+ * approve or reject one, or every selected draft of the page at once (all or none).
+ */
+function ReviewQueue({ overview, mutations }: Section) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
   const isAdmin = overview.role === "admin";
+  const [query, setQuery] = useState<QueueQuery>(FIRST_QUEUE_PAGE);
+  const [search, setSearch] = useState("");
+  const [kind, setKind] = useState<QueueQuery["kind"]>("");
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const { data } = useSuspenseQuery(trpc.library.page.queryOptions(reviewQueueInput(query)));
+  const action = useRowAction();
+  const chosen = data.items.filter((d) => selected.has(draftKey(d)));
+  const everyChosen = data.items.length > 0 && chosen.length === data.items.length;
+  // Another page or filter: fetched before it is shown, so a failure leaves the queue as it was.
+  const show = (next: QueueQuery) =>
+    action.run("filter", async () => {
+      await queryClient.fetchQuery(trpc.library.page.queryOptions(reviewQueueInput(next)));
+      setQuery(next);
+      setSelected(new Set());
+    });
+  const review = (decision: "approve" | "reject") =>
+    action.run("bulk", async () => {
+      await mutations.review.mutateAsync({ decision, items: chosen.map(({ kind, id }) => ({ kind, id })) });
+      setSelected(new Set());
+    });
+  const toggle = (draft: Draft) => {
+    action.clear();
+    const next = new Set(selected);
+    if (!next.delete(draftKey(draft))) next.add(draftKey(draft));
+    setSelected(next);
+  };
   return (
     <section className="card" aria-labelledby="review-title">
       <h2 id="review-title">Review queue</h2>
-      {overview.drafts.length === 0 ? (
-        <p className="muted" data-testid="no-drafts">Nothing waits for review.</p>
+      <form
+        className="inline-form"
+        role="search"
+        aria-label="Filter the review queue"
+        onChange={action.clear}
+        onSubmit={(e) => {
+          e.preventDefault();
+          void show({ search, kind, page: 1 });
+        }}
+      >
+        <div>
+          <label htmlFor="queue-kind">Kind of draft</label>
+          <select id="queue-kind" value={kind} onChange={(e) => setKind(e.target.value as QueueQuery["kind"])}>
+            <option value="">Static and dynamic</option>
+            <option value="static">Static</option>
+            <option value="dynamic">Dynamic</option>
+          </select>
+        </div>
+        <div>
+          <label htmlFor="queue-search">Search drafts</label>
+          <input id="queue-search" type="search" value={search} onChange={(e) => setSearch(e.target.value)} placeholder="Name, URL or code" />
+        </div>
+        <button type="submit" className="secondary" disabled={action.busy}>Filter</button>
+        <FormError error={action.errorAt("filter")} testId="queue-filter-error" className="full" />
+      </form>
+      {data.items.length === 0 ? (
+        <p className="muted" data-testid="no-drafts">
+          {query.search || query.kind ? "No draft matches the filter." : data.total > 0 ? "No drafts on this page." : "Nothing waits for review."}
+        </p>
       ) : (
-        <ul className="list">
-          {overview.drafts.map((draft) => (
-            <li key={`${draft.kind}-${draft.id}`} data-testid={`draft-${draft.id}`}>
-              <div>
-                <strong>{draft.name}</strong> <span className="badge">{draft.kind}</span>
-                <div className="muted">
-                  {draft.target} · by <Email address={draft.createdBy} /> · {when(draft.createdAt)}
-                </div>
-              </div>
-              {isAdmin ? (
-                <span className="actions tight">
-                  <button type="button" disabled={busy} onClick={() => void run(() => mutations.approve.mutateAsync({ kind: draft.kind, id: draft.id }))}>Approve</button>
-                  <button
-                    type="button"
-                    className="danger"
-                    disabled={busy}
-                    onClick={() => {
-                      if (window.confirm(`Reject “${draft.name}”? The draft is deleted and its creator has to submit it again.`)) {
-                        void run(() => mutations.reject.mutateAsync({ kind: draft.kind, id: draft.id }));
-                      }
-                    }}
-                  >
-                    Reject
-                  </button>
-                </span>
-              ) : (
-                <span className="muted">waiting for an admin</span>
-              )}
-            </li>
-          ))}
-        </ul>
+        <>
+          {isAdmin && (
+            <div className="bulk" role="group" aria-label="Selected drafts">
+              <label className="check">
+                <input
+                  type="checkbox"
+                  checked={everyChosen}
+                  onChange={() => {
+                    action.clear();
+                    setSelected(new Set(everyChosen ? [] : data.items.map(draftKey)));
+                  }}
+                />{" "}
+                Select all on this page
+              </label>
+              <span className="actions tight">
+                <button type="button" disabled={action.busy || chosen.length === 0} onClick={() => void review("approve")}>
+                  Approve selected ({chosen.length})
+                </button>
+                <button
+                  type="button"
+                  className="danger"
+                  disabled={action.busy || chosen.length === 0}
+                  onClick={() => {
+                    if (window.confirm(`Reject ${plural(chosen.length, "draft")}? They are deleted and their creators have to submit them again.`)) void review("reject");
+                  }}
+                >
+                  Reject selected ({chosen.length})
+                </button>
+              </span>
+              <FormError error={action.errorAt("bulk")} testId="bulk-error" className="full" />
+            </div>
+          )}
+          <ul className="list" data-testid="review-queue">
+            {data.items.map((draft) => {
+              const key = draftKey(draft);
+              const single = (decision: "approve" | "reject") =>
+                action.run(key, () => (decision === "approve" ? mutations.approve : mutations.reject).mutateAsync({ kind: draft.kind, id: draft.id }));
+              return (
+                <li key={key} data-testid={`draft-${draft.id}`}>
+                  <div>
+                    {isAdmin && (
+                      <input type="checkbox" className="select" aria-label={`Select ${draft.name}`} checked={selected.has(key)} onChange={() => toggle(draft)} />
+                    )}
+                    <strong>{draft.name}</strong> <span className="badge">{draft.kind}</span>
+                    <div className="muted">
+                      {draft.url} · by <Email address={draft.createdBy} /> · {when(draft.createdAt)}
+                    </div>
+                  </div>
+                  {isAdmin ? (
+                    <span className="actions tight review-actions">
+                      <button type="button" disabled={action.busy} onClick={() => void single("approve")}>Approve</button>
+                      <button
+                        type="button"
+                        className="danger"
+                        disabled={action.busy}
+                        onClick={() => {
+                          if (window.confirm(`Reject “${draft.name}”? The draft is deleted and its creator has to submit it again.`)) void single("reject");
+                        }}
+                      >
+                        Reject
+                      </button>
+                    </span>
+                  ) : (
+                    <span className="muted">waiting for an admin</span>
+                  )}
+                  <FormError error={action.errorAt(key)} testId={`draft-error-${draft.id}`} className="full" />
+                </li>
+              );
+            })}
+          </ul>
+        </>
+      )}
+      {(data.pages > 1 || data.page > 1) && (
+        <nav className="pager" aria-label="Pages of the review queue">
+          <button type="button" className="secondary" disabled={action.busy || data.page <= 1} onClick={() => void show({ ...query, page: Math.min(data.page - 1, data.pages) })}>
+            Previous
+          </button>
+          <span data-testid="queue-page-of">
+            Page {data.page} of {data.pages} · {plural(data.total, "draft")}
+          </span>
+          <button type="button" className="secondary" disabled={action.busy || data.page >= data.pages} onClick={() => void show({ ...query, page: data.page + 1 })}>
+            Next
+          </button>
+        </nav>
       )}
     </section>
   );
 }
 
-function Members({ overview, mutations, busy, run }: Section) {
+function Members({ overview, mutations }: Section) {
   const isAdmin = overview.role === "admin";
   const [email, setEmail] = useState("");
   const [role, setRole] = useState<Role>("writer");
+  // A role change or a removal: its error at the member's row.
+  const rows = useRowAction();
   // Adding a member has its own error, shown at its form and cleared by the next change.
   const adding = useAction();
+  const clearAll = () => {
+    rows.clear();
+    adding.clear();
+  };
   return (
     <section className="card" aria-labelledby="members-title">
       <h2 id="members-title">Members</h2>
@@ -252,55 +396,73 @@ function Members({ overview, mutations, busy, run }: Section) {
           </tr>
         </thead>
         <tbody>
-          {overview.members.map((member) => (
-            <tr key={member.userId} data-testid={`member-${member.email}`}>
-              <td className="email-cell">
-                {member.name}{" "}
-                <span className="muted">
-                  <Email address={member.email} />
-                </span>{" "}
-                {member.isOwner && <span className="badge">owner</span>}
-              </td>
-              <td className="nowrap" data-label="Role">
-                {isAdmin ? (
-                  <select
-                    aria-label={`Role of ${member.email}`}
-                    value={member.role}
-                    disabled={busy}
-                    onChange={(e) => void run(() => mutations.setRole.mutateAsync({ userId: member.userId, role: e.target.value as Role }))}
-                  >
-                    {ROLES.map((r) => (
-                      <option key={r} value={r}>{r}</option>
-                    ))}
-                  </select>
-                ) : (
-                  member.role
+          {overview.members.map((member) => {
+            const error = rows.errorAt(member.userId);
+            const change = (work: () => Promise<unknown>) => {
+              adding.clear();
+              void rows.run(member.userId, work);
+            };
+            return (
+              <Fragment key={member.userId}>
+                <tr data-testid={`member-${member.email}`}>
+                  <td className="email-cell">
+                    {member.name}{" "}
+                    <span className="muted">
+                      <Email address={member.email} />
+                    </span>{" "}
+                    {member.isOwner && <span className="badge">owner</span>}
+                  </td>
+                  <td className="nowrap" data-label="Role">
+                    {isAdmin ? (
+                      <select
+                        aria-label={`Role of ${member.email}`}
+                        value={member.role}
+                        disabled={rows.busy}
+                        onChange={(e) => change(() => mutations.setRole.mutateAsync({ userId: member.userId, role: e.target.value as Role }))}
+                      >
+                        {ROLES.map((r) => (
+                          <option key={r} value={r}>{r}</option>
+                        ))}
+                      </select>
+                    ) : (
+                      member.role
+                    )}
+                  </td>
+                  {isAdmin && (
+                    <td>
+                      <button
+                        type="button"
+                        className="secondary"
+                        disabled={rows.busy}
+                        onClick={() => {
+                          if (window.confirm(`Remove ${member.email} from the team? Their business key is revoked at once.`)) change(() => mutations.removeMember.mutateAsync({ userId: member.userId }));
+                        }}
+                      >
+                        Remove
+                      </button>
+                    </td>
+                  )}
+                </tr>
+                {error && (
+                  <tr className="row-error">
+                    <td colSpan={isAdmin ? 3 : 2}>
+                      <FormError error={error} testId={`member-error-${member.email}`} />
+                    </td>
+                  </tr>
                 )}
-              </td>
-              {isAdmin && (
-                <td>
-                  <button
-                    type="button"
-                    className="secondary"
-                    disabled={busy}
-                    onClick={() => {
-                      if (window.confirm(`Remove ${member.email} from the team? Their business key is revoked at once.`)) void run(() => mutations.removeMember.mutateAsync({ userId: member.userId }));
-                    }}
-                  >
-                    Remove
-                  </button>
-                </td>
-              )}
-            </tr>
-          ))}
+              </Fragment>
+            );
+          })}
         </tbody>
       </table>
       </div>
       {isAdmin && (
         <form
           className="inline-form"
+          onChange={clearAll}
           onSubmit={(e) => {
             e.preventDefault();
+            rows.clear();
             void adding.run(async () => {
               await mutations.addMember.mutateAsync({ email, role });
               setEmail("");
@@ -309,33 +471,17 @@ function Members({ overview, mutations, busy, run }: Section) {
         >
           <div>
             <label htmlFor="member-email">Email</label>
-            <input
-              id="member-email"
-              type="email"
-              value={email}
-              onChange={(e) => {
-                adding.clear();
-                setEmail(e.target.value);
-              }}
-              required
-            />
+            <input id="member-email" type="email" value={email} onChange={(e) => setEmail(e.target.value)} required />
           </div>
           <div>
             <label htmlFor="member-role">Role</label>
-            <select
-              id="member-role"
-              value={role}
-              onChange={(e) => {
-                adding.clear();
-                setRole(e.target.value as Role);
-              }}
-            >
+            <select id="member-role" value={role} onChange={(e) => setRole(e.target.value as Role)}>
               {ROLES.map((r) => (
                 <option key={r} value={r}>{r}</option>
               ))}
             </select>
           </div>
-          <button type="submit" disabled={busy || adding.busy}>Add member</button>
+          <button type="submit" disabled={rows.busy || adding.busy}>Add member</button>
           <FormError error={adding.error} testId="member-error" className="full" />
         </form>
       )}

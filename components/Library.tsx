@@ -115,6 +115,15 @@ export function Library({ libraryKind, title }: Props) {
           Next
         </button>
       </nav>
+      {/* The API's export files (GET /v1/qrcodes/export, /v1/dynqrcodes/export) of this library. */}
+      <p className="actions">
+        <a className="button secondary small" href={`/library/export/dynqrcodes.csv?scope=${libraryKind}`} download>
+          Export dynamic codes (CSV)
+        </a>
+        <a className="button secondary small" href={`/library/export/qrcodes.csv?scope=${libraryKind}`} download>
+          Export static codes (CSV)
+        </a>
+      </p>
     </section>
   );
 }
@@ -199,7 +208,8 @@ function CreateForms({ libraryKind, mutations, busy }: { libraryKind: LibraryKin
             <input id={`${libraryKind}-name`} value={name} onChange={(e) => setName(e.target.value)} required />
           </div>
           <div>
-            <label htmlFor={`${libraryKind}-url`}>URL</label>
+            {/* The label the API's field has, so an error about it reads the same ("Destination URL must be…"). */}
+            <label htmlFor={`${libraryKind}-url`}>{kind === "dynamic" ? "Destination URL" : "URL"}</label>
             <input id={`${libraryKind}-url`} type="url" value={url} onChange={(e) => setUrl(e.target.value)} required placeholder="https://" />
           </div>
           <button type="submit" disabled={busy || creating}>Create</button>

@@ -17,7 +17,7 @@ test("a Pro account manages its library in the browser", async ({ page, request,
 
   // One dynamic code and one static code by hand.
   await page.getByLabel("Name", { exact: true }).fill("Lunch menu");
-  await page.getByLabel("URL", { exact: true }).fill("https://example.com/lunch");
+  await page.getByLabel("Destination URL", { exact: true }).fill("https://example.com/lunch");
   await page.getByRole("button", { name: "Create", exact: true }).click();
   await expect(page.getByTestId("page-of")).toContainText("1 code");
   await page.getByLabel("Kind").selectOption("static");
@@ -38,7 +38,7 @@ test("a Pro account manages its library in the browser", async ({ page, request,
   await page.getByLabel("Kind").selectOption("dynamic");
   await page.getByLabel("Lines").fill("Poster A, https://example.com/a\nPoster B, ftp://example.com/b\n\nPoster, C, https://example.com/c");
   await page.getByRole("button", { name: "Create all" }).click();
-  await expect(page.getByTestId("library-error")).toContainText("Line 2: destination_url must be an absolute http or https URL");
+  await expect(page.getByTestId("library-error")).toContainText("Line 2: Destination URL must be an absolute http or https URL");
   await shot(page, "library-paste-error");
   await expect(page.getByTestId("page-of")).toContainText("2 codes");
   expect((await api("/v1/dynqrcodes")).dynqrcodes).toHaveLength(1);

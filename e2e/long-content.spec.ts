@@ -4,10 +4,10 @@
 // their own form (focused, cleared by the next change), Reject asks first, every bad pasted
 // line is named, a name too long is reported (never cut), analytics in words.
 import { randomUUID } from "node:crypto";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Locator, type Page } from "@playwright/test";
 import { createDynamicCodes, deleteDynamicCode } from "../server/domain/dynamicCodes";
 import { createStaticCodes } from "../server/domain/staticCodes";
-import { addMember, createTeam } from "../server/domain/teams";
+import { addMember, createTeam, generateBusinessKey } from "../server/domain/teams";
 import { createUser } from "../server/domain/users";
 import { account, logIn, PASSWORD, shot } from "./helpers";
 
@@ -24,6 +24,38 @@ async function expectNoSidewaysScroll(page: Page, where: string) {
   expect(scrollWidth, `${where}: ${scrollWidth}px wide in a ${innerWidth}px window`).toBeLessThanOrEqual(innerWidth);
 }
 
+/**
+ * Where the text of `locator` breaks into lines inside a word: not at a space, not after an @
+ * and not before a dot. Each such break as the two characters around it ("admi|n").
+ */
+async function breaksInsideWords(locator: Locator): Promise<string[]> {
+  return locator.evaluate((element) => {
+    const chars: { ch: string; top: number; afterSpace: boolean }[] = [];
+    let space = false;
+    const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const text = node.textContent ?? "";
+      for (let i = 0; i < text.length; i++) {
+        if (!text[i].trim()) {
+          space = true;
+          continue;
+        }
+        const range = document.createRange();
+        range.setStart(node, i);
+        range.setEnd(node, i + 1);
+        const rect = range.getClientRects()[0];
+        if (rect) chars.push({ ch: text[i], top: Math.round(rect.top), afterSpace: space });
+        space = false;
+      }
+    }
+    return chars.flatMap((c, i) => {
+      const before = chars[i - 1];
+      const newLine = before && c.top > before.top + 2;
+      return newLine && !c.afterSpace && before.ch !== "@" && c.ch !== "." ? [`${before.ch}|${c.ch}`] : [];
+    });
+  });
+}
+
 test("long names, URLs and emails wrap on every page at phone and desktop width", async ({ browser, request }) => {
   expect(LONG_NAME).toHaveLength(200);
   expect(LONG_URL.length).toBeGreaterThan(280);
@@ -33,6 +65,8 @@ test("long names, URLs and emails wrap on every page at phone and desktop width"
   const writerEmail = `maximilianalexander.featherstonehaugh.${randomUUID().slice(0, 8)}@engineering.department.exampleorganisation.test`;
   const writer = await createUser({ email: writerEmail, password: PASSWORD, name: "Maximilian Featherstonehaugh" }, "free");
   await addMember(owner.id, writerEmail, "writer");
+  // The writer's key puts the long address in the team keys table too.
+  await generateBusinessKey(writer.id);
 
   const personal = { userId: owner.id, library: { kind: "personal" as const, userId: owner.id } };
   const [code] = await createDynamicCodes(personal, [{ name: LONG_NAME, destination_url: LONG_URL }]);
@@ -68,6 +102,20 @@ test("long names, URLs and emails wrap on every page at phone and desktop width"
     const member = page.getByTestId(`member-${writerEmail}`);
     await expect(member).toContainText(writerEmail);
     await expect(page.getByLabel(`Role of ${writerEmail}`)).toHaveValue("writer");
+    const keyRow = page.getByTestId(`team-key-${writerEmail}`);
+    await expect(keyRow).toContainText(writerEmail);
+    for (const [what, where] of [
+      ["team keys email", keyRow.locator("td").first()],
+      ["members email", member.locator("td").first()],
+      ["your role", page.getByTestId("team-role")],
+    ] as const) {
+      expect(await breaksInsideWords(where), `${what} at ${viewport.width}px`).toEqual([]);
+    }
+    for (const section of ["Team keys", "Review queue", "Members"]) {
+      await page
+        .locator("section", { has: page.getByRole("heading", { name: section, exact: true }) })
+        .screenshot({ path: `e2e/screenshots/long-business-${section.toLowerCase().replace(" ", "-")}-${width}.png` });
+    }
     const approve = page.getByTestId(`draft-${draft.code}`).getByRole("button", { name: "Approve" });
     const reject = page.getByTestId(`draft-${draft.code}`).getByRole("button", { name: "Reject" });
     // Approve and Reject side by side, each on one line.
@@ -124,14 +172,29 @@ test("errors appear at their own form, take the focus, and clear with the next c
   const tooLong = "T".repeat(201);
   await page.getByLabel("Name", { exact: true }).fill(tooLong);
   await expect(page.getByLabel("Name", { exact: true })).toHaveValue(tooLong);
-  await page.getByLabel("URL", { exact: true }).fill("https://example.com/long");
+  await page.getByLabel("Destination URL", { exact: true }).fill("https://example.com/long");
   await page.getByRole("button", { name: "Create", exact: true }).click();
   const createError = page.getByTestId("library-error");
-  await expect(createError).toContainText("name must be 1 to 200 characters");
+  // In the label's words, not the API's field names.
+  await expect(createError).toHaveText("Name must be 1 to 200 characters (after trimming)");
   await expect(createError).toBeFocused();
   await expect(page.getByTestId("page-of")).toContainText("1 code");
   await shot(page, "form-error-create");
   await page.getByLabel("Name", { exact: true }).fill("");
+  await expect(createError).toHaveCount(0);
+  await page.getByLabel("Name", { exact: true }).fill("Menu by FTP");
+  await page.getByLabel("Destination URL", { exact: true }).fill("ftp://example.com/menu");
+  await page.getByRole("button", { name: "Create", exact: true }).click();
+  await expect(createError).toHaveText("Destination URL must be an absolute http or https URL");
+  await shot(page, "form-error-label-words");
+  await page.getByLabel("Destination URL", { exact: true }).fill("https://example.com/menu");
+  await expect(createError).toHaveCount(0);
+  // A static code's field is the URL.
+  await page.getByLabel("Kind").selectOption("static");
+  await page.getByLabel("URL", { exact: true }).fill("ftp://example.com/menu");
+  await page.getByRole("button", { name: "Create", exact: true }).click();
+  await expect(createError).toHaveText("URL must be an absolute http or https URL");
+  await page.getByLabel("URL", { exact: true }).fill("");
   await expect(createError).toHaveCount(0);
 
   // Edit: the error at the edit form, focused; a change clears it.
@@ -140,7 +203,7 @@ test("errors appear at their own form, take the focus, and clear with the next c
   await expect(row.getByLabel("Name")).toHaveValue(tooLong);
   await row.getByRole("button", { name: "Save", exact: true }).click();
   const editError = row.getByTestId(`edit-error-${code.code}`);
-  await expect(editError).toContainText("name must be 1 to 200 characters");
+  await expect(editError).toHaveText("Name must be 1 to 200 characters (after trimming)");
   await expect(editError).toBeFocused();
   await expect(row.getByRole("form", { name: "Edit Menu" }).getByRole("alert")).toHaveCount(1);
   await expect(page.getByTestId("library-error")).toHaveCount(0);
@@ -168,9 +231,10 @@ test("errors appear at their own form, take the focus, and clear with the next c
   await page.getByLabel("Lines").fill(`${tooLong}, https://example.com/a\nGood, https://example.com/b\nno comma\nBad, ftp://example.com/c`);
   await page.getByRole("button", { name: "Create all" }).click();
   const pasteError = page.getByTestId("library-error");
-  await expect(pasteError).toContainText("Line 1: name must be 1 to 200 characters");
+  await expect(pasteError).toContainText("Line 1: Name must be 1 to 200 characters");
   await expect(pasteError).toContainText("Line 3: write it as: name, https://…");
-  await expect(pasteError).toContainText("Line 4: destination_url must be an absolute http or https URL");
+  await expect(pasteError).toContainText("Line 4: Destination URL must be an absolute http or https URL");
+  await expect(pasteError).not.toContainText("destination_url");
   await shot(page, "form-error-paste");
 
   // Add member: the error at the members' form, focused; typing clears it.

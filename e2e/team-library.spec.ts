@@ -15,7 +15,7 @@ test("writers add drafts, viewers only read, admins publish", async ({ browser }
   const writerPage = await browser.newPage();
   await logIn(writerPage, writer.email, "/business");
   await writerPage.getByLabel("Name", { exact: true }).fill("Team flyer");
-  await writerPage.getByLabel("URL", { exact: true }).fill("https://example.com/flyer");
+  await writerPage.getByLabel("Destination URL", { exact: true }).fill("https://example.com/flyer");
   await writerPage.getByRole("button", { name: "Create", exact: true }).click();
   const writerRow = writerPage.locator('[data-testid^="item-"]', { hasText: "Team flyer" });
   await expect(writerRow.locator(".badge.draft")).toHaveText("draft");

@@ -87,6 +87,9 @@ export function parseEnv(source: Record<string, string | undefined>): { env: Env
 }
 
 function load(): Env {
+  // next-auth reads NEXTAUTH_URL itself, and an empty one is an invalid URL on every page:
+  // empty counts as unset for it too.
+  if (process.env.NEXTAUTH_URL === "") delete process.env.NEXTAUTH_URL;
   const parsed = parseEnv(process.env);
   if ("env" in parsed) return parsed.env;
   // The process stops here, before it listens, with the reason and no stack trace to read past.

@@ -1,6 +1,6 @@
 import { redirect } from "next/navigation";
 import { BusinessPage as BusinessBody } from "@/components/BusinessPanel";
-import { libraryPageInput } from "@/components/libraryPageInput";
+import { libraryPageInput, reviewQueueInput } from "@/components/libraryPageInput";
 import { sessionUserId } from "@/server/auth";
 import { accountOf } from "@/server/domain/users";
 import { getQueryClient, HydrateClient, prefetch, trpc } from "@/trpc/server";
@@ -12,9 +12,11 @@ export default async function BusinessPage() {
   if (!userId) redirect("/login?callbackUrl=/business");
   const user = await accountOf(userId);
   if (!user) redirect("/login");
-  // The team's overview decides what the page shows; a member sees the team library too.
+  // The team's overview decides what the page shows; a member sees the review queue and the team library too.
   const overview = await getQueryClient().fetchQuery(trpc.team.overview.queryOptions());
-  if (overview) await prefetch(trpc.library.page.queryOptions(libraryPageInput("team")));
+  if (overview) {
+    await Promise.all([prefetch(trpc.library.page.queryOptions(libraryPageInput("team"))), prefetch(trpc.library.page.queryOptions(reviewQueueInput()))]);
+  }
   return (
     <HydrateClient>
       <BusinessBody account={{ email: user.email, tier: user.tier }} />

@@ -9,12 +9,13 @@ import type { z } from "zod";
 import { rangeQuery } from "../domain/dateRange";
 import { SCAN_EXPORT_COLUMNS, scanExportRows } from "../domain/analytics";
 import type { Principal } from "../domain/apiKeys";
-import { CODE_PATTERN, DYNAMIC_EXPORT_COLUMNS, dynamicExportRows } from "../domain/dynamicCodes";
+import { CODE_PATTERN, DYNAMIC_EXPORT_COLUMNS } from "../domain/dynamicCodes";
 import { imageQuery, qrImage } from "../domain/images";
 import { IMAGES_PER_KEY } from "../images/renderer";
 import { DEFAULT_SIZE, IMAGE_FORMATS, MAX_SIZE, MIN_SIZE } from "../domain/qrImage";
-import { STATIC_EXPORT_COLUMNS, staticExportRows } from "../domain/staticCodes";
+import { STATIC_EXPORT_COLUMNS } from "../domain/staticCodes";
 import { csvAnswer, imageAnswer, type Answer } from "../http/answer";
+import { libraryExportAnswer } from "../http/exports";
 import { v1Router } from "./root";
 import type { V1RouteMeta } from "./trpc";
 
@@ -123,10 +124,10 @@ const noQuery = rangeQuery.pick({});
 export const V1_ROUTES: V1Route[] = [
   ...procedureRoutes(),
   rawRoute("/qrcodes/export", csvDoc("qrcodes-export", "Export every static QR code of the library as CSV", STATIC, STATIC_EXPORT_COLUMNS), noQuery, async (p) =>
-    csvAnswer("qrcodes", STATIC_EXPORT_COLUMNS, staticExportRows(p.library)),
+    libraryExportAnswer("qrcodes", p.library),
   ),
   rawRoute("/dynqrcodes/export", csvDoc("dynqrcodes-export", "Export every dynamic QR code of the library as CSV", DYNAMIC, DYNAMIC_EXPORT_COLUMNS), noQuery, async (p) =>
-    csvAnswer("dynqrcodes", DYNAMIC_EXPORT_COLUMNS, dynamicExportRows(p.library)),
+    libraryExportAnswer("dynqrcodes", p.library),
   ),
   rawRoute(
     "/dynqrcodes/{code}/analytics/export",

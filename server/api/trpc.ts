@@ -4,6 +4,7 @@ import type { OpenApiMeta } from "trpc-to-openapi";
 import type { Principal } from "../domain/apiKeys";
 import { z } from "zod";
 import { DomainError, domainErrorOf, ERROR_TABLE, fromZodIssues } from "../errors";
+import { inLabelWords } from "./labels";
 
 /** What a /v1 procedure's meta says beyond its OpenAPI route (server/api/routes.ts reads it). */
 export type V1RouteMeta = {
@@ -33,13 +34,18 @@ const t = initTRPC
   .context<Context>()
   .meta<OpenApiMeta & V1RouteMeta>()
   .create({
-    // For the web pages: domain messages are meant for people; anything else is hidden. Item
-    // errors come only from pasted lines here, and name the line.
+    // For the web pages: domain messages are meant for people, in the words of the form's
+    // labels (server/api/labels.ts); anything else is hidden. Item errors come only from pasted
+    // lines here, and name the line.
     errorFormatter({ shape, error }) {
       const domain = domainErrorOf(error);
       return {
         ...shape,
-        message: domain ? (domain.items ? domain.items.map((i) => `Line ${i.index + 1}: ${i.error}`).join("\n") : domain.message) : error.code === "INTERNAL_SERVER_ERROR" ? "Internal error" : shape.message,
+        message: domain
+          ? inLabelWords(domain.items ? domain.items.map((i) => `Line ${i.index + 1}: ${i.error}`).join("\n") : domain.message)
+          : error.code === "INTERNAL_SERVER_ERROR"
+            ? "Internal error"
+            : shape.message,
         data: { code: shape.data.code, httpStatus: shape.data.httpStatus, items: domain?.items ?? null },
       };
     },

@@ -92,23 +92,38 @@ async function searchWhere(library: Library, search: string) {
   return { statics: { id: { in: statics.map((r) => r.id) } }, dynamics: { id: { in: dynamics.map((r) => r.id) } } };
 }
 
-/** One page of the library, static and dynamic codes together, newest first; `search` matches name, URL or code. */
-export async function libraryPage(actor: Actor, query: { search?: string; page?: number }) {
+export type LibraryPageQuery = {
+  search?: string;
+  page?: number;
+  /** Only codes of this kind. */
+  kind?: ItemKind;
+  /** Only drafts (the review queue of a team library). */
+  drafts?: boolean;
+};
+
+/**
+ * One page of the library, static and dynamic codes together, newest first; `search` matches
+ * name, URL or code. The review queue on /business is the team library's drafts, paged and
+ * searched the same way.
+ */
+export async function libraryPage(actor: Actor, query: LibraryPageQuery) {
   const search = query.search?.trim() ?? "";
   const page = Math.max(1, Math.floor(query.page ?? 1));
   const where = libraryWhere(actor.library);
   const matching = await searchWhere(actor.library, search);
-  const staticWhere = { ...where, ...matching.statics };
-  const dynamicWhere = { ...where, deletedAt: null, ...matching.dynamics };
-  // The newest page × size of each kind holds every item of the page once merged.
+  const staticWhere = { ...where, ...matching.statics, ...(query.drafts ? { reviewStatus: "draft" } : {}) };
+  const dynamicWhere = { ...where, deletedAt: null, ...matching.dynamics, ...(query.drafts ? { status: "draft" } : {}) };
+  // The newest page × size of each kind holds every item of the page once merged; a kind left
+  // out by the filter reads nothing.
   const take = page * PAGE_SIZE;
   const order = [{ createdAt: "desc" as const }, { id: "desc" as const }];
   const include = { createdBy: { select: { email: true } } };
+  const wanted = (kind: ItemKind) => !query.kind || query.kind === kind;
   const [statics, dynamics, staticCount, dynamicCount] = await Promise.all([
-    db.staticCode.findMany({ where: staticWhere as never, orderBy: order, take, include }),
-    db.dynamicCode.findMany({ where: dynamicWhere as never, orderBy: order, take, include }),
-    db.staticCode.count({ where: staticWhere as never }),
-    db.dynamicCode.count({ where: dynamicWhere as never }),
+    wanted("static") ? db.staticCode.findMany({ where: staticWhere as never, orderBy: order, take, include }) : [],
+    wanted("dynamic") ? db.dynamicCode.findMany({ where: dynamicWhere as never, orderBy: order, take, include }) : [],
+    wanted("static") ? db.staticCode.count({ where: staticWhere as never }) : 0,
+    wanted("dynamic") ? db.dynamicCode.count({ where: dynamicWhere as never }) : 0,
   ]);
   const merged = [
     ...statics.map((s) => ({ at: s.createdAt, row: s, kind: "static" as const })),

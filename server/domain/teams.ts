@@ -5,9 +5,7 @@ import { db, isUniqueViolation, type Tx } from "../db";
 import { DomainError, notFound } from "../errors";
 import { timeOrderedId } from "../ids";
 import { generateKey, keyDisplay, revokeKey, type KeySummary } from "./apiKeys";
-import { deleteDynamicCode, updateDynamicCode } from "./dynamicCodes";
-import type { Actor, Library } from "./library";
-import { deleteStaticCode } from "./staticCodes";
+import { invalidateResolution } from "../scan/resolve";
 
 export const ROLES = ["admin", "writer", "viewer"] as const;
 export type Role = (typeof ROLES)[number];
@@ -125,24 +123,19 @@ export async function revokeTeamKey(userId: string, keyId: string) {
 
 const stamp = (date: Date | null) => (date ? date.toISOString() : null);
 
-/** What /business shows the member: admins see every teammate's key, others their own. */
+/**
+ * What /business shows the member: admins see every teammate's key, others their own. The
+ * review queue is the team library's drafts (libraryPage), paged like the library.
+ */
 export async function teamOverview(userId: string) {
   const membership = await membershipOf(userId);
   if (!membership) return null;
   const teamId = membership.teamId;
   const isAdmin = membership.role === "admin";
-  const [members, keys, statics, dynamics] = await Promise.all([
+  const [members, keys] = await Promise.all([
     db.membership.findMany({ where: { teamId }, include: { user: true }, orderBy: { createdAt: "asc" } }),
     db.apiKey.findMany({ where: { teamId, scope: "business", live: true, ...(isAdmin ? {} : { userId }) }, include: { user: true }, orderBy: { createdAt: "asc" } }),
-    db.staticCode.findMany({ where: { teamId, reviewStatus: "draft" }, include: { createdBy: true }, orderBy: { id: "desc" } }),
-    db.dynamicCode.findMany({ where: { teamId, deletedAt: null, status: "draft" }, include: { createdBy: true }, orderBy: { id: "desc" } }),
   ]);
-  const drafts = [
-    ...statics.map((s) => ({ kind: "static" as const, id: s.id, name: s.name, target: s.url, status: s.reviewStatus, createdBy: s.createdBy.email, createdAt: s.createdAt })),
-    ...dynamics.map((d) => ({ kind: "dynamic" as const, id: d.code, name: d.name, target: d.destinationUrl, status: d.status, createdBy: d.createdBy.email, createdAt: d.createdAt })),
-  ]
-    .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())
-    .map((item) => ({ ...item, createdAt: item.createdAt.toISOString() }));
   return {
     team: { id: teamId, name: membership.team.name, ownerEmail: membership.team.owner.email, ownerOnBusiness: membership.team.owner.tier === "business" },
     role: membership.role as Role,
@@ -156,7 +149,6 @@ export async function teamOverview(userId: string) {
       activeFrom: k.activeFrom.toISOString(),
       lastUsedAt: stamp(k.lastUsedAt),
     })),
-    drafts,
   };
 }
 
@@ -165,41 +157,43 @@ export type TeamOverview = NonNullable<Awaited<ReturnType<typeof teamOverview>>>
 export const itemKind = z.enum(["static", "dynamic"]);
 export type ItemKind = z.infer<typeof itemKind>;
 
-const teamActor = (membership: { userId: string; teamId: string; role: string }): Actor => ({
-  userId: membership.userId,
-  library: { kind: "team", teamId: membership.teamId },
-  role: membership.role as Role,
-});
+export const DECISIONS = ["approve", "reject"] as const;
+export type Decision = (typeof DECISIONS)[number];
+/** The most drafts one review decides: a page of the queue, with room to spare. */
+export const MAX_REVIEWED = 100;
 
-/** Approve: the draft becomes active (a dynamic code starts resolving); who and when are kept. */
-export async function approveDraft(adminId: string, kind: ItemKind, id: string) {
+/**
+ * An admin's decision on drafts of the team, all of them or none (one transaction): approve
+ * makes each active (a dynamic code starts resolving); reject deletes each (a dynamic code's
+ * record stays, deleted, so its code is never reused). Who and when are kept on both.
+ */
+export async function reviewDrafts(adminId: string, decision: Decision, items: { kind: ItemKind; id: string }[]): Promise<{ reviewed: number }> {
   const admin = await requireAdmin(adminId);
-  if (kind === "dynamic") {
-    const row = await db.dynamicCode.findFirst({ where: { code: id, teamId: admin.teamId, deletedAt: null, status: "draft" } });
-    if (!row) throw notFound("No such draft in your team");
-    await updateDynamicCode(teamActor(admin), { code: id, status: "active" });
-    return;
-  }
-  const { count } = await db.staticCode.updateMany({
-    where: { id, teamId: admin.teamId, reviewStatus: "draft" },
-    data: { reviewStatus: "active", reviewedById: adminId, reviewedAt: new Date() },
+  const ids = (kind: ItemKind) => [...new Set(items.filter((i) => i.kind === kind).map((i) => i.id))];
+  const [statics, dynamics] = [ids("static"), ids("dynamic")];
+  const teamId = admin.teamId;
+  const reviewed = { reviewedById: adminId, reviewedAt: new Date() };
+  await db.$transaction(async (tx) => {
+    const staticWhere = { id: { in: statics }, teamId, reviewStatus: "draft" };
+    const dynamicWhere = { code: { in: dynamics }, teamId, deletedAt: null, status: "draft" };
+    const [s, d] =
+      decision === "approve"
+        ? [
+            await tx.staticCode.updateMany({ where: staticWhere, data: { reviewStatus: "active", ...reviewed } }),
+            await tx.dynamicCode.updateMany({ where: dynamicWhere, data: { status: "active", ...reviewed } }),
+          ]
+        : [
+            await tx.staticCode.deleteMany({ where: staticWhere }),
+            await tx.dynamicCode.updateMany({ where: dynamicWhere, data: { deletedAt: reviewed.reviewedAt, ...reviewed } }),
+          ];
+    // One that is no longer a draft of the team (reviewed meanwhile, deleted, another team's) undoes them all.
+    if (s.count !== statics.length || d.count !== dynamics.length) {
+      const asked = statics.length + dynamics.length;
+      const missing = asked - s.count - d.count;
+      if (asked === 1) throw notFound("No such draft in your team");
+      throw notFound(`${missing} of ${asked} selected drafts ${missing === 1 ? "is no longer a draft" : "are no longer drafts"} in your team: nothing was changed`);
+    }
   });
-  if (count === 0) throw notFound("No such draft in your team");
-}
-
-/** Reject: the draft is deleted (a dynamic code's record stays, deleted, so its code is never reused). */
-export async function rejectDraft(adminId: string, kind: ItemKind, id: string) {
-  const admin = await requireAdmin(adminId);
-  const library: Library = { kind: "team", teamId: admin.teamId };
-  const draft =
-    kind === "dynamic"
-      ? await db.dynamicCode.findFirst({ where: { code: id, teamId: admin.teamId, deletedAt: null, status: "draft" } })
-      : await db.staticCode.findFirst({ where: { id, teamId: admin.teamId, reviewStatus: "draft" } });
-  if (!draft) throw notFound("No such draft in your team");
-  if (kind === "dynamic") {
-    await db.dynamicCode.update({ where: { code: id }, data: { reviewedById: adminId, reviewedAt: new Date() } });
-    await deleteDynamicCode(library, id);
-  } else {
-    await deleteStaticCode(library, id);
-  }
+  await Promise.all(dynamics.map((code) => invalidateResolution(code)));
+  return { reviewed: statics.length + dynamics.length };
 }

@@ -1,5 +1,5 @@
 // The web library's calls (what /library and /business send), against the real server:
-// pasted lines all or nothing with the bad lines named, who may change what, the style
+// pasted lines all or nothing with the bad lines named (fields in the labels' words), who may change what, the style
 // editor's rules, paging and search, and the session's image route.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
@@ -14,18 +14,18 @@ describe("web library", () => {
     const page = await logIn(user.email, TEST_PASSWORD);
     const lines = "Good one, https://example.com/1\nBad scheme, javascript:alert(1)\n\nno comma here\nGood two, https://example.com/2";
     await assert.rejects(page("library.createMany", { scope: "personal", kind: "dynamic", lines }), (e: Error) => {
-      assert.equal(e.message, "Line 2: destination_url must be an absolute http or https URL\nLine 4: write it as: name, https://…");
+      assert.equal(e.message, "Line 2: Destination URL must be an absolute http or https URL\nLine 4: write it as: name, https://…");
       return true;
     });
     // A name over 200 characters is named too, never cut.
     const long = "N".repeat(201);
     await assert.rejects(page("library.createMany", { scope: "personal", kind: "static", lines: `${long}, https://example.com/long\nfine, https://example.com/f\nbroken` }), (e: Error) => {
-      assert.equal(e.message, "Line 1: name must be 1 to 200 characters (after trimming)\nLine 3: write it as: name, https://…");
+      assert.equal(e.message, "Line 1: Name must be 1 to 200 characters (after trimming)\nLine 3: write it as: name, https://…");
       return true;
     });
-    await assert.rejects(page("library.create", { scope: "personal", kind: "static", name: long, url: "https://example.com/long" }), /name must be 1 to 200 characters/);
+    await assert.rejects(page("library.create", { scope: "personal", kind: "static", name: long, url: "https://example.com/long" }), /^Error: Name must be 1 to 200 characters/);
     await assert.rejects(page("library.createMany", { scope: "personal", kind: "static", lines: lines.replace("no comma here\n", "") }), (e: Error) => {
-      assert.equal(e.message, "Line 2: url must be an absolute http or https URL");
+      assert.equal(e.message, "Line 2: URL must be an absolute http or https URL");
       return true;
     });
     const tooMany = Array.from({ length: 51 }, (_, i) => `Item ${i}, https://example.com/${i}`).join("\n");
@@ -128,8 +128,8 @@ describe("web library", () => {
     const save = (style: unknown) => page("library.saveStyle", { scope: "personal", kind: "static", id: item.id, style });
     await assert.rejects(save({ foreground: "#777777", background: "#888888" }), /too close to scan reliably \(contrast 1\.3:1, at least 3:1 needed\)/);
     await assert.rejects(save({ foreground: "#ffffff" }), /too close to scan reliably/);
-    await assert.rejects(save({ shape: "dots" }), /style has an unknown field: shape/);
-    await assert.rejects(save({ margin: 17 }), /style.margin must be an integer from 0 to 16/);
+    await assert.rejects(save({ shape: "dots" }), /Style has an unknown field: shape/);
+    await assert.rejects(save({ margin: 17 }), /^Error: Margin must be an integer from 0 to 16/);
     const list = () => http("GET", "/v1/qrcodes", { key }).then((r) => (r.body as { qrcodes: { style: object }[] }).qrcodes[0].style);
     assert.deepEqual(await list(), {});
     await save({ foreground: "#ffffff", background: "#102030", error_correction: "Q", margin: 0 });

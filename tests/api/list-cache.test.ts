@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { db } from "../../server/db";
-import { approveDraft, rejectDraft } from "../../server/domain/teams";
+import { reviewDrafts } from "../../server/domain/teams";
 import { actorFor, saveStyle, updateItem } from "../../server/domain/libraryItems";
 import { http, makeTeam, personalKey } from "../helpers";
 
@@ -77,8 +77,8 @@ describe("list pages follow every change to the library", () => {
       ],
     );
     assert.deepEqual(names((await dynamicList(writer.key)).dynqrcodes), ["Dropped", "Kept"]);
-    await approveDraft(team.admin.id, "dynamic", kept.code);
-    await rejectDraft(team.admin.id, "dynamic", dropped.code);
+    await reviewDrafts(team.admin.id, "approve", [{ kind: "dynamic", id: kept.code }]);
+    await reviewDrafts(team.admin.id, "reject", [{ kind: "dynamic", id: dropped.code }]);
     for (const key of [team.adminKey, writer.key]) {
       assert.deepEqual(
         (await dynamicList(key)).dynqrcodes.map((d) => [d.name, d.status]),

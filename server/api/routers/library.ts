@@ -14,7 +14,15 @@ const item = inLibrary.extend({ kind: itemKind, id: z.string() });
 
 export const libraryRouter = createTRPCRouter({
   page: sessionProcedure
-    .input(inLibrary.extend({ search: z.string().max(200).optional(), page: z.number().int().min(1).optional() }))
+    .input(
+      inLibrary.extend({
+        search: z.string().max(200).optional(),
+        page: z.number().int().min(1).optional(),
+        kind: itemKind.optional(),
+        // The review queue on /business: the team library's drafts.
+        drafts: z.boolean().optional(),
+      }),
+    )
     .query(async ({ ctx, input }) => libraryPage(await actorFor(ctx.session.userId, input.scope), input)),
 
   create: sessionProcedure

@@ -2,12 +2,13 @@
 import { z } from "zod";
 import {
   addMember,
-  approveDraft,
   createTeam,
+  DECISIONS,
   generateBusinessKey,
   itemKind,
-  rejectDraft,
+  MAX_REVIEWED,
   removeMember,
+  reviewDrafts,
   revokeTeamKey,
   roleField,
   setMemberRole,
@@ -31,6 +32,15 @@ export const teamRouter = createTRPCRouter({
   removeMember: sessionProcedure.input(z.object({ userId: z.string() })).mutation(({ ctx, input }) => removeMember(ctx.session.userId, input.userId).then(() => done)),
   generateKey: sessionProcedure.mutation(({ ctx }) => generateBusinessKey(ctx.session.userId)),
   revokeKey: sessionProcedure.input(z.object({ keyId: z.string() })).mutation(({ ctx, input }) => revokeTeamKey(ctx.session.userId, input.keyId).then(() => done)),
-  approve: sessionProcedure.input(item).mutation(({ ctx, input }) => approveDraft(ctx.session.userId, input.kind, input.id).then(() => done)),
-  reject: sessionProcedure.input(item).mutation(({ ctx, input }) => rejectDraft(ctx.session.userId, input.kind, input.id).then(() => done)),
+  approve: sessionProcedure.input(item).mutation(({ ctx, input }) => reviewDrafts(ctx.session.userId, "approve", [input]).then(() => done)),
+  reject: sessionProcedure.input(item).mutation(({ ctx, input }) => reviewDrafts(ctx.session.userId, "reject", [input]).then(() => done)),
+  /** The review queue's bulk Approve / Reject: every selected draft or none. */
+  review: sessionProcedure
+    .input(
+      z.object({
+        decision: z.enum(DECISIONS, { error: "decision must be one of approve, reject" }),
+        items: z.array(item).min(1, "Select at least one draft").max(MAX_REVIEWED, `Select at most ${MAX_REVIEWED} drafts`),
+      }),
+    )
+    .mutation(({ ctx, input }) => reviewDrafts(ctx.session.userId, input.decision, input.items)),
 });
