@@ -47,7 +47,8 @@ type Row = { code: string; destinationUrl: string; name: string; style: string; 
 
 export const shortUrl = (code: string) => `${env.shortBaseUrl}/q/${code}`;
 
-const toRecord = (row: Row): DynamicRecord => ({
+/** A stored row as the API shows it. */
+export const dynamicRecordOf = (row: Row): DynamicRecord => ({
   code: row.code,
   short_url: shortUrl(row.code),
   destination_url: row.destinationUrl,
@@ -66,7 +67,7 @@ export async function listDynamicCodes(library: Library, page: { limit?: number;
   const before = decodeCursor(page.cursor, "dyn");
   const rows = await newestInLibrary("DynamicCode", ["code", "destinationUrl", "name", "style", "status", "teamId"], library, { before, limit, liveOnly: true });
   const result = toPage(rows, limit);
-  return { dynqrcodes: result.rows.map(toRecord), next_cursor: result.next_cursor };
+  return { dynqrcodes: result.rows.map(dynamicRecordOf), next_cursor: result.next_cursor };
 }
 
 const CODE_ATTEMPTS = 5;
@@ -89,7 +90,7 @@ export async function createDynamicCodes(actor: Actor, items: DynamicCodeInput[]
       createdAt: now,
       updatedAt: now,
     }));
-    const records = rows.map(toRecord);
+    const records = rows.map(dynamicRecordOf);
     try {
       return await changeWithEvents(actor.library, async (tx) => {
         await tx.dynamicCode.createMany({ data: rows });
@@ -128,7 +129,7 @@ export async function updateDynamicCode(actor: Actor, input: z.infer<typeof dyna
   if (status !== undefined && status !== row.status) checkStatusChange(actor, status);
   const review = status === "active" && row.status === "draft" ? { reviewedById: actor.userId, reviewedAt: new Date() } : {};
   const updated = await changeWithEvents(actor.library, async (tx) => {
-    const record = toRecord(
+    const record = dynamicRecordOf(
       await tx.dynamicCode.update({
         where: { id: row.id },
         data: {
@@ -150,7 +151,7 @@ export async function deleteDynamicCode(library: Library, code: string) {
   const row = await findLive(library, code);
   await changeWithEvents(library, async (tx) => {
     await tx.dynamicCode.update({ where: { id: row.id }, data: { deletedAt: new Date() } });
-    return { result: null, events: [{ type: "dynqrcode.deleted", data: toRecord(row) }] };
+    return { result: null, events: [{ type: "dynqrcode.deleted", data: dynamicRecordOf(row) }] };
   });
   await invalidateResolution(code);
   return { code, deleted: true as const };

@@ -30,7 +30,8 @@ export const staticRecord = z
 export type StaticRecord = z.infer<typeof staticRecord>;
 
 type Row = { id: string; url: string; name: string; style: string; createdAt: Date | number; updatedAt: Date | number };
-const toRecord = (row: Row): StaticRecord => ({
+/** A stored row as the API shows it. */
+export const staticRecordOf = (row: Row): StaticRecord => ({
   qr_id: row.id,
   url: row.url,
   name: row.name,
@@ -44,7 +45,7 @@ export async function listStaticCodes(library: Library, page: { limit?: number; 
   const before = decodeCursor(page.cursor, "qr");
   const rows = await newestInLibrary("StaticCode", ["url", "name", "style"], library, { before, limit });
   const result = toPage(rows, limit);
-  return { qrcodes: result.rows.map(toRecord), next_cursor: result.next_cursor };
+  return { qrcodes: result.rows.map(staticRecordOf), next_cursor: result.next_cursor };
 }
 
 /** Creates every item or none (one statement, one transaction). */
@@ -62,7 +63,7 @@ export async function createStaticCodes(actor: Actor, items: StaticCodeInput[]):
     createdAt: now,
     updatedAt: now,
   }));
-  const records = rows.map(toRecord);
+  const records = rows.map(staticRecordOf);
   return changeWithEvents(actor.library, async (tx) => {
     await tx.staticCode.createMany({ data: rows });
     return { result: records, events: records.map((data) => ({ type: "qrcode.created", data })) };
@@ -74,7 +75,7 @@ export async function deleteStaticCode(library: Library, qrId: string) {
     const row = await tx.staticCode.findFirst({ where: { id: qrId, ...libraryWhere(library) } });
     if (!row) throw notFound("QR code not found");
     await tx.staticCode.delete({ where: { id: row.id } });
-    return { result: { qr_id: qrId, deleted: true as const }, events: [{ type: "qrcode.deleted", data: toRecord(row) }] };
+    return { result: { qr_id: qrId, deleted: true as const }, events: [{ type: "qrcode.deleted", data: staticRecordOf(row) }] };
   });
 }
 

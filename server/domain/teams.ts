@@ -6,6 +6,10 @@ import { DomainError, notFound } from "../errors";
 import { timeOrderedId } from "../ids";
 import { generateKey, keyDisplay, revokeKey, type KeySummary } from "./apiKeys";
 import { invalidateResolution } from "../scan/resolve";
+import { changeWithEvents } from "../webhooks";
+import { dynamicRecordOf } from "./dynamicCodes";
+import type { Library } from "./library";
+import { staticRecordOf } from "./staticCodes";
 
 export const ROLES = ["admin", "writer", "viewer"] as const;
 export type Role = (typeof ROLES)[number];
@@ -173,9 +177,12 @@ export async function reviewDrafts(adminId: string, decision: Decision, items: {
   const [statics, dynamics] = [ids("static"), ids("dynamic")];
   const teamId = admin.teamId;
   const reviewed = { reviewedById: adminId, reviewedAt: new Date() };
-  await db.$transaction(async (tx) => {
+  const library: Library = { kind: "team", teamId };
+  await changeWithEvents(library, async (tx) => {
     const staticWhere = { id: { in: statics }, teamId, reviewStatus: "draft" };
     const dynamicWhere = { code: { in: dynamics }, teamId, deletedAt: null, status: "draft" };
+    // The records as the API shows them once decided, for the draft.approved / draft.rejected events.
+    const [staticRows, dynamicRows] = [await tx.staticCode.findMany({ where: staticWhere }), await tx.dynamicCode.findMany({ where: dynamicWhere })];
     const [s, d] =
       decision === "approve"
         ? [
@@ -193,6 +200,12 @@ export async function reviewDrafts(adminId: string, decision: Decision, items: {
       if (asked === 1) throw notFound("No such draft in your team");
       throw notFound(`${missing} of ${asked} selected drafts ${missing === 1 ? "is no longer a draft" : "are no longer drafts"} in your team: nothing was changed`);
     }
+    const type = decision === "approve" ? "draft.approved" : "draft.rejected";
+    const records = [
+      ...staticRows.map(staticRecordOf),
+      ...dynamicRows.map((row) => dynamicRecordOf({ ...row, status: decision === "approve" ? "active" : row.status })),
+    ];
+    return { result: null, events: records.map((data) => ({ type, data })) };
   });
   await Promise.all(dynamics.map((code) => invalidateResolution(code)));
   return { reviewed: statics.length + dynamics.length };

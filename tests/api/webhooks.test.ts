@@ -9,6 +9,7 @@ import { after, before, describe, it } from "node:test";
 import { Webhook } from "standardwebhooks";
 import { startServer, type RunningServer } from "../../scripts/harness";
 import { db } from "../../server/db";
+import { reviewDrafts } from "../../server/domain/teams";
 import { http, makeTeam, personalKey, until } from "../helpers";
 
 type Received = { path: string; headers: IncomingHttpHeaders; body: string };
@@ -162,6 +163,24 @@ describe("webhooks: deliveries to a real receiver", () => {
     assert.deepEqual([last[0].status, last[0].attempts, last[0].response_status], ["delivered", 3, 204]);
     const stored = await db.webhookDelivery.findFirstOrThrow({ where: { endpointId: hook.webhook_id } });
     assert.ok(stored.latencyMs !== null && stored.latencyMs >= 0);
+  });
+
+  it("the review queue's decisions are events too: draft.approved and draft.rejected, with the record", async () => {
+    const team = await makeTeam();
+    const writer = await team.addWriter();
+    created(await http("POST", "/v1/webhooks", { key: team.adminKey, json: { url: `${hooks.base}/review`, events: ["draft.approved", "draft.rejected"] } }));
+    const drafts = ((await http("POST", "/v1/dynqrcodes/batch", { key: writer.key, json: { dynqrcodes: [{ destination_url: "https://example.com/yes", name: "Yes" }, { destination_url: "https://example.com/no", name: "No" }] } })).body as { created: { code: string }[] }).created;
+    const statics = ((await http("POST", "/v1/qrcodes", { key: writer.key, json: { url: "https://example.com/s", name: "Static draft" } })).body as { created: { qr_id: string }[] }).created;
+    // The same domain function as the page's Approve and Reject buttons.
+    await reviewDrafts(team.admin.id, "approve", [{ kind: "dynamic", id: drafts[0].code }, { kind: "static", id: statics[0].qr_id }]);
+    await reviewDrafts(team.admin.id, "reject", [{ kind: "dynamic", id: drafts[1].code }]);
+    const mine = () => hooks.received.filter((r) => r.path === "/review").map((r) => JSON.parse(r.body) as { type: string; data: Record<string, unknown> });
+    await until(() => mine().length >= 3, "three review events");
+    const byName = Object.fromEntries(mine().map((e) => [e.data.name, e]));
+    assert.deepEqual([byName.Yes.type, byName.Yes.data.status, byName.Yes.data.team_id], ["draft.approved", "active", team.id]);
+    assert.deepEqual([byName["Static draft"].type, byName["Static draft"].data.qr_id], ["draft.approved", statics[0].qr_id]);
+    assert.deepEqual([byName.No.type, byName.No.data.code], ["draft.rejected", drafts[1].code]);
+    assert.equal(mine().length, 3, "no other event: the endpoint subscribes to the review only");
   });
 
   it("Send test event: 202 with the event id, delivered as webhook.test to that endpoint only", async () => {
