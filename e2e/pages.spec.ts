@@ -26,6 +26,8 @@ function watch(page: Page, origin: string) {
 }
 
 test("every page loads cleanly at desktop and phone width", async ({ browser, baseURL }) => {
+  // Nine pages at two widths, each with a full-page screenshot: more than the default minute on a busy machine.
+  test.setTimeout(180_000);
   const origin = new URL(baseURL!).origin;
   const owner = await account("pages", "business", "Paige Owner");
   await createTeam(owner.id, "Pages Team");
