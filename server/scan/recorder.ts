@@ -10,7 +10,7 @@
 import { createHmac } from "node:crypto";
 import { isbot } from "isbot";
 import UAParser from "ua-parser-js";
-import { insertEach, writeTransaction } from "../db";
+import { dialectSql, insertEach, writeTransaction, type RunEach } from "../db";
 import { logError } from "../log";
 import { secret } from "../secrets";
 import { timeOrderedId } from "../ids";
@@ -117,16 +117,14 @@ const visitorOfDay = (dynamicCodeId: string, day: string, hash: string) => `${dy
 
 /** The stored row: parsing and hashing happen here, off the redirect's critical path. */
 function toRow(scan: BufferedScan): ScanRow {
-  const iso = new Date(scan.scannedAt).toISOString();
-  const day = iso.slice(0, 10);
+  const scannedAt = storedTime(scan.scannedAt);
+  const day = scannedAt.slice(0, 10);
   const agent = describeAgent(scan.userAgent);
   const hash = visitorHash(scan.address, scan.userAgent);
   return {
     id: scan.id,
     dynamicCodeId: scan.dynamicCodeId,
-    // The text form the Prisma SQLite adapter writes and reads back; PostgreSQL's timestamp
-    // reads the same text (the offset is zero).
-    scannedAt: `${iso.slice(0, 23)}+00:00`,
+    scannedAt,
     day,
     country: countryOf(scan.countryHeader, scan.address),
     device: agent.device,
@@ -152,8 +150,42 @@ export async function writeScans(batch: BufferedScan[]): Promise<void> {
     for (const v of fresh) firstOfVisitor.get(visitorOfDay(v.dynamicCodeId, v.day, v.visitorHash))!.unique = 1;
     await runEach(SQL.scans, scans.map((s) => SCAN_COLUMNS.map((column) => s[column])));
     await runEach(SQL.rollups, rollupsOf(scans));
+    await writeScanEvents(runEach, scans);
   });
 }
+
+type Subscriber = { dynamicCodeId: string; code: string; endpointId: string; library: string };
+
+/**
+ * The batch's `scan.created` events (contract: "Webhooks"), in its transaction: one event per
+ * scan of a code whose library has an enabled endpoint subscribed to them, and one delivery per
+ * such endpoint. One statement finds them for the whole batch; a batch of codes nobody
+ * subscribed to stores nothing more. The dispatcher (server/webhooks) finds the deliveries
+ * within a second: nothing here waits for it, so a redirect never does.
+ */
+async function writeScanEvents(runEach: RunEach, scans: ScanRow[]): Promise<void> {
+  const codeIds = [...new Set(scans.map((s) => s.dynamicCodeId))];
+  const subscribers = (await runEach(SQL.subscribers, [[JSON.stringify(codeIds)]])) as Subscriber[];
+  if (subscribers.length === 0) return;
+  const byCode = new Map<string, Subscriber[]>();
+  for (const s of subscribers) byCode.set(s.dynamicCodeId, [...(byCode.get(s.dynamicCodeId) ?? []), s]);
+  const now = storedTime(Date.now());
+  const events: unknown[][] = [];
+  const deliveries: unknown[][] = [];
+  for (const scan of scans) {
+    const targets = byCode.get(scan.dynamicCodeId);
+    if (!targets) continue;
+    const id = timeOrderedId("evt");
+    const data = { code: targets[0].code, scanned_at: `${scan.scannedAt.slice(0, 23)}Z`, country: scan.country, device: scan.device, os: scan.os, browser: scan.browser, unique: scan.unique === 1 };
+    events.push([id, targets[0].library, "scan.created", JSON.stringify({ type: "scan.created", timestamp: `${now.slice(0, 19)}Z`, data }), now]);
+    for (const t of targets) deliveries.push([timeOrderedId("dlv"), t.endpointId, id, "pending", 0, now]);
+  }
+  await runEach(SQL.events, events);
+  await runEach(SQL.deliveries, deliveries);
+}
+
+/** A timestamp in the text form the Prisma SQLite adapter writes and reads back (PostgreSQL reads it too). */
+const storedTime = (epochMs: number) => `${new Date(epochMs).toISOString().slice(0, 23)}+00:00`;
 
 type Rollup = [dynamicCodeId: string, day: string, dimension: string, value: string, scans: number, uniqueScans: number];
 
@@ -190,6 +222,17 @@ const SQL = {
     `ON CONFLICT ("dynamicCodeId", "dimension", "day", "value")
       DO UPDATE SET "scans" = "ScanDaily"."scans" + excluded."scans", "uniqueScans" = "ScanDaily"."uniqueScans" + excluded."uniqueScans"`,
   ),
+  // The enabled endpoints subscribed to scan.created of each code's library (the library key
+  // as server/domain/library.ts writes it), for a JSON array of code ids in one parameter.
+  subscribers: dialectSql((dialect) => {
+    const ids = dialect === "sqlite" ? `json_each(?)` : `jsonb_array_elements_text((?::jsonb -> 0 ->> 0)::jsonb)`;
+    return `SELECT d."id" AS "dynamicCodeId", d."code" AS "code", w."id" AS "endpointId", w."library" AS "library"
+      FROM ${ids} AS j JOIN "DynamicCode" d ON d."id" = j.value
+      JOIN "WebhookEndpoint" w ON w."library" = CASE WHEN d."teamId" IS NULL THEN 'user:' || d."userId" ELSE 'team:' || d."teamId" END
+      WHERE w."enabled" AND w."events" LIKE '%"scan.created"%'`;
+  }),
+  events: insertEach("WebhookEvent", ["id", "library", "type", "payload", "createdAt"], { createdAt: "timestamp(3)" }),
+  deliveries: insertEach("WebhookDelivery", ["id", "endpointId", "eventId", "status", "attempts", "nextAttemptAt"], { attempts: "integer", nextAttemptAt: "timestamp(3)" }),
 };
 
 /** Where batches are written: in process by default, or by the writer thread (writer-thread.ts). */

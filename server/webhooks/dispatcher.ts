@@ -1,11 +1,15 @@
 // Delivery of the outbox (contract: "Webhooks"): every instance looks for due deliveries every
-// second (and at once after its own commits), claims each with a conditional update (one
-// instance wins, on SQLite and PostgreSQL alike; a claim expires after 30 s, so a crashed
-// instance's attempts are made by another), and POSTs one event per request, signed, with a
-// 10 s timeout and no redirects followed, through a connection whose DNS answer is checked
-// (address.ts). A 2xx is delivered; anything else is tried again after 5 s, 5 min, 30 min, 2 h,
-// 5 h, 10 h and 10 h (× WEBHOOK_RETRY_SCALE), then failed. An endpoint whose deliveries have
-// all failed for 5 days (× the same scale) is disabled, with the reason.
+// second (and at once after its own commits) and runs one lane per endpoint that has some. A
+// lane claims up to CLAIM_BATCH of its endpoint's due deliveries with one conditional update
+// (a claim token and a deadline: one instance wins each row, on SQLite and PostgreSQL alike; a
+// claim expires after CLAIM_MS, so a crashed instance's attempts are made by another), POSTs
+// them one event per request, at most PER_ENDPOINT at a time, signed, with a 10 s timeout and no
+// redirects followed, through a connection whose DNS answer is checked (address.ts), and writes
+// their outcomes in one transaction. A 2xx is delivered; anything else is tried again after 5 s,
+// 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (× WEBHOOK_RETRY_SCALE), then failed. An endpoint whose
+// deliveries have all failed for 5 days (× the same scale) is disabled, with the reason.
+// Delivered and failed events are removed from the outbox 30 days after they were stored.
+import { randomUUID } from "node:crypto";
 import { Agent, request } from "undici";
 import { db } from "../db";
 import { env } from "../env";
@@ -17,26 +21,35 @@ import { signatureHeaders } from "./signature";
 const RETRY_DELAYS_S = [5, 300, 1800, 7200, 18000, 36000, 36000];
 const DISABLE_AFTER_S = 5 * 24 * 3600;
 const TIMEOUT_MS = 10_000;
-const CLAIM_MS = 30_000;
 const POLL_MS = 1000;
-const BATCH = 50;
+/** Requests in flight to one endpoint, from one instance. */
+const PER_ENDPOINT = 10;
+/** Deliveries one claim takes: two rounds of PER_ENDPOINT timeouts fit within the claim. */
+const CLAIM_BATCH = 20;
+/** How long a claim holds: also how long a crashed instance's claimed deliveries wait for another. */
+const CLAIM_MS = 25_000;
 const KEPT_BYTES = 1024;
+const KEEP_EVENTS_MS = 30 * 24 * 3600 * 1000;
+const CLEAN_EVERY_MS = 3600 * 1000;
 
-type State = { timer: NodeJS.Timeout | null; busy: boolean; again: boolean; agent: Agent | null; sending: Set<string> };
-const state: State = processSingleton("webhooks.dispatcher", () => ({ timer: null, busy: false, again: false, agent: null, sending: new Set<string>() }));
+type State = { timer: NodeJS.Timeout | null; cleaner: NodeJS.Timeout | null; busy: boolean; again: boolean; agent: Agent | null; lanes: Set<string> };
+const state: State = processSingleton("webhooks.dispatcher", () => ({ timer: null, cleaner: null, busy: false, again: false, agent: null, lanes: new Set<string>() }));
 
-/** Starts this instance's dispatcher (the Node server, at start). */
+/** Starts this instance's dispatcher and the outbox's hourly clean-up (the Node server, at start). */
 export function startWebhookDispatcher(): void {
   if (state.timer) return;
-  state.agent = new Agent({ connect: { lookup: guardedLookup as never }, connections: 4 });
+  state.agent = new Agent({ connect: { lookup: guardedLookup as never }, connections: PER_ENDPOINT });
   state.timer = setInterval(() => void tick(), POLL_MS);
   state.timer.unref();
+  state.cleaner = setInterval(() => void cleanOutbox().catch((error) => logError("webhooks.clean_failed", {}, error)), CLEAN_EVERY_MS);
+  state.cleaner.unref();
   void tick();
 }
 
 export async function stopWebhookDispatcher(): Promise<void> {
   if (state.timer) clearInterval(state.timer);
-  state.timer = null;
+  if (state.cleaner) clearInterval(state.cleaner);
+  state.timer = state.cleaner = null;
   await state.agent?.close().catch(() => undefined);
   state.agent = null;
 }
@@ -46,11 +59,9 @@ export function wakeDispatcher(): void {
   if (state.timer) void tick();
 }
 
-/**
- * Claims the due deliveries of endpoints this instance is not already sending to, and sends
- * each endpoint's in order, one request at a time, endpoints side by side: a slow endpoint
- * holds up only its own deliveries.
- */
+const freeAndDue = (now: Date) => ({ status: "pending", nextAttemptAt: { lte: now }, OR: [{ claimedUntil: null }, { claimedUntil: { lt: now } }] });
+
+/** Starts a lane for each endpoint with due deliveries that has none here yet. */
 async function tick(): Promise<void> {
   if (state.busy) {
     state.again = true;
@@ -60,38 +71,123 @@ async function tick(): Promise<void> {
   try {
     do {
       state.again = false;
-      const now = new Date();
       const due = await db.webhookDelivery.findMany({
-        where: { status: "pending", nextAttemptAt: { lte: now }, OR: [{ claimedUntil: null }, { claimedUntil: { lt: now } }], endpointId: { notIn: [...state.sending] } },
-        orderBy: { nextAttemptAt: "asc" },
-        take: BATCH,
+        where: { ...freeAndDue(new Date()), endpointId: { notIn: [...state.lanes] } },
+        select: { endpointId: true },
+        distinct: ["endpointId"],
+        take: 100,
       });
-      const byEndpoint = new Map<string, typeof due>();
-      for (const d of due) {
-        // At most two of an endpoint's at a time (20 s of timeouts, within the 30 s claim).
-        if ((byEndpoint.get(d.endpointId)?.length ?? 0) >= 2) continue;
-        const { count } = await db.webhookDelivery.updateMany({ where: { id: d.id, status: "pending", claimedUntil: d.claimedUntil }, data: { claimedUntil: new Date(Date.now() + CLAIM_MS) } });
-        if (count === 1) byEndpoint.set(d.endpointId, [...(byEndpoint.get(d.endpointId) ?? []), d]);
-      }
-      for (const [endpointId, list] of byEndpoint) {
-        state.sending.add(endpointId);
-        void (async () => {
-          try {
-            for (const d of list) await attempt(d.id, d.endpointId, d.eventId, d.attempts);
-          } catch (error) {
-            logError("webhooks.attempt_failed", { endpointId }, error);
-          } finally {
-            state.sending.delete(endpointId);
-            wakeDispatcher();
-          }
-        })();
-      }
-      if (due.length === BATCH) state.again = true;
+      for (const { endpointId } of due) startLane(endpointId);
     } while (state.again);
   } catch (error) {
     logError("webhooks.dispatch_failed", {}, error);
   } finally {
     state.busy = false;
+  }
+}
+
+/** An endpoint's deliveries, claim after claim until none is due: a slow endpoint holds up only its own. */
+function startLane(endpointId: string): void {
+  state.lanes.add(endpointId);
+  void (async () => {
+    try {
+      while (state.timer && (await deliverBatch(endpointId)));
+    } catch (error) {
+      logError("webhooks.attempt_failed", { endpointId }, error);
+    } finally {
+      state.lanes.delete(endpointId);
+    }
+  })();
+}
+
+/** Claims, sends and records one batch of an endpoint's due deliveries; false when none was due. */
+async function deliverBatch(endpointId: string): Promise<boolean> {
+  const now = new Date();
+  const candidates = await db.webhookDelivery.findMany({ where: { endpointId, ...freeAndDue(now) }, orderBy: { nextAttemptAt: "asc" }, take: CLAIM_BATCH, select: { id: true } });
+  if (candidates.length === 0) return false;
+  const ids = candidates.map((c) => c.id);
+  const token = randomUUID();
+  await db.webhookDelivery.updateMany({ where: { id: { in: ids }, ...freeAndDue(now) }, data: { claimedUntil: new Date(now.getTime() + CLAIM_MS), claimedBy: token } });
+  const claimed = await db.webhookDelivery.findMany({ where: { id: { in: ids }, claimedBy: token }, orderBy: { id: "asc" } });
+  if (claimed.length === 0) return true; // another instance won them all
+  const claimedIds = claimed.map((d) => d.id);
+  const endpoint = await db.webhookEndpoint.findUnique({ where: { id: endpointId } });
+  if (!endpoint) {
+    await db.webhookDelivery.deleteMany({ where: { id: { in: claimedIds } } });
+    return true;
+  }
+  if (!endpoint.enabled) {
+    await db.webhookDelivery.updateMany({ where: { id: { in: claimedIds } }, data: { status: "failed", responseBody: "the endpoint is disabled", claimedUntil: null, claimedBy: null } });
+    return true;
+  }
+  const events = new Map((await db.webhookEvent.findMany({ where: { id: { in: claimed.map((d) => d.eventId) } } })).map((e) => [e.id, e]));
+  const outcomes: { id: string; attempts: number; delivered: boolean; status: number | null; text: string; latencyMs: number; at: Date }[] = [];
+  let next = 0;
+  const sendNext = async (): Promise<void> => {
+    while (next < claimed.length) {
+      const delivery = claimed[next++];
+      const event = events.get(delivery.eventId);
+      if (!event) continue; // removed with its event (the outbox's clean-up); its row goes below
+      const started = Date.now();
+      const headers = { "content-type": "application/json", "user-agent": "QR-Records-Webhooks/1.0", ...signatureHeaders(endpoint.secret, event.id, event.payload, Math.floor(started / 1000)) };
+      const answer = await post(endpoint.url, headers, event.payload);
+      const at = new Date();
+      const delivered = answer.status !== null && answer.status >= 200 && answer.status < 300;
+      outcomes.push({ id: delivery.id, attempts: delivery.attempts + 1, delivered, status: answer.status, text: answer.text, latencyMs: at.getTime() - started, at });
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(PER_ENDPOINT, claimed.length) }, sendNext));
+  const orphans = claimed.filter((d) => !events.has(d.eventId)).map((d) => d.id);
+  await db.$transaction([
+    ...outcomes.map((o) => {
+      const last = !o.delivered && o.attempts > RETRY_DELAYS_S.length;
+      return db.webhookDelivery.update({
+        where: { id: o.id },
+        data: {
+          status: o.delivered ? "delivered" : last ? "failed" : "pending",
+          attempts: o.attempts,
+          responseStatus: o.status,
+          responseBody: o.text,
+          latencyMs: o.latencyMs,
+          lastAttemptAt: o.at,
+          nextAttemptAt: o.delivered || last ? o.at : new Date(o.at.getTime() + RETRY_DELAYS_S[o.attempts - 1] * env.webhookRetryScale * 1000),
+          claimedUntil: null,
+          claimedBy: null,
+        },
+      });
+    }),
+    db.webhookDelivery.deleteMany({ where: { id: { in: orphans } } }),
+  ]);
+  await noteHealth(endpoint, outcomes.some((o) => o.delivered), outcomes.length > 0 ? outcomes[outcomes.length - 1].at : now);
+  return true;
+}
+
+/** Any success clears the endpoint's failing streak; 5 days of nothing but failures disables it. */
+async function noteHealth(endpoint: { id: string; failingSince: Date | null }, anyDelivered: boolean, now: Date): Promise<void> {
+  if (anyDelivered) {
+    if (endpoint.failingSince) await db.webhookEndpoint.update({ where: { id: endpoint.id }, data: { failingSince: null } });
+  } else if (!endpoint.failingSince) {
+    await db.webhookEndpoint.updateMany({ where: { id: endpoint.id, failingSince: null }, data: { failingSince: now } });
+  } else if (now.getTime() - endpoint.failingSince.getTime() >= DISABLE_AFTER_S * env.webhookRetryScale * 1000) {
+    const reason = `Every delivery failed since ${endpoint.failingSince.toISOString().replace(/\.\d{3}Z$/, "Z")}`;
+    await db.webhookEndpoint.update({ where: { id: endpoint.id }, data: { enabled: false, disabledReason: reason, updatedAt: now } });
+  }
+}
+
+/**
+ * Removes events stored more than 30 days before `now` that wait for no attempt, with their
+ * deliveries, a thousand at a time; returns how many events went.
+ */
+export async function cleanOutbox(now = new Date()): Promise<number> {
+  let removed = 0;
+  for (;;) {
+    const old = await db.webhookEvent.findMany({ where: { createdAt: { lt: new Date(now.getTime() - KEEP_EVENTS_MS) } }, select: { id: true }, orderBy: { id: "asc" }, take: 1000 });
+    if (old.length === 0) return removed;
+    const waiting = new Set((await db.webhookDelivery.findMany({ where: { eventId: { in: old.map((e) => e.id) }, status: "pending" }, select: { eventId: true } })).map((d) => d.eventId));
+    const ids = old.map((e) => e.id).filter((id) => !waiting.has(id));
+    await db.$transaction([db.webhookDelivery.deleteMany({ where: { eventId: { in: ids } } }), db.webhookEvent.deleteMany({ where: { id: { in: ids } } })]);
+    removed += ids.length;
+    if (old.length < 1000 || ids.length === 0) return removed;
   }
 }
 
@@ -110,47 +206,5 @@ async function post(url: string, headers: Record<string, string>, body: string):
     const e = error as Error & { code?: string; cause?: { code?: string; message?: string } };
     const reason = e.name === "TimeoutError" || e.name === "AbortError" ? `no answer within ${TIMEOUT_MS / 1000} s` : (e.cause?.message ?? e.message);
     return { status: null, text: reason.slice(0, KEPT_BYTES) };
-  }
-}
-
-async function attempt(id: string, endpointId: string, eventId: string, attemptsBefore: number): Promise<void> {
-  const [endpoint, event] = await Promise.all([db.webhookEndpoint.findUnique({ where: { id: endpointId } }), db.webhookEvent.findUnique({ where: { id: eventId } })]);
-  if (!endpoint || !event) {
-    await db.webhookDelivery.deleteMany({ where: { id } });
-    return;
-  }
-  if (!endpoint.enabled) {
-    await db.webhookDelivery.update({ where: { id }, data: { status: "failed", responseBody: "the endpoint is disabled", claimedUntil: null } });
-    return;
-  }
-  const started = Date.now();
-  const headers = { "content-type": "application/json", "user-agent": "QR-Records-Webhooks/1.0", ...signatureHeaders(endpoint.secret, event.id, event.payload, Math.floor(started / 1000)) };
-  const answer = await post(endpoint.url, headers, event.payload);
-  const now = new Date();
-  const attempts = attemptsBefore + 1;
-  const delivered = answer.status !== null && answer.status >= 200 && answer.status < 300;
-  const last = !delivered && attempts > RETRY_DELAYS_S.length;
-  await db.webhookDelivery.update({
-    where: { id },
-    data: {
-      status: delivered ? "delivered" : last ? "failed" : "pending",
-      attempts,
-      responseStatus: answer.status,
-      responseBody: answer.text,
-      latencyMs: now.getTime() - started,
-      lastAttemptAt: now,
-      nextAttemptAt: delivered || last ? now : new Date(now.getTime() + RETRY_DELAYS_S[attempts - 1] * env.webhookRetryScale * 1000),
-      claimedUntil: null,
-    },
-  });
-  if (delivered) {
-    if (endpoint.failingSince) await db.webhookEndpoint.update({ where: { id: endpointId }, data: { failingSince: null } });
-    return;
-  }
-  if (!endpoint.failingSince) {
-    await db.webhookEndpoint.updateMany({ where: { id: endpointId, failingSince: null }, data: { failingSince: now } });
-  } else if (now.getTime() - endpoint.failingSince.getTime() >= DISABLE_AFTER_S * env.webhookRetryScale * 1000) {
-    const reason = `Every delivery failed since ${endpoint.failingSince.toISOString().replace(/\.\d{3}Z$/, "Z")}`;
-    await db.webhookEndpoint.update({ where: { id: endpointId }, data: { enabled: false, disabledReason: reason, updatedAt: now } });
   }
 }

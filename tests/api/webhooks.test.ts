@@ -10,26 +10,36 @@ import { Webhook } from "standardwebhooks";
 import { startServer, type RunningServer } from "../../scripts/harness";
 import { db } from "../../server/db";
 import { reviewDrafts } from "../../server/domain/teams";
-import { http, makeTeam, personalKey, until } from "../helpers";
+import { cleanOutbox } from "../../server/webhooks/dispatcher";
+import { http, makeTeam, personalKey, until, withPair } from "../helpers";
 
 type Received = { path: string; headers: IncomingHttpHeaders; body: string };
 
-/** A webhook receiver: records every request; `answers[path]` says what to answer, in turn (then 204). */
+/**
+ * A webhook receiver: records every request; `answers[path]` says what to answer, in turn (then
+ * 204); a path in `hang` is never answered.
+ */
 async function receiver() {
   const received: Received[] = [];
   const answers: Record<string, number[]> = {};
+  const hang = new Set<string>();
   const server: Server = createServer((req, res) => {
     let body = "";
     req.on("data", (c) => (body += c));
     req.on("end", () => {
       received.push({ path: req.url ?? "", headers: req.headers, body });
+      if (hang.has(req.url ?? "")) return;
       const status = answers[req.url ?? ""]?.shift() ?? 204;
       res.writeHead(status, { "content-type": "text/plain" }).end(status >= 400 ? `failure ${status} `.repeat(200) : "");
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { base, received, answers, close: () => new Promise((r) => server.close(r)) };
+  const close = () => {
+    server.closeAllConnections();
+    return new Promise((r) => server.close(r));
+  };
+  return { base, received, answers, hang, close };
 }
 
 const created = (r: { body: unknown }) => (r.body as { webhook: { webhook_id: string; secret: string } }).webhook;
@@ -196,5 +206,118 @@ describe("webhooks: deliveries to a real receiver", () => {
     assert.deepEqual(JSON.parse(got.body).type, "webhook.test");
     await new Promise((r) => setTimeout(r, 300));
     assert.ok(!hooks.received.some((x) => x.path === "/test-other"));
+  });
+});
+
+const IPHONE = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1";
+const FIREFOX = "Mozilla/5.0 (Macintosh; Intel Mac OS X 14.4; rv:125.0) Gecko/20100101 Firefox/125.0";
+type ScanEventBody = { type: string; data: { code: string; scanned_at: string; country: string; device: string; os: string; browser: string; unique: boolean } };
+
+describe("webhooks: scans, timeouts, crashes, several instances, the outbox's clean-up", () => {
+  let hooks: Awaited<ReturnType<typeof receiver>>;
+  before(async () => {
+    hooks = await receiver();
+  });
+  after(() => hooks.close());
+
+  it("scan.created: one event per counted scan, written with the scan's batch; other libraries' scans and bots send nothing", async () => {
+    const { key } = await personalKey();
+    const other = await personalKey();
+    created(await http("POST", "/v1/webhooks", { key, json: { url: `${hooks.base}/scans`, events: ["scan.created"] } }));
+    const mine = (await http("POST", "/v1/dynqrcodes", { key, json: { destination_url: "https://example.com/scanned", name: "Scanned" } })).body as { created: { code: string }[] };
+    const theirs = (await http("POST", "/v1/dynqrcodes", { key: other.key, json: { destination_url: "https://example.com/theirs", name: "Theirs" } })).body as { created: { code: string }[] };
+    const code = mine.created[0].code;
+    for (const ua of [IPHONE, IPHONE, FIREFOX, "curl/8.5.0"]) assert.equal((await http("GET", `/q/${code}`, { headers: { "user-agent": ua } })).status, 302);
+    assert.equal((await http("GET", `/q/${theirs.created[0].code}`, { headers: { "user-agent": IPHONE } })).status, 302);
+    const events = () => hooks.received.filter((r) => r.path === "/scans").map((r) => JSON.parse(r.body) as ScanEventBody);
+    await until(() => events().length >= 3, "three scan events");
+    await new Promise((r) => setTimeout(r, 500)); // neither the bot's scan nor the other library's comes
+    const got = events();
+    assert.equal(got.length, 3, JSON.stringify(got));
+    assert.ok(got.every((e) => e.type === "scan.created" && e.data.code === code && /^[A-Z]{2}$/.test(e.data.country) && /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/.test(e.data.scanned_at)));
+    const iphone = got.filter((e) => e.data.os === "iOS");
+    assert.deepEqual(iphone.map((e) => [e.data.device, e.data.browser, e.data.unique]).sort(), [["mobile", "Mobile Safari", false], ["mobile", "Mobile Safari", true]]);
+    assert.deepEqual(got.filter((e) => e.data.browser === "Firefox").map((e) => [e.data.device, e.data.unique]), [["desktop", true]]);
+  });
+
+  it("a receiver that does not answer is cut after 10 s and the attempt is retried", async () => {
+    const { key } = await personalKey();
+    hooks.hang.add("/hang");
+    const hook = created(await http("POST", "/v1/webhooks", { key, json: { url: `${hooks.base}/hang`, events: ["qrcode.created"] } }));
+    const sent = Date.now();
+    const { event_id } = (await http("POST", `/v1/webhooks/${hook.webhook_id}/test`, { key })).body as { event_id: string };
+    let row = await db.webhookDelivery.findFirst({ where: { eventId: event_id } });
+    for (; Date.now() - sent < 20_000 && !(row && row.attempts >= 1); await new Promise((r) => setTimeout(r, 200))) row = await db.webhookDelivery.findFirst({ where: { eventId: event_id } });
+    assert.ok(row && row.attempts >= 1, "the attempt ended");
+    assert.equal(row.responseStatus, null);
+    assert.equal(row.responseBody, "no answer within 10 s");
+    assert.ok(row.latencyMs! >= 10_000 && row.latencyMs! < 11_500, `latency ${row.latencyMs} ms`);
+    hooks.hang.delete("/hang");
+    await until(() => hooks.received.filter((r) => r.path === "/hang" && r.headers["webhook-id"] === event_id).length >= 2, "the retry", 20_000);
+  });
+
+  it("kill -9 right after changes were answered: every answered change is still delivered, once per event", async () => {
+    const server = await startServer({ REDIS_KEY_PREFIX: `${process.env.REDIS_KEY_PREFIX ?? "qr:"}hookcrash:` });
+    try {
+      const { key } = await personalKey();
+      created(await http("POST", "/v1/webhooks", { key, json: { url: `${hooks.base}/crash`, events: ["dynqrcode.created"] } }));
+      const answered: string[] = [];
+      for (let i = 0; i < 8; i++) {
+        const r = await fetch(`${server.base}/v1/dynqrcodes`, { method: "POST", headers: { "x-api-key": key, "content-type": "application/json" }, body: JSON.stringify({ destination_url: `https://example.com/crash/${i}`, name: `crash ${i}` }) });
+        if (r.status === 201) answered.push(((await r.json()) as { created: { code: string }[] }).created[0].code);
+        else await r.arrayBuffer();
+      }
+      server.child.kill("SIGKILL"); // at once after the last answer: its events may not have left yet
+      await server.exited;
+      assert.ok(answered.length >= 4, `answered before the kill: ${answered.length}`);
+      const codes = () => hooks.received.filter((r) => r.path === "/crash").map((r) => (JSON.parse(r.body) as { data: { code: string } }).data.code);
+      // Deliveries the killed instance had claimed wait for their claim to expire (25 s).
+      await until(() => answered.every((c) => codes().includes(c)), "every answered change's event", 45_000);
+      const ids = hooks.received.filter((r) => r.path === "/crash").map((r) => r.headers["webhook-id"]);
+      assert.equal(new Set(ids).size, answered.length, "one event per answered change");
+    } finally {
+      await server.stop();
+    }
+  });
+
+  describe("two more instances on the same database", () => {
+    const pair = withPair();
+    it("three dispatchers deliver each of 60 events once", async () => {
+      const { key } = await personalKey();
+      created(await http("POST", "/v1/webhooks", { key, json: { url: `${hooks.base}/three`, events: ["dynqrcode.created"] } }));
+      for (const base of [pair.a.base, pair.b.base]) {
+        const r = await fetch(`${base}/v1/dynqrcodes/batch`, {
+          method: "POST",
+          headers: { "x-api-key": key, "content-type": "application/json" },
+          body: JSON.stringify({ dynqrcodes: Array.from({ length: 30 }, (_, i) => ({ destination_url: `https://example.com/three/${i}`, name: `three ${i}` })) }),
+        });
+        assert.equal(r.status, 201);
+        await r.arrayBuffer();
+      }
+      const mine = () => hooks.received.filter((r) => r.path === "/three");
+      await until(() => mine().length >= 60, "60 deliveries");
+      await new Promise((r) => setTimeout(r, 1000)); // no duplicate follows
+      assert.equal(mine().length, 60);
+      assert.equal(new Set(mine().map((r) => r.headers["webhook-id"])).size, 60);
+    });
+  });
+
+  it("the outbox keeps events 30 days, then removes them with their deliveries (pending ones stay)", async () => {
+    const { key } = await personalKey();
+    const hook = created(await http("POST", "/v1/webhooks", { key, json: { url: `${hooks.base}/old`, events: ["qrcode.created"] } }));
+    const send = async () => ((await http("POST", `/v1/webhooks/${hook.webhook_id}/test`, { key })).body as { event_id: string }).event_id;
+    const [delivered, waiting] = [await send(), await send()];
+    for (let tries = 0; (await db.webhookDelivery.count({ where: { eventId: { in: [delivered, waiting] }, status: "delivered" } })) < 2; tries++) {
+      assert.ok(tries < 100, "both delivered");
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    // The second as if its receiver were still failing: an attempt due in an hour.
+    await db.webhookDelivery.updateMany({ where: { eventId: waiting }, data: { status: "pending", nextAttemptAt: new Date(Date.now() + 3600_000) } });
+    const day = 24 * 3600_000;
+    assert.equal(await cleanOutbox(new Date(Date.now() + 29 * day)), 0, "nothing before 30 days");
+    assert.ok((await cleanOutbox(new Date(Date.now() + 31 * day))) >= 1);
+    assert.equal(await db.webhookEvent.count({ where: { id: delivered } }), 0);
+    assert.equal(await db.webhookDelivery.count({ where: { eventId: delivered } }), 0);
+    assert.equal(await db.webhookEvent.count({ where: { id: waiting } }), 1, "an event that still waits for an attempt stays");
   });
 });
