@@ -11,6 +11,7 @@ import { Library, useLibraryChanged } from "./Library";
 import { FIRST_QUEUE_PAGE, libraryPageInput, reviewQueueInput, type QueueQuery } from "./libraryPageInput";
 import { useAction } from "./useAction";
 import { plural } from "./words";
+import { WebhooksPanel } from "./WebhooksPanel";
 
 type TeamOverview = NonNullable<RouterOutputs["team"]["overview"]>;
 
@@ -184,6 +185,7 @@ function BusinessPanel({ overview }: { overview: TeamOverview }) {
         <ReviewQueue overview={overview} mutations={mutations} />
       </Suspense>
       <Members overview={overview} mutations={mutations} />
+      {isAdmin && <WebhooksPanel scope="team" />}
       <Suspense fallback={<section className="card"><p className="muted">Loading the team library…</p></section>}>
         <Library libraryKind="team" title="Team library" />
       </Suspense>

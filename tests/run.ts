@@ -85,13 +85,13 @@ async function main(): Promise<number> {
   try {
     server = await startServer(env, port);
     const testsIn = (dir: string) => readdirSync(dir).filter((f) => f.endsWith(".test.ts")).sort().map((f) => path.join(dir, f));
-    // --only <text>: just the test files whose path contains it (while working on them).
+    // --only <text>: just the test files (and browser specs) whose path contains it (while working on them).
     const only = process.argv.includes("--only") ? process.argv[process.argv.indexOf("--only") + 1] : "";
     const files = [...testsIn("tests/api"), ...testsIn("tests/instances")].filter((f) => f.includes(only));
     const api = await run(process.execPath, ["--import", "tsx", "--test", "--test-concurrency=1", ...files], env);
     results.push({ name: "integration", ...counts(api) });
     if (!process.argv.includes("--no-e2e")) {
-      const e2e = await run(process.execPath, ["node_modules/@playwright/test/cli.js", "test"], env);
+      const e2e = await run(process.execPath, ["node_modules/@playwright/test/cli.js", "test", ...(only ? [only, "--pass-with-no-tests"] : [])], env);
       results.push({
         name: "browser",
         code: e2e.code,

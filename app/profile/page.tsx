@@ -1,5 +1,6 @@
 import { redirect } from "next/navigation";
 import { PersonalKeyPanel } from "@/components/PersonalKeyPanel";
+import { WebhooksPanel } from "@/components/WebhooksPanel";
 import { sessionUserId } from "@/server/auth";
 import { accountOf } from "@/server/domain/users";
 import { HydrateClient, prefetch, trpc } from "@/trpc/server";
@@ -26,6 +27,7 @@ export default async function ProfilePage() {
         </dl>
       </section>
       <PersonalKeyPanel />
+      <WebhooksPanel scope="personal" />
     </HydrateClient>
   );
 }

@@ -4,7 +4,7 @@ import { keysRouter } from "./routers/keys";
 import { libraryRouter } from "./routers/library";
 import { qrcodesRouter } from "./routers/qrcodes";
 import { teamRouter } from "./routers/team";
-import { webhooksRouter } from "./routers/webhooks";
+import { webhookPagesRouter, webhooksRouter } from "./routers/webhooks";
 import { createTRPCRouter } from "./trpc";
 
 /** /v1's procedures (API-key procedures; each one's OpenAPI meta is its route: server/api/routes.ts). */
@@ -20,6 +20,7 @@ export const appRouter = createTRPCRouter({
   account: accountRouter,
   team: teamRouter,
   library: libraryRouter,
+  webhooks: webhookPagesRouter,
 });
 
 export type AppRouter = typeof appRouter;

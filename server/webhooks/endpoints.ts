@@ -130,7 +130,10 @@ export async function deleteWebhook(actor: Actor, id: string) {
   return { webhook_id: row.id, deleted: true as const };
 }
 
-/** The endpoint's last 100 deliveries, newest first. */
+/**
+ * The endpoint's last 100 deliveries, newest first; with each last attempt's latency and the
+ * first 1 KiB of its answer for the pages' delivery log (the /v1 record leaves those out).
+ */
 export async function listDeliveries(actor: Actor, id: string) {
   const row = await findEndpoint(actor, id);
   const deliveries = await db.webhookDelivery.findMany({ where: { endpointId: row.id }, orderBy: { id: "desc" }, take: 100 });
@@ -145,8 +148,25 @@ export async function listDeliveries(actor: Actor, id: string) {
       response_status: d.responseStatus,
       last_attempt_at: d.lastAttemptAt ? toSeconds(d.lastAttemptAt) : null,
       next_attempt_at: d.status === "pending" ? toSeconds(d.nextAttemptAt) : null,
+      latency_ms: d.latencyMs,
+      response_body: d.responseBody,
     })),
   };
+}
+
+/**
+ * "Resend" on the pages: the delivery's event to its endpoint again, as a new delivery due now
+ * (same webhook-id, so a receiver that keeps ids drops a duplicate); the old one stays in the log.
+ */
+export async function resendDelivery(actor: Actor, webhookId: string, deliveryId: string) {
+  const row = await findEndpoint(actor, webhookId);
+  if (!row.enabled) throw new DomainError("invalid", "The webhook is disabled: enable it before resending");
+  const delivery = await db.webhookDelivery.findFirst({ where: { id: deliveryId, endpointId: row.id } });
+  if (!delivery || (await db.webhookEvent.count({ where: { id: delivery.eventId } })) === 0) throw notFound("Delivery not found");
+  const id = timeOrderedId("dlv");
+  await db.webhookDelivery.create({ data: { id, endpointId: row.id, eventId: delivery.eventId, status: "pending", nextAttemptAt: new Date() } });
+  wakeDispatcher();
+  return { delivery_id: id };
 }
 
 /** A `webhook.test` event to this endpoint only. */

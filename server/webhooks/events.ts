@@ -7,16 +7,9 @@ import { timeOrderedId } from "../ids";
 import { libraryKey, type Library } from "../domain/library";
 import { wakeDispatcher } from "./dispatcher";
 
-export const EVENT_TYPES = [
-  "qrcode.created",
-  "qrcode.deleted",
-  "dynqrcode.created",
-  "dynqrcode.updated",
-  "dynqrcode.deleted",
-  "draft.approved",
-  "draft.rejected",
-  "scan.created",
-] as const;
+import { EVENT_TYPES } from "./event-types";
+
+export { EVENT_TYPES };
 export type EventType = (typeof EVENT_TYPES)[number] | "webhook.test";
 export type PendingEvent = { type: EventType; data: unknown };
 

@@ -11,6 +11,7 @@ export {
   deliveryRecord,
   listDeliveries,
   listWebhooks,
+  resendDelivery,
   sendTestEvent,
   updateWebhook,
   webhookCreateInput,

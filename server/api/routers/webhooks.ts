@@ -1,5 +1,8 @@
-// /v1/webhooks: the library's webhook endpoints and their deliveries (contract: "Webhooks").
+// /v1/webhooks: the library's webhook endpoints and their deliveries (contract: "Webhooks"); and
+// the same for the web pages (/profile for the personal library, /business for the team's),
+// through the same domain functions, plus "Resend" of one delivery.
 import { z } from "zod";
+import { actorFor, libraryKindField } from "../../domain/libraryItems";
 import {
   createdWebhookRecord,
   createWebhook,
@@ -7,6 +10,7 @@ import {
   deliveryRecord,
   listDeliveries,
   listWebhooks,
+  resendDelivery,
   sendTestEvent,
   updateWebhook,
   webhookCreateInput,
@@ -14,7 +18,7 @@ import {
   webhookPatchInput,
   webhookRecord,
 } from "../../webhooks";
-import { apiKeyProcedure, createTRPCRouter } from "../trpc";
+import { apiKeyProcedure, createTRPCRouter, sessionProcedure } from "../trpc";
 
 const TAGS = ["Webhooks"];
 const byId = z.object({ webhook_id: webhookIdParam });
@@ -55,4 +59,24 @@ export const webhooksRouter = createTRPCRouter({
     .input(byId)
     .output(z.object({ event_id: z.string() }))
     .mutation(({ ctx, input }) => sendTestEvent(ctx.principal, input.webhook_id)),
+});
+
+const inLibrary = z.object({ scope: libraryKindField });
+const pageById = inLibrary.extend({ webhook_id: webhookIdParam });
+
+/** The pages' calls: the account's personal library or its team's (an admin's), as the scope says. */
+export const webhookPagesRouter = createTRPCRouter({
+  list: sessionProcedure.input(inLibrary).query(async ({ ctx, input }) => listWebhooks(await actorFor(ctx.session.userId, input.scope))),
+  create: sessionProcedure
+    .input(inLibrary.extend({ body: webhookCreateInput }))
+    .mutation(async ({ ctx, input }) => createWebhook(await actorFor(ctx.session.userId, input.scope), input.body)),
+  update: sessionProcedure
+    .input(inLibrary.extend({ body: webhookPatchInput }))
+    .mutation(async ({ ctx, input }) => updateWebhook(await actorFor(ctx.session.userId, input.scope), input.body)),
+  remove: sessionProcedure.input(pageById).mutation(async ({ ctx, input }) => deleteWebhook(await actorFor(ctx.session.userId, input.scope), input.webhook_id)),
+  deliveries: sessionProcedure.input(pageById).query(async ({ ctx, input }) => listDeliveries(await actorFor(ctx.session.userId, input.scope), input.webhook_id)),
+  test: sessionProcedure.input(pageById).mutation(async ({ ctx, input }) => sendTestEvent(await actorFor(ctx.session.userId, input.scope), input.webhook_id)),
+  resend: sessionProcedure
+    .input(pageById.extend({ delivery_id: z.string() }))
+    .mutation(async ({ ctx, input }) => resendDelivery(await actorFor(ctx.session.userId, input.scope), input.webhook_id, input.delivery_id)),
 });
