@@ -173,6 +173,12 @@ export async function writeTransaction<T>(work: (runEach: RunEach) => Promise<T>
   }
 }
 
+/**
+ * A timestamp as the driver-level writers store it: the text form the Prisma SQLite adapter
+ * writes and reads back, which PostgreSQL's timestamp(3) reads as the same UTC instant.
+ */
+export const storedTime = (epochMs: number) => `${new Date(epochMs).toISOString().slice(0, 23)}+00:00`;
+
 /** Rows as arrays (no per-row object: the exports). */
 export const readRows = (sql: DialectSql, params: unknown[]) => read(sql, params, true) as Promise<unknown[][]>;
 

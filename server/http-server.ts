@@ -23,7 +23,7 @@ import { subscribeToChanges } from "./scan/resolve";
 import { startScanWriterThread } from "./scan/writer-thread";
 import { startImagePool } from "./images/pool";
 import { redis, whenReady } from "./redis";
-import { startWebhookDispatcher, stopWebhookDispatcher } from "./webhooks";
+import { startWebhookDispatcher, stopWebhookDispatcher } from "./webhooks/thread";
 
 const args = process.argv.slice(2);
 const option = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);

@@ -10,7 +10,7 @@
 import { createHmac } from "node:crypto";
 import { isbot } from "isbot";
 import UAParser from "ua-parser-js";
-import { dialectSql, insertEach, writeTransaction, type RunEach } from "../db";
+import { dialectSql, insertEach, storedTime, writeTransaction, type RunEach } from "../db";
 import { logError } from "../log";
 import { secret } from "../secrets";
 import { timeOrderedId } from "../ids";
@@ -183,9 +183,6 @@ async function writeScanEvents(runEach: RunEach, scans: ScanRow[]): Promise<void
   await runEach(SQL.events, events);
   await runEach(SQL.deliveries, deliveries);
 }
-
-/** A timestamp in the text form the Prisma SQLite adapter writes and reads back (PostgreSQL reads it too). */
-const storedTime = (epochMs: number) => `${new Date(epochMs).toISOString().slice(0, 23)}+00:00`;
 
 type Rollup = [dynamicCodeId: string, day: string, dimension: string, value: string, scans: number, uniqueScans: number];
 

@@ -305,7 +305,12 @@ describe("webhooks: scans, timeouts, crashes, several instances, the outbox's cl
   it("the outbox keeps events 30 days, then removes them with their deliveries (pending ones stay)", async () => {
     const { key } = await personalKey();
     const hook = created(await http("POST", "/v1/webhooks", { key, json: { url: `${hooks.base}/old`, events: ["qrcode.created"] } }));
-    const send = async () => ((await http("POST", `/v1/webhooks/${hook.webhook_id}/test`, { key })).body as { event_id: string }).event_id;
+    const send = async () => {
+      await new Promise((r) => setTimeout(r, 250)); // within the key's rate
+      const r = await http("POST", `/v1/webhooks/${hook.webhook_id}/test`, { key });
+      assert.equal(r.status, 202, r.text);
+      return (r.body as { event_id: string }).event_id;
+    };
     const [delivered, waiting] = [await send(), await send()];
     for (let tries = 0; (await db.webhookDelivery.count({ where: { eventId: { in: [delivered, waiting] }, status: "delivered" } })) < 2; tries++) {
       assert.ok(tries < 100, "both delivered");

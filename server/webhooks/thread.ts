@@ -1,0 +1,50 @@
+// The dispatcher's thread. The production server (server/http-server.ts) starts it, so that signing,
+// sending and recording deliveries never take the event loop that answers redirects and /v1
+// (on the main thread they cost /q more than half of its rate under a scan.created load). The
+// main thread's commits wake it by message; without a wake it looks every second anyway.
+import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
+import { logError } from "../log";
+import { processSingleton } from "../process-singleton";
+import { sendWakesTo, startDelivering, stopDelivering, wakeDispatcher } from "./dispatcher";
+
+type Message = "wake" | "stop";
+
+if (!isMainThread && parentPort && (workerData as { role?: string } | null)?.role === "webhooks") {
+  const port = parentPort;
+  startDelivering();
+  port.on("message", (message: Message) => {
+    if (message === "wake") wakeDispatcher();
+    else void stopDelivering().then(() => port.close());
+  });
+}
+
+// The thread runs this file under tsx, like the main thread (a worker does not inherit its loader).
+const boot = () => `import(${JSON.stringify(import.meta.resolve("tsx/esm/api"))}).then((tsx) => { tsx.register(); return import(${JSON.stringify(import.meta.url)}); })`;
+
+const thread = processSingleton("webhooks.thread", () => ({ worker: null as Worker | null, stopping: false }));
+
+/** Starts the dispatcher's thread; a new one if it dies. */
+export function startWebhookDispatcher(): void {
+  if (thread.worker) return;
+  thread.stopping = false;
+  const started = new Worker(boot(), { eval: true, workerData: { role: "webhooks" } });
+  started.on("error", (error) => logError("webhooks.thread_failed", {}, error));
+  started.on("exit", () => {
+    thread.worker = null;
+    sendWakesTo(null);
+    if (!thread.stopping) setTimeout(startWebhookDispatcher, 1000).unref();
+  });
+  thread.worker = started;
+  sendWakesTo(() => started.postMessage("wake" satisfies Message));
+}
+
+/** Stops it: requests in flight are abandoned, their claims expire and another instance makes them. */
+export async function stopWebhookDispatcher(): Promise<void> {
+  thread.stopping = true;
+  const running = thread.worker;
+  if (!running) return;
+  const exited = new Promise<void>((resolve) => running.once("exit", () => resolve()));
+  running.postMessage("stop" satisfies Message);
+  await Promise.race([exited, new Promise((r) => setTimeout(r, 2000))]);
+  await running.terminate();
+}
