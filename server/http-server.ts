@@ -26,6 +26,8 @@ import { accessLogOn, logError, logInfo, logRequest } from "./log";
 import { countRequest, sampleShortLink } from "./metrics";
 import { answerOps, isOpsPath, startDraining } from "./http/ops";
 import { readdirSync } from "node:fs";
+import { sqliteFileOf } from "./database-url";
+import { registerServer } from "./embedded-backup";
 import { randomUUID } from "node:crypto";
 import { SECRET_NAMES, secret } from "./secrets";
 import { drainScans } from "./scan/recorder";
@@ -246,6 +248,8 @@ startWebhookDispatcher();
 const shared = redis();
 subscribeToChanges();
 if (shared) await whenReady(shared, 2000).catch((error) => logError("redis.not_ready_at_start", {}, error));
+// An embedded database knows it is in use: `npm run admin -- restore` refuses meanwhile.
+if (env.backend === "sqlite") process.once("exit", registerServer(sqliteFileOf(env.databaseUrl)));
 process.on("SIGTERM", (signal) => void stop(signal));
 process.on("SIGINT", (signal) => void stop(signal));
 server.listen(port, host, () => console.log(`> Ready on http://${host === "0.0.0.0" ? "localhost" : host}:${port}`));
