@@ -174,8 +174,12 @@ async function operations() {
     }
     const [withOps, without] = [combined(loads.on), combined(loads.off)];
     const ratio = withOps.requestsPerSecond / without.requestsPerSecond;
+    // Each round's pair, loaded one after the other: its ratio is less exposed to a busy machine.
+    const paired = loads.on.map((l, i) => l.requestsPerSecond / loads.off[i].requestsPerSecond).sort((a, b) => a - b);
+    const median = paired[Math.floor(paired.length / 2)];
+    console.log(`per-round ratios ${paired.map((r) => r.toFixed(2)).join(", ")}; median ${median.toFixed(3)}`);
     console.log(`/q recorded, metrics and logs on ÷ off: ${ratio.toFixed(3)} (${withOps.requestsPerSecond.toFixed(0)} ÷ ${without.requestsPerSecond.toFixed(0)} req/s; p99 ${withOps.p99} vs ${without.p99} ms)`);
-    figure(`/q metrics+logs on ÷ off (${backendName(database.url)})`, `${ratio.toFixed(3)} (${withOps.requestsPerSecond.toFixed(0)} ÷ ${without.requestsPerSecond.toFixed(0)} req/s)`, "≥ 0.95", ratio >= 0.95);
+    figure(`/q metrics+logs on ÷ off (${backendName(database.url)})`, `${ratio.toFixed(3)} (${withOps.requestsPerSecond.toFixed(0)} ÷ ${without.requestsPerSecond.toFixed(0)} req/s), round median ${median.toFixed(3)}`, "≥ 0.95", ratio >= 0.95);
   } finally {
     await Promise.all([on.stop(), off.stop()]);
     await db.$disconnect();

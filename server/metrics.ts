@@ -44,7 +44,9 @@ function create() {
   };
   // The hot path's counters, bound once (no label lookup per redirect).
   const outcomes = Object.fromEntries((["redirect", "bot", "not_found", "gone", "expired"] as const).map((o) => [o, metrics.shortLinks.labels(o)])) as Record<ShortLinkOutcome, client.Counter.Internal>;
-  return { ...metrics, outcomes, sampled: { n: 0 } };
+  // Children by "route method status": prom-client hashes a labels object on every call.
+  const children = new Map<string, client.Counter.Internal>();
+  return { ...metrics, outcomes, children, sampled: { n: 0 } };
 }
 
 const metrics = processSingleton("metrics", create);
@@ -65,7 +67,10 @@ export function sampleShortLink(): boolean {
 /** One answered HTTP request; `seconds` null when its duration is not observed. */
 export function countRequest(route: string, method: string, status: number, seconds: number | null): void {
   if (!on()) return;
-  metrics.requests.inc({ route, method, status: String(status) });
+  const name = `${route} ${method} ${status}`;
+  let child = metrics.children.get(name);
+  if (!child) metrics.children.set(name, (child = metrics.requests.labels(route, method, String(status))));
+  child.inc();
   if (seconds !== null) metrics.duration.observe({ route, method }, seconds);
 }
 
