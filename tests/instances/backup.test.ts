@@ -5,7 +5,7 @@
 // pg_dump of the tests' database, pg_restore'd into a new one, serves the same records.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, it } from "node:test";
@@ -18,6 +18,13 @@ import { pgConfigFromUrl } from "../../server/database-url";
 const DATABASE_URL = process.env.DATABASE_URL ?? "";
 const onPostgres = DATABASE_URL.startsWith("postgres");
 const IPHONE = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1";
+/** pg_dump and pg_restore of the newest installed PostgreSQL (the server's own), else from PATH. */
+const pgTool = (name: string) => {
+  const root = "/usr/lib/postgresql";
+  const version = existsSync(root) ? readdirSync(root).sort().pop() : undefined;
+  const candidate = version ? path.join(root, version, "bin", name) : "";
+  return candidate && existsSync(candidate) ? candidate : name;
+};
 const tsx = (args: string[], env: Record<string, string>) => spawnSync(process.execPath, ["node_modules/tsx/dist/cli.mjs", ...args], { env: { ...process.env, ...env }, encoding: "utf8" });
 
 describe("embedded database backup and restore", { skip: onPostgres ? "the SQLite run" : false }, () => {
@@ -110,12 +117,12 @@ describe("PostgreSQL dump and restore", { skip: onPostgres ? false : "the Postgr
     const admin = new pg.Client({ ...pgConfigFromUrl(DATABASE_URL), database: "postgres" });
     await admin.connect();
     try {
-      const dump = spawnSync("pg_dump", ["-Fc", "-f", path.join(dir, "qr.dump"), DATABASE_URL], { encoding: "utf8" });
+      const dump = spawnSync(pgTool("pg_dump"), ["-Fc", "-f", path.join(dir, "qr.dump"), DATABASE_URL], { encoding: "utf8" });
       assert.equal(dump.status, 0, dump.stderr);
       await admin.query(`CREATE DATABASE "${name}"`);
       const target = new URL(DATABASE_URL);
       target.pathname = `/${name}`;
-      const restore = spawnSync("pg_restore", ["--no-owner", "-d", target.toString(), path.join(dir, "qr.dump")], { encoding: "utf8" });
+      const restore = spawnSync(pgTool("pg_restore"), ["--no-owner", "-d", target.toString(), path.join(dir, "qr.dump")], { encoding: "utf8" });
       assert.equal(restore.status, 0, restore.stderr);
       const server = await startServer({ DATABASE_URL: target.toString(), REDIS_URL: "" });
       try {
