@@ -143,6 +143,10 @@ describe("a cluster behind nginx", { skip: usable ? false : "PostgreSQL + Redis 
     const recorded = await db.scanEvent.count({ where: { dynamicCodeId: id } });
     const lost = redirects - recorded;
     t.diagnostic(`/q ${JSON.stringify(statuses.q)}, /v1 GET ${JSON.stringify(statuses.v1)}; redirects ${redirects}, scans recorded ${recorded}, lost ${lost}; the kill -9'd instance had ${bufferedAtKill} buffered when its metrics were read`);
+    // nginx met the stopped and killed instances and went on to the others.
+    const upstreamFailures = nginx.errors().split("\n").filter((l) => /upstream/.test(l)).length;
+    t.diagnostic(`nginx logged ${upstreamFailures} upstream failures (refused or reset connections, retried on another instance)`);
+    assert.ok(upstreamFailures > 0, "nginx never met a stopped instance");
     const fivexx = (counts: Record<number, number>) => Object.entries(counts).filter(([s]) => Number(s) >= 500);
     assert.deepEqual(fivexx(statuses.q), [], nginx.errors().slice(-2000));
     assert.deepEqual(fivexx(statuses.v1), []);
