@@ -4,7 +4,7 @@
 // copy is consistent, holds every transaction committed before it began, and is compacted.
 // A restore replaces the database file, so it refuses while any server uses it: each server
 // on an embedded database leaves its process id in `<file>.servers/` while it runs.
-import { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmdirSync, rmSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 
@@ -38,7 +38,14 @@ export function registerServer(file: string): () => void {
   mkdirSync(dir, { recursive: true });
   const mine = path.join(dir, String(process.pid));
   writeFileSync(mine, `${new Date().toISOString()}\n`);
-  return () => rmSync(mine, { force: true });
+  return () => {
+    rmSync(mine, { force: true });
+    try {
+      rmdirSync(dir); // the last server out removes the folder
+    } catch {
+      // another server still uses the database, or the folder is gone
+    }
+  };
 }
 
 /** Copies the live database to `target` (which must not exist). */
