@@ -34,7 +34,10 @@ export async function startServer(env: Record<string, string | undefined> = {}, 
   // SERVER_NODE_ARGS: extra Node options for the server (say --cpu-prof, which NODE_OPTIONS refuses).
   const nodeArgs = process.env.SERVER_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
   const child = spawn(process.execPath, [...nodeArgs, "--import", "tsx", "server/http-server.ts", "--port", String(port), "--host", "127.0.0.1"], {
-    env: { ...process.env, ...env, NODE_ENV: "production" },
+    // PORT too, as `npm start` gives it: APP_URL's default follows it.
+    // No drain window by default (tests stop many servers; the tests of draining set one), and
+    // no access lines unless a test asks for them (LOG_LEVEL).
+    env: { ...process.env, PORT: String(port), SHUTDOWN_DRAIN_SECONDS: "0", LOG_LEVEL: process.env.LOG_LEVEL ?? "warn", ...env, NODE_ENV: "production" },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";

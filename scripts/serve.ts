@@ -28,7 +28,7 @@ if (isNewEmbedded) console.log("Log in as pro@example.com / demo-password (see t
 // stops listening, writes the buffered scans, then exits.
 const child = spawn(process.execPath, ["--import", "tsx", "server/http-server.ts", ...(dev ? ["--dev"] : []), "--port", port], {
   stdio: "inherit",
-  env: { ...process.env, NODE_ENV: dev ? "development" : "production" },
+  env: { ...process.env, PORT: port, NODE_ENV: dev ? "development" : "production" },
 });
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => child.kill(signal));
 child.on("exit", (code) => process.exit(code ?? 0));

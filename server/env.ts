@@ -48,9 +48,15 @@ const schema = z
     INVALID_KEY_LIMIT_PER_SECOND: positive("INVALID_KEY_LIMIT_PER_SECOND", 1),
     WEBHOOK_RETRY_SCALE: positive("WEBHOOK_RETRY_SCALE", 1),
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: flag("WEBHOOK_ALLOW_PRIVATE_NETWORKS"),
+    METRICS_TOKEN: optional(z.string().min(16, "METRICS_TOKEN must be at least 16 characters")),
+    METRICS: z.preprocess(unset, z.enum(["1", "true", "0", "false"], { error: "METRICS must be 1, true, 0 or false" }).default("1")).transform((v) => v === "1" || v === "true"),
+    LOG_LEVEL: z.preprocess(unset, z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], { error: "LOG_LEVEL must be fatal, error, warn, info, debug, trace or silent" }).default("info")),
+    LOG_SHORT_LINKS: flag("LOG_SHORT_LINKS"),
+    SHUTDOWN_DRAIN_SECONDS: z.preprocess(unset, z.coerce.number({ error: "SHUTDOWN_DRAIN_SECONDS must be a number of seconds, 0 or more" }).min(0, "SHUTDOWN_DRAIN_SECONDS must be a number of seconds, 0 or more").default(5)),
   })
   .transform((v) => {
-    const appUrl = v.APP_URL ?? v.NEXTAUTH_URL ?? "http://localhost:3000";
+    // The default follows the port the server listens on, so a server on PORT=3900 prints codes that reach it.
+    const appUrl = v.APP_URL ?? v.NEXTAUTH_URL ?? `http://localhost:${v.PORT}`;
     return {
       development: v.NODE_ENV === "development",
       databaseUrl: v.DATABASE_URL,
@@ -75,6 +81,15 @@ const schema = z
       /** Multiplies the webhook retry delays (and the 5 days after which a failing endpoint is disabled). */
       webhookRetryScale: v.WEBHOOK_RETRY_SCALE,
       webhookAllowPrivateNetworks: v.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
+      /** With it, /metrics asks for `Authorization: Bearer <token>`; without it, loopback clients only. */
+      metricsToken: v.METRICS_TOKEN ?? null,
+      /** METRICS=0: nothing counted (the benchmark's baseline); /metrics still answers. */
+      metricsEnabled: v.METRICS,
+      logLevel: v.LOG_LEVEL,
+      /** Access lines for /q requests too. */
+      logShortLinks: v.LOG_SHORT_LINKS,
+      /** How long a SIGTERM'd instance keeps serving, /readyz 503, before it closes connections. */
+      shutdownDrainSeconds: v.SHUTDOWN_DRAIN_SECONDS,
     };
   });
 
@@ -91,7 +106,11 @@ function load(): Env {
   // empty counts as unset for it too.
   if (process.env.NEXTAUTH_URL === "") delete process.env.NEXTAUTH_URL;
   const parsed = parseEnv(process.env);
-  if ("env" in parsed) return parsed.env;
+  if ("env" in parsed) {
+    // next-auth reads NEXTAUTH_URL itself (and warns on every start without it): the app's URL.
+    process.env.NEXTAUTH_URL ??= parsed.env.appUrl;
+    return parsed.env;
+  }
   // The process stops here, before it listens, with the reason and no stack trace to read past.
   console.error(`Refusing to start: ${parsed.problems.join("; ")}`);
   process.exit(1);

@@ -5,8 +5,15 @@
 // requests checked within milliseconds of each other. Everything else (pages, /api) goes to
 // Next. The client address is decided here from the socket (server/client-address.ts).
 //
-// On SIGTERM/SIGINT: stop accepting connections, let requests in flight finish, then write
-// every buffered scan, then exit, so each redirect that was answered is recorded.
+// /healthz, /readyz and /metrics are answered first (server/http/ops.ts), outside the /v1 gate.
+// Every request is counted (server/metrics.ts) under its route template and access-logged
+// (server/log.ts; /q only with LOG_SHORT_LINKS=1).
+//
+// On SIGTERM/SIGINT, in this order: /readyz answers 503 `draining` at once; the server keeps
+// serving for SHUTDOWN_DRAIN_SECONDS (default 5) so a load balancer polling /readyz takes it
+// out; then it stops accepting connections, closes idle keep-alive connections, lets requests
+// in flight finish (up to 5 s), stops the webhook dispatcher, writes every buffered scan
+// (up to 10 s of tries), and exits, so each redirect that was answered is recorded.
 //   node --import tsx server/http-server.ts [--dev] [--port N] [--host H]
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import next from "next";
@@ -15,7 +22,13 @@ import { ERROR_TABLE } from "./errors";
 import { jsonAnswer, writeAnswer } from "./http/answer";
 import { addressFromSocket } from "./client-address";
 import { env } from "./env";
-import { logError } from "./log";
+import { accessLogOn, logError, logInfo, logRequest } from "./log";
+import { countRequest, sampleShortLink } from "./metrics";
+import { answerOps, isOpsPath, startDraining } from "./http/ops";
+import { readdirSync } from "node:fs";
+import { sqliteFileOf } from "./database-url";
+import { registerServer } from "./embedded-backup";
+import { randomUUID } from "node:crypto";
 import { SECRET_NAMES, secret } from "./secrets";
 import { drainScans } from "./scan/recorder";
 import { answerShortLink } from "./scan/redirect";
@@ -33,6 +46,9 @@ const host = option("--host") ?? env.host;
 /** How long requests in flight may take to finish once a stop signal arrives. */
 const GRACE_MS = 5_000;
 const SHORT_LINK = /^\/q\/([^/?]+)(?:\?|$)/;
+const SHORT_LINK_ROUTE = "/q/{code}";
+/** The pages' first path segments (app/*): a page's label is `/<segment>` or `/<segment>/*`, never its raw path. */
+const PAGE_SEGMENTS = new Set(readdirSync(new URL("../app", import.meta.url), { withFileTypes: true }).filter((d) => d.isDirectory() && /^[a-z][\w-]*$/.test(d.name)).map((d) => d.name));
 
 const app = next({ dev, hostname: host, port });
 const handleWithNext = app.getRequestHandler();
@@ -46,6 +62,7 @@ function headerOf(req: IncomingMessage, name: string): string | null {
 
 // (No closure is made per redirect: tsx names every function it creates, at a cost.)
 async function serveShortLink(req: IncomingMessage, res: ServerResponse, code: string, address: string) {
+  const started = sampleShortLink() || env.logShortLinks ? performance.now() : 0;
   try {
     const countryHeader = env.countryHeader;
     const answer = await answerShortLink({
@@ -61,6 +78,42 @@ async function serveShortLink(req: IncomingMessage, res: ServerResponse, code: s
     logError("shortlink.failed", { code }, error);
     res.writeHead(ERROR_TABLE.database_unavailable.status, { "Content-Type": "text/plain; charset=utf-8", "Retry-After": "1", "Cache-Control": "no-store" }).end("Try again in a moment.\n");
   }
+  const ms = started === 0 ? 0 : performance.now() - started;
+  countRequest(SHORT_LINK_ROUTE, req.method!, res.statusCode, started === 0 ? null : ms / 1000);
+  if (env.logShortLinks) logRequest({ requestId: randomUUID(), route: SHORT_LINK_ROUTE, method: req.method!, status: res.statusCode, ms: Math.round(ms * 10) / 10 });
+}
+
+/** A request's end, counted and logged under its route template. */
+function finished(route: string, requestId: string, method: string, status: number, started: number): void {
+  const ms = performance.now() - started;
+  countRequest(route, method, status, ms / 1000);
+  if (accessLogOn()) logRequest({ requestId, route, method, status, ms: Math.round(ms * 10) / 10 });
+}
+
+/** The label of a request Next answers: its page's first segment, never the raw path. */
+function nextRoute(url: string): string {
+  const segments = url.split("?")[0].split("/");
+  if (segments[1] === "") return "/";
+  if (segments[1] === "_next") return "/_next/*";
+  if (!PAGE_SEGMENTS.has(segments[1])) return "/{other}";
+  return segments.length > 2 && segments[2] !== "" ? `/${segments[1]}/*` : `/${segments[1]}`;
+}
+
+/** /healthz, /readyz, /metrics. */
+async function serveOps(req: IncomingMessage, res: ServerResponse, path: string, forwardedFor: string | undefined) {
+  const started = performance.now();
+  const answer = await answerOps({
+    method: req.method ?? "GET",
+    path,
+    headers: { get: (name) => (name === "x-forwarded-for" ? (forwardedFor ?? null) : headerOf(req, name)) },
+    peer: req.socket.remoteAddress ?? "",
+  }).catch((error) => {
+    logError("ops.failed", { path }, error);
+    return jsonAnswer(ERROR_TABLE.internal.status, { error: "Internal error" });
+  });
+  await writeAnswer(res, req.method ?? "GET", answer);
+  // Polls of the probes are counted, not access-logged (a balancer asks every second).
+  countRequest(path, req.method ?? "GET", answer.status, (performance.now() - started) / 1000);
 }
 
 /**
@@ -92,6 +145,9 @@ function bodyOf(req: IncomingMessage): ReadableStream<Uint8Array> {
 
 /** A /v1 request answered straight from Node, by the function app/v1's route handler calls. */
 async function serveV1(req: IncomingMessage, res: ServerResponse) {
+  const started = performance.now();
+  let route = "/v1/{unknown}";
+  let requestId = "";
   try {
     const body = req.method !== "GET" && req.method !== "HEAD" ? bodyOf(req) : null;
     const answer = await answerV1({
@@ -105,6 +161,8 @@ async function serveV1(req: IncomingMessage, res: ServerResponse) {
       },
       body,
     });
+    route = answer.route ?? route;
+    requestId = answer.headers["X-Request-Id"] ?? "";
     // A body the handler did not read to the end (refused first: 401, 413, 415) is read and
     // dropped before the answer goes (for at most 5 s), and the connection is closed after it
     // rather than reused mid-body: a socket closed with unread data is reset, and a client still
@@ -127,23 +185,42 @@ async function serveV1(req: IncomingMessage, res: ServerResponse) {
     if (!res.headersSent) await writeAnswer(res, "GET", jsonAnswer(ERROR_TABLE.internal.status, { error: "Internal error" }));
     else res.destroy();
   }
+  finished(route, requestId, req.method ?? "GET", res.statusCode, started);
+}
+
+/** Everything else: Next's request handler, counted when the response is done. */
+function serveWithNext(req: IncomingMessage, res: ServerResponse) {
+  const started = performance.now();
+  const route = nextRoute(req.url ?? "/");
+  const requestId = randomUUID();
+  res.once("finish", () => finished(route, requestId, req.method ?? "GET", res.statusCode, started));
+  void handleWithNext(req, res);
 }
 
 const server = createServer((req, res) => {
-  const address = addressFromSocket(req.socket.remoteAddress, req.headers["x-forwarded-for"]);
+  const forwardedFor = req.headers["x-forwarded-for"];
+  const address = addressFromSocket(req.socket.remoteAddress, forwardedFor);
   // Next and our route handlers read the address from this header: make it the one that counts.
   req.headers["x-forwarded-for"] = address;
   if (stopping) res.setHeader("Connection", "close");
   const shortLink = SHORT_LINK.exec(req.url ?? "");
   if (shortLink && (req.method === "GET" || req.method === "HEAD")) void serveShortLink(req, res, shortLink[1], address);
   else if (/^\/v1(?:[/?]|$)/.test(req.url ?? "")) void serveV1(req, res);
-  else void handleWithNext(req, res);
+  else {
+    const path = (req.url ?? "/").split("?")[0];
+    if (isOpsPath(path)) void serveOps(req, res, path, Array.isArray(forwardedFor) ? forwardedFor.join(", ") : forwardedFor);
+    else serveWithNext(req, res);
+  }
 });
 server.keepAliveTimeout = 65_000; // longer than common load balancers' idle timeout
 
 async function stop(signal: NodeJS.Signals) {
   if (stopping) return;
   stopping = true;
+  // Out of the balancer first: /readyz says draining while the server still serves everything.
+  startDraining();
+  logInfo("shutdown.draining", { signal, seconds: env.shutdownDrainSeconds });
+  await new Promise((resolve) => setTimeout(resolve, env.shutdownDrainSeconds * 1000));
   const closed = new Promise((resolve) => server.close(resolve));
   server.closeIdleConnections();
   await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, GRACE_MS))]);
@@ -151,6 +228,7 @@ async function stop(signal: NodeJS.Signals) {
   await stopWebhookDispatcher();
   const left = await drainScans();
   if (left > 0) logError("shutdown.scans_not_written", { left, signal });
+  logInfo("shutdown.done", { signal, scansNotWritten: left });
   process.exit(signal === "SIGINT" ? 130 : 0);
 }
 
@@ -170,6 +248,8 @@ startWebhookDispatcher();
 const shared = redis();
 subscribeToChanges();
 if (shared) await whenReady(shared, 2000).catch((error) => logError("redis.not_ready_at_start", {}, error));
+// An embedded database knows it is in use: `npm run admin -- restore` refuses meanwhile.
+if (env.backend === "sqlite") process.once("exit", registerServer(sqliteFileOf(env.databaseUrl)));
 process.on("SIGTERM", (signal) => void stop(signal));
 process.on("SIGINT", (signal) => void stop(signal));
 server.listen(port, host, () => console.log(`> Ready on http://${host === "0.0.0.0" ? "localhost" : host}:${port}`));

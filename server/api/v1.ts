@@ -16,6 +16,7 @@ import { withServedHosts } from "../served-host";
 import { forget, invalidKeyRule, keyRule, take } from "../rate-limit";
 import { claimIdempotencyKey, IDEMPOTENCY_HEADER, idempotencyKeyOf, REPLAYED_HEADER, requestHash } from "../idempotency";
 import { logError } from "../log";
+import { countKeyRejection, countRateLimited } from "../metrics";
 import { openApiDocument } from "./openapi";
 import { routesFor, type ProcedureRoute } from "./routes";
 import type { Context } from "./trpc";
@@ -81,15 +82,25 @@ function jsonObject(text: string): Record<string, unknown> {
   return value as Record<string, unknown>;
 }
 
-/** What the gate learned that every response of the request carries. */
-type Meta = { rateLimitHeaders?: Record<string, string> };
+/** What the gate learned that every response of the request carries, and the route template (metrics, logs). */
+type Meta = { rateLimitHeaders?: Record<string, string>; route?: string };
 
-const rateLimited = (retryAfter: number) => new DomainError("rate_limited", "Rate limit exceeded", undefined, { "Retry-After": String(retryAfter) });
+const rateLimited = (scope: "personal" | "business" | "invalid_key", retryAfter: number) => {
+  countRateLimited(scope);
+  return new DomainError("rate_limited", "Rate limit exceeded", undefined, { "Retry-After": String(retryAfter) });
+};
+
+/** The route template a path falls under, for labels and logs: never the raw path. */
+function routeTemplate(path: string): string {
+  if (path === "/openapi.json") return "/v1/openapi.json";
+  const route = routesFor(path)[0];
+  return route ? `/v1${route.path}` : "/v1/{unknown}";
+}
 
 /** A request with a missing or invalid key counts against its client address. */
 async function countGuess(req: V1Request): Promise<void> {
   const decision = await take(`guess:${clientAddress(req.headers)}`, invalidKeyRule());
-  if (!decision.allowed) throw rateLimited(decision.retryAfter);
+  if (!decision.allowed) throw rateLimited("invalid_key", decision.retryAfter);
 }
 
 /**
@@ -132,7 +143,7 @@ async function admit(req: V1Request, meta: Meta): Promise<Principal> {
     "X-RateLimit-Remaining": String(Math.max(0, rule.dailyQuota - decision.used)),
     "X-RateLimit-Reset": String(decision.resetAt),
   };
-  if (!decision.allowed) throw rateLimited(decision.retryAfter);
+  if (!decision.allowed) throw rateLimited(presented.scope, decision.retryAfter);
   return principal;
 }
 
@@ -163,12 +174,19 @@ async function dispatch(req: V1Request, requestId: string, meta: Meta): Promise<
   const path = url.pathname.replace(/^\/v1/, "").replace(/\/+$/, "") || "/";
   const method = req.method.toUpperCase();
 
+  meta.route = routeTemplate(path);
   if (path === "/openapi.json") {
     if (method !== "GET" && method !== "HEAD") throw new DomainError("method_not_allowed", "Method not allowed", undefined, { Allow: "GET" });
     return jsonAnswer(200, openApiDocument());
   }
 
-  const principal = await admit(req, meta);
+  let principal: Principal;
+  try {
+    principal = await admit(req, meta);
+  } catch (error) {
+    if (error instanceof DomainError && error.code !== "rate_limited") countKeyRejection(error.code);
+    throw error;
+  }
 
   const candidates = routesFor(path);
   if (candidates.length === 0) throw new DomainError("not_found", "Not found");
@@ -240,6 +258,7 @@ export async function answerV1(req: V1Request): Promise<Answer> {
   }
   answer.headers["X-Request-Id"] = requestId;
   Object.assign(answer.headers, meta.rateLimitHeaders);
+  answer.route = meta.route ?? "/v1/{unknown}";
   return answer;
 }
 

@@ -11,6 +11,8 @@ export type Answer = {
   headers: Record<string, string>;
   /** Text or bytes sent whole, or chunks streamed as they come (CSV). */
   body: string | Uint8Array | AsyncIterable<string> | null;
+  /** The route template it answered (`/v1/dynqrcodes/{code}`), for metrics and logs. */
+  route?: string;
 };
 
 export const jsonText = (status: number, text: string, headers: Record<string, string> = {}): Answer => ({

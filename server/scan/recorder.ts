@@ -12,6 +12,7 @@ import { isbot } from "isbot";
 import UAParser from "ua-parser-js";
 import { dialectSql, insertEach, storedTime, writeTransaction, type RunEach } from "../db";
 import { logError } from "../log";
+import { countScansWritten, watchScanBuffer } from "../metrics";
 import { secret } from "../secrets";
 import { timeOrderedId } from "../ids";
 import { memoize } from "../memoize";
@@ -46,6 +47,7 @@ type ScanBuffer = {
 };
 // One per process (Next's copy of this module and the Node server's share it).
 const buffer: ScanBuffer = processSingleton("scans.buffer", () => ({ scans: [], timer: null, writing: null, write: writeScans }));
+watchScanBuffer(() => buffer.scans.length);
 
 const DESKTOP_OS = /^(Windows|Mac OS|Linux|Ubuntu|Debian|Fedora|Chromium OS|Chrome OS)/;
 
@@ -247,7 +249,8 @@ export async function flushScans(): Promise<void> {
   if (buffer.scans.length === 0) return;
   const batch = buffer.scans.splice(0, FLUSH_SIZE);
   let failed = false;
-  buffer.writing = buffer.write(batch).catch((error) => {
+  const started = performance.now();
+  buffer.writing = buffer.write(batch).then(() => countScansWritten(batch.length, (performance.now() - started) / 1000)).catch((error) => {
     logError("scans.write_failed", { count: batch.length }, error);
     buffer.scans.unshift(...batch); // kept for the next try: nothing accepted is lost
     failed = true;

@@ -1,6 +1,7 @@
 // GET/HEAD /q/<code>: 302 to the destination of an active code, recording the scan; a small
 // page for unknown, draft, paused (404) and deleted (410) codes.
 import { clientAddress, countryHeaderOf } from "../client-address";
+import { countShortLink } from "../metrics";
 import { bufferScan, isBotAgent } from "./recorder";
 import { resolveCode } from "./resolve";
 
@@ -35,6 +36,7 @@ export async function answerShortLink(req: ShortLinkRequest): Promise<ShortLinkA
   const resolution = await resolveCode(req.code);
   if (resolution.state !== "active") {
     const [status, title, text] = PAGES[resolution.state];
+    countShortLink(status === 410 ? "gone" : "not_found");
     return {
       status,
       headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" },
@@ -43,6 +45,7 @@ export async function answerShortLink(req: ShortLinkRequest): Promise<ShortLinkA
   }
   // HEAD requests (link checkers) and bots are redirected but not counted.
   if (req.method === "GET" && !isBotAgent(req.userAgent)) {
+    countShortLink("redirect");
     bufferScan({
       dynamicCodeId: resolution.id,
       scannedAt: Date.now(),
@@ -51,7 +54,7 @@ export async function answerShortLink(req: ShortLinkRequest): Promise<ShortLinkA
       address: req.address,
       countryHeader: req.countryHeader,
     });
-  }
+  } else countShortLink(req.method === "GET" ? "bot" : "redirect");
   return { status: 302, headers: { Location: resolution.destinationUrl, "Cache-Control": REDIRECT_CACHE }, body: null };
 }
 

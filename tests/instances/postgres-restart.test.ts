@@ -113,11 +113,22 @@ describe("PostgreSQL restarted under load", () => {
     const load = [scans(), creates()];
     await new Promise((r) => setTimeout(r, 700));
     database.stop();
-    await new Promise((r) => setTimeout(r, 1500));
+    // /readyz (contract: "Operations"): 503 naming the database while it is away.
+    const down = await fetch(`${server.base}/readyz`);
+    const downBody = (await down.json()) as { status: string; checks: Record<string, string> };
+    await new Promise((r) => setTimeout(r, 500));
     database.start();
-    await new Promise((r) => setTimeout(r, 2500));
+    let readyAgain = 0;
+    for (let i = 0; i < 100 && readyAgain !== 200; i++) {
+      readyAgain = (await fetch(`${server.base}/readyz`)).status;
+      if (readyAgain !== 200) await new Promise((r) => setTimeout(r, 100));
+    }
+    await new Promise((r) => setTimeout(r, 1500));
     running = false;
     await Promise.all(load);
+    assert.equal(down.status, 503);
+    assert.deepEqual(downBody, { status: "not ready", checks: { database: "unreachable", redis: "not configured" } });
+    assert.equal(readyAgain, 200, "/readyz 200 again once PostgreSQL is back");
 
     assert.deepEqual(unclean, [], "every error during the outage is a contract error body");
     assert.ok((statuses.get(503) ?? 0) > 0, `the outage was seen: ${JSON.stringify([...statuses])}`);

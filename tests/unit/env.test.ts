@@ -18,6 +18,24 @@ describe("configuration", () => {
     assert.deepEqual([env.appUrl, env.shortBaseUrl], ["http://localhost:3000", "http://localhost:3000"]);
     assert.deepEqual([env.keyActivationDelaySeconds, env.trustProxy, env.countryHeader, env.redisUrl, env.redisKeyPrefix], [0, false, null, null, "qr:"]);
     assert.deepEqual([env.personalDailyQuota, env.businessDailyQuota, env.invalidKeyBurst, env.invalidKeyPerSecond], [2000, 10000, 60, 1]);
+    assert.deepEqual([env.metricsToken, env.metricsEnabled, env.logLevel, env.logShortLinks, env.shutdownDrainSeconds], [null, true, "info", false, 5]);
+  });
+
+  it("APP_URL's default follows PORT", () => {
+    const parsed = parseEnv({ PORT: "3900" });
+    assert.ok("env" in parsed);
+    assert.deepEqual([parsed.env.appUrl, parsed.env.shortBaseUrl], ["http://localhost:3900", "http://localhost:3900"]);
+  });
+
+  it("refuses bad operations settings", () => {
+    const problems = (source: Record<string, string>) => {
+      const parsed = parseEnv(source);
+      return "problems" in parsed ? parsed.problems : [];
+    };
+    assert.deepEqual(problems({ LOG_LEVEL: "loud" }), ["LOG_LEVEL must be fatal, error, warn, info, debug, trace or silent"]);
+    assert.deepEqual(problems({ SHUTDOWN_DRAIN_SECONDS: "-1" }), ["SHUTDOWN_DRAIN_SECONDS must be a number of seconds, 0 or more"]);
+    assert.deepEqual(problems({ METRICS_TOKEN: "short" }), ["METRICS_TOKEN must be at least 16 characters"]);
+    assert.deepEqual(problems({ LOG_SHORT_LINKS: "yes" }), ["LOG_SHORT_LINKS must be 1, true, 0 or false"]);
   });
 
   it("derives the URLs: APP_URL, else NEXTAUTH_URL; SHORT_BASE_URL defaults to it; no trailing slash", () => {

@@ -1,0 +1,100 @@
+// Prometheus metrics (contract: "Operations"), with prom-client (Apache-2.0), in one registry
+// per process (the Node server's and Next's copies of this module share it). Labels are route
+// templates (`/v1/dynqrcodes/{code}`), outcomes, scopes and reasons: never a raw path, key,
+// address, code or email. The short link's hot path pays counter increments only: its
+// duration is observed for one redirect in SHORT_LINK_SAMPLE.
+import client from "prom-client";
+import { env } from "./env";
+import { processSingleton } from "./process-singleton";
+
+/** One /q request in this many has its duration observed. */
+export const SHORT_LINK_SAMPLE = 64;
+
+export type ShortLinkOutcome = "redirect" | "bot" | "not_found" | "gone" | "expired";
+
+function create() {
+  const registry = new client.Registry();
+  client.collectDefaultMetrics({ register: registry });
+  const registers = [registry];
+  const scanBuffer = { size: () => 0 };
+  const metrics = {
+    registry,
+    scanBuffer,
+    requests: new client.Counter({ name: "qr_http_requests_total", help: "HTTP requests answered, by route template, method and status", labelNames: ["route", "method", "status"] as const, registers }),
+    duration: new client.Histogram({
+      name: "qr_http_request_duration_seconds",
+      help: `Time to answer an HTTP request, by route template and method (/q/{code}: one request in ${SHORT_LINK_SAMPLE})`,
+      labelNames: ["route", "method"] as const,
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers,
+    }),
+    shortLinks: new client.Counter({ name: "qr_short_link_requests_total", help: "Short link requests by outcome", labelNames: ["outcome"] as const, registers }),
+    scansRecorded: new client.Counter({ name: "qr_scans_recorded_total", help: "Scans written to the database", registers }),
+    bufferGauge: new client.Gauge({
+      name: "qr_scan_buffer_scans",
+      help: "Scans answered and waiting in memory to be written",
+      registers,
+      collect() {
+        this.set(scanBuffer.size());
+      },
+    }),
+    scanWrite: new client.Histogram({ name: "qr_scan_write_duration_seconds", help: "Time to write one batch of scans", buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5], registers }),
+    rateLimited: new client.Counter({ name: "qr_rate_limited_total", help: "Requests refused by a rate limit, by scope", labelNames: ["scope"] as const, registers }),
+    keyRejections: new client.Counter({ name: "qr_api_key_rejections_total", help: "/v1 requests refused by the key checks, by reason", labelNames: ["reason"] as const, registers }),
+  };
+  // The hot path's counters, bound once (no label lookup per redirect).
+  const outcomes = Object.fromEntries((["redirect", "bot", "not_found", "gone", "expired"] as const).map((o) => [o, metrics.shortLinks.labels(o)])) as Record<ShortLinkOutcome, client.Counter.Internal>;
+  // Children by "route method status": prom-client hashes a labels object on every call.
+  const children = new Map<string, client.Counter.Internal>();
+  return { ...metrics, outcomes, children, sampled: { n: 0 } };
+}
+
+const metrics = processSingleton("metrics", create);
+
+/** False with METRICS=0 (the benchmark's baseline): nothing is counted. */
+const on = () => env.metricsEnabled;
+
+/** A short link's outcome: one counter increment. */
+export function countShortLink(outcome: ShortLinkOutcome): void {
+  if (on()) metrics.outcomes[outcome].inc();
+}
+
+/** Whether this /q request's duration is observed (one in SHORT_LINK_SAMPLE). */
+export function sampleShortLink(): boolean {
+  return on() && ++metrics.sampled.n % SHORT_LINK_SAMPLE === 0;
+}
+
+/** One answered HTTP request; `seconds` null when its duration is not observed. */
+export function countRequest(route: string, method: string, status: number, seconds: number | null): void {
+  if (!on()) return;
+  const name = `${route} ${method} ${status}`;
+  let child = metrics.children.get(name);
+  if (!child) metrics.children.set(name, (child = metrics.requests.labels(route, method, String(status))));
+  child.inc();
+  if (seconds !== null) metrics.duration.observe({ route, method }, seconds);
+}
+
+export function countRateLimited(scope: "personal" | "business" | "invalid_key" | "login" | "key_generation"): void {
+  if (on()) metrics.rateLimited.inc({ scope });
+}
+
+export function countKeyRejection(reason: string): void {
+  if (on()) metrics.keyRejections.inc({ reason });
+}
+
+/** A batch of scans written, and how long it took. */
+export function countScansWritten(count: number, seconds: number): void {
+  if (!on()) return;
+  metrics.scansRecorded.inc(count);
+  metrics.scanWrite.observe(seconds);
+}
+
+/** Where the scan buffer's size is read when metrics are collected. */
+export function watchScanBuffer(size: () => number): void {
+  metrics.scanBuffer.size = size;
+}
+
+/** The Prometheus text exposition. */
+export async function metricsText(): Promise<{ contentType: string; text: string }> {
+  return { contentType: metrics.registry.contentType, text: await metrics.registry.metrics() };
+}
