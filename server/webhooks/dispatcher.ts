@@ -128,13 +128,15 @@ function startLane(endpointId: string): void {
 async function deliverBatch(endpointId: string): Promise<boolean> {
   const now = new Date();
   const claimedAt = Date.now();
-  const candidates = await db.webhookDelivery.findMany({ where: { endpointId, ...freeAndDue(now) }, orderBy: { nextAttemptAt: "asc" }, take: CLAIM_BATCH, select: { id: true } });
-  if (candidates.length === 0) return false;
-  const ids = candidates.map((c) => c.id);
-  const token = randomUUID();
-  await db.webhookDelivery.updateMany({ where: { id: { in: ids }, ...freeAndDue(now) }, data: { claimedUntil: new Date(now.getTime() + CLAIM_MS), claimedBy: token } });
-  const claimed = await db.webhookDelivery.findMany({ where: { id: { in: ids }, claimedBy: token }, orderBy: { id: "asc" } });
-  if (claimed.length === 0) return true; // another instance won them all
+  // One statement claims them: Prisma's three (find, update, read back) took 30 to 100 ms on PostgreSQL.
+  const claimed = (
+    (await writeTransaction((runEach) => runEach(CLAIM, [[storedTime(now.getTime() + CLAIM_MS), randomUUID(), endpointId, storedTime(now.getTime()), storedTime(now.getTime())]]))) as {
+      id: string;
+      eventId: string;
+      attempts: number;
+    }[]
+  ).sort((a, b) => (a.id < b.id ? -1 : 1));
+  if (claimed.length === 0) return false;
   const claimedIds = claimed.map((d) => d.id);
   const endpoint = await db.webhookEndpoint.findUnique({ where: { id: endpointId } });
   if (!endpoint) {
@@ -180,6 +182,21 @@ async function deliverBatch(endpointId: string): Promise<boolean> {
   await noteHealth(endpoint, outcomes.some((o) => o.delivered), outcomes.length > 0 ? outcomes[outcomes.length - 1].at : now);
   return true;
 }
+
+/**
+ * Claims up to CLAIM_BATCH due deliveries of an endpoint that nobody holds: [claimedUntil,
+ * claimedBy, endpointId, now, now]. On PostgreSQL the rows another instance is claiming at the same
+ * moment are skipped (SKIP LOCKED); SQLite has one writer at a time.
+ */
+const CLAIM: DialectSql = {
+  sqlite: `UPDATE "WebhookDelivery" SET "claimedUntil" = ?, "claimedBy" = ? WHERE "id" IN (
+    SELECT "id" FROM "WebhookDelivery" WHERE "endpointId" = ? AND "status" = 'pending' AND "nextAttemptAt" <= ? AND ("claimedUntil" IS NULL OR "claimedUntil" < ?)
+    ORDER BY "nextAttemptAt" LIMIT ${CLAIM_BATCH}) RETURNING "id", "eventId", "attempts"`,
+  postgres: `UPDATE "WebhookDelivery" SET "claimedUntil" = ($1::jsonb -> 0 ->> 0)::timestamp(3), "claimedBy" = $1::jsonb -> 0 ->> 1 WHERE "id" IN (
+    SELECT "id" FROM "WebhookDelivery" WHERE "endpointId" = $1::jsonb -> 0 ->> 2 AND "status" = 'pending' AND "nextAttemptAt" <= ($1::jsonb -> 0 ->> 3)::timestamp(3)
+      AND ("claimedUntil" IS NULL OR "claimedUntil" < ($1::jsonb -> 0 ->> 3)::timestamp(3))
+    ORDER BY "nextAttemptAt" LIMIT ${CLAIM_BATCH} FOR UPDATE SKIP LOCKED) RETURNING "id", "eventId", "attempts"`,
+};
 
 /** A delivery's attempt recorded, its claim released: [status, attempts, responseStatus, responseBody, latencyMs, lastAttemptAt, nextAttemptAt, id]. */
 const OUTCOMES: DialectSql = {
