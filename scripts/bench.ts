@@ -84,16 +84,30 @@ async function bareServer(): Promise<{ url: string; stop: () => void }> {
   return { url: `http://127.0.0.1:${port}/q/bench`, stop: () => child.kill() };
 }
 
-async function main() {
+/**
+ * A fresh database on the backend DATABASE_URL names, and a way to make Pro accounts' personal
+ * libraries with one dynamic code each. The database client is made on import, so the server's
+ * modules are imported after DATABASE_URL is set (and after any other setting the caller needs).
+ */
+async function benchDatabase() {
   buildOnce();
   const database = await freshDatabase("bench");
   process.env.DATABASE_URL = database.url;
-  // Imported after DATABASE_URL is set: the client is made on import.
   const { db } = await import("../server/db");
   const { createUser } = await import("../server/domain/users");
   const { createDynamicCodes } = await import("../server/domain/dynamicCodes");
-  const owner = await createUser({ email: "bench@example.com", password: "bench-password-1", name: "Bench" }, "pro");
-  const [record] = await createDynamicCodes({ userId: owner.id, library: { kind: "personal", userId: owner.id } }, [{ destination_url: DESTINATION, name: "Bench" }]);
+  const withCode = async (email: string, name: string) => {
+    const user = await createUser({ email, password: "bench-password-1", name: "Bench" }, "pro");
+    const actor = { userId: user.id, library: { kind: "personal" as const, userId: user.id } };
+    const [record] = await createDynamicCodes(actor, [{ destination_url: DESTINATION, name }]);
+    return { actor, record };
+  };
+  return { database, db, withCode };
+}
+
+async function main() {
+  const { database, db, withCode } = await benchDatabase();
+  const { record } = await withCode("bench@example.com", "Bench");
 
   const server = await startServer({ DATABASE_URL: database.url, VISITOR_HASH_SECRET: process.env.VISITOR_HASH_SECRET });
   const bare = await bareServer();
@@ -154,14 +168,8 @@ async function main() {
  * database, loaded in alternating rounds.
  */
 async function operations() {
-  buildOnce();
-  const database = await freshDatabase("bench");
-  process.env.DATABASE_URL = database.url;
-  const { db } = await import("../server/db");
-  const { createUser } = await import("../server/domain/users");
-  const { createDynamicCodes } = await import("../server/domain/dynamicCodes");
-  const owner = await createUser({ email: "bench@example.com", password: "bench-password-1", name: "Bench" }, "pro");
-  const [record] = await createDynamicCodes({ userId: owner.id, library: { kind: "personal", userId: owner.id } }, [{ destination_url: DESTINATION, name: "Bench" }]);
+  const { database, db, withCode } = await benchDatabase();
+  const { record } = await withCode("bench@example.com", "Bench");
   const common = { DATABASE_URL: database.url, VISITOR_HASH_SECRET: process.env.VISITOR_HASH_SECRET };
   const on = await startServer({ ...common, METRICS: "1", LOG_LEVEL: "info" });
   const off = await startServer({ ...common, METRICS: "0", LOG_LEVEL: "silent" });
@@ -554,21 +562,11 @@ async function webhookReceiver(): Promise<{ url: string; stats: () => Promise<{ 
 }
 
 async function webhooks() {
-  buildOnce();
-  const database = await freshDatabase("bench");
-  process.env.DATABASE_URL = database.url;
-  process.env.WEBHOOK_ALLOW_PRIVATE_NETWORKS = "1";
-  const { db } = await import("../server/db");
-  const { createUser } = await import("../server/domain/users");
-  const { createDynamicCodes } = await import("../server/domain/dynamicCodes");
+  process.env.WEBHOOK_ALLOW_PRIVATE_NETWORKS = "1"; // read with the rest of the configuration, on the first import
+  const { database, db, withCode } = await benchDatabase();
   const { createWebhook } = await import("../server/webhooks");
-  const personal = async (email: string) => {
-    const user = await createUser({ email, password: "bench-password-1", name: "Bench" }, "pro");
-    return { userId: user.id, library: { kind: "personal" as const, userId: user.id } };
-  };
-  const [subscriber, quiet] = [await personal("hooks@example.com"), await personal("quiet@example.com")];
-  const [hooked] = await createDynamicCodes(subscriber, [{ destination_url: DESTINATION, name: "Hooked" }]);
-  const [plain] = await createDynamicCodes(quiet, [{ destination_url: DESTINATION, name: "Plain" }]);
+  const { actor: subscriber, record: hooked } = await withCode("hooks@example.com", "Hooked");
+  const { record: plain } = await withCode("quiet@example.com", "Plain");
   const receiver = await webhookReceiver();
   await createWebhook(subscriber, { url: receiver.url, events: ["scan.created"] });
   const server = await startServer({ DATABASE_URL: database.url, VISITOR_HASH_SECRET: process.env.VISITOR_HASH_SECRET, WEBHOOK_ALLOW_PRIVATE_NETWORKS: "1" });
