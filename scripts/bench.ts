@@ -23,6 +23,8 @@ import { freePort, freshDatabase, startRedis, startServer } from "./harness";
 // Servers outside the embedded database need both secrets (they refuse to start without).
 process.env.NEXTAUTH_SECRET ??= "bench-only-session-secret-not-for-production";
 process.env.VISITOR_HASH_SECRET ??= "bench-only-visitor-secret-not-for-production";
+// No SMTP server in the bench: any mail goes to the outbox.
+process.env.MAIL_OUTBOX ??= "1";
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: number) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) : fallback);

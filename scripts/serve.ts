@@ -28,7 +28,9 @@ if (isNewEmbedded) console.log("Log in as pro@example.com / demo-password (see t
 // stops listening, writes the buffered scans, then exits.
 const child = spawn(process.execPath, ["--import", "tsx", "server/http-server.ts", ...(dev ? ["--dev"] : []), "--port", port], {
   stdio: "inherit",
-  env: { ...process.env, PORT: port, NODE_ENV: dev ? "development" : "production" },
+  // The README's demo command (--build) writes mails to data/outbox/ when no SMTP server is
+  // set, and logs their links; `npm start` alone is a deployment, which needs SMTP_URL.
+  env: { ...process.env, PORT: port, NODE_ENV: dev ? "development" : "production", ...(args.includes("--build") ? { MAIL_OUTBOX: process.env.MAIL_OUTBOX ?? "1" } : {}) },
 });
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => child.kill(signal));
 child.on("exit", (code) => process.exit(code ?? 0));

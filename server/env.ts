@@ -52,7 +52,18 @@ const schema = z
     METRICS: z.preprocess(unset, z.enum(["1", "true", "0", "false"], { error: "METRICS must be 1, true, 0 or false" }).default("1")).transform((v) => v === "1" || v === "true"),
     LOG_LEVEL: z.preprocess(unset, z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], { error: "LOG_LEVEL must be fatal, error, warn, info, debug, trace or silent" }).default("info")),
     LOG_SHORT_LINKS: flag("LOG_SHORT_LINKS"),
+    SMTP_URL: optional(z.string().regex(/^smtps?:\/\/[^/]/, "SMTP_URL must start with smtp:// or smtps://")),
+    MAIL_FROM: z.preprocess(unset, z.string().regex(/^[^\r\n]+@[^\r\n]+$/, "MAIL_FROM must be an email address, optionally with a name: QR Records <no-reply@example.com>").default("QR Records <no-reply@localhost>")),
+    MAIL_OUTBOX: flag("MAIL_OUTBOX"),
+    MAIL_OUTBOX_DIR: z.preprocess(unset, z.string().default("./data/outbox")),
+    CLOCK_OFFSET_SECONDS: z.preprocess(unset, z.coerce.number({ error: "CLOCK_OFFSET_SECONDS must be a number of seconds" }).finite("CLOCK_OFFSET_SECONDS must be a number of seconds").default(0)),
     SHUTDOWN_DRAIN_SECONDS: z.preprocess(unset, z.coerce.number({ error: "SHUTDOWN_DRAIN_SECONDS must be a number of seconds, 0 or more" }).min(0, "SHUTDOWN_DRAIN_SECONDS must be a number of seconds, 0 or more").default(5)),
+  })
+  // Mail that nobody receives would lock people out for good (resets, verification): a
+  // production server needs an SMTP server, unless told outright to write the outbox (the
+  // README's demo command does, for the embedded database it seeds).
+  .refine((v) => v.SMTP_URL !== undefined || v.NODE_ENV !== "production" || v.MAIL_OUTBOX, {
+    message: "SMTP_URL is required with NODE_ENV=production (or MAIL_OUTBOX=1 to write mails to data/outbox/ instead)",
   })
   .transform((v) => {
     // The default follows the port the server listens on, so a server on PORT=3900 prints codes that reach it.
@@ -90,6 +101,13 @@ const schema = z
       logShortLinks: v.LOG_SHORT_LINKS,
       /** How long a SIGTERM'd instance keeps serving, /readyz 503, before it closes connections. */
       shutdownDrainSeconds: v.SHUTDOWN_DRAIN_SECONDS,
+      /** smtp(s):// URL of the mail server, or null: mails are then written to data/outbox/. */
+      smtpUrl: v.SMTP_URL ?? null,
+      mailFrom: v.MAIL_FROM,
+      /** Where mails go as .eml files when there is no SMTP server. */
+      mailOutboxDir: v.MAIL_OUTBOX_DIR,
+      /** Added to the server's clock for expiry rules (tokens, invitations, retention): tests move time with it. */
+      clockOffsetSeconds: v.CLOCK_OFFSET_SECONDS,
     };
   });
 

@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { backendOf } from "../server/database-url";
 import { freePort, freshDatabase, startServer, type RunningServer } from "../scripts/harness";
+import { startMailSink } from "./mail-sink";
 
 const baseEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
 
@@ -62,6 +63,9 @@ async function main(): Promise<number> {
     if (build.status !== 0) return 1;
   }
   const db = await freshDatabase("test");
+  // Every mail of the run goes over SMTP to this server; the tests read what it received.
+  const mailDir = mkdtempSync(path.join(tmpdir(), "qr-mail-"));
+  const mailSink = await startMailSink(mailDir);
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const env: NodeJS.ProcessEnv = {
@@ -76,6 +80,8 @@ async function main(): Promise<number> {
     // Webhooks reach the tests' receivers on loopback, and their retries come within seconds.
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: "1",
     WEBHOOK_RETRY_SCALE: "0.01",
+    SMTP_URL: mailSink.url,
+    MAIL_SINK_DIR: mailDir,
   };
   // With REDIS_URL (CI's Redis), each run keeps to keys and channels of its own.
   if (env.REDIS_URL) env.REDIS_KEY_PREFIX = `qrtest:${Date.now()}:${process.pid}:`;
@@ -102,6 +108,8 @@ async function main(): Promise<number> {
   } finally {
     await server?.stop();
     await db.cleanup();
+    await mailSink.stop();
+    rmSync(mailDir, { recursive: true, force: true });
   }
   return summary(results);
 }
