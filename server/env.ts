@@ -59,12 +59,6 @@ const schema = z
     CLOCK_OFFSET_SECONDS: z.preprocess(unset, z.coerce.number({ error: "CLOCK_OFFSET_SECONDS must be a number of seconds" }).finite("CLOCK_OFFSET_SECONDS must be a number of seconds").default(0)),
     SHUTDOWN_DRAIN_SECONDS: z.preprocess(unset, z.coerce.number({ error: "SHUTDOWN_DRAIN_SECONDS must be a number of seconds, 0 or more" }).min(0, "SHUTDOWN_DRAIN_SECONDS must be a number of seconds, 0 or more").default(5)),
   })
-  // Mail that nobody receives would lock people out for good (resets, verification): a
-  // production server needs an SMTP server, unless told outright to write the outbox (the
-  // README's demo command does, for the embedded database it seeds).
-  .refine((v) => v.SMTP_URL !== undefined || v.NODE_ENV !== "production" || v.MAIL_OUTBOX, {
-    message: "SMTP_URL is required with NODE_ENV=production (or MAIL_OUTBOX=1 to write mails to data/outbox/ instead)",
-  })
   .transform((v) => {
     // The default follows the port the server listens on, so a server on PORT=3900 prints codes that reach it.
     const appUrl = v.APP_URL ?? v.NEXTAUTH_URL ?? `http://localhost:${v.PORT}`;
@@ -103,6 +97,14 @@ const schema = z
       shutdownDrainSeconds: v.SHUTDOWN_DRAIN_SECONDS,
       /** smtp(s):// URL of the mail server, or null: mails are then written to data/outbox/. */
       smtpUrl: v.SMTP_URL ?? null,
+      // Mail that nobody receives would lock people out for good (resets, verification): a
+      // production server needs an SMTP server, unless told outright to write the outbox (the
+      // README's demo command does, for the embedded database it seeds). Checked when the
+      // server starts (server/http-server.ts), not here: `next build` loads this too.
+      mailProblem:
+        v.SMTP_URL === undefined && v.NODE_ENV === "production" && !v.MAIL_OUTBOX
+          ? "SMTP_URL is required with NODE_ENV=production (or MAIL_OUTBOX=1 to write mails to data/outbox/ instead)"
+          : null,
       mailFrom: v.MAIL_FROM,
       /** Where mails go as .eml files when there is no SMTP server. */
       mailOutboxDir: v.MAIL_OUTBOX_DIR,

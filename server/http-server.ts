@@ -232,9 +232,11 @@ async function stop(signal: NodeJS.Signals) {
   process.exit(signal === "SIGINT" ? 130 : 0);
 }
 
-// A missing or weak secret stops the server here, with the reason, not at the first log-in.
+// A missing or weak secret, or no way to send mail in production, stops the server here, with
+// the reason, not at the first log-in or sign-up.
 try {
   for (const name of SECRET_NAMES) secret(name);
+  if (env.mailProblem) throw new Error(env.mailProblem);
 } catch (error) {
   console.error(`Refusing to start: ${(error as Error).message}`);
   process.exit(1);

@@ -12,7 +12,7 @@
 // Delivered and failed events are removed from the outbox 30 days after they were stored.
 import { randomUUID } from "node:crypto";
 import { Agent, request } from "undici";
-import { db, storedTime, writeTransaction, type DialectSql } from "../db";
+import { db, selectRows, storedTime, writeTransaction, type DialectSql } from "../db";
 import { env } from "../env";
 import { logError } from "../log";
 import { processSingleton } from "../process-singleton";
@@ -77,7 +77,15 @@ export function sendWakesTo(wake: (() => void) | null): void {
   state.wakeThread = wake;
 }
 
-const freeAndDue = (now: Date) => ({ status: "pending", nextAttemptAt: { lte: now }, OR: [{ claimedUntil: null }, { claimedUntil: { lt: now } }] });
+/**
+ * The endpoints with due deliveries that nobody holds: [now, now]. In one statement through the
+ * driver: Prisma's `distinct` fetched every due row and kept one per endpoint itself, which with
+ * a backlog of 50,000 events meant 50,000 rows a second.
+ */
+const DUE_ENDPOINTS: DialectSql = {
+  sqlite: `SELECT DISTINCT "endpointId" FROM "WebhookDelivery" WHERE "status" = 'pending' AND "nextAttemptAt" <= ? AND ("claimedUntil" IS NULL OR "claimedUntil" < ?) LIMIT 200`,
+  postgres: `SELECT DISTINCT "endpointId" FROM "WebhookDelivery" WHERE "status" = 'pending' AND "nextAttemptAt" <= $1::timestamp(3) AND ("claimedUntil" IS NULL OR "claimedUntil" < $2::timestamp(3)) LIMIT 200`,
+};
 
 /** Starts a lane for each endpoint with due deliveries that has none here yet. */
 async function tick(): Promise<void> {
@@ -89,13 +97,9 @@ async function tick(): Promise<void> {
   try {
     do {
       state.again = false;
-      const due = await db.webhookDelivery.findMany({
-        where: { ...freeAndDue(new Date()), endpointId: { notIn: [...state.lanes] } },
-        select: { endpointId: true },
-        distinct: ["endpointId"],
-        take: 100,
-      });
-      for (const { endpointId } of due) startLane(endpointId);
+      const now = storedTime(Date.now());
+      const due = await selectRows<{ endpointId: string }>(DUE_ENDPOINTS, [now, now]);
+      for (const { endpointId } of due) if (!state.lanes.has(endpointId)) startLane(endpointId);
     } while (state.again);
   } catch (error) {
     logError("webhooks.dispatch_failed", {}, error);
@@ -147,7 +151,7 @@ async function deliverBatch(endpointId: string): Promise<boolean> {
     await db.webhookDelivery.updateMany({ where: { id: { in: claimedIds } }, data: { status: "failed", responseBody: "the endpoint is disabled", claimedUntil: null, claimedBy: null } });
     return true;
   }
-  const events = new Map((await db.webhookEvent.findMany({ where: { id: { in: claimed.map((d) => d.eventId) } } })).map((e) => [e.id, e]));
+  const events = new Map((await selectRows<{ id: string; payload: string }>(EVENTS_OF, [JSON.stringify(claimed.map((d) => d.eventId))])).map((e) => [e.id, e]));
   const outcomes: { id: string; attempts: number; delivered: boolean; status: number | null; text: string; latencyMs: number; at: Date }[] = [];
   let next = 0;
   const sendNext = async (): Promise<void> => {
@@ -196,6 +200,12 @@ const CLAIM: DialectSql = {
     SELECT "id" FROM "WebhookDelivery" WHERE "endpointId" = $1::jsonb -> 0 ->> 2 AND "status" = 'pending' AND "nextAttemptAt" <= ($1::jsonb -> 0 ->> 3)::timestamp(3)
       AND ("claimedUntil" IS NULL OR "claimedUntil" < ($1::jsonb -> 0 ->> 3)::timestamp(3))
     ORDER BY "nextAttemptAt" LIMIT ${CLAIM_BATCH} FOR UPDATE SKIP LOCKED) RETURNING "id", "eventId", "attempts"`,
+};
+
+/** The claimed deliveries' events (id and payload): [JSON array of their ids]. */
+const EVENTS_OF: DialectSql = {
+  sqlite: `SELECT "id", "payload" FROM "WebhookEvent" WHERE "id" IN (SELECT "value" FROM json_each(?))`,
+  postgres: `SELECT "id", "payload" FROM "WebhookEvent" WHERE "id" IN (SELECT jsonb_array_elements_text($1::jsonb))`,
 };
 
 /** A delivery's attempt recorded, its claim released: [status, attempts, responseStatus, responseBody, latencyMs, lastAttemptAt, nextAttemptAt, id]. */
