@@ -8,7 +8,7 @@ type SwaggerUi = (options: Record<string, unknown>) => unknown;
 /** Names for Swagger UI's unnamed controls (what a screen reader announces). */
 const CONTROL_NAMES: [selector: string, name: (control: Element) => string][] = [
   [".servers select", () => "Server"],
-  ["select.examples-select-element", () => "Example"],
+  ["select.examples-select-element", () => "Examples"],
   ["tr[data-param-name] :is(input, select, textarea)", (control) => control.closest("tr")!.getAttribute("data-param-name")!],
   ["textarea.body-param__text", () => "Request body"],
   ["button.close-modal", () => "Close dialog"],
