@@ -5,31 +5,54 @@ import { useEffect, useRef, useState } from "react";
 
 type SwaggerUi = (options: Record<string, unknown>) => unknown;
 
+/** Names for Swagger UI's unnamed controls (what a screen reader announces). */
+const CONTROL_NAMES: [selector: string, name: (control: Element) => string][] = [
+  [".servers select", () => "Server"],
+  ["select.examples-select-element", () => "Examples"],
+  ["tr[data-param-name] :is(input, select, textarea)", (control) => control.closest("tr")!.getAttribute("data-param-name")!],
+  ["textarea.body-param__text", () => "Request body"],
+  ["button.close-modal", () => "Close dialog"],
+];
+
+function nameControls(root: Element) {
+  for (const [selector, name] of CONTROL_NAMES) {
+    for (const control of root.querySelectorAll(`${selector}:not([aria-label])`)) control.setAttribute("aria-label", name(control));
+  }
+  // The request body's media type: its <label> carries the id of the select inside it.
+  for (const label of root.querySelectorAll("label[id]")) {
+    if (label.querySelector(`[id="${label.id}"]`)) label.removeAttribute("id");
+  }
+}
+
 export function ApiReference() {
   const container = useRef<HTMLDivElement>(null);
   const [problem, setProblem] = useState<string | null>(null);
   useEffect(() => {
+    const root = container.current!;
     const css = Object.assign(document.createElement("link"), { rel: "stylesheet", href: "/docs/assets/swagger-ui.css" });
     const script = Object.assign(document.createElement("script"), { src: "/docs/assets/swagger-ui-bundle.js", async: true });
     script.onload = () => {
       const render = (window as unknown as { SwaggerUIBundle: SwaggerUi }).SwaggerUIBundle;
       render({
         url: "/v1/openapi.json",
-        domNode: container.current,
+        domNode: root,
         // The default validator badge would call validator.swagger.io.
         validatorUrl: null,
         deepLinking: false,
         defaultModelsExpandDepth: -1,
         docExpansion: "list",
         tryItOutEnabled: false,
-        // Swagger UI's server choice has no label of its own: name it for screen readers.
-        onComplete: () => container.current?.querySelector(".servers select")?.setAttribute("aria-label", "Server"),
       });
     };
     script.onerror = () => setProblem("The API reference could not be loaded: reload the page, or read /v1/openapi.json directly.");
+    // Swagger UI renders, as operations open, controls with no name and a label sharing its
+    // select's id: each is repaired as it appears.
+    const repair = new MutationObserver(() => nameControls(root));
+    repair.observe(root, { childList: true, subtree: true });
     document.head.append(css);
     document.body.append(script);
     return () => {
+      repair.disconnect();
       css.remove();
       script.remove();
     };

@@ -39,7 +39,7 @@ export function SignupForm() {
         <label htmlFor="password">Password</label>
         <input id="password" name="password" type="password" autoComplete="new-password" minLength={8} required />
         <label htmlFor="name">Name</label>
-        <input id="name" name="name" autoComplete="name" required />
+        <input id="name" name="name" type="text" autoComplete="name" required />
         {error && <p className="error" data-testid="form-error">{error}</p>}
         <p className="actions">
           <button type="submit" disabled={busy || done}>Create account</button>

@@ -22,3 +22,44 @@ export async function logIn(page: Page, email: string, path: string) {
   await page.getByRole("button", { name: "Log in" }).click();
   await expect(page).toHaveURL(new RegExp(path.replace(/[/?]/g, "\\$&")));
 }
+
+/** HTML_CodeSniffer's browser build (BSD-3-Clause; axe-core is MPL-2.0, outside our licence rule). */
+const HTMLCS_SCRIPT = "node_modules/html_codesniffer/build/HTMLCS.js";
+
+/**
+ * The WCAG 2 AA errors HTML_CodeSniffer finds on the page as it is now, one line each: the
+ * rule's code, the start of the element and the page. Its warnings and notices ask for a
+ * person's judgement and are not counted.
+ */
+export async function accessibilityErrors(page: Page): Promise<string[]> {
+  if (!(await page.evaluate(() => "HTMLCS" in window))) await page.addScriptTag({ path: HTMLCS_SCRIPT });
+  const errors = await page.evaluate(
+    () =>
+      new Promise<{ code: string; element: string; message: string }[]>((resolve, reject) => {
+        type Message = { type: number; code: string; msg: string; element: Element | Document };
+        const { HTMLCS: htmlcs, translation } = window as unknown as {
+          HTMLCS: { process: (standard: string, content: Document, done: () => void, failed: () => void) => void; getMessages: () => Message[] };
+          translation: { en: Record<string, string> };
+        };
+        // 2.5.1 ships no English text for its autocomplete-purpose errors and throws on one;
+        // it also takes an <input> without a type attribute for a non-text field.
+        for (const group of ["Text", "Multiline", "Password", "Url", "Telephone", "Numeric", "Month", "Date"]) {
+          translation.en[`1_3_5_H98.InvalidAutoComplete_${group}`] ??= `autocomplete="{{x}}" does not suit this kind of field (${group}; give a text <input> type="text")`;
+        }
+        htmlcs.process(
+          "WCAG2AA",
+          document,
+          () =>
+            resolve(
+              htmlcs
+                .getMessages()
+                .filter((m) => m.type === 1)
+                .map((m) => ({ code: m.code, message: m.msg, element: "outerHTML" in m.element ? m.element.outerHTML.slice(0, 160) : "(document)" })),
+            ),
+          () => reject(new Error("HTML_CodeSniffer failed")),
+        );
+      }),
+  );
+  const where = new URL(page.url()).pathname;
+  return errors.map((e) => `${where}: ${e.code}: ${e.element} (${e.message})`);
+}

@@ -89,7 +89,7 @@ export const openApiDocument = () => processSingleton("v1.openapi", buildDocumen
 
 const TAGS = [
   { name: "Static QR codes", description: "A fixed URL and a name: the printed code encodes the URL itself." },
-  { name: "Dynamic QR codes", description: "A short link /q/<code> whose destination can change; every scan is recorded." },
+  { name: "Dynamic QR codes", description: "A short link `/q/{code}` whose destination can change; every scan is recorded." },
   { name: "Webhooks", description: "Events of the library POSTed to your endpoints, signed as Standard Webhooks, retried until delivered." },
 ];
 

@@ -1,0 +1,115 @@
+// Every page checked with HTML_CodeSniffer against WCAG 2 AA, with data on it: no errors, and
+// no sideways scrolling. Each page at desktop width; /docs, /library and /business at phone
+// width too; /library again with a code's edit form and then its style editor open; /docs with
+// a list and a create opened in "Try it out", then with the Authorize dialog.
+import { expect, test, type Page } from "@playwright/test";
+import { generateKey } from "../server/domain/apiKeys";
+import { createDynamicCodes } from "../server/domain/dynamicCodes";
+import { createStaticCodes } from "../server/domain/staticCodes";
+import { addMember, createTeam, generateBusinessKey } from "../server/domain/teams";
+import { createWebhook } from "../server/webhooks";
+import { accessibilityErrors, account, logIn, shot } from "./helpers";
+
+const DESKTOP = { width: 1280, height: 800 };
+const PHONE = { width: 390, height: 844 };
+
+/** Swagger UI's bundle (1.4 MB) takes a while to parse on a busy machine. */
+const SWAGGER_READY = 30_000;
+
+test("every page has no WCAG 2 AA error (HTML_CodeSniffer) and no sideways scrolling", async ({ browser, request }) => {
+  // Eight pages and their variants, each audited: well over the default minute on a busy machine.
+  test.setTimeout(240_000);
+  // An admin with a personal library, a key and a webhook of each kind, a writer and a viewer,
+  // the writer's drafts in the review queue and scans to chart.
+  const owner = await account("a11y", "business", "Alma Access");
+  const team = await createTeam(owner.id, "Access Team");
+  const writer = await account("a11y-writer", "free", "Wim Writer");
+  const viewer = await account("a11y-viewer", "free", "Vera Viewer");
+  await addMember(owner.id, writer.email, "writer");
+  await addMember(owner.id, viewer.email, "viewer");
+  await generateKey(owner.id, "personal");
+  await generateBusinessKey(owner.id);
+  await generateBusinessKey(writer.id);
+  const personal = { userId: owner.id, library: { kind: "personal" as const, userId: owner.id } };
+  const [code] = await createDynamicCodes(personal, [
+    { name: "Shop window", destination_url: "https://example.com/shop" },
+    { name: "Lunch menu", destination_url: "https://example.com/menu" },
+  ]);
+  await createStaticCodes(personal, [{ name: "Wi-Fi", url: "https://example.com/wifi" }]);
+  const asWriter = { userId: writer.id, library: { kind: "team" as const, teamId: team.id }, role: "writer" as const };
+  await createDynamicCodes(asWriter, [{ name: "Poster draft", destination_url: "https://example.com/poster" }]);
+  await createStaticCodes(asWriter, [{ name: "Leaflet draft", url: "https://example.com/leaflet" }]);
+  await createWebhook(personal, { url: "http://127.0.0.1:9/personal", events: ["dynqrcode.created"], description: "Order system" });
+  await createWebhook({ userId: owner.id, library: { kind: "team", teamId: team.id }, role: "admin" }, { url: "http://127.0.0.1:9/team", events: ["scan.created"] });
+  const browserAgent = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36";
+  for (const country of ["DE", "FR", undefined]) {
+    const headers = { "user-agent": browserAgent, ...(country ? { "cf-ipcountry": country } : {}) };
+    expect((await request.get(`/q/${code.code}`, { headers, maxRedirects: 0 })).status()).toBe(302);
+  }
+
+  const errors: string[] = [];
+  const audit = async (page: Page, name: string) => {
+    errors.push(...(await accessibilityErrors(page)).map((e) => `[${name}] ${e}`));
+    // Reflow (WCAG 1.4.10), which HTML_CodeSniffer leaves to people: no sideways scrolling.
+    const [scrollWidth, innerWidth] = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
+    if (scrollWidth > innerWidth) errors.push(`[${name}] ${scrollWidth}px wide in a ${innerWidth}px window`);
+    await shot(page, `a11y-${name}`);
+  };
+
+  const anonymous = await browser.newPage({ viewport: DESKTOP });
+  for (const path of ["/", "/login", "/signup"]) {
+    await anonymous.goto(path);
+    await expect(anonymous.locator("main h1").first()).toBeVisible();
+    await audit(anonymous, `${path.slice(1) || "home"}-1280`);
+  }
+  await anonymous.close();
+
+  for (const [width, viewport] of [["1280", DESKTOP], ["390", PHONE]] as const) {
+    const page = await browser.newPage({ viewport });
+    await logIn(page, owner.email, "/library");
+    const pages: [string, string, () => Promise<void>][] = [
+      ["library", "/library", () => expect(page.getByTestId(`item-${code.code}`)).toBeVisible()],
+      ["business", "/business", () => expect(page.getByTestId("review-queue").locator("li")).toHaveCount(2)],
+      ...(width === "1280"
+        ? ([
+            ["analytics", "/analytics", () => expect(page.getByRole("link", { name: "Shop window" })).toBeVisible()],
+            ["analytics-code", `/analytics/${code.code}`, () => expect(page.getByTestId("daily-chart")).toBeVisible()],
+            ["profile", "/profile", () => expect(page.getByTestId("webhooks").getByText("Order system")).toBeVisible()],
+          ] satisfies [string, string, () => Promise<void>][])
+        : []),
+      ["docs", "/docs", () => expect(page.locator(".opblock").first()).toBeVisible({ timeout: SWAGGER_READY })],
+    ];
+    for (const [name, path, ready] of pages) {
+      await page.goto(path);
+      await ready();
+      await audit(page, `${name}-${width}`);
+    }
+
+    // /docs: the server choice is named; a list and a create opened with "Try it out" (their
+    // parameters, body editor, responses and examples); the Authorize dialog.
+    await expect(page.getByRole("combobox", { name: "Server" })).toHaveValue("/v1");
+    for (const method of ["get", "post"]) {
+      const operation = page.locator(`.opblock-${method}`, { has: page.locator('.opblock-summary-path[data-path="/qrcodes"]') });
+      await operation.locator(".opblock-summary").click();
+      await operation.getByRole("button", { name: "Try it out" }).click();
+      await expect(operation.getByRole("button", { name: "Execute" })).toBeVisible();
+    }
+    await audit(page, `docs-open-${width}`);
+    await page.locator(".auth-wrapper .authorize").click();
+    await expect(page.locator(".modal-ux")).toBeVisible();
+    await audit(page, `docs-authorize-${width}`);
+
+    // /library with a code's edit form open, then its style editor.
+    await page.goto("/library");
+    const row = page.getByTestId(`item-${code.code}`);
+    await row.getByRole("button", { name: "Edit" }).click();
+    await expect(row.getByRole("button", { name: "Save", exact: true })).toBeVisible();
+    await audit(page, `library-edit-${width}`);
+    await row.getByRole("button", { name: "Style" }).click();
+    await expect(row.getByRole("button", { name: "Save style" })).toBeVisible();
+    await audit(page, `library-style-${width}`);
+    await page.close();
+  }
+
+  expect(errors, errors.join("\n")).toEqual([]);
+});
