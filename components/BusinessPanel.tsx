@@ -424,7 +424,7 @@ function Members({ overview, mutations }: Section) {
                   </td>
                   {isAdmin && (
                     <td>
-                      <span className="actions tight">
+                      <span className="actions tight member-actions">
                         {overview.isOwner && member.role === "admin" && !member.isOwner && (
                           <button
                             type="button"

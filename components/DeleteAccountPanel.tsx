@@ -5,6 +5,7 @@ import { useMutation } from "@tanstack/react-query";
 import { signOut } from "next-auth/react";
 import { useState } from "react";
 import { useTRPC } from "@/trpc/react";
+import { Email } from "./Email";
 import { FormError } from "./FormError";
 import { useAction } from "./useAction";
 
@@ -42,7 +43,7 @@ export function DeleteAccountPanel({ email }: { email: string }) {
           }}
         >
           <label htmlFor="delete-email">
-            Type your email (<span className="mono">{email}</span>) to confirm
+            Type your email (<Email address={email} />) to confirm
           </label>
           <input id="delete-email" type="email" autoComplete="off" value={typed} onChange={(e) => setTyped(e.target.value)} required />
           <label htmlFor="delete-password">Your password</label>
