@@ -66,7 +66,7 @@ export async function withTeamLocked<T>(teamId: string, work: (tx: Tx) => Promis
 export const revokeBusinessKeys = (tx: Tx, userId: string, byUserId: string) =>
   tx.apiKey.updateMany({ where: { userId, scope: "business", live: true }, data: { live: null, revokedAt: new Date(), revokedById: byUserId } });
 
-/** Adds an existing account directly: the seed and test fixtures only (the pages invite: ./invitations.ts). */
+/** Adds an existing account directly: test fixtures only (the pages invite: ./invitations.ts). */
 export async function addMember(adminId: string, email: string, role: Role) {
   const admin = await requireAdmin(adminId);
   const user = await db.user.findUnique({ where: { email: email.trim().toLowerCase() } });
