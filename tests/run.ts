@@ -59,7 +59,9 @@ async function main(): Promise<number> {
   const results: Result[] = [await unitTests()];
   if (process.argv.includes("--unit-only")) return summary(results);
   if (!process.argv.includes("--no-build")) {
-    const build = spawnSync(process.execPath, ["node_modules/next/dist/bin/next", "build"], { stdio: "inherit", env: baseEnv });
+    // `next build` loads server modules as production, which refuses to start without SMTP_URL:
+    // the build sends no mail (as scripts/serve.ts builds).
+    const build = spawnSync(process.execPath, ["node_modules/next/dist/bin/next", "build"], { stdio: "inherit", env: { ...baseEnv, MAIL_OUTBOX: "1" } });
     if (build.status !== 0) return 1;
   }
   const db = await freshDatabase("test");
