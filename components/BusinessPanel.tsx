@@ -30,7 +30,7 @@ export function BusinessPage({ account }: { account: { email: string; tier: stri
         <CreateTeamForm />
       ) : (
         <p data-testid="no-team">
-          You are not in a team. Creating one takes the Business plan (yours is <strong>{account.tier}</strong>); or ask a team&apos;s admin to add{" "}
+          You are not in a team. Creating one takes the Business plan (yours is <strong>{account.tier}</strong>); or ask a team&apos;s admin to invite{" "}
           <strong>{account.email}</strong>.
         </p>
       )}
@@ -77,11 +77,14 @@ function useTeamMutations() {
   // The team library and its review queue (the overview) together.
   const libraryChanged = useLibraryChanged("team");
   const overviewOnly = { onSuccess: overviewChanged };
+  const invitationsChanged = { onSuccess: () => queryClient.invalidateQueries(trpc.invitations.pending.queryFilter()) };
   const withLibrary = { onSuccess: libraryChanged };
   return {
     generateKey: useMutation(trpc.team.generateKey.mutationOptions(overviewOnly)),
     revokeKey: useMutation(trpc.team.revokeKey.mutationOptions(overviewOnly)),
-    addMember: useMutation(trpc.team.addMember.mutationOptions(overviewOnly)),
+    invite: useMutation(trpc.invitations.send.mutationOptions(invitationsChanged)),
+    cancelInvitation: useMutation(trpc.invitations.cancel.mutationOptions(invitationsChanged)),
+    makeOwner: useMutation(trpc.team.makeOwner.mutationOptions(overviewOnly)),
     // A role decides what the library lets its holder do; a member removed leaves it.
     setRole: useMutation(trpc.team.setRole.mutationOptions(withLibrary)),
     removeMember: useMutation(trpc.team.removeMember.mutationOptions(withLibrary)),
@@ -375,16 +378,8 @@ function ReviewQueue({ overview, mutations }: Section) {
 
 function Members({ overview, mutations }: Section) {
   const isAdmin = overview.role === "admin";
-  const [email, setEmail] = useState("");
-  const [role, setRole] = useState<Role>("writer");
-  // A role change or a removal: its error at the member's row.
+  // A role change, a removal or a hand-over: its error at the member's row.
   const rows = useRowAction();
-  // Adding a member has its own error, shown at its form and cleared by the next change.
-  const adding = useAction();
-  const clearAll = () => {
-    rows.clear();
-    adding.clear();
-  };
   return (
     <section className="card" aria-labelledby="members-title">
       <h2 id="members-title">Members</h2>
@@ -400,10 +395,7 @@ function Members({ overview, mutations }: Section) {
         <tbody>
           {overview.members.map((member) => {
             const error = rows.errorAt(member.userId);
-            const change = (work: () => Promise<unknown>) => {
-              adding.clear();
-              void rows.run(member.userId, work);
-            };
+            const change = (work: () => Promise<unknown>) => void rows.run(member.userId, work);
             return (
               <Fragment key={member.userId}>
                 <tr data-testid={`member-${member.email}`}>
@@ -432,16 +424,33 @@ function Members({ overview, mutations }: Section) {
                   </td>
                   {isAdmin && (
                     <td>
-                      <button
-                        type="button"
-                        className="secondary"
-                        disabled={rows.busy}
-                        onClick={() => {
-                          if (window.confirm(`Remove ${member.email} from the team? Their business key is revoked at once.`)) change(() => mutations.removeMember.mutateAsync({ userId: member.userId }));
-                        }}
-                      >
-                        Remove
-                      </button>
+                      <span className="actions tight member-actions">
+                        {overview.isOwner && member.role === "admin" && !member.isOwner && (
+                          <button
+                            type="button"
+                            className="secondary"
+                            disabled={rows.busy}
+                            onClick={() => {
+                              const keys = member.onBusiness
+                                ? "The team's keys then depend on their Business plan."
+                                : "They are not on the Business plan: the team's keys will be refused (403) until they upgrade.";
+                              if (window.confirm(`Make ${member.email} the team's owner? ${keys} You stay an admin.`)) change(() => mutations.makeOwner.mutateAsync({ userId: member.userId }));
+                            }}
+                          >
+                            Make owner
+                          </button>
+                        )}
+                        <button
+                          type="button"
+                          className="secondary"
+                          disabled={rows.busy}
+                          onClick={() => {
+                            if (window.confirm(`Remove ${member.email} from the team? Their business key is revoked and their sessions end at once.`)) change(() => mutations.removeMember.mutateAsync({ userId: member.userId }));
+                          }}
+                        >
+                          Remove
+                        </button>
+                      </span>
                     </td>
                   )}
                 </tr>
@@ -459,34 +468,101 @@ function Members({ overview, mutations }: Section) {
       </table>
       </div>
       {isAdmin && (
-        <form
-          className="inline-form"
-          onChange={clearAll}
-          onSubmit={(e) => {
-            e.preventDefault();
-            rows.clear();
-            void adding.run(async () => {
-              await mutations.addMember.mutateAsync({ email, role });
-              setEmail("");
-            });
-          }}
-        >
-          <div>
-            <label htmlFor="member-email">Email</label>
-            <input id="member-email" type="email" value={email} onChange={(e) => setEmail(e.target.value)} required />
-          </div>
-          <div>
-            <label htmlFor="member-role">Role</label>
-            <select id="member-role" value={role} onChange={(e) => setRole(e.target.value as Role)}>
-              {ROLES.map((r) => (
-                <option key={r} value={r}>{r}</option>
-              ))}
-            </select>
-          </div>
-          <button type="submit" disabled={rows.busy || adding.busy}>Add member</button>
-          <FormError error={adding.error} testId="member-error" className="full" />
-        </form>
+        <Suspense fallback={<p className="muted">Loading the invitations…</p>}>
+          <Invitations mutations={mutations} onChange={rows.clear} />
+        </Suspense>
       )}
     </section>
+  );
+}
+
+/**
+ * Admins invite by email with a role (the invitee accepts from the mailed link), and see and
+ * cancel the pending invitations (invitations.pending, prefetched by the page for admins).
+ */
+function Invitations({ mutations, onChange }: { mutations: TeamMutations; onChange: () => void }) {
+  const trpc = useTRPC();
+  const { data: pending } = useSuspenseQuery(trpc.invitations.pending.queryOptions());
+  const [email, setEmail] = useState("");
+  const [role, setRole] = useState<Role>("writer");
+  const [sentTo, setSentTo] = useState<string | null>(null);
+  const inviting = useAction();
+  const rows = useRowAction();
+  const clearAll = () => {
+    onChange();
+    rows.clear();
+    inviting.clear();
+    setSentTo(null);
+  };
+  return (
+    <>
+      <h3 id="invite-title">Invite a member</h3>
+      <form
+        className="inline-form"
+        aria-labelledby="invite-title"
+        onChange={clearAll}
+        onSubmit={(e) => {
+          e.preventDefault();
+          clearAll();
+          void inviting.run(async () => {
+            await mutations.invite.mutateAsync({ email, role });
+            setSentTo(email);
+            setEmail("");
+          });
+        }}
+      >
+        <div>
+          <label htmlFor="member-email">Email</label>
+          <input id="member-email" type="email" value={email} onChange={(e) => setEmail(e.target.value)} required />
+        </div>
+        <div>
+          <label htmlFor="member-role">Role</label>
+          <select id="member-role" value={role} onChange={(e) => setRole(e.target.value as Role)}>
+            {ROLES.map((r) => (
+              <option key={r} value={r}>{r}</option>
+            ))}
+          </select>
+        </div>
+        <button type="submit" disabled={inviting.busy}>Invite</button>
+        <FormError error={inviting.error} testId="member-error" className="full" />
+        {sentTo && (
+          <p className="full muted" role="status" data-testid="invitation-sent">
+            Invitation sent to <Email address={sentTo} />. The link works once, for 7 days.
+          </p>
+        )}
+      </form>
+      <h3>Pending invitations</h3>
+      {pending.length === 0 ? (
+        <p className="muted" data-testid="no-invitations">No pending invitations.</p>
+      ) : (
+        <ul className="list" data-testid="pending-invitations">
+          {pending.map((invitation) => (
+            <li key={invitation.id} data-testid={`invitation-${invitation.email}`}>
+              <div>
+                <Email address={invitation.email} /> <span className="badge">{invitation.role}</span>
+                <div className="muted">
+                  invited by <Email address={invitation.invitedBy} /> · expires {when(invitation.expiresAt)}
+                </div>
+              </div>
+              <button
+                type="button"
+                className="secondary"
+                disabled={rows.busy}
+                onClick={() => {
+                  if (window.confirm(`Cancel the invitation to ${invitation.email}? Its link stops working.`)) {
+                    inviting.clear();
+                    setSentTo(null);
+                    void rows.run(invitation.id, () => mutations.cancelInvitation.mutateAsync({ id: invitation.id }));
+                  }
+                }}
+              >
+                Cancel
+              </button>
+              <FormError error={rows.errorAt(invitation.id)} testId={`invitation-error-${invitation.email}`} className="full" />
+            </li>
+          ))}
+        </ul>
+      )}
+    </>
   );
 }

@@ -4,7 +4,7 @@ import { signIn } from "next-auth/react";
 import { useRouter } from "next/navigation";
 import { useAction } from "./useAction";
 
-export function LoginForm({ next }: { next: string }) {
+export function LoginForm({ next, email }: { next: string; email: string }) {
   const router = useRouter();
   const { error, busy, run } = useAction();
 
@@ -24,7 +24,7 @@ export function LoginForm({ next }: { next: string }) {
       <h1>Log in</h1>
       <form onSubmit={submit}>
         <label htmlFor="email">Email</label>
-        <input id="email" name="email" type="email" autoComplete="email" required />
+        <input id="email" name="email" type="email" autoComplete="email" defaultValue={email} required />
         <label htmlFor="password">Password</label>
         <input id="password" name="password" type="password" autoComplete="current-password" required />
         {error && <p className="error" data-testid="form-error">{error}</p>}
@@ -32,7 +32,7 @@ export function LoginForm({ next }: { next: string }) {
           <button type="submit" disabled={busy}>Log in</button>
         </p>
       </form>
-      <p className="muted">No account yet? <Link href="/signup">Sign up</Link></p>
+      <p className="muted">No account yet? <Link href={next === "/profile" ? "/signup" : `/signup?${new URLSearchParams({ email, next })}`}>Sign up</Link></p>
     </section>
   );
 }

@@ -7,7 +7,7 @@ import { useState } from "react";
 import { useTRPC } from "@/trpc/react";
 import { useAction } from "./useAction";
 
-export function SignupForm() {
+export function SignupForm({ email: invited, next }: { email: string; next: string }) {
   const router = useRouter();
   const trpc = useTRPC();
   const signup = useMutation(trpc.account.signup.mutationOptions());
@@ -25,7 +25,7 @@ export function SignupForm() {
       const result = await signIn("credentials", { email, password, redirect: false });
       if (!result || result.error) throw new Error("Account created, but the log-in failed: log in by hand");
       setDone(true);
-      router.replace("/profile");
+      router.replace(next);
       router.refresh();
     });
   }
@@ -35,7 +35,7 @@ export function SignupForm() {
       <h1>Create your account</h1>
       <form onSubmit={submit}>
         <label htmlFor="email">Email</label>
-        <input id="email" name="email" type="email" autoComplete="email" required />
+        <input id="email" name="email" type="email" autoComplete="email" defaultValue={invited} required />
         <label htmlFor="password">Password</label>
         <input id="password" name="password" type="password" autoComplete="new-password" minLength={8} required />
         <label htmlFor="name">Name</label>
@@ -45,7 +45,7 @@ export function SignupForm() {
           <button type="submit" disabled={busy || done}>Create account</button>
         </p>
       </form>
-      <p className="muted">Already registered? <Link href="/login">Log in</Link></p>
+      <p className="muted">Already registered? <Link href={next === "/profile" ? "/login" : `/login?${new URLSearchParams({ email: invited, callbackUrl: next })}`}>Log in</Link></p>
     </section>
   );
 }

@@ -1,9 +1,10 @@
-// A Business team on /business: the admin adds a writer; the writer's business key creates a
+// A Business team on /business: the admin invites a writer, who accepts from the mail; the writer's business key creates a
 // draft; the admin sees the key and the draft, approves it, and revokes the writer's key.
 import { expect, test } from "@playwright/test";
+import { linkIn, waitForMail } from "../tests/mail-sink";
 import { account, logIn, shot } from "./helpers";
 
-test("admin adds a writer, reviews the writer's draft, and revokes the writer's key", async ({ browser, request }) => {
+test("admin invites a writer, reviews the writer's draft, and revokes the writer's key", async ({ browser, request }) => {
   const { email: adminEmail } = await account("admin", "business", "Ada Admin");
   const { email: writerEmail } = await account("writer", "free", "Wes Writer");
 
@@ -14,13 +15,19 @@ test("admin adds a writer, reviews the writer's draft, and revokes the writer's 
   await expect(admin.getByRole("heading", { name: "E2E Team" })).toBeVisible();
   await admin.getByLabel("Email").fill(writerEmail);
   await admin.getByLabel("Role", { exact: true }).selectOption("writer");
-  await admin.getByRole("button", { name: "Add member" }).click();
+  await admin.getByRole("button", { name: "Invite", exact: true }).click();
+  await expect(admin.getByTestId(`invitation-${writerEmail}`)).toContainText("writer");
+
+  // The writer accepts from the mailed link.
+  const link = linkIn(await waitForMail(writerEmail, /Join the team/), "/invite/");
+  const writer = await (await browser.newContext()).newPage();
+  await logIn(writer, writerEmail, link.pathname);
+  await writer.getByRole("button", { name: "Accept invitation" }).click();
+  await expect(writer).toHaveURL(/\/business$/);
+  await expect(writer.getByTestId("team-role")).toHaveText("writer");
+  await admin.reload();
   await expect(admin.getByTestId(`member-${writerEmail}`)).toContainText("Wes Writer");
   await shot(admin, "business-admin-members");
-
-  const writer = await (await browser.newContext()).newPage();
-  await logIn(writer, writerEmail, "/business");
-  await expect(writer.getByTestId("team-role")).toHaveText("writer");
   await writer.getByRole("button", { name: "Generate business key" }).click();
   const shown = writer.getByTestId("new-api-key");
   await expect(shown).toHaveText(/^qrb_[0-9A-Za-z]{40}$/);

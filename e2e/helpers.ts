@@ -63,3 +63,13 @@ export async function accessibilityErrors(page: Page): Promise<string[]> {
   const where = new URL(page.url()).pathname;
   return errors.map((e) => `${where}: ${e.code}: ${e.element} (${e.message})`);
 }
+
+/** Full-page screenshots at desktop (1280) and phone (390) width: `<name>-1280.png`, `<name>-390.png`. */
+export async function shotAtWidths(page: Page, name: string) {
+  const before = page.viewportSize();
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: width === 1280 ? 800 : 844 });
+    await shot(page, `${name}-${width}`);
+  }
+  if (before) await page.setViewportSize(before);
+}

@@ -237,16 +237,16 @@ test("errors appear at their own form, take the focus, and clear with the next c
   await expect(pasteError).not.toContainText("destination_url");
   await shot(page, "form-error-paste");
 
-  // Add member: the error at the members' form, focused; typing clears it.
+  // Invite: the error at the invitation form, focused; typing clears it.
   await page.goto("/business");
-  await page.getByLabel("Email").fill(`nobody-${randomUUID()}@test.example`);
-  await page.getByRole("button", { name: "Add member" }).click();
+  await page.getByLabel("Email").fill(writer.email);
+  await page.getByRole("button", { name: "Invite", exact: true }).click();
   const memberError = page.getByTestId("member-error");
-  await expect(memberError).toContainText("No account has this email");
+  await expect(memberError).toContainText("This account is already in your team");
   await expect(memberError).toBeFocused();
   await expect(page.getByTestId("team-error")).toHaveCount(0);
   await shot(page, "form-error-member");
-  await page.getByLabel("Email").fill(writer.email);
+  await page.getByLabel("Email").fill(`nobody-${randomUUID()}@test.example`);
   await expect(memberError).toHaveCount(0);
   await page.close();
 });

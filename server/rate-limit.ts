@@ -195,3 +195,6 @@ export const loginRules = {
 
 /** Keys generated on the pages: 10 per account, refilled over an hour. */
 export const keyGenerationRule: Rule = { capacity: 10, refillPerSecond: 10 / 3600, dailyQuota: 0 };
+
+/** Team invitations (each sends a mail): 20 per team, refilled over an hour. */
+export const invitationRule: Rule = { capacity: 20, refillPerSecond: 20 / 3600, dailyQuota: 0 };

@@ -15,7 +15,11 @@ export default async function BusinessPage() {
   // The team's overview decides what the page shows; a member sees the review queue and the team library too.
   const overview = await getQueryClient().fetchQuery(trpc.team.overview.queryOptions());
   if (overview) {
-    await Promise.all([prefetch(trpc.library.page.queryOptions(libraryPageInput("team"))), prefetch(trpc.library.page.queryOptions(reviewQueueInput()))]);
+    await Promise.all([
+      prefetch(trpc.library.page.queryOptions(libraryPageInput("team"))),
+      prefetch(trpc.library.page.queryOptions(reviewQueueInput())),
+      overview.role === "admin" ? prefetch(trpc.invitations.pending.queryOptions()) : null,
+    ]);
   }
   return (
     <HydrateClient>

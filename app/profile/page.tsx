@@ -1,4 +1,5 @@
 import { redirect } from "next/navigation";
+import { DeleteAccountPanel } from "@/components/DeleteAccountPanel";
 import { PersonalKeyPanel } from "@/components/PersonalKeyPanel";
 import { WebhooksPanel } from "@/components/WebhooksPanel";
 import { sessionUserId } from "@/server/auth";
@@ -28,6 +29,7 @@ export default async function ProfilePage() {
       </section>
       <PersonalKeyPanel />
       <WebhooksPanel scope="personal" />
+      <DeleteAccountPanel email={user.email} />
     </HydrateClient>
   );
 }

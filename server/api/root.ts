@@ -1,5 +1,6 @@
 import { accountRouter } from "./routers/account";
 import { dynqrcodesRouter } from "./routers/dynqrcodes";
+import { invitationsRouter } from "./routers/invitations";
 import { keysRouter } from "./routers/keys";
 import { libraryRouter } from "./routers/library";
 import { qrcodesRouter } from "./routers/qrcodes";
@@ -19,6 +20,7 @@ export const appRouter = createTRPCRouter({
   keys: keysRouter,
   account: accountRouter,
   team: teamRouter,
+  invitations: invitationsRouter,
   library: libraryRouter,
   webhooks: webhookPagesRouter,
 });

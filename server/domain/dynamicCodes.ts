@@ -1,6 +1,6 @@
 // Dynamic QR codes: a short code whose /q/<code> address redirects to a changeable destination.
 import { z } from "zod";
-import { db, isUniqueViolation } from "../db";
+import { db, isUniqueViolation, type Tx } from "../db";
 import { DomainError, notFound } from "../errors";
 import { env } from "../env";
 import { randomString, timeOrderedId } from "../ids";
@@ -156,6 +156,20 @@ export async function deleteDynamicCode(library: Library, code: string) {
   await invalidateResolution(code);
   return { code, deleted: true as const };
 }
+
+/**
+ * Soft-deletes every live code of the library in `tx` (its account is being deleted), as
+ * deleteDynamicCode does one: the short addresses answer 410, the codes are never reused and
+ * the scan history stays. Returns the codes: once `tx` is committed, `forgetResolutions`.
+ */
+export async function deleteLibraryDynamicCodes(tx: Tx, library: Library): Promise<string[]> {
+  const codes = (await tx.dynamicCode.findMany({ where: live(library), select: { code: true } })).map((row) => row.code);
+  await tx.dynamicCode.updateMany({ where: live(library), data: { deletedAt: new Date() } });
+  return codes;
+}
+
+/** After a committed bulk delete: every instance stops redirecting the codes at once. */
+export const forgetResolutions = (codes: string[]) => Promise.all(codes.map((code) => invalidateResolution(code)));
 
 export const DYNAMIC_EXPORT_COLUMNS = ["code", "name", "short_url", "destination_url", "status", "team_id", "created_at", "updated_at", "total_scans"] as const;
 

@@ -7,6 +7,7 @@ import { timeOrderedId } from "../ids";
 import { generateKey, keyDisplay, revokeKey, type KeySummary } from "./apiKeys";
 import { invalidateResolution } from "../scan/resolve";
 import { changeWithEvents } from "../webhooks";
+import { recordActivity } from "../activity";
 import { dynamicRecordOf } from "./dynamicCodes";
 import type { Library } from "./library";
 import { staticRecordOf } from "./staticCodes";
@@ -29,7 +30,7 @@ async function requireMembership(userId: string) {
   return membership;
 }
 
-async function requireAdmin(userId: string) {
+export async function requireAdmin(userId: string) {
   const membership = await requireMembership(userId);
   if (membership.role !== "admin") throw forbidden("Only a team admin can do this");
   return membership;
@@ -55,16 +56,17 @@ export async function createTeam(userId: string, name: string) {
  * Membership changes of one team run one at a time: the first write locks the team's row
  * (PostgreSQL) or the database (SQLite), so "at least one admin" cannot be raced away.
  */
-async function withTeamLocked<T>(teamId: string, work: (tx: Tx) => Promise<T>): Promise<T> {
+export async function withTeamLocked<T>(teamId: string, work: (tx: Tx) => Promise<T>): Promise<T> {
   return db.$transaction(async (tx) => {
     await tx.$executeRaw`UPDATE "Team" SET "name" = "name" WHERE "id" = ${teamId}`;
     return work(tx);
   });
 }
 
-const revokeBusinessKeys = (tx: Tx, userId: string, byUserId: string) =>
+export const revokeBusinessKeys = (tx: Tx, userId: string, byUserId: string) =>
   tx.apiKey.updateMany({ where: { userId, scope: "business", live: true }, data: { live: null, revokedAt: new Date(), revokedById: byUserId } });
 
+/** Adds an existing account directly: test fixtures only (the pages invite: ./invitations.ts). */
 export async function addMember(adminId: string, email: string, role: Role) {
   const admin = await requireAdmin(adminId);
   const user = await db.user.findUnique({ where: { email: email.trim().toLowerCase() } });
@@ -99,13 +101,38 @@ export async function setMemberRole(adminId: string, memberUserId: string, role:
   });
 }
 
-/** Removing a member revokes their business key at once. */
+/** Removing a member revokes their business key and ends their sessions at once. */
 export async function removeMember(adminId: string, memberUserId: string) {
   const admin = await requireAdmin(adminId);
   await withTeamLocked(admin.teamId, async (tx) => {
     await memberToChange(tx, admin.teamId, admin.team.ownerId, memberUserId, "remove");
     await tx.membership.delete({ where: { userId: memberUserId } });
     await revokeBusinessKeys(tx, memberUserId, adminId);
+    await tx.user.update({ where: { id: memberUserId }, data: { sessionVersion: { increment: 1 } } });
+  });
+}
+
+/**
+ * The owner hands the team to another admin, who becomes its owner: the team's keys then work
+ * while the new owner is on the Business tier (the key gate reads the owner's tier). The
+ * former owner stays an admin.
+ */
+export async function transferOwnership(ownerId: string, newOwnerUserId: string) {
+  const membership = await requireAdmin(ownerId);
+  if (membership.team.ownerId !== ownerId) throw forbidden("Only the team's owner can hand over the team");
+  const teamId = membership.teamId;
+  await withTeamLocked(teamId, async (tx) => {
+    const team = await tx.team.findUniqueOrThrow({ where: { id: teamId } });
+    if (team.ownerId !== ownerId) throw forbidden("Only the team's owner can hand over the team");
+    const member = await tx.membership.findUnique({ where: { userId: newOwnerUserId }, include: { user: true } });
+    if (!member || member.teamId !== teamId) throw notFound("No such member in your team");
+    if (member.userId === ownerId) throw new DomainError("conflict", "You already own the team");
+    if (member.role !== "admin") throw new DomainError("conflict", "Only an admin can own the team: make them an admin first");
+    await tx.team.update({ where: { id: teamId }, data: { ownerId: newOwnerUserId } });
+    await recordActivity(
+      { teamId, actor: { id: ownerId, label: membership.team.owner.email }, action: "team.owner_changed", target: member.user.email },
+      tx,
+    );
   });
 }
 
@@ -143,7 +170,18 @@ export async function teamOverview(userId: string) {
   return {
     team: { id: teamId, name: membership.team.name, ownerEmail: membership.team.owner.email, ownerOnBusiness: membership.team.owner.tier === "business" },
     role: membership.role as Role,
-    members: members.map((m) => ({ userId: m.userId, email: m.user.email, name: m.user.name, role: m.role as Role, isOwner: m.userId === membership.team.ownerId })),
+    /** The viewer owns the team: only they can hand it over (Make owner). */
+    isOwner: membership.team.ownerId === userId,
+    members: members.map((m) => ({
+      userId: m.userId,
+      email: m.user.email,
+      name: m.user.name,
+      role: m.role as Role,
+      isOwner: m.userId === membership.team.ownerId,
+      // What a hand-over to them would mean for the team's keys (only the owner is shown it).
+      onBusiness: membership.team.ownerId === userId ? m.user.tier === "business" : null,
+    })),
+
     keys: keys.map((k) => ({
       id: k.id,
       email: k.user.email,

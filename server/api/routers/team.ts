@@ -1,7 +1,6 @@
 // The /business page's calls (session procedures): teams are never managed through /v1.
 import { z } from "zod";
 import {
-  addMember,
   createTeam,
   DECISIONS,
   generateBusinessKey,
@@ -14,6 +13,7 @@ import {
   setMemberRole,
   teamNameField,
   teamOverview,
+  transferOwnership,
 } from "../../domain/teams";
 import { createTRPCRouter, sessionProcedure } from "../trpc";
 
@@ -23,13 +23,12 @@ const done = { ok: true as const };
 export const teamRouter = createTRPCRouter({
   overview: sessionProcedure.query(({ ctx }) => teamOverview(ctx.session.userId)),
   create: sessionProcedure.input(z.object({ name: teamNameField })).mutation(({ ctx, input }) => createTeam(ctx.session.userId, input.name).then(() => done)),
-  addMember: sessionProcedure
-    .input(z.object({ email: z.string().trim().min(1, "Email must not be empty"), role: roleField }))
-    .mutation(({ ctx, input }) => addMember(ctx.session.userId, input.email, input.role).then(() => done)),
   setRole: sessionProcedure
     .input(z.object({ userId: z.string(), role: roleField }))
     .mutation(({ ctx, input }) => setMemberRole(ctx.session.userId, input.userId, input.role).then(() => done)),
   removeMember: sessionProcedure.input(z.object({ userId: z.string() })).mutation(({ ctx, input }) => removeMember(ctx.session.userId, input.userId).then(() => done)),
+  /** The owner hands the team to another admin (Make owner). */
+  makeOwner: sessionProcedure.input(z.object({ userId: z.string() })).mutation(({ ctx, input }) => transferOwnership(ctx.session.userId, input.userId).then(() => done)),
   generateKey: sessionProcedure.mutation(({ ctx }) => generateBusinessKey(ctx.session.userId)),
   revokeKey: sessionProcedure.input(z.object({ keyId: z.string() })).mutation(({ ctx, input }) => revokeTeamKey(ctx.session.userId, input.keyId).then(() => done)),
   approve: sessionProcedure.input(item).mutation(({ ctx, input }) => reviewDrafts(ctx.session.userId, "approve", [input]).then(() => done)),
