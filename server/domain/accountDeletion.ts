@@ -92,6 +92,10 @@ export async function deleteAccount(userId: string, confirmation: z.infer<typeof
         sessionVersion: { increment: 1 },
       },
     });
+    // The account's own log (log-ins with browser, OS and country) would still identify the
+    // person; its teams' logs keep what they must (the database allows this delete only once
+    // the account is marked deleted).
+    await tx.activityEntry.deleteMany({ where: { userId, teamId: null } });
     return codes;
   });
   await forgetResolutions(codes);

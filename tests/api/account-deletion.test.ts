@@ -4,6 +4,7 @@
 // anonymises the account, so that log-in fails. What a team's log holds stays.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { recordActivity } from "../../server/activity";
 import { db } from "../../server/db";
 import { keyDisplay } from "../../server/domain/apiKeys";
 import { addMember, generateBusinessKey } from "../../server/domain/teams";
@@ -29,6 +30,8 @@ describe("account deletion", () => {
     assert.equal((await http("POST", "/v1/qrcodes", { key, json: { url: "https://example.com/s", name: "Static" } })).status, 201);
     assert.equal((await http("GET", `/q/${code}`)).status, 302);
 
+    // An entry of the account's own log (as a log-in or a password change writes).
+    await recordActivity({ userId: user.id, actor: { id: user.id, label: user.email }, action: "password.changed" });
     const page = await logIn(user.email);
     await assert.rejects(page("account.delete", { email: "someone@else.example", password: TEST_PASSWORD }), /Type your email address \(.+\) to confirm/);
     await assert.rejects(page("account.delete", { email: user.email, password: "wrong-password" }), /Password is not right/);
@@ -62,6 +65,9 @@ describe("account deletion", () => {
     const revoked = await db.activityEntry.findFirstOrThrow({ where: { teamId: team.id, action: "key.revoked", actorId: user.id } });
     assert.deepEqual([revoked.actorLabel, revoked.target], [user.email, keyDisplay(businessRow)]);
     assert.ok(!JSON.stringify(revoked).includes(businessKey));
+
+    // The account's own log goes with it (on PostgreSQL past the append-only trigger).
+    assert.equal(await db.activityEntry.count({ where: { userId: user.id, teamId: null } }), 0);
 
     // The address is free again.
     const again = await createUser({ email: user.email, password: TEST_PASSWORD, name: "Back Again" });

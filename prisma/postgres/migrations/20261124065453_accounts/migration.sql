@@ -86,10 +86,12 @@ CREATE INDEX "ActivityEntry_userId_createdAt_idx" ON "ActivityEntry"("userId", "
 CREATE INDEX "ActivityEntry_createdAt_idx" ON "ActivityEntry"("createdAt");
 
 -- The activity log is append-only (contract: "Entries cannot be changed or deleted"): no
--- UPDATE at all, and DELETE only of entries older than a year (the server's retention sweep).
+-- UPDATE at all, and DELETE only of entries older than a year (the server's retention sweep)
+-- and of a deleted account's own log (not its teams'), which would still identify the person.
 CREATE FUNCTION "refuse_activity_change"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  IF TG_OP = 'DELETE' AND OLD."createdAt" < now() - interval '1 year' THEN
+  IF TG_OP = 'DELETE' AND (OLD."createdAt" < now() - interval '1 year'
+      OR (OLD."teamId" IS NULL AND EXISTS (SELECT 1 FROM "User" AS u WHERE u."id" = OLD."userId" AND u."deletedAt" IS NOT NULL))) THEN
     RETURN OLD;
   END IF;
   RAISE EXCEPTION 'the activity log is append-only (% refused)', TG_OP;
