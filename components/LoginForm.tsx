@@ -32,6 +32,7 @@ export function LoginForm({ next }: { next: string }) {
           <button type="submit" disabled={busy}>Log in</button>
         </p>
       </form>
+      <p className="muted"><Link href="/forgot-password">Forgot your password?</Link></p>
       <p className="muted">No account yet? <Link href="/signup">Sign up</Link></p>
     </section>
   );

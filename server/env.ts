@@ -57,12 +57,15 @@ const schema = z
     MAIL_OUTBOX: flag("MAIL_OUTBOX"),
     MAIL_OUTBOX_DIR: z.preprocess(unset, z.string().default("./data/outbox")),
     CLOCK_OFFSET_SECONDS: z.preprocess(unset, z.coerce.number({ error: "CLOCK_OFFSET_SECONDS must be a number of seconds" }).finite("CLOCK_OFFSET_SECONDS must be a number of seconds").default(0)),
+    // Set by `next build` in the workers that load the route modules to collect page data.
+    NEXT_PHASE: optional(z.string()),
     SHUTDOWN_DRAIN_SECONDS: z.preprocess(unset, z.coerce.number({ error: "SHUTDOWN_DRAIN_SECONDS must be a number of seconds, 0 or more" }).min(0, "SHUTDOWN_DRAIN_SECONDS must be a number of seconds, 0 or more").default(5)),
   })
   // Mail that nobody receives would lock people out for good (resets, verification): a
   // production server needs an SMTP server, unless told outright to write the outbox (the
-  // README's demo command does, for the embedded database it seeds).
-  .refine((v) => v.SMTP_URL !== undefined || v.NODE_ENV !== "production" || v.MAIL_OUTBOX, {
+  // README's demo command does, for the embedded database it seeds). The rule is the running
+  // server's: `next build` (also NODE_ENV=production) loads the modules but sends no mail.
+  .refine((v) => v.SMTP_URL !== undefined || v.NODE_ENV !== "production" || v.MAIL_OUTBOX || v.NEXT_PHASE === "phase-production-build", {
     message: "SMTP_URL is required with NODE_ENV=production (or MAIL_OUTBOX=1 to write mails to data/outbox/ instead)",
   })
   .transform((v) => {

@@ -1,5 +1,8 @@
 import { redirect } from "next/navigation";
+import { EmailPanel } from "@/components/EmailPanel";
+import { PasswordPanel } from "@/components/PasswordPanel";
 import { PersonalKeyPanel } from "@/components/PersonalKeyPanel";
+import { SessionsPanel } from "@/components/SessionsPanel";
 import { WebhooksPanel } from "@/components/WebhooksPanel";
 import { sessionUserId } from "@/server/auth";
 import { accountOf } from "@/server/domain/users";
@@ -28,6 +31,9 @@ export default async function ProfilePage() {
       </section>
       <PersonalKeyPanel />
       <WebhooksPanel scope="personal" />
+      <PasswordPanel />
+      <EmailPanel />
+      <SessionsPanel />
     </HydrateClient>
   );
 }
