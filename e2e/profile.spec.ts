@@ -26,7 +26,7 @@ test("a Pro account generates a key, uses it, and revokes it", async ({ page, re
   // An operator upgrades the account (billing is out of scope).
   await setTier(email, "pro");
 
-  await page.getByRole("button", { name: "Log out" }).click();
+  await page.getByRole("button", { name: "Log out", exact: true }).click();
   await expect(page).toHaveURL(/\/login/);
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill("wrong-password");
