@@ -3,6 +3,7 @@ import type { NextAuthOptions } from "next-auth";
 import { getServerSession } from "next-auth";
 import { encode } from "next-auth/jwt";
 import CredentialsProvider from "next-auth/providers/credentials";
+import { cache } from "react";
 import { clientAddress } from "./client-address";
 import { liveSessionVersion } from "./domain/sessions";
 import { checkCredentials } from "./domain/users";
@@ -96,8 +97,12 @@ export async function renewedSessionCookie(user: { id: string; email: string; na
   return `${name}=${token}; Path=/; Max-Age=${SESSION_MAX_AGE}; HttpOnly; SameSite=Lax${secure ? "; Secure" : ""}`;
 }
 
-/** The logged-in account's id in a server component or route handler, or null. */
-export async function sessionUserId(): Promise<string | null> {
+/**
+ * The logged-in account's id in a server component or route handler, or null. Once per page
+ * render (React's cache: the layout, the page and its prefetches ask the same), so a page
+ * load reads the session version once.
+ */
+export const sessionUserId = cache(async (): Promise<string | null> => {
   const session = (await getServerSession(authOptions)) as { userId?: string } | null;
   return session?.userId ?? null;
-}
+});
