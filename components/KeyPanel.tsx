@@ -2,6 +2,8 @@
 // One API key of the account: generate (shown once, with a copy button), see it as
 // prefix…last four, revoke. Used for the personal key (/profile) and the business key (/business).
 import { useState } from "react";
+import { VERIFY_FIRST } from "@/server/domain/accountWords";
+import { ResendVerification } from "./ResendVerification";
 import { useAction } from "./useAction";
 
 type Stamp = Date | string;
@@ -52,6 +54,7 @@ export function KeyPanel(props: {
       <h2>{props.title}</h2>
       <p className="muted">{props.intro}</p>
       {error && <p className="error" data-testid="key-error">{error}</p>}
+      {error === VERIFY_FIRST && <ResendVerification />}
       {props.refusal ? (
         <p data-testid="no-api-access">{props.refusal}</p>
       ) : (

@@ -32,6 +32,7 @@ export function LoginForm({ next, email }: { next: string; email: string }) {
           <button type="submit" disabled={busy}>Log in</button>
         </p>
       </form>
+      <p className="muted"><Link href="/forgot-password">Forgot your password?</Link></p>
       <p className="muted">No account yet? <Link href={next === "/profile" ? "/signup" : `/signup?${new URLSearchParams({ email, next })}`}>Sign up</Link></p>
     </section>
   );

@@ -10,7 +10,7 @@ export const shot = (page: Page, name: string) => page.screenshot({ path: `e2e/s
 
 export async function account(prefix: string, tier: "free" | "pro" | "business", name = "E2E Person") {
   const email = `${prefix}-${randomUUID()}@test.example`;
-  const user = await createUser({ email, password: PASSWORD, name }, tier);
+  const user = await createUser({ email, password: PASSWORD, name }, tier, { verified: true });
   return { ...user, email };
 }
 

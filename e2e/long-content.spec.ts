@@ -63,7 +63,7 @@ test("long names, URLs and emails wrap on every page at phone and desktop width"
   const team = await createTeam(owner.id, "Long Team");
   // An address as long as real ones get, with no hyphen to break at.
   const writerEmail = `maximilianalexander.featherstonehaugh.${randomUUID().slice(0, 8)}@engineering.department.exampleorganisation.test`;
-  const writer = await createUser({ email: writerEmail, password: PASSWORD, name: "Maximilian Featherstonehaugh" }, "free");
+  const writer = await createUser({ email: writerEmail, password: PASSWORD, name: "Maximilian Featherstonehaugh" }, "free", { verified: true });
   await addMember(owner.id, writerEmail, "writer");
   // The writer's key puts the long address in the team keys table too.
   await generateBusinessKey(writer.id);

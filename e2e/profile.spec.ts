@@ -2,6 +2,7 @@
 import { randomUUID } from "node:crypto";
 import { expect, test } from "@playwright/test";
 import { setTier } from "../server/domain/users";
+import { linkIn, waitForMail } from "../tests/mail-sink";
 import { shot } from "./helpers";
 
 
@@ -25,7 +26,7 @@ test("a Pro account generates a key, uses it, and revokes it", async ({ page, re
   // An operator upgrades the account (billing is out of scope).
   await setTier(email, "pro");
 
-  await page.getByRole("button", { name: "Log out" }).click();
+  await page.getByRole("button", { name: "Log out", exact: true }).click();
   await expect(page).toHaveURL(/\/login/);
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill("wrong-password");
@@ -36,6 +37,10 @@ test("a Pro account generates a key, uses it, and revokes it", async ({ page, re
   await page.getByRole("button", { name: "Log in" }).click();
   await expect(page).toHaveURL(/\/profile/);
 
+  // Keys need a verified address (e2e/accounts-core.spec.ts follows this step closely).
+  await page.goto(linkIn(await waitForMail(email, /Verify your email address/), "/verify-email").toString());
+  await expect(page.getByTestId("link-done")).toBeVisible();
+  await page.goto("/profile");
   await page.getByRole("button", { name: "Generate API key" }).click();
   const shown = page.getByTestId("new-api-key");
   await expect(shown).toHaveText(/^qrp_[0-9A-Za-z]{40}$/);

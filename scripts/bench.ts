@@ -99,7 +99,7 @@ async function benchDatabase() {
   const { createUser } = await import("../server/domain/users");
   const { createDynamicCodes } = await import("../server/domain/dynamicCodes");
   const withCode = async (email: string, name: string) => {
-    const user = await createUser({ email, password: "bench-password-1", name: "Bench" }, "pro");
+    const user = await createUser({ email, password: "bench-password-1", name: "Bench" }, "pro", { verified: true });
     const actor = { userId: user.id, library: { kind: "personal" as const, userId: user.id } };
     const [record] = await createDynamicCodes(actor, [{ destination_url: DESTINATION, name }]);
     return { actor, record };
@@ -265,7 +265,7 @@ async function analytics() {
   const { newScan, writeScans } = await import("../server/scan/recorder");
   const { timeOrderedId } = await import("../server/ids");
   const backend = backendName(database.url);
-  const owner = await createUser({ email: "analytics-bench@example.com", password: "bench-password-1", name: "Bench" }, "pro");
+  const owner = await createUser({ email: "analytics-bench@example.com", password: "bench-password-1", name: "Bench" }, "pro", { verified: true });
   const { key } = await generateKey(owner.id, "personal");
   const actor = { userId: owner.id, library: { kind: "personal" as const, userId: owner.id } };
   const agents = [
@@ -403,14 +403,14 @@ async function api() {
   const { generateKey } = await import("../server/domain/apiKeys");
   const { createDynamicCodes } = await import("../server/domain/dynamicCodes");
   const { timeOrderedId } = await import("../server/ids");
-  const owner = await createUser({ email: "bench-owner@example.com", password: "bench-password-1", name: "Bench" }, "business");
+  const owner = await createUser({ email: "bench-owner@example.com", password: "bench-password-1", name: "Bench" }, "business", { verified: true });
   const team = await createTeam(owner.id, "Bench team");
   await createDynamicCodes(
     { userId: owner.id, library: { kind: "team", teamId: team.id }, role: "admin" },
     Array.from({ length: 50 }, (_, i) => ({ destination_url: `https://example.com/${i}`, name: `Code ${i}` })),
   );
   // Writers inserted directly (one password hash for all: log-ins are not measured).
-  const writers = Array.from({ length: 3000 }, (_, i) => ({ id: timeOrderedId("usr"), email: `bench-writer-${i}@example.com`, name: `W${i}`, passwordHash: owner.passwordHash, tier: "free" }));
+  const writers = Array.from({ length: 3000 }, (_, i) => ({ id: timeOrderedId("usr"), email: `bench-writer-${i}@example.com`, name: `W${i}`, passwordHash: owner.passwordHash, tier: "free", emailVerifiedAt: new Date() }));
   await db.user.createMany({ data: writers });
   await db.membership.createMany({ data: writers.map((w) => ({ id: timeOrderedId("mem"), teamId: team.id, userId: w.id, role: "writer" })) });
   const keys: string[] = [];
@@ -476,7 +476,7 @@ async function images() {
   const { createStaticCodes } = await import("../server/domain/staticCodes");
   const accounts: { key: string; id: string }[] = [];
   for (let i = 0; i < 14; i++) {
-    const user = await createUser({ email: `images-bench-${i}@example.com`, password: "bench-password-1", name: `Bench ${i}` }, "pro");
+    const user = await createUser({ email: `images-bench-${i}@example.com`, password: "bench-password-1", name: `Bench ${i}` }, "pro", { verified: true });
     const { key } = await generateKey(user.id, "personal");
     const [record] = await createStaticCodes({ userId: user.id, library: { kind: "personal", userId: user.id } }, [{ url: `https://example.com/images-bench/${i}`, name: `Bench ${i}` }]);
     accounts.push({ key, id: record.qr_id });

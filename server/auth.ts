@@ -1,19 +1,30 @@
 // next-auth: credentials log-in, JWT sessions.
 import type { NextAuthOptions } from "next-auth";
 import { getServerSession } from "next-auth";
+import { encode } from "next-auth/jwt";
 import CredentialsProvider from "next-auth/providers/credentials";
+import { cache } from "react";
 import { clientAddress } from "./client-address";
+import { liveSessionVersion } from "./domain/sessions";
 import { checkCredentials } from "./domain/users";
 import { loginRules, take } from "./rate-limit";
 import { env } from "./env";
+import { logError, logWarn } from "./log";
 import { secret } from "./secrets";
+
+const SESSION_MAX_AGE = 7 * 24 * 3600;
+
+/** Thrown by the jwt callback for a session that was ended: next-auth then treats it as none and clears its cookie. */
+class SessionEnded extends Error {
+  name = "SessionEnded";
+}
 
 export const authOptions: NextAuthOptions = {
   // Read when a request needs it, not when the module loads (`next build` loads it too).
   get secret() {
     return secret("NEXTAUTH_SECRET");
   },
-  session: { strategy: "jwt", maxAge: 7 * 24 * 3600 },
+  session: { strategy: "jwt", maxAge: SESSION_MAX_AGE },
   // Cookies are HttpOnly and SameSite=Lax (next-auth's defaults), and Secure (with the
   // __Secure-/__Host- names) whenever the app's public address is https.
   get useSecureCookies() {
@@ -41,23 +52,57 @@ export const authOptions: NextAuthOptions = {
           await Promise.all(limits.map((l) => take(l.key, l.rule)));
           return null;
         }
-        return { id: user.id, email: user.email, name: user.name };
+        return { id: user.id, email: user.email, name: user.name, sessionVersion: user.sessionVersion };
       },
     }),
   ],
   callbacks: {
-    jwt({ token, user }) {
-      if (user) token.uid = user.id;
+    // At log-in the token takes the account's session version; every later read compares it
+    // with the database's (server/domain/sessions.ts), so a raised version ends the session.
+    async jwt({ token, user }) {
+      if (user) return { ...token, uid: user.id, sv: (user as { sessionVersion?: number }).sessionVersion };
+      const live = typeof token.uid === "string" ? await liveSessionVersion(token.uid) : null;
+      if (live === null || token.sv !== live) throw new SessionEnded();
       return token;
     },
     session({ session, token }) {
       return { ...session, userId: token.uid as string };
     },
   },
+  // An ended session is an expected answer, not an error worth a log line.
+  logger: {
+    error(code, metadata) {
+      if ((metadata as { name?: string } | undefined)?.name === SessionEnded.name) return;
+      logError(`next-auth.${code}`, {}, metadata);
+    },
+    warn(code) {
+      logWarn(`next-auth.${code}`, {});
+    },
+    debug() {},
+  },
 };
 
-/** The logged-in account's id in a server component or route handler, or null. */
-export async function sessionUserId(): Promise<string | null> {
+/**
+ * A fresh session cookie for the account at its current session version: the browser that
+ * changed the password stays logged in while every other session of the account ends.
+ */
+export async function renewedSessionCookie(user: { id: string; email: string; name: string; sessionVersion: number }): Promise<string> {
+  const secure = authOptions.useSecureCookies;
+  const name = `${secure ? "__Secure-" : ""}next-auth.session-token`;
+  const token = await encode({
+    token: { name: user.name, email: user.email, sub: user.id, uid: user.id, sv: user.sessionVersion },
+    secret: secret("NEXTAUTH_SECRET"),
+    maxAge: SESSION_MAX_AGE,
+  });
+  return `${name}=${token}; Path=/; Max-Age=${SESSION_MAX_AGE}; HttpOnly; SameSite=Lax${secure ? "; Secure" : ""}`;
+}
+
+/**
+ * The logged-in account's id in a server component or route handler, or null. Once per page
+ * render (React's cache: the layout, the page and its prefetches ask the same), so a page
+ * load reads the session version once.
+ */
+export const sessionUserId = cache(async (): Promise<string | null> => {
   const session = (await getServerSession(authOptions)) as { userId?: string } | null;
   return session?.userId ?? null;
-}
+});

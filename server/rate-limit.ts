@@ -196,5 +196,22 @@ export const loginRules = {
 /** Keys generated on the pages: 10 per account, refilled over an hour. */
 export const keyGenerationRule: Rule = { capacity: 10, refillPerSecond: 10 / 3600, dailyQuota: 0 };
 
+const perHour = (count: number): Rule => ({ capacity: count, refillPerSecond: count / 3600, dailyQuota: 0 });
+
+/** The account forms (contract: "Accounts for real"); each refills over an hour unless it says otherwise. */
+export const accountRules = {
+  /** Verification mails sent again: 3 per account. */
+  resendVerification: perHour(3),
+  /** Reset links asked for: 10 per client address and 3 per address typed (known or not, so the limit tells nothing). */
+  resetByAddress: perHour(10),
+  resetByAccount: perHour(3),
+  /** Mailed links refused (unknown, used or expired tokens: verify, reset, confirm a new email): 20 per client address, refilled over 15 minutes. */
+  linkByAddress: { capacity: 20, refillPerSecond: 20 / 900, dailyQuota: 0 },
+  /** Wrong current passwords on /profile count as failed log-ins of the account. */
+  passwordCheck: loginRules.account,
+  /** Email changes asked for: 3 per account. */
+  emailChange: perHour(3),
+} satisfies Record<string, Rule>;
+
 /** Team invitations (each sends a mail): 20 per team, refilled over an hour. */
-export const invitationRule: Rule = { capacity: 20, refillPerSecond: 20 / 3600, dailyQuota: 0 };
+export const invitationRule: Rule = perHour(20);

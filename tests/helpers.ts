@@ -191,9 +191,10 @@ export async function prepareBurst(targets: { url: string; headers?: Record<stri
 
 export const burst = async (targets: { url: string; headers?: Record<string, string> }[]) => (await prepareBurst(targets)).fire();
 
+/** An account whose address is verified (sign-up from the pages leaves it unverified: tests/api/accounts-*). */
 export async function makeUser(tier: Tier = "pro") {
   const email = `user-${randomUUID()}@test.example`;
-  const user = await createUser({ email, password: TEST_PASSWORD, name: "Test User" }, tier);
+  const user = await createUser({ email, password: TEST_PASSWORD, name: "Test User" }, tier, { verified: true });
   return user;
 }
 

@@ -1,6 +1,9 @@
 import { redirect } from "next/navigation";
 import { DeleteAccountPanel } from "@/components/DeleteAccountPanel";
+import { EmailPanel } from "@/components/EmailPanel";
+import { PasswordPanel } from "@/components/PasswordPanel";
 import { PersonalKeyPanel } from "@/components/PersonalKeyPanel";
+import { SessionsPanel } from "@/components/SessionsPanel";
 import { WebhooksPanel } from "@/components/WebhooksPanel";
 import { sessionUserId } from "@/server/auth";
 import { accountOf } from "@/server/domain/users";
@@ -29,6 +32,9 @@ export default async function ProfilePage() {
       </section>
       <PersonalKeyPanel />
       <WebhooksPanel scope="personal" />
+      <PasswordPanel />
+      <EmailPanel />
+      <SessionsPanel />
       <DeleteAccountPanel email={user.email} />
     </HydrateClient>
   );

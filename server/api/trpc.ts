@@ -28,6 +28,10 @@ export type Context = {
   session: { userId: string } | null;
   /** The authenticated key, for /v1 calls (set by the gate before any procedure runs). */
   principal: Principal | null;
+  /** The client address that counts (server/client-address.ts), for the pages' calls. */
+  clientAddress?: string;
+  /** Gives this browser a new session at the account's current session version (after it ended the others). */
+  keepSession?: (account: { id: string; email: string; name: string; sessionVersion: number }) => Promise<void>;
 };
 
 const t = initTRPC

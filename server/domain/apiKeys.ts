@@ -9,6 +9,7 @@ import { randomString, timeOrderedId } from "../ids";
 import { processSingleton } from "../process-singleton";
 import type { Actor } from "./library";
 import { keyGenerationRule, take } from "../rate-limit";
+import { VERIFY_FIRST } from "./accountWords";
 import { hasApiAccess } from "./users";
 
 export type KeyScope = "personal" | "business";
@@ -55,6 +56,7 @@ export async function generateKey(userId: string, scope: KeyScope, teamId: strin
   if (scope === "personal" && !hasApiAccess(user.tier)) {
     throw new DomainError("forbidden", "API access requires a Pro or Business plan");
   }
+  if (!user.emailVerifiedAt) throw new DomainError("forbidden", VERIFY_FIRST);
   const limit = await take(`keygen:${userId}`, keyGenerationRule);
   if (!limit.allowed) throw new DomainError("rate_limited", `Too many keys generated: try again in ${Math.ceil(limit.retryAfter / 60)} minute(s)`);
   const key = PREFIX[scope] + randomString(40);

@@ -17,7 +17,9 @@ const ACCOUNTS: { email: string; name: string; tier: Tier; team?: { name: string
 /** Creates whichever demo accounts and teams are missing; returns the table to print. */
 export async function seedDemo(): Promise<{ email: string; tier: string; team: string }[]> {
   for (const account of ACCOUNTS) {
-    const user = (await db.user.findUnique({ where: { email: account.email } })) ?? (await createUser({ email: account.email, password: DEMO_PASSWORD, name: account.name }, account.tier));
+    const user = (await db.user.findUnique({ where: { email: account.email } })) ?? (await createUser({ email: account.email, password: DEMO_PASSWORD, name: account.name }, account.tier, { verified: true }));
+    // Demo accounts made before verification existed are verified too.
+    if (!user.emailVerifiedAt) await db.user.update({ where: { id: user.id }, data: { emailVerifiedAt: new Date() } });
     if (!account.team || (await db.membership.findUnique({ where: { userId: user.id } }))) continue;
     // The admin listed first creates the team; later members join it.
     const team =

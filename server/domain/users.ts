@@ -15,13 +15,17 @@ export const signupInput = z.object({
   name: z.string().trim().min(1, "Enter your name").max(100, "The name must be at most 100 characters"),
 });
 
-/** `input` as the edge validated it (signupInput). */
-export async function createUser({ email, password, name }: z.infer<typeof signupInput>, tier: Tier = "free") {
+/**
+ * `input` as the edge validated it (signupInput). The address is unverified unless `verified`
+ * says it was confirmed some other way (seeded demo accounts, the tests' fixtures); sign-up
+ * from the pages goes through server/domain/accounts.ts's signUp, which mails the link.
+ */
+export async function createUser({ email, password, name }: z.infer<typeof signupInput>, tier: Tier = "free", options: { verified?: boolean } = {}) {
   if (await db.user.findUnique({ where: { email } })) {
     throw new DomainError("conflict", "An account with this email already exists");
   }
   return db.user.create({
-    data: { id: timeOrderedId("usr"), email, name, tier, passwordHash: await hashPassword(password) },
+    data: { id: timeOrderedId("usr"), email, name, tier, passwordHash: await hashPassword(password), emailVerifiedAt: options.verified ? new Date() : null },
   });
 }
 

@@ -1,14 +1,14 @@
 // The log test of issue 16: a server at LOG_LEVEL=debug with /q access lines, behind a
 // (pretend) proxy so that the client's address is one we chose; sign-up, log-in, key
 // generation, /v1 with the key and /q; then its whole log is searched for the key, the
-// password, the session cookie and the client address. (Password reset does not exist yet:
-// issue 15.)
+// password, the session cookie, the verification link's token and the client address.
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { after, before, describe, it } from "node:test";
 import { startServer, type RunningServer } from "../../scripts/harness";
 import { setTier } from "../../server/domain/users";
 import { logIn } from "../helpers";
+import { linkIn, waitForMail } from "../mail-sink";
 
 const ADDRESS = "203.0.113.77";
 
@@ -28,6 +28,14 @@ describe("structured logs", () => {
       body: JSON.stringify({ email, password, name: "Log Test" }),
     });
     assert.equal(signup.status, 200);
+    // Keys need a verified address: the link from the mail, opened as its page does.
+    const token = linkIn(await waitForMail(email, /Verify your email address/), "/verify-email").searchParams.get("token")!;
+    const verified = await fetch(`${server.base}/api/trpc/account.verifyEmail`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: server.base, "x-forwarded-for": ADDRESS },
+      body: JSON.stringify({ token }),
+    });
+    assert.equal(verified.status, 200);
     await setTier(email, "pro");
     const page = await logIn(email, password, server.base);
     const session = page.cookie().split("; ").find((c) => c.includes("session-token"))!.split("=").slice(1).join("=");
@@ -59,7 +67,7 @@ describe("structured logs", () => {
       assert.equal(typeof line.ms, "number");
     }
     const log = server.output();
-    for (const [name, value] of [["key", key], ["key's tail", key.slice(-12)], ["password", password], ["session cookie", session], ["client address", ADDRESS], ["code in a route", `/q/${code}`]] as const) {
+    for (const [name, value] of [["key", key], ["key's tail", key.slice(-12)], ["password", password], ["session cookie", session], ["verification token", token], ["client address", ADDRESS], ["code in a route", `/q/${code}`]] as const) {
       assert.ok(!log.includes(value), `the log holds the ${name}`);
     }
   });

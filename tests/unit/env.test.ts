@@ -63,4 +63,23 @@ describe("configuration", () => {
     assert.deepEqual(problems({ APP_URL: "qr.example" }), ["APP_URL must be an http(s) URL"]);
     assert.equal(problems({ PORT: "x", INVALID_KEY_LIMIT_BURST: "0" }).length, 2, "every problem is listed");
   });
+
+  it("production needs an SMTP server, unless told to write the outbox; the build is not the server", () => {
+    const refusal = "SMTP_URL is required with NODE_ENV=production (or MAIL_OUTBOX=1 to write mails to data/outbox/ instead)";
+    assert.deepEqual(problems({ NODE_ENV: "production" }), [refusal]);
+    assert.deepEqual(problems({ NODE_ENV: "production", SMTP_URL: "", MAIL_OUTBOX: "0" }), [refusal]);
+    assert.deepEqual(problems({ NODE_ENV: "production", SMTP_URL: "smtp://mail.example:587" }), []);
+    assert.deepEqual(problems({ NODE_ENV: "production", MAIL_OUTBOX: "1" }), []);
+    assert.deepEqual(problems({ NODE_ENV: "development" }), []);
+    // `next build` loads the route modules with NODE_ENV=production and sends nothing.
+    assert.deepEqual(problems({ NODE_ENV: "production", NEXT_PHASE: "phase-production-build" }), []);
+    assert.deepEqual(problems({ SMTP_URL: "http://mail.example" }), ["SMTP_URL must start with smtp:// or smtps://"]);
+  });
+
+  it("reads the mail and clock settings", () => {
+    const parsed = parseEnv({ SMTP_URL: "smtps://u:p@mail.example:465", MAIL_FROM: "QR <qr@example.com>", MAIL_OUTBOX_DIR: "/tmp/out", CLOCK_OFFSET_SECONDS: "3700" });
+    assert.ok("env" in parsed);
+    assert.deepEqual([parsed.env.smtpUrl, parsed.env.mailFrom, parsed.env.mailOutboxDir, parsed.env.clockOffsetSeconds], ["smtps://u:p@mail.example:465", "QR <qr@example.com>", "/tmp/out", 3700]);
+    assert.deepEqual(problems({ CLOCK_OFFSET_SECONDS: "soon" }), ["CLOCK_OFFSET_SECONDS must be a number of seconds"]);
+  });
 });

@@ -1,12 +1,68 @@
+import {
+  changeEmailInput,
+  changePassword,
+  changePasswordInput,
+  confirmEmailChange,
+  logOutEverywhere,
+  requestEmailChange,
+  requestPasswordReset,
+  resendVerification,
+  resetPassword,
+  resetPasswordInput,
+  resetRequestInput,
+  signUp,
+  tokenInput,
+  verifyEmail,
+} from "../../domain/accounts";
 import { deleteAccount, deletionInput } from "../../domain/accountDeletion";
-import { createUser, signupInput } from "../../domain/users";
+import { signupInput } from "../../domain/users";
 import { createTRPCRouter, publicProcedure, sessionProcedure } from "../trpc";
+
+const UNKNOWN = "unknown";
 
 export const accountRouter = createTRPCRouter({
   signup: publicProcedure.input(signupInput).mutation(async ({ input }) => {
-    const user = await createUser(input);
+    const user = await signUp(input);
     return { email: user.email };
   }),
+
+  verifyEmail: publicProcedure.input(tokenInput).mutation(({ ctx, input }) => verifyEmail(input.token, ctx.clientAddress ?? UNKNOWN)),
+
+  resendVerification: sessionProcedure.mutation(async ({ ctx }) => {
+    await resendVerification(ctx.session.userId);
+    return { sent: true };
+  }),
+
+  // The same answer whether or not the account exists.
+  forgotPassword: publicProcedure.input(resetRequestInput).mutation(async ({ ctx, input }) => {
+    await requestPasswordReset(input.email, ctx.clientAddress ?? UNKNOWN);
+    return { sent: true };
+  }),
+
+  resetPassword: publicProcedure.input(resetPasswordInput).mutation(async ({ ctx, input }) => {
+    await resetPassword(input.token, input.password, ctx.clientAddress ?? UNKNOWN);
+    return { reset: true };
+  }),
+
+  changePassword: sessionProcedure.input(changePasswordInput).mutation(async ({ ctx, input }) => {
+    const account = await changePassword(ctx.session.userId, input.currentPassword, input.newPassword);
+    // Every other session ended with the change; this browser gets a new one.
+    await ctx.keepSession?.(account);
+    return { changed: true };
+  }),
+
+  changeEmail: sessionProcedure.input(changeEmailInput).mutation(async ({ ctx, input }) => {
+    await requestEmailChange(ctx.session.userId, input.email);
+    return { sent: true };
+  }),
+
+  confirmEmail: publicProcedure.input(tokenInput).mutation(({ ctx, input }) => confirmEmailChange(input.token, ctx.clientAddress ?? UNKNOWN)),
+
+  logOutEverywhere: sessionProcedure.mutation(async ({ ctx }) => {
+    await logOutEverywhere(ctx.session.userId);
+    return { ended: true };
+  }),
+
   /** Delete account on /profile: the typed email and the password confirm it. */
   delete: sessionProcedure.input(deletionInput).mutation(({ ctx, input }) => deleteAccount(ctx.session.userId, input).then(() => ({ deleted: true as const }))),
 });

@@ -2,7 +2,8 @@
 import { randomUUID } from "node:crypto";
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { appRouter } from "@/server/api/root";
-import { sessionUserId } from "@/server/auth";
+import { renewedSessionCookie, sessionUserId } from "@/server/auth";
+import { clientAddress } from "@/server/client-address";
 import { logError } from "@/server/log";
 import { withServedHosts } from "@/server/served-host";
 
@@ -27,9 +28,15 @@ const handler = (req: Request) => {
       endpoint: "/api/trpc",
       req,
       router: appRouter,
-      createContext: async () => {
+      createContext: async ({ resHeaders }) => {
         const userId = await sessionUserId();
-        return { requestId, session: userId ? { userId } : null, principal: null };
+        return {
+          requestId,
+          session: userId ? { userId } : null,
+          principal: null,
+          clientAddress: clientAddress(req.headers),
+          keepSession: async (account) => resHeaders.append("set-cookie", await renewedSessionCookie(account)),
+        };
       },
       onError: ({ error, path }) => {
         if (error.code === "INTERNAL_SERVER_ERROR") logError("trpc.internal_error", { requestId, path }, error.cause ?? error);

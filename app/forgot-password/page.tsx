@@ -1,0 +1,5 @@
+import { ForgotPasswordForm } from "@/components/ForgotPasswordForm";
+
+export default function ForgotPasswordPage() {
+  return <ForgotPasswordForm />;
+}

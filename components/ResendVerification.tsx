@@ -1,0 +1,28 @@
+"use client";
+// Shown where a key was refused because the address is not verified yet.
+import { useMutation } from "@tanstack/react-query";
+import { useState } from "react";
+import { useTRPC } from "@/trpc/react";
+import { FormError } from "./FormError";
+import { useAction } from "./useAction";
+
+export function ResendVerification() {
+  const trpc = useTRPC();
+  const resend = useMutation(trpc.account.resendVerification.mutationOptions());
+  const { error, busy, run } = useAction();
+  const [sent, setSent] = useState(false);
+  return (
+    <div className="panel">
+      <p className="actions tight">
+        <button type="button" className="secondary" disabled={busy} onClick={() => run(async () => {
+          await resend.mutateAsync();
+          setSent(true);
+        })}>
+          Resend verification email
+        </button>
+      </p>
+      {sent && !error && <p className="notice" role="status">Sent: open the link in the mail to verify your address.</p>}
+      <FormError error={error} />
+    </div>
+  );
+}

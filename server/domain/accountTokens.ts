@@ -1,0 +1,47 @@
+// Single-use tokens mailed to an account (contract: "Accounts for real"): a random value in
+// the link, only its SHA-256 in AccountToken, used at most once and before its expiry
+// (server/clock.ts's now(), which tests move with CLOCK_OFFSET_SECONDS).
+import { createHash } from "node:crypto";
+import type { AccountToken } from "../generated/sqlite/client";
+import { now, after } from "../clock";
+import type { Tx } from "../db";
+import { DomainError } from "../errors";
+import { randomString, timeOrderedId } from "../ids";
+
+export type TokenPurpose = "verify_email" | "reset_password" | "change_email";
+
+/** How long a mailed link works. */
+export const TOKEN_LIFETIME_SECONDS: Record<TokenPurpose, number> = {
+  verify_email: 24 * 3600,
+  reset_password: 3600,
+  change_email: 24 * 3600,
+};
+
+export const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
+
+/** A new token for the account; `email` is the address the mail goes to. Returns the raw token, for the link only. */
+export async function issueToken(tx: Tx, userId: string, purpose: TokenPurpose, email: string): Promise<string> {
+  const token = randomString(43);
+  await tx.accountToken.create({
+    data: { id: timeOrderedId("tok"), userId, purpose, email, tokenHash: hashToken(token), expiresAt: after(TOKEN_LIFETIME_SECONDS[purpose]), createdAt: now() },
+  });
+  return token;
+}
+
+/**
+ * Uses a token: marks it used in `tx` (the transaction of the change it allows) and returns
+ * it. Unknown, used and expired tokens get one answer, so a link tells nothing about others.
+ */
+export async function useToken(tx: Tx, purpose: TokenPurpose, token: string): Promise<AccountToken> {
+  const tokenHash = hashToken(token);
+  const at = now();
+  // One statement decides, so two uses at once cannot both pass.
+  const { count } = await tx.accountToken.updateMany({ where: { tokenHash, purpose, usedAt: null, expiresAt: { gt: at } }, data: { usedAt: at } });
+  if (count !== 1) throw new DomainError("invalid", "This link has expired or was already used: ask for a new one");
+  return tx.accountToken.findUniqueOrThrow({ where: { tokenHash } });
+}
+
+/** Makes the account's other unused tokens of `purpose` unusable (a reset link once the password was reset). */
+export async function retireTokens(tx: Tx, userId: string, purpose: TokenPurpose): Promise<void> {
+  await tx.accountToken.updateMany({ where: { userId, purpose, usedAt: null }, data: { usedAt: now() } });
+}
