@@ -14,6 +14,7 @@ describe("secrets", () => {
     ["a repetitive session secret", { NEXTAUTH_SECRET: "ab".repeat(20) }, "NEXTAUTH_SECRET is too repetitive"],
     ["a daily quota that is not a number", { RATE_LIMIT_PERSONAL_DAILY_QUOTA: "lots" }, "RATE_LIMIT_PERSONAL_DAILY_QUOTA must be a positive number"],
     ["a Redis URL of another scheme", { REDIS_URL: "http://127.0.0.1:6379" }, "REDIS_URL must start with redis:// or rediss://"],
+    ["no SMTP server in production", { SMTP_URL: "", MAIL_OUTBOX: "" }, "SMTP_URL is required with NODE_ENV=production (or MAIL_OUTBOX=1 to write mails to data/outbox/ instead)"],
     [
       "no visitor-hash secret outside the embedded database",
       { DATABASE_URL: "postgresql://nobody@127.0.0.1:1/none", VISITOR_HASH_SECRET: "" },
