@@ -1,5 +1,7 @@
 import { redirect } from "next/navigation";
+import { ActivityPanel } from "@/components/ActivityPanel";
 import { PersonalKeyPanel } from "@/components/PersonalKeyPanel";
+import { TwoFactorPanel } from "@/components/TwoFactorPanel";
 import { WebhooksPanel } from "@/components/WebhooksPanel";
 import { sessionUserId } from "@/server/auth";
 import { accountOf } from "@/server/domain/users";
@@ -26,8 +28,10 @@ export default async function ProfilePage() {
           <dd data-testid="tier">{user.tier[0].toUpperCase() + user.tier.slice(1)}</dd>
         </dl>
       </section>
+      <TwoFactorPanel />
       <PersonalKeyPanel />
       <WebhooksPanel scope="personal" />
+      <ActivityPanel scope="account" />
     </HydrateClient>
   );
 }

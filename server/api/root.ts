@@ -1,9 +1,11 @@
 import { accountRouter } from "./routers/account";
+import { activityRouter } from "./routers/activity";
 import { dynqrcodesRouter } from "./routers/dynqrcodes";
 import { keysRouter } from "./routers/keys";
 import { libraryRouter } from "./routers/library";
 import { qrcodesRouter } from "./routers/qrcodes";
 import { teamRouter } from "./routers/team";
+import { twoFactorRouter } from "./routers/twoFactor";
 import { webhookPagesRouter, webhooksRouter } from "./routers/webhooks";
 import { createTRPCRouter } from "./trpc";
 
@@ -21,6 +23,8 @@ export const appRouter = createTRPCRouter({
   team: teamRouter,
   library: libraryRouter,
   webhooks: webhookPagesRouter,
+  twoFactor: twoFactorRouter,
+  activity: activityRouter,
 });
 
 export type AppRouter = typeof appRouter;
