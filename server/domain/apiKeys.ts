@@ -2,6 +2,7 @@
 // and checked by `authenticateApiKey`, the gate every /v1 request goes through.
 import { createHash } from "node:crypto";
 import DataLoader from "dataloader";
+import { actorOf, recordActivity, type ActivityInput } from "../activity";
 import { db, dialectSql, epochMs, isUniqueViolation, selectRows } from "../db";
 import { DomainError } from "../errors";
 import { env } from "../env";
@@ -60,19 +61,23 @@ export async function generateKey(userId: string, scope: KeyScope, teamId: strin
   const key = PREFIX[scope] + randomString(40);
   const now = new Date();
   try {
-    const row = await db.apiKey.create({
-      data: {
-        id: timeOrderedId("key"),
-        userId,
-        scope,
-        teamId,
-        hashedKey: hashKey(key),
-        prefix: key.slice(0, 8),
-        lastFour: key.slice(-4),
-        createdAt: now,
-        activeFrom: new Date(now.getTime() + env.keyActivationDelaySeconds * 1000),
-        live: true,
-      },
+    const row = await db.$transaction(async (tx) => {
+      const created = await tx.apiKey.create({
+        data: {
+          id: timeOrderedId("key"),
+          userId,
+          scope,
+          teamId,
+          hashedKey: hashKey(key),
+          prefix: key.slice(0, 8),
+          lastFour: key.slice(-4),
+          createdAt: now,
+          activeFrom: new Date(now.getTime() + env.keyActivationDelaySeconds * 1000),
+          live: true,
+        },
+      });
+      await recordActivity(keyActivity("key.generated", created, { id: userId, label: user.email }), tx);
+      return created;
     });
     return { key, summary: summary(row) };
   } catch (error) {
@@ -84,13 +89,23 @@ export async function generateKey(userId: string, scope: KeyScope, teamId: strin
   }
 }
 
+/** A key's event: on its holder's own log and, for a business key, on its team's. */
+export const keyActivity = (
+  action: "key.generated" | "key.revoked",
+  key: { userId: string; teamId: string | null; scope: string; prefix: string; lastFour: string },
+  actor: { id: string; label: string },
+): ActivityInput => ({ userId: key.userId, teamId: key.teamId, actor, action, target: keyDisplay(key), detail: { scope: key.scope } });
+
 /** Revokes a key at once. Returns false when there was no such live key. */
 export async function revokeKey(keyId: string, byUserId: string): Promise<boolean> {
-  const { count } = await db.apiKey.updateMany({
-    where: { id: keyId, live: true },
-    data: { live: null, revokedAt: new Date(), revokedById: byUserId },
+  return db.$transaction(async (tx) => {
+    const { count } = await tx.apiKey.updateMany({
+      where: { id: keyId, live: true },
+      data: { live: null, revokedAt: new Date(), revokedById: byUserId },
+    });
+    if (count === 1) await recordActivity(keyActivity("key.revoked", await tx.apiKey.findUniqueOrThrow({ where: { id: keyId } }), await actorOf(byUserId, tx)), tx);
+    return count === 1;
   });
-  return count === 1;
 }
 
 /** A key's holder as the gate admits it; `libraryVersion` changes with every change to the library's codes. */
