@@ -44,7 +44,7 @@ export function ActivityPanel({ scope }: { scope: Scope }) {
                 <tr key={e.id} data-testid="activity-entry">
                   <td data-label="Time" className="nowrap">{new Date(e.time).toLocaleString()}</td>
                   <td data-label="Who">{e.actor}</td>
-                  <td data-label="Action"><code>{e.action}</code></td>
+                  <td data-label="Action" className="nowrap"><code>{e.action}</code></td>
                   <td data-label="Target">{e.target ?? "—"}</td>
                   <td data-label="Details">{e.details || "—"}</td>
                 </tr>

@@ -13,7 +13,10 @@ export function TwoFactorPanel() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const status = useQuery(trpc.twoFactor.status.queryOptions());
-  const changed = { onSuccess: () => queryClient.invalidateQueries(trpc.twoFactor.status.queryFilter()) };
+  // The account's activity section shows the change too.
+  const changed = {
+    onSuccess: () => Promise.all([queryClient.invalidateQueries(trpc.twoFactor.status.queryFilter()), queryClient.invalidateQueries({ queryKey: trpc.activity.pathKey() })]),
+  };
   const start = useMutation(trpc.twoFactor.start.mutationOptions());
   const confirm = useMutation(trpc.twoFactor.confirm.mutationOptions(changed));
   const disable = useMutation(trpc.twoFactor.disable.mutationOptions(changed));
