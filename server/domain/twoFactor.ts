@@ -11,6 +11,7 @@ import { now } from "../clock";
 import { db } from "../db";
 import { DomainError, invalid } from "../errors";
 import { randomString, timeOrderedId } from "../ids";
+import { logError } from "../log";
 import { loginRules, take } from "../rate-limit";
 import { derivedKey } from "../secrets";
 import { verifyPassword } from "./passwords";
@@ -36,17 +37,25 @@ export function sealSecret(secret: string): string {
   return ["v1", iv, cipher.getAuthTag(), sealed].map((part) => (typeof part === "string" ? part : part.toString("base64url"))).join(".");
 }
 
-function openSecret(stored: string): string {
-  const [version, iv, tag, sealed] = stored.split(".");
-  if (version !== "v1") throw new Error("Unknown sealed secret version");
-  const decipher = createDecipheriv("aes-256-gcm", sealingKey(), Buffer.from(iv, "base64url"));
-  decipher.setAuthTag(Buffer.from(tag, "base64url"));
-  return Buffer.concat([decipher.update(Buffer.from(sealed, "base64url")), decipher.final()]).toString("utf8");
+/** The secret, or null when it cannot be opened (sealed under another NEXTAUTH_SECRET): then
+ * no app code matches, and the account logs in with a recovery code. */
+function openSecret(stored: string): string | null {
+  try {
+    const [version, iv, tag, sealed] = stored.split(".");
+    if (version !== "v1") throw new Error(`Unknown sealed secret version ${version}`);
+    const decipher = createDecipheriv("aes-256-gcm", sealingKey(), Buffer.from(iv, "base64url"));
+    decipher.setAuthTag(Buffer.from(tag, "base64url"));
+    return Buffer.concat([decipher.update(Buffer.from(sealed, "base64url")), decipher.final()]).toString("utf8");
+  } catch (error) {
+    logError("two_factor.secret_unreadable", {}, error);
+    return null;
+  }
 }
 
-/** The time step `code` belongs to, if it is valid for the secret now (± one step). */
-async function totpStep(secret: string, code: string): Promise<number | null> {
-  if (!CODE_PATTERN.test(code)) return null;
+/** The time step `code` belongs to, if it is valid for the sealed secret now (± one step). */
+async function totpStep(sealedSecret: string | null, code: string): Promise<number | null> {
+  const secret = sealedSecret && openSecret(sealedSecret);
+  if (!secret || !CODE_PATTERN.test(code)) return null;
   const result = await verify({ secret, token: code, epochTolerance: TOLERANCE_SECONDS });
   return result.valid && "timeStep" in result ? result.timeStep : null;
 }
@@ -101,7 +110,7 @@ export async function confirmTwoFactor(userId: string, code: string): Promise<{ 
   if (user.totpEnabledAt) throw new DomainError("conflict", "Two-factor authentication is already on");
   if (!user.totpSecret) throw new DomainError("conflict", "Start again: press Enable two-factor authentication");
   const sealed = user.totpSecret;
-  await limited(userId, async () => (await totpStep(openSecret(sealed), code.trim())) !== null, "Authentication code is not valid: enter the 6 digits your app shows now");
+  await limited(userId, async () => (await totpStep(sealed, code.trim())) !== null, "Authentication code is not valid: enter the 6 digits your app shows now");
   const recoveryCodes = Array.from({ length: RECOVERY_CODES }, newRecoveryCode);
   const actor = { id: userId, label: user.email };
   await db.$transaction(async (tx) => {
@@ -136,7 +145,7 @@ export async function disableTwoFactor(userId: string, password: string): Promis
 export async function checkSecondFactor(user: { id: string; email: string; totpSecret: string | null }, code: string): Promise<boolean> {
   const typed = code.trim();
   if (CODE_PATTERN.test(typed)) {
-    const step = user.totpSecret ? await totpStep(openSecret(user.totpSecret), typed) : null;
+    const step = await totpStep(user.totpSecret, typed);
     return step !== null && (await take(`2fa:step:${user.id}:${step}`, spentStepRule)).allowed;
   }
   return db.$transaction(async (tx) => {

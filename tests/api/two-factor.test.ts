@@ -105,6 +105,17 @@ describe("two-factor authentication", () => {
     assert.ok(!JSON.stringify(await db.activityEntry.findMany({ where: { userId: user.id } })).includes(recoveryCodes[3]), "no code in the log");
   });
 
+  it("a secret sealed under another NEXTAUTH_SECRET matches no code, and a recovery code still logs in", async () => {
+    const { user, secret, recoveryCodes } = await withTwoFactor();
+    const sealed = (await db.user.findUniqueOrThrow({ where: { id: user.id } })).totpSecret!;
+    // The same secret sealed under another key: its tag no longer checks out.
+    const [version, iv, tag, body] = sealed.split(".");
+    const flipped = Buffer.from(tag, "base64url").map((b, i) => (i === 0 ? b ^ 1 : b));
+    await db.user.update({ where: { id: user.id }, data: { totpSecret: [version, iv, Buffer.from(flipped).toString("base64url"), body].join(".") } });
+    await assert.rejects(logIn(user.email, TEST_PASSWORD, BASE_URL, { code: await codeOf(secret) }), /Wrong authentication code/);
+    await logIn(user.email, TEST_PASSWORD, BASE_URL, { code: recoveryCodes[0] });
+  });
+
   it("disabling needs the password; then log-in asks no code and the codes are gone", async () => {
     const { user, session, recoveryCodes } = await withTwoFactor();
     await assert.rejects(session("twoFactor.disable", { password: "not-the-password" }), /Password is not correct/);
