@@ -153,16 +153,17 @@ export async function activityExportRows(viewerId: string, scope: ActivityScope)
 
 // ---- retention --------------------------------------------------------------------------
 
-const RETENTION_MS = 365 * 24 * 3600 * 1000;
 const SWEEP_EVERY_MS = 3600 * 1000;
 const sweeper = processSingleton("activity.sweeper", () => ({ timer: null as NodeJS.Timeout | null }));
 
 /** Deletes the entries older than a year before `at`, a thousand at a time; returns how many went. */
 export async function sweepActivity(at: Date = now()): Promise<number> {
-  const cutoff = new Date(at.getTime() - RETENTION_MS);
+  // A calendar year, as PostgreSQL's `now() - interval '1 year'` in the table's trigger.
+  const cutoff = new Date(at);
+  cutoff.setUTCFullYear(cutoff.getUTCFullYear() - 1);
   let removed = 0;
   for (;;) {
-    const old = await db.activityEntry.findMany({ where: { createdAt: { lt: cutoff } }, select: { id: true }, take: 1000 });
+    const old = await db.activityEntry.findMany({ where: { createdAt: { lt: cutoff } }, select: { id: true }, orderBy: { createdAt: "asc" }, take: 1000 });
     if (old.length === 0) return removed;
     removed += (await db.activityEntry.deleteMany({ where: { id: { in: old.map((e) => e.id) } } })).count;
     if (old.length < 1000) return removed;

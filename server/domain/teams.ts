@@ -65,8 +65,9 @@ async function withTeamLocked<T>(teamId: string, work: (tx: Tx) => Promise<T>): 
 
 /** Revokes the member's live business key, if any, with its entry on the logs. */
 async function revokeBusinessKeys(tx: Tx, userId: string, by: { id: string; label: string }) {
-  const keys = await tx.apiKey.findMany({ where: { userId, scope: "business", live: true } });
-  await tx.apiKey.updateMany({ where: { id: { in: keys.map((k) => k.id) } }, data: { live: null, revokedAt: new Date(), revokedById: by.id } });
+  const revokedAt = new Date();
+  await tx.apiKey.updateMany({ where: { userId, scope: "business", live: true }, data: { live: null, revokedAt, revokedById: by.id } });
+  const keys = await tx.apiKey.findMany({ where: { userId, scope: "business", revokedAt, revokedById: by.id } });
   await recordActivity(keys.map((k) => keyActivity("key.revoked", k, by)), tx);
 }
 
