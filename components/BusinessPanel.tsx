@@ -11,6 +11,7 @@ import { Library, useLibraryChanged } from "./Library";
 import { FIRST_QUEUE_PAGE, libraryPageInput, reviewQueueInput, type QueueQuery } from "./libraryPageInput";
 import { useAction } from "./useAction";
 import { plural } from "./words";
+import { ActivityPanel } from "./ActivityPanel";
 import { WebhooksPanel } from "./WebhooksPanel";
 
 type TeamOverview = NonNullable<RouterOutputs["team"]["overview"]>;
@@ -189,6 +190,7 @@ function BusinessPanel({ overview }: { overview: TeamOverview }) {
       </Suspense>
       <Members overview={overview} mutations={mutations} />
       {isAdmin && <WebhooksPanel scope="team" />}
+      {isAdmin && <ActivityPanel scope="team" />}
       <Suspense fallback={<section className="card"><p className="muted">Loading the team library…</p></section>}>
         <Library libraryKind="team" title="Team library" />
       </Suspense>

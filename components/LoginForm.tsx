@@ -2,17 +2,29 @@
 import Link from "next/link";
 import { signIn } from "next-auth/react";
 import { useRouter } from "next/navigation";
+import { useEffect, useRef, useState } from "react";
+import { AUTHENTICATION_CODE_REQUIRED } from "@/server/domain/login-messages";
 import { useAction } from "./useAction";
 
 export function LoginForm({ next, email }: { next: string; email: string }) {
   const router = useRouter();
   const { error, busy, run } = useAction();
+  // Shown once the password was right and the account has two-factor authentication.
+  const [askCode, setAskCode] = useState(false);
+  const codeInput = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (askCode) codeInput.current?.focus();
+  }, [askCode]);
 
   function submit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
     void run(async () => {
-      const result = await signIn("credentials", { email: form.get("email"), password: form.get("password"), redirect: false });
+      const result = await signIn("credentials", { email: form.get("email"), password: form.get("password"), code: form.get("code") ?? "", redirect: false });
+      if (result?.error === AUTHENTICATION_CODE_REQUIRED) {
+        setAskCode(true);
+        return;
+      }
       if (!result || result.error) throw new Error(result?.error && result.error !== "CredentialsSignin" ? result.error : "Wrong email or password");
       router.replace(next);
       router.refresh();
@@ -27,6 +39,13 @@ export function LoginForm({ next, email }: { next: string; email: string }) {
         <input id="email" name="email" type="email" autoComplete="email" defaultValue={email} required />
         <label htmlFor="password">Password</label>
         <input id="password" name="password" type="password" autoComplete="current-password" required />
+        {askCode && (
+          <>
+            <label htmlFor="code">Authentication code</label>
+            <input ref={codeInput} id="code" name="code" autoComplete="one-time-code" aria-describedby="code-help" required />
+            <p id="code-help" className="muted">The 6 digits your authenticator app shows, or one of your recovery codes.</p>
+          </>
+        )}
         {error && <p className="error" data-testid="form-error">{error}</p>}
         <p className="actions">
           <button type="submit" disabled={busy}>Log in</button>

@@ -149,7 +149,7 @@ test("long names, URLs and emails wrap on every page at phone and desktop width"
 
   // A deleted code's page says so (its history stays readable).
   const [gone] = await createDynamicCodes(personal, [{ name: "Retired poster", destination_url: "https://example.com/retired" }]);
-  await deleteDynamicCode(personal.library, gone.code);
+  await deleteDynamicCode(personal, gone.code);
   await page.goto(`/analytics/${gone.code}`);
   await expect(page.getByRole("heading", { level: 1 })).toContainText("Retired poster");
   await expect(page.getByTestId("code-deleted")).toContainText("deleted");
@@ -215,7 +215,7 @@ test("errors appear at their own form, take the focus, and clear with the next c
   // Style: a save that fails (the code was deleted meanwhile) shows its error at the editor.
   await row.getByRole("button", { name: "Style" }).click();
   await row.getByLabel("Foreground").fill("#1a2b3c");
-  await deleteDynamicCode(personal.library, code.code);
+  await deleteDynamicCode(personal, code.code);
   await row.getByRole("button", { name: "Save style" }).click();
   const styleError = row.getByTestId(`style-error-${code.code}`);
   await expect(styleError).toContainText("not found");

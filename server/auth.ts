@@ -4,12 +4,14 @@ import { getServerSession } from "next-auth";
 import { encode } from "next-auth/jwt";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { cache } from "react";
-import { clientAddress } from "./client-address";
+import { clientAddress, countryHeaderOf } from "./client-address";
+import { AUTHENTICATION_CODE_REQUIRED } from "./domain/login-messages";
+import { logIn } from "./domain/logins";
 import { liveSessionVersion } from "./domain/sessions";
-import { checkCredentials } from "./domain/users";
 import { loginRules, take } from "./rate-limit";
 import { env } from "./env";
 import { logError, logWarn } from "./log";
+import { countRateLimited } from "./metrics";
 import { secret } from "./secrets";
 
 const SESSION_MAX_AGE = 7 * 24 * 3600;
@@ -34,25 +36,41 @@ export const authOptions: NextAuthOptions = {
   providers: [
     CredentialsProvider({
       name: "Email and password",
-      credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
+      credentials: {
+        email: { label: "Email", type: "email" },
+        password: { label: "Password", type: "password" },
+        // For an account with two-factor authentication: its app's code or a recovery code.
+        code: { label: "Authentication code", type: "text" },
+      },
       async authorize(credentials, req) {
         const email = String(credentials?.email ?? "").trim().toLowerCase();
         const password = String(credentials?.password ?? "");
-        // Failed log-ins are limited per account and per client address (server/rate-limit.ts):
-        // ask both limits first, and spend a token of each only when the log-in fails.
+        const headers = new Headers(req.headers as Record<string, string>);
+        const address = clientAddress(headers);
+        // Failed log-ins (a wrong password or authentication code) are limited per account and
+        // per client address (server/rate-limit.ts): ask both limits first, and spend a token of
+        // each only when the log-in fails.
         const limits = [
           { key: `login:account:${email}`, rule: loginRules.account },
-          { key: `login:address:${clientAddress(new Headers(req.headers as Record<string, string>))}`, rule: loginRules.address },
+          { key: `login:address:${address}`, rule: loginRules.address },
         ];
         const asked = await Promise.all(limits.map((l) => take(l.key, l.rule, 0)));
         const wait = Math.max(...asked.map((d) => d.retryAfter));
-        if (wait > 0) throw new Error(`Too many failed log-ins: try again in ${Math.ceil(wait / 60)} minute(s)`);
-        const user = email && password ? await checkCredentials(email, password) : null;
-        if (!user) {
-          await Promise.all(limits.map((l) => take(l.key, l.rule)));
-          return null;
+        if (wait > 0) {
+          countRateLimited("login");
+          throw new Error(`Too many failed log-ins: try again in ${Math.ceil(wait / 60)} minute(s)`);
         }
-        return { id: user.id, email: user.email, name: user.name, sessionVersion: user.sessionVersion };
+        const outcome = await logIn(email, password, String(credentials?.code ?? ""), {
+          userAgent: headers.get("user-agent") ?? "",
+          address,
+          countryHeader: countryHeaderOf(headers),
+        });
+        if (outcome.ok) return outcome.user;
+        // The login form shows the code field on this exact message.
+        if (outcome.reason === "code_required") throw new Error(AUTHENTICATION_CODE_REQUIRED);
+        await Promise.all(limits.map((l) => take(l.key, l.rule)));
+        if (outcome.reason === "code") throw new Error("Wrong authentication code");
+        return null;
       },
     }),
   ],

@@ -1,7 +1,7 @@
 // Server secrets (session signing, visitor hashing). Taken from the environment; with the
 // embedded SQLite default and no value set, a random one is generated once and kept in
 // ./data/secrets.json (never committed). A PostgreSQL deployment must set them.
-import { randomBytes } from "node:crypto";
+import { hkdfSync, randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { env } from "./env";
@@ -49,4 +49,12 @@ export function secret(envName: (typeof SECRET_NAMES)[number]): string {
   }
   cache.set(envName, stored[envName]);
   return stored[envName];
+}
+
+/**
+ * A 32-byte key for `purpose` (e.g. encrypting TOTP secrets), derived from NEXTAUTH_SECRET with
+ * HKDF-SHA-256: changing NEXTAUTH_SECRET makes what was sealed under it unreadable.
+ */
+export function derivedKey(purpose: string): Buffer {
+  return Buffer.from(hkdfSync("sha256", secret("NEXTAUTH_SECRET"), "", `qr-records:${purpose}`, 32));
 }

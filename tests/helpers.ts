@@ -81,9 +81,10 @@ export async function http(
 
 /**
  * Logs in through next-auth's credentials flow, as the login page does, and returns a caller
- * of the pages' tRPC procedures with that session (what a click on the page sends).
+ * of the pages' tRPC procedures with that session (what a click on the page sends). `extra`:
+ * the authentication code of an account with two-factor, and the browser's headers.
  */
-export async function logIn(email: string, password = TEST_PASSWORD, base = BASE_URL) {
+export async function logIn(email: string, password = TEST_PASSWORD, base = BASE_URL, extra: { code?: string; headers?: Record<string, string> } = {}) {
   const jar = new Map<string, string>();
   const keep = (res: Response) => {
     for (const cookie of res.headers.getSetCookie()) {
@@ -99,8 +100,8 @@ export async function logIn(email: string, password = TEST_PASSWORD, base = BASE
   const login = await fetch(`${base}/api/auth/callback/credentials`, {
     method: "POST",
     redirect: "manual",
-    headers: { "content-type": "application/x-www-form-urlencoded", cookie: cookie() },
-    body: new URLSearchParams({ csrfToken, email, password, json: "true" }),
+    headers: { ...extra.headers, "content-type": "application/x-www-form-urlencoded", cookie: cookie() },
+    body: new URLSearchParams({ csrfToken, email, password, ...(extra.code === undefined ? {} : { code: extra.code }), json: "true" }),
   });
   keep(login);
   if (![...jar.keys()].some((k) => k.includes("session-token"))) {

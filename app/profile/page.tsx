@@ -1,9 +1,11 @@
 import { redirect } from "next/navigation";
+import { ActivityPanel } from "@/components/ActivityPanel";
 import { DeleteAccountPanel } from "@/components/DeleteAccountPanel";
 import { EmailPanel } from "@/components/EmailPanel";
 import { PasswordPanel } from "@/components/PasswordPanel";
 import { PersonalKeyPanel } from "@/components/PersonalKeyPanel";
 import { SessionsPanel } from "@/components/SessionsPanel";
+import { TwoFactorPanel } from "@/components/TwoFactorPanel";
 import { WebhooksPanel } from "@/components/WebhooksPanel";
 import { sessionUserId } from "@/server/auth";
 import { accountOf } from "@/server/domain/users";
@@ -30,11 +32,13 @@ export default async function ProfilePage() {
           <dd data-testid="tier">{user.tier[0].toUpperCase() + user.tier.slice(1)}</dd>
         </dl>
       </section>
+      <TwoFactorPanel />
       <PersonalKeyPanel />
       <WebhooksPanel scope="personal" />
       <PasswordPanel />
       <EmailPanel />
       <SessionsPanel />
+      <ActivityPanel scope="account" />
       <DeleteAccountPanel email={user.email} />
     </HydrateClient>
   );

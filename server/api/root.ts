@@ -1,10 +1,12 @@
 import { accountRouter } from "./routers/account";
+import { activityRouter } from "./routers/activity";
 import { dynqrcodesRouter } from "./routers/dynqrcodes";
 import { invitationsRouter } from "./routers/invitations";
 import { keysRouter } from "./routers/keys";
 import { libraryRouter } from "./routers/library";
 import { qrcodesRouter } from "./routers/qrcodes";
 import { teamRouter } from "./routers/team";
+import { twoFactorRouter } from "./routers/twoFactor";
 import { webhookPagesRouter, webhooksRouter } from "./routers/webhooks";
 import { createTRPCRouter } from "./trpc";
 
@@ -23,6 +25,8 @@ export const appRouter = createTRPCRouter({
   invitations: invitationsRouter,
   library: libraryRouter,
   webhooks: webhookPagesRouter,
+  twoFactor: twoFactorRouter,
+  activity: activityRouter,
 });
 
 export type AppRouter = typeof appRouter;

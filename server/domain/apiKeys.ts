@@ -2,12 +2,14 @@
 // and checked by `authenticateApiKey`, the gate every /v1 request goes through.
 import { createHash } from "node:crypto";
 import DataLoader from "dataloader";
+import { actorOf, recordActivity, type ActivityInput } from "../activity";
 import { db, dialectSql, epochMs, isUniqueViolation, selectRows } from "../db";
 import { DomainError } from "../errors";
 import { env } from "../env";
 import { randomString, timeOrderedId } from "../ids";
 import { processSingleton } from "../process-singleton";
 import type { Actor } from "./library";
+import { countRateLimited } from "../metrics";
 import { keyGenerationRule, take } from "../rate-limit";
 import { VERIFY_FIRST } from "./accountWords";
 import { hasApiAccess } from "./users";
@@ -58,23 +60,30 @@ export async function generateKey(userId: string, scope: KeyScope, teamId: strin
   }
   if (!user.emailVerifiedAt) throw new DomainError("forbidden", VERIFY_FIRST);
   const limit = await take(`keygen:${userId}`, keyGenerationRule);
-  if (!limit.allowed) throw new DomainError("rate_limited", `Too many keys generated: try again in ${Math.ceil(limit.retryAfter / 60)} minute(s)`);
+  if (!limit.allowed) {
+    countRateLimited("key_generation");
+    throw new DomainError("rate_limited", `Too many keys generated: try again in ${Math.ceil(limit.retryAfter / 60)} minute(s)`);
+  }
   const key = PREFIX[scope] + randomString(40);
   const now = new Date();
   try {
-    const row = await db.apiKey.create({
-      data: {
-        id: timeOrderedId("key"),
-        userId,
-        scope,
-        teamId,
-        hashedKey: hashKey(key),
-        prefix: key.slice(0, 8),
-        lastFour: key.slice(-4),
-        createdAt: now,
-        activeFrom: new Date(now.getTime() + env.keyActivationDelaySeconds * 1000),
-        live: true,
-      },
+    const row = await db.$transaction(async (tx) => {
+      const created = await tx.apiKey.create({
+        data: {
+          id: timeOrderedId("key"),
+          userId,
+          scope,
+          teamId,
+          hashedKey: hashKey(key),
+          prefix: key.slice(0, 8),
+          lastFour: key.slice(-4),
+          createdAt: now,
+          activeFrom: new Date(now.getTime() + env.keyActivationDelaySeconds * 1000),
+          live: true,
+        },
+      });
+      await recordActivity(keyActivity("key.generated", created, { id: userId, label: user.email }), tx);
+      return created;
     });
     return { key, summary: summary(row) };
   } catch (error) {
@@ -86,13 +95,23 @@ export async function generateKey(userId: string, scope: KeyScope, teamId: strin
   }
 }
 
+/** A key's event: on its holder's own log and, for a business key, on its team's. */
+export const keyActivity = (
+  action: "key.generated" | "key.revoked",
+  key: { userId: string; teamId: string | null; scope: string; prefix: string; lastFour: string },
+  actor: { id: string; label: string },
+): ActivityInput => ({ userId: key.userId, teamId: key.teamId, actor, action, target: keyDisplay(key), detail: { scope: key.scope } });
+
 /** Revokes a key at once. Returns false when there was no such live key. */
 export async function revokeKey(keyId: string, byUserId: string): Promise<boolean> {
-  const { count } = await db.apiKey.updateMany({
-    where: { id: keyId, live: true },
-    data: { live: null, revokedAt: new Date(), revokedById: byUserId },
+  return db.$transaction(async (tx) => {
+    const { count } = await tx.apiKey.updateMany({
+      where: { id: keyId, live: true },
+      data: { live: null, revokedAt: new Date(), revokedById: byUserId },
+    });
+    if (count === 1) await recordActivity(keyActivity("key.revoked", await tx.apiKey.findUniqueOrThrow({ where: { id: keyId } }), await actorOf(byUserId, tx)), tx);
+    return count === 1;
   });
-  return count === 1;
 }
 
 /** A key's holder as the gate admits it; `libraryVersion` changes with every change to the library's codes. */

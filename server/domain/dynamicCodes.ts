@@ -6,7 +6,7 @@ import { env } from "../env";
 import { randomString, timeOrderedId } from "../ids";
 import { invalidateResolution } from "../scan/resolve";
 import { changeWithEvents } from "../webhooks";
-import { initialReviewStatus, libraryOwner, libraryWhere, type Actor, type Library } from "./library";
+import { initialReviewStatus, libraryOwner, libraryWhere, recordCodeDeleted, type Actor, type Library } from "./library";
 import { totalScansOf } from "./analytics";
 import { keysetPages, newestInLibrary, toPage } from "./paging";
 import { batchArray, bodyObject, decodeCursor, nameField, styleField, toSeconds, urlField } from "./validation";
@@ -147,10 +147,11 @@ export async function updateDynamicCode(actor: Actor, input: z.infer<typeof dyna
 }
 
 /** Soft delete: the short address stops resolving, the scan history stays. */
-export async function deleteDynamicCode(library: Library, code: string) {
-  const row = await findLive(library, code);
-  await changeWithEvents(library, async (tx) => {
+export async function deleteDynamicCode(actor: Actor, code: string) {
+  const row = await findLive(actor.library, code);
+  await changeWithEvents(actor.library, async (tx) => {
     await tx.dynamicCode.update({ where: { id: row.id }, data: { deletedAt: new Date() } });
+    await recordCodeDeleted(tx, actor, { kind: "dynamic", target: row.code, name: row.name });
     return { result: null, events: [{ type: "dynqrcode.deleted", data: dynamicRecordOf(row) }] };
   });
   await invalidateResolution(code);

@@ -1,5 +1,8 @@
 // A library is where records live: one account's personal library or a team's shared one.
 // Which library a request acts on is decided only by the key (or the page) it comes through.
+import { actorOf, recordActivity } from "../activity";
+import type { Tx } from "../db";
+
 export type Library = { kind: "personal"; userId: string } | { kind: "team"; teamId: string };
 
 /** Who acts: the account, the library, and the key if the request came through the API. */
@@ -31,3 +34,12 @@ export const initialReviewStatus = (library: Library): "draft" | "active" => (li
 
 /** The library as one string (`user:<id>`, `team:<id>`): the key of what is kept per library. */
 export const libraryKey = (library: Library) => (library.kind === "personal" ? `user:${library.userId}` : `team:${library.teamId}`);
+
+/** A deleted code of a team library, on the team's activity log (a personal library keeps none). */
+export async function recordCodeDeleted(tx: Tx, actor: Actor, code: { kind: "static" | "dynamic"; target: string; name: string }): Promise<void> {
+  if (actor.library.kind !== "team") return;
+  await recordActivity(
+    { teamId: actor.library.teamId, actor: await actorOf(actor.userId, tx), action: "code.deleted", target: code.target, detail: { name: code.name, kind: code.kind, via: actor.apiKeyId ? "API" : "web" } },
+    tx,
+  );
+}

@@ -203,7 +203,7 @@ export async function updateItem(actor: Actor, input: z.infer<typeof dynamicPatc
 
 export async function removeItem(actor: Actor, kind: ItemKind, id: string) {
   requireEditor(actor);
-  return kind === "static" ? deleteStaticCode(actor.library, id) : deleteDynamicCode(actor.library, id);
+  return kind === "static" ? deleteStaticCode(actor, id) : deleteDynamicCode(actor, id);
 }
 
 /** The style editor's save: the API's style rules, and colours that a camera can tell apart. */

@@ -4,7 +4,7 @@ import { db } from "../db";
 import { notFound } from "../errors";
 import { timeOrderedId } from "../ids";
 import { changeWithEvents } from "../webhooks";
-import { initialReviewStatus, libraryOwner, libraryWhere, type Actor, type Library } from "./library";
+import { initialReviewStatus, libraryOwner, libraryWhere, recordCodeDeleted, type Actor, type Library } from "./library";
 import { keysetPages, newestInLibrary, toPage } from "./paging";
 import { capacityProblem } from "./qrImage";
 import { batchArray, bodyObject, decodeCursor, nameField, styleField, toSeconds, urlField } from "./validation";
@@ -70,11 +70,12 @@ export async function createStaticCodes(actor: Actor, items: StaticCodeInput[]):
   });
 }
 
-export async function deleteStaticCode(library: Library, qrId: string) {
-  return changeWithEvents(library, async (tx) => {
-    const row = await tx.staticCode.findFirst({ where: { id: qrId, ...libraryWhere(library) } });
+export async function deleteStaticCode(actor: Actor, qrId: string) {
+  return changeWithEvents(actor.library, async (tx) => {
+    const row = await tx.staticCode.findFirst({ where: { id: qrId, ...libraryWhere(actor.library) } });
     if (!row) throw notFound("QR code not found");
     await tx.staticCode.delete({ where: { id: row.id } });
+    await recordCodeDeleted(tx, actor, { kind: "static", target: row.id, name: row.name });
     return { result: { qr_id: qrId, deleted: true as const }, events: [{ type: "qrcode.deleted", data: staticRecordOf(row) }] };
   });
 }

@@ -4,10 +4,11 @@ import { z } from "zod";
 import { db, isUniqueViolation, type Tx } from "../db";
 import { DomainError, notFound } from "../errors";
 import { timeOrderedId } from "../ids";
-import { generateKey, keyDisplay, revokeKey, type KeySummary } from "./apiKeys";
+import { actorOf, recordActivity } from "../activity";
+import { generateKey, keyActivity, keyDisplay, revokeKey, type KeySummary } from "./apiKeys";
+import { endSessions } from "./sessions";
 import { invalidateResolution } from "../scan/resolve";
 import { changeWithEvents } from "../webhooks";
-import { recordActivity } from "../activity";
 import { dynamicRecordOf } from "./dynamicCodes";
 import type { Library } from "./library";
 import { staticRecordOf } from "./staticCodes";
@@ -63,8 +64,13 @@ export async function withTeamLocked<T>(teamId: string, work: (tx: Tx) => Promis
   });
 }
 
-export const revokeBusinessKeys = (tx: Tx, userId: string, byUserId: string) =>
-  tx.apiKey.updateMany({ where: { userId, scope: "business", live: true }, data: { live: null, revokedAt: new Date(), revokedById: byUserId } });
+/** Revokes the member's live business key, if any, with its entry on the logs. */
+async function revokeBusinessKeys(tx: Tx, userId: string, by: { id: string; label: string }) {
+  const revokedAt = new Date();
+  await tx.apiKey.updateMany({ where: { userId, scope: "business", live: true }, data: { live: null, revokedAt, revokedById: by.id } });
+  const keys = await tx.apiKey.findMany({ where: { userId, scope: "business", revokedAt, revokedById: by.id } });
+  await recordActivity(keys.map((k) => keyActivity("key.revoked", k, by)), tx);
+}
 
 /** Adds an existing account directly: test fixtures only (the pages invite: ./invitations.ts). */
 export async function addMember(adminId: string, email: string, role: Role) {
@@ -95,9 +101,14 @@ async function memberToChange(tx: Tx, teamId: string, ownerId: string, memberUse
 export async function setMemberRole(adminId: string, memberUserId: string, role: Role) {
   const admin = await requireAdmin(adminId);
   await withTeamLocked(admin.teamId, async (tx) => {
-    await memberToChange(tx, admin.teamId, admin.team.ownerId, memberUserId, role);
+    const member = await memberToChange(tx, admin.teamId, admin.team.ownerId, memberUserId, role);
     await tx.membership.update({ where: { userId: memberUserId }, data: { role } });
-    if (role === "viewer") await revokeBusinessKeys(tx, memberUserId, adminId);
+    const actor = await actorOf(adminId, tx);
+    if (member.role !== role) {
+      const target = (await actorOf(memberUserId, tx)).label;
+      await recordActivity({ teamId: admin.teamId, actor, action: "member.role_changed", target, detail: { from: member.role, to: role } }, tx);
+    }
+    if (role === "viewer") await revokeBusinessKeys(tx, memberUserId, actor);
   });
 }
 
@@ -105,10 +116,12 @@ export async function setMemberRole(adminId: string, memberUserId: string, role:
 export async function removeMember(adminId: string, memberUserId: string) {
   const admin = await requireAdmin(adminId);
   await withTeamLocked(admin.teamId, async (tx) => {
-    await memberToChange(tx, admin.teamId, admin.team.ownerId, memberUserId, "remove");
+    const member = await memberToChange(tx, admin.teamId, admin.team.ownerId, memberUserId, "remove");
     await tx.membership.delete({ where: { userId: memberUserId } });
-    await revokeBusinessKeys(tx, memberUserId, adminId);
-    await tx.user.update({ where: { id: memberUserId }, data: { sessionVersion: { increment: 1 } } });
+    const actor = await actorOf(adminId, tx);
+    await recordActivity({ teamId: admin.teamId, actor, action: "member.removed", target: (await actorOf(memberUserId, tx)).label, detail: { role: member.role } }, tx);
+    await revokeBusinessKeys(tx, memberUserId, actor);
+    await endSessions(memberUserId, tx);
   });
 }
 
@@ -239,6 +252,17 @@ export async function reviewDrafts(adminId: string, decision: Decision, items: {
       throw notFound(`${missing} of ${asked} selected drafts ${missing === 1 ? "is no longer a draft" : "are no longer drafts"} in your team: nothing was changed`);
     }
     const type = decision === "approve" ? "draft.approved" : "draft.rejected";
+    const actor = await actorOf(adminId, tx);
+    await recordActivity(
+      [...staticRows.map((r) => ({ target: r.id, name: r.name, kind: "static" })), ...dynamicRows.map((r) => ({ target: r.code, name: r.name, kind: "dynamic" }))].map((item) => ({
+        teamId,
+        actor,
+        action: type,
+        target: item.target,
+        detail: { name: item.name, kind: item.kind },
+      })),
+      tx,
+    );
     const records = [
       ...staticRows.map(staticRecordOf),
       ...dynamicRows.map((row) => dynamicRecordOf({ ...row, status: decision === "approve" ? "active" : row.status })),

@@ -1,7 +1,8 @@
 // Webhook endpoints of a library (contract: "Webhooks"): at most 10; managed by personal keys
 // for their library and, in a team, by admins only; the secret is shown once, on create.
 import { z } from "zod";
-import { db } from "../db";
+import { actorOf, recordActivity } from "../activity";
+import { db, type Tx } from "../db";
 import { DomainError, notFound } from "../errors";
 import { timeOrderedId } from "../ids";
 import { libraryKey, type Actor } from "../domain/library";
@@ -71,6 +72,13 @@ const toRecord = (row: Row): z.infer<typeof webhookRecord> => ({
   disabled_reason: row.disabledReason,
 });
 
+/** A team library's endpoint change, on the team's activity log (a personal library keeps none). */
+async function recordWebhookChange(tx: Tx, actor: Actor, action: "webhook.created" | "webhook.updated" | "webhook.deleted", row: { id: string; url: string }, changed?: string[]) {
+  if (actor.library.kind !== "team") return;
+  const detail = { webhook_id: row.id, ...(changed ? { changed: changed.join(", ") } : {}) };
+  await recordActivity({ teamId: actor.library.teamId, actor: await actorOf(actor.userId, tx), action, target: row.url, detail }, tx);
+}
+
 function requireManager(actor: Actor): string {
   if (actor.library.kind === "team" && actor.role !== "admin") throw new DomainError("forbidden", "Only a team admin can manage webhooks");
   return libraryKey(actor.library);
@@ -98,9 +106,11 @@ export async function createWebhook(actor: Actor, input: z.infer<typeof webhookC
   const now = new Date();
   const row = await db.$transaction(async (tx) => {
     if ((await tx.webhookEndpoint.count({ where: { library } })) >= MAX_ENDPOINTS) throw new DomainError("invalid", `A library holds at most ${MAX_ENDPOINTS} webhook endpoints`);
-    return tx.webhookEndpoint.create({
+    const created = await tx.webhookEndpoint.create({
       data: { id: timeOrderedId("wh"), library, url: input.url, events: JSON.stringify([...new Set(input.events)]), description: input.description ?? "", secret: newSecret(), createdAt: now, updatedAt: now },
     });
+    await recordWebhookChange(tx, actor, "webhook.created", created);
+    return created;
   });
   return { webhook: { ...toRecord(row), secret: row.secret } };
 }
@@ -110,23 +120,32 @@ export async function updateWebhook(actor: Actor, input: z.infer<typeof webhookP
   const { url, events, description, enabled } = input;
   if (url === undefined && events === undefined && description === undefined && enabled === undefined) throw new DomainError("invalid", "Send at least one of url, events, description, enabled");
   if (url !== undefined) await checkUrl(url);
-  const updated = await db.webhookEndpoint.update({
-    where: { id: row.id },
-    data: {
-      ...(url !== undefined ? { url } : {}),
-      ...(events !== undefined ? { events: JSON.stringify([...new Set(events)]) } : {}),
-      ...(description !== undefined ? { description } : {}),
-      // Enabling again forgets why it was disabled and how long it had been failing.
-      ...(enabled !== undefined ? { enabled, ...(enabled ? { disabledReason: null, failingSince: null } : {}) } : {}),
-      updatedAt: new Date(),
-    },
+  const changed = Object.entries({ url, events, description, enabled }).filter(([, value]) => value !== undefined).map(([field]) => field);
+  const updated = await db.$transaction(async (tx) => {
+    const saved = await tx.webhookEndpoint.update({
+      where: { id: row.id },
+      data: {
+        ...(url !== undefined ? { url } : {}),
+        ...(events !== undefined ? { events: JSON.stringify([...new Set(events)]) } : {}),
+        ...(description !== undefined ? { description } : {}),
+        // Enabling again forgets why it was disabled and how long it had been failing.
+        ...(enabled !== undefined ? { enabled, ...(enabled ? { disabledReason: null, failingSince: null } : {}) } : {}),
+        updatedAt: new Date(),
+      },
+    });
+    await recordWebhookChange(tx, actor, "webhook.updated", saved, changed);
+    return saved;
   });
   return { webhook: toRecord(updated) };
 }
 
 export async function deleteWebhook(actor: Actor, id: string) {
   const row = await findEndpoint(actor, id);
-  await db.$transaction([db.webhookDelivery.deleteMany({ where: { endpointId: row.id } }), db.webhookEndpoint.delete({ where: { id: row.id } })]);
+  await db.$transaction(async (tx) => {
+    await tx.webhookDelivery.deleteMany({ where: { endpointId: row.id } });
+    await tx.webhookEndpoint.delete({ where: { id: row.id } });
+    await recordWebhookChange(tx, actor, "webhook.deleted", row);
+  });
   return { webhook_id: row.id, deleted: true as const };
 }
 

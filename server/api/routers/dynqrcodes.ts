@@ -60,5 +60,5 @@ export const dynqrcodesRouter = createTRPCRouter({
     .meta({ openapi: { method: "DELETE", path: "/dynqrcodes/{code}", tags: TAGS, summary: "Delete a dynamic QR code (its scan history is kept)" } })
     .input(z.object({ code: codeParam }))
     .output(z.object({ code: z.string(), deleted: z.literal(true) }))
-    .mutation(({ ctx, input }) => deleteDynamicCode(ctx.principal.library, input.code)),
+    .mutation(({ ctx, input }) => deleteDynamicCode(ctx.principal, input.code)),
 });

@@ -39,5 +39,5 @@ export const qrcodesRouter = createTRPCRouter({
     .meta({ openapi: { method: "DELETE", path: "/qrcodes/{qr_id}", tags: TAGS, summary: "Delete a static QR code" } })
     .input(z.object({ qr_id: z.string() }))
     .output(z.object({ qr_id: z.string(), deleted: z.literal(true) }))
-    .mutation(({ ctx, input }) => deleteStaticCode(ctx.principal.library, input.qr_id)),
+    .mutation(({ ctx, input }) => deleteStaticCode(ctx.principal, input.qr_id)),
 });
