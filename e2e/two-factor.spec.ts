@@ -52,7 +52,7 @@ test("enable two-factor, then log in with a code and with a recovery code, which
   await expect(panel.getByTestId("two-factor-state")).toBeVisible();
   await expect(panel.getByTestId("recovery-codes")).toHaveCount(0);
 
-  await page.getByRole("button", { name: "Log out" }).click();
+  await page.getByRole("button", { name: "Log out", exact: true }).click();
   await expect(page).toHaveURL(/\/login/);
   await page.getByLabel("Email").fill(user.email);
   await page.getByLabel("Password").fill(PASSWORD);
@@ -63,12 +63,12 @@ test("enable two-factor, then log in with a code and with a recovery code, which
   await page.getByRole("button", { name: "Log in" }).click();
   await expect(page).toHaveURL(/\/profile/);
 
-  await page.getByRole("button", { name: "Log out" }).click();
+  await page.getByRole("button", { name: "Log out", exact: true }).click();
   await logInWithCode(page, user.email, recoveryCodes[0]);
   await expect(page).toHaveURL(/\/profile/);
   await expect(page.getByTestId("two-factor-state")).toHaveText("On. 9 of 10 recovery codes left.");
 
-  await page.getByRole("button", { name: "Log out" }).click();
+  await page.getByRole("button", { name: "Log out", exact: true }).click();
   await logInWithCode(page, user.email, recoveryCodes[0]);
   await expect(page.getByTestId("form-error")).toHaveText("Wrong authentication code");
   await expect(page).toHaveURL(/\/login/);
