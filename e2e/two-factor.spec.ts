@@ -17,8 +17,10 @@ async function shots(page: Page, name: string) {
 }
 
 async function logInWithCode(page: Page, email: string, code: string) {
+  // After Log out: the log-in page, not /profile's password fields.
+  await expect(page).toHaveURL(/\/login/);
   await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill(PASSWORD);
+  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
   await page.getByRole("button", { name: "Log in" }).click();
   await expect(page.getByLabel("Authentication code")).toBeFocused();
   await page.getByLabel("Authentication code").fill(code);
@@ -55,7 +57,7 @@ test("enable two-factor, then log in with a code and with a recovery code, which
   await page.getByRole("button", { name: "Log out", exact: true }).click();
   await expect(page).toHaveURL(/\/login/);
   await page.getByLabel("Email").fill(user.email);
-  await page.getByLabel("Password").fill(PASSWORD);
+  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
   await page.getByRole("button", { name: "Log in" }).click();
   await expect(page.getByLabel("Authentication code")).toBeVisible();
   await shots(page, "login-authentication-code");
