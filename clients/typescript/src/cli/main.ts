@@ -148,7 +148,8 @@ run(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
     if (error instanceof UsageError) process.stderr.write(`${error.message}\n`);
-    else if (error instanceof ApiError) process.stderr.write(`qr-records: ${error.message} (HTTP ${error.status}${error.requestId ? `, request ${error.requestId}` : ""})\n`);
+    else if (error instanceof ApiError)
+      process.stderr.write(`qr-records: ${error.message} (HTTP ${error.status}${error.requestId ? `, request ${error.requestId}` : ""})${error.retryAfter ? `: try again in ${error.retryAfter} s` : ""}\n`);
     else process.stderr.write(`qr-records: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exit(1);
   },
