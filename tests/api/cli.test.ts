@@ -120,6 +120,17 @@ describe("qr-records", () => {
     const again = await cli(["import", file], key);
     await check(again);
     assert.match(again.stdout, /\(0 created now, 123 by an earlier run\)/);
+
+    // The report, fixed, is imported itself: the 7 rows are added, nothing else.
+    const report = readFileSync(`${file}.rejected.csv`, "utf8").split("\n");
+    const fixed = [report[0], ...report.slice(1).filter(Boolean).map((line, i) => `${line.split(",")[0]},,Fixed ${i},https://example.com/fixed/${i},paused`)];
+    writeFileSync(`${file}.rejected.csv`, fixed.join("\n"));
+    const fixes = await cli(["import", `${file}.rejected.csv`], key);
+    assert.equal(fixes.code, 0, fixes.stdout + fixes.stderr);
+    assert.match(fixes.stdout, /7 of 7 rows imported as dynamic codes \(7 created now, 0 by an earlier run\)/);
+    const codes = await all(client(key).dynamicCodes());
+    assert.equal(codes.length, 130);
+    assert.equal(codes.filter((c) => c.name.startsWith("Fixed ") && c.status === "paused").length, 7);
   });
 
   it("exports and prints analytics as the API answers them", async () => {

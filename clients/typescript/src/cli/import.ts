@@ -17,6 +17,8 @@ const STATUSES = ["active", "paused", "draft"] as const;
 type Status = (typeof STATUSES)[number];
 const isStatus = (value: string): value is Status => (STATUSES as readonly string[]).includes(value);
 type Kind = keyof typeof COLUMNS;
+/** The columns the rejected-rows report adds: ignored, so that the report, once fixed, can be imported itself. */
+const REPORT_COLUMNS = ["line", "error"];
 type Row = { line: number; cells: string[] };
 export type ImportResult = { kind: Kind; rows: number; created: number; replayed: number; rejected: { line: number; error: string }[]; rejectedFile: string | null };
 
@@ -24,7 +26,7 @@ export type ImportResult = { kind: Kind; rows: number; created: number; replayed
 function kindOf(header: string[]): Kind {
   const kind: Kind | null = header.includes("url") ? "static" : header.includes("destination_url") ? "dynamic" : null;
   if (!kind || !header.includes("name")) throw new Error("The header must be name,url (static codes) or name,destination_url[,status] (dynamic codes)");
-  const unknown = header.filter((c) => !(COLUMNS[kind] as readonly string[]).includes(c));
+  const unknown = header.filter((c) => !(COLUMNS[kind] as readonly string[]).includes(c) && !REPORT_COLUMNS.includes(c));
   if (unknown.length) throw new Error(`Unknown column${unknown.length > 1 ? "s" : ""} for ${kind} codes: ${unknown.join(", ")} (expected ${COLUMNS[kind].join(",")})`);
   if (new Set(header).size !== header.length) throw new Error("A column appears twice in the header");
   return kind;
@@ -114,7 +116,8 @@ export async function importFile(client: Client, file: string, options: { concur
   if (result.rejected.length) {
     const byLine = new Map(rows.map((r) => [r.line, r]));
     result.rejected.sort((a, b) => a.line - b.line);
-    writeFileSync(rejectedFile, stringify([["line", "error", ...header], ...result.rejected.map((r) => [r.line, r.error, ...header.map((c) => cell(byLine.get(r.line)!, c))])]));
+    const columns = header.filter((c) => !REPORT_COLUMNS.includes(c));
+    writeFileSync(rejectedFile, stringify([[...REPORT_COLUMNS, ...columns], ...result.rejected.map((r) => [r.line, r.error, ...columns.map((c) => cell(byLine.get(r.line)!, c))])]));
     result.rejectedFile = rejectedFile;
   }
   return result;

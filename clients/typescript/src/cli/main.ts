@@ -32,6 +32,8 @@ Rows are sent in batches of ${BATCH_SIZE}, each with an Idempotency-Key made fro
 the batch's position: running the same file again (after an interruption, within 24 hours)
 creates only what is missing, nothing twice. Rows the API refuses are written, with their line
 numbers and the API's messages, to <file.csv>.rejected.csv; the other rows of their batch are created.
+Fix the rows in that report and import it (its line and error columns are ignored): a changed
+file is a new import, so fixing the original file and running it again would create its rows anew.
 Progress goes to stderr: a bar with rows per second and ETA on a terminal, plain lines otherwise.
 
 Options:
