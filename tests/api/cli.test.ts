@@ -3,7 +3,7 @@
 // reported by line with the contract's messages and nothing is created twice; export and
 // analytics print what the API answers; every command has --help.
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -56,6 +56,9 @@ describe("qr-records", () => {
       assert.match(help.stdout, new RegExp(`^Usage: qr-records ${command} `), command);
       assert.match(help.stdout, /QR_RECORDS_API_KEY/);
     }
+    // The workspace's bin, as `npx qr-records` finds it from the repository's root.
+    const viaBin = spawnSync("node_modules/.bin/qr-records", ["--help"], { encoding: "utf8" });
+    assert.deepEqual([viaBin.status, viaBin.stdout], [0, main.stdout]);
     const unknown = await cli(["frobnicate"], "");
     assert.deepEqual([unknown.code, /Unknown command: frobnicate/.test(unknown.stderr)], [1, true]);
   });
