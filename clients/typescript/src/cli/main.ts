@@ -1,0 +1,158 @@
+// qr-records: import, export and analytics of a QR Code Records library from the command line.
+// Key from QR_RECORDS_API_KEY, base URL from QR_RECORDS_URL; `--help` on every command.
+import { parseArgs, type ParseArgsConfig } from "node:util";
+import { createClient } from "../client";
+import { ApiError } from "../errors";
+import { analytics } from "./analytics";
+import { exportCsv, type ExportWhat } from "./export";
+import { BATCH_SIZE, importFile } from "./import";
+
+const ENVIRONMENT = `Environment:
+  QR_RECORDS_API_KEY   the API key (personal qrp_… or business qrb_…), required
+  QR_RECORDS_URL       the service's base URL (default http://localhost:3000)`;
+
+const HELP = {
+  main: `Usage: qr-records <command> [options]
+
+Commands:
+  import <file.csv>                     create the file's rows as QR codes, in batches of ${BATCH_SIZE}; safe to run again
+  export <static|dynamic|scans CODE>    a library's codes, or one dynamic code's scans, as CSV
+  analytics [CODE]                      scan figures of the library or of one dynamic code
+
+Run \`qr-records <command> --help\` for a command's options.
+
+${ENVIRONMENT}`,
+  import: `Usage: qr-records import <file.csv> [--concurrency N]
+
+Creates one QR code per row. The header decides the kind:
+  name,url                              static codes
+  name,destination_url[,status]         dynamic codes (status: active, paused or draft)
+
+Rows are sent in batches of ${BATCH_SIZE}, each with an Idempotency-Key made from the file's content and
+the batch's position: running the same file again (after an interruption, within 24 hours)
+creates only what is missing, nothing twice. Rows the API refuses are written, with their line
+numbers and the API's messages, to <file.csv>.rejected.csv; the other rows of their batch are created.
+Fix the rows in that report and import it (its line and error columns are ignored): a changed
+file is a new import, so fixing the original file and running it again would create its rows anew.
+Progress goes to stderr: a bar with rows per second and ETA on a terminal, plain lines otherwise.
+
+Options:
+  --concurrency N   batches in flight at once (default 4; 429 answers are retried after Retry-After)
+  -h, --help        this help
+
+Exit status: 0 every row imported, 2 some rows rejected, 1 the import stopped (run it again).
+
+${ENVIRONMENT}`,
+  export: `Usage: qr-records export static [--out FILE]
+       qr-records export dynamic [--out FILE]
+       qr-records export scans CODE [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--out FILE]
+
+Streams the API's CSV export: the static codes, the dynamic codes (with their total scans), or
+one dynamic code's scans (default range: the last 30 days, UTC).
+
+Options:
+  --out FILE        write to FILE instead of stdout
+  --from, --to      the scans' range, inclusive (scans only)
+  -h, --help        this help
+
+${ENVIRONMENT}`,
+  analytics: `Usage: qr-records analytics [CODE] [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--json]
+
+Without CODE: scans and unique scans of every dynamic code of the library, with the total.
+With CODE: that code's totals, scans per day, and its countries, devices, systems and browsers.
+Default range: the last 30 days up to today (UTC).
+
+Options:
+  --from, --to      the range, inclusive
+  --json            the API's JSON answer instead of tables
+  -h, --help        this help
+
+${ENVIRONMENT}`,
+};
+
+type Command = keyof typeof HELP;
+
+class UsageError extends Error {}
+
+const HELP_OPTION = { help: { type: "boolean", short: "h" } } as const;
+
+function args<O extends NonNullable<ParseArgsConfig["options"]>>(command: Command, argv: string[], options: O) {
+  try {
+    return parseArgs({ args: argv, allowPositionals: true, strict: true, options: { ...HELP_OPTION, ...options } });
+  } catch (error) {
+    throw new UsageError(`${(error as Error).message}\n\n${HELP[command]}`);
+  }
+}
+
+function client() {
+  const apiKey = process.env.QR_RECORDS_API_KEY;
+  if (!apiKey) throw new UsageError("Set QR_RECORDS_API_KEY to your API key (generated on the profile page, or the team page for a business key)");
+  return createClient({
+    apiKey,
+    baseUrl: process.env.QR_RECORDS_URL || "http://localhost:3000",
+    onRetry: ({ status, waitSeconds }) => {
+      if (status !== 429) process.stderr.write(`\n${status === null ? "connection failed" : `HTTP ${status}`}: retrying in ${waitSeconds}s\n`);
+    },
+  });
+}
+
+const DATE = { from: { type: "string" }, to: { type: "string" } } as const;
+
+async function run(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === "--help" || name === "-h" || name === "help") {
+    process.stdout.write(`${HELP.main}\n`);
+    return name ? 0 : 1;
+  }
+  if (!(name in HELP) || name === "main") throw new UsageError(`Unknown command: ${name}\n\n${HELP.main}`);
+  const command = name as Command;
+  const help = () => {
+    process.stdout.write(`${HELP[command]}\n`);
+    return 0;
+  };
+  const usage = (problem: string) => new UsageError(`${problem}\n\n${HELP[command]}`);
+
+  if (command === "import") {
+    const { values, positionals } = args(command, rest, { concurrency: { type: "string" } });
+    if (values.help) return help();
+    if (positionals.length !== 1) throw usage("import takes one CSV file");
+    const concurrency = values.concurrency === undefined ? 4 : Number(values.concurrency);
+    if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 16) throw usage("--concurrency must be an integer from 1 to 16");
+    const file = positionals[0];
+    const result = await importFile(client(), file, { concurrency, progressTo: process.stderr });
+    const done = result.rows - result.rejected.length;
+    process.stdout.write(
+      `${file}: ${done} of ${result.rows} rows imported as ${result.kind} codes (${result.created} created now, ${result.replayed} by an earlier run)` +
+        (result.rejectedFile ? `; ${result.rejected.length} rejected, see ${result.rejectedFile}\n` : "\n"),
+    );
+    for (const r of result.rejected.slice(0, 10)) process.stdout.write(`  line ${r.line}: ${r.error}\n`);
+    if (result.rejected.length > 10) process.stdout.write(`  … and ${result.rejected.length - 10} more\n`);
+    return result.rejected.length ? 2 : 0;
+  }
+  if (command === "export") {
+    const { values, positionals } = args(command, rest, { ...DATE, out: { type: "string" } });
+    if (values.help) return help();
+    const [what, code, ...extra] = positionals;
+    if (what === "scans" ? !code || extra.length : (what !== "static" && what !== "dynamic") || code) throw usage("export takes static, dynamic, or scans and a code");
+    if (what !== "scans" && (values.from || values.to)) throw usage("--from and --to are for scans only");
+    const target: ExportWhat = what === "scans" ? { what, code, from: values.from, to: values.to } : { what: what as "static" | "dynamic" };
+    await exportCsv(client(), target, values.out);
+    return 0;
+  }
+  const { values, positionals } = args(command, rest, { ...DATE, json: { type: "boolean" } });
+  if (values.help) return help();
+  if (positionals.length > 1) throw usage("analytics takes at most one code");
+  process.stdout.write(`${await analytics(client(), { code: positionals[0], from: values.from, to: values.to, json: Boolean(values.json) })}\n`);
+  return 0;
+}
+
+run(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    if (error instanceof UsageError) process.stderr.write(`${error.message}\n`);
+    else if (error instanceof ApiError)
+      process.stderr.write(`qr-records: ${error.message} (HTTP ${error.status}${error.requestId ? `, request ${error.requestId}` : ""})${error.retryAfter ? `: try again in ${error.retryAfter} s` : ""}\n`);
+    else process.stderr.write(`qr-records: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  },
+);

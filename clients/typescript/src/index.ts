@@ -1,0 +1,3 @@
+export { createClient, unwrap, type Client, type ClientOptions, type RetryOptions, type StaticQrCode, type DynamicQrCode, type Webhook, type AnalyticsSummary, type CodeAnalytics } from "./client";
+export * from "./errors";
+export type { components, paths, operations } from "./schema";
