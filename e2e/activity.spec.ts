@@ -4,17 +4,10 @@ import { readFile } from "node:fs/promises";
 import { expect, test, type Page } from "@playwright/test";
 import { revokeKey } from "../server/domain/apiKeys";
 import { addMember, createTeam, generateBusinessKey, setMemberRole } from "../server/domain/teams";
-import { account, logIn, shot } from "./helpers";
+import { account, logIn, shotAtWidths } from "./helpers";
 
 const WIDTHS = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } };
 
-async function shots(page: Page, name: string) {
-  for (const [label, size] of Object.entries(WIDTHS)) {
-    await page.setViewportSize(size);
-    await shot(page, `${name}-${label}`);
-  }
-  await page.setViewportSize(WIDTHS.desktop);
-}
 
 /** The section's CSV, as the browser downloads it: its lines. */
 async function download(page: Page, section: ReturnType<Page["getByTestId"]>) {
@@ -46,7 +39,7 @@ test("the team's activity on /business and the account's on /profile, with their
   await expect(rows.nth(1)).toContainText(summary.display);
   await expect(rows.nth(3)).toContainText("key.generated");
   await teamLog.scrollIntoViewIfNeeded();
-  await shots(page, "business-activity");
+  await shotAtWidths(page, "business-activity");
   const teamCsv = await download(page, teamLog);
   expect(teamCsv.name).toMatch(/^activity-team-\d{4}-\d{2}-\d{2}\.csv$/);
   expect(teamCsv.lines[0]).toBe("time,actor,action,target,details");
@@ -60,7 +53,7 @@ test("the team's activity on /business and the account's on /profile, with their
   await expect(ownLog.getByTestId("activity-entry").first()).toContainText("login");
   await expect(ownLog.getByTestId("activity-entry").first()).toContainText(/browser: [^;]+; os: Linux; country: \w\w/);
   await ownLog.scrollIntoViewIfNeeded();
-  await shots(page, "profile-activity");
+  await shotAtWidths(page, "profile-activity");
   const ownCsv = await download(page, ownLog);
   expect(ownCsv.name).toMatch(/^activity-account-\d{4}-\d{2}-\d{2}\.csv$/);
   expect(ownCsv.lines[0]).toBe("time,actor,action,target,details");

@@ -3,18 +3,10 @@
 // recovery code, which then stops working.
 import { expect, test, type Page } from "@playwright/test";
 import { generate } from "otplib";
-import { account, logIn, PASSWORD, shot } from "./helpers";
+import { account, logIn, PASSWORD, shotAtWidths } from "./helpers";
 
 const WIDTHS = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } };
 
-/** Screenshots of the page as it is, at both widths. */
-async function shots(page: Page, name: string) {
-  for (const [label, size] of Object.entries(WIDTHS)) {
-    await page.setViewportSize(size);
-    await shot(page, `${name}-${label}`);
-  }
-  await page.setViewportSize(WIDTHS.desktop);
-}
 
 async function logInWithCode(page: Page, email: string, code: string) {
   // After Log out: the log-in page, not /profile's password fields.
@@ -37,7 +29,7 @@ test("enable two-factor, then log in with a code and with a recovery code, which
   await expect(panel.getByRole("img", { name: "QR code of the two-factor secret" }).locator("svg")).toBeVisible();
   const secret = (await panel.getByTestId("totp-secret").textContent())!.trim();
   expect(secret).toMatch(/^[A-Z2-7]{32,}$/);
-  await shots(page, "two-factor-setup");
+  await shotAtWidths(page, "two-factor-setup");
 
   await panel.getByLabel("Authentication code").fill("000000" === (await generate({ secret })) ? "111111" : "000000");
   await panel.getByRole("button", { name: "Turn on" }).click();
@@ -48,7 +40,7 @@ test("enable two-factor, then log in with a code and with a recovery code, which
   await expect(codes).toHaveCount(10);
   const recoveryCodes = (await codes.allTextContents()).map((c) => c.trim());
   await expect(panel.getByTestId("two-factor-state")).toHaveText("On. 10 of 10 recovery codes left.");
-  await shots(page, "two-factor-recovery-codes");
+  await shotAtWidths(page, "two-factor-recovery-codes");
   // Shown once: gone after a reload.
   await page.reload();
   await expect(panel.getByTestId("two-factor-state")).toBeVisible();
@@ -60,7 +52,7 @@ test("enable two-factor, then log in with a code and with a recovery code, which
   await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
   await page.getByRole("button", { name: "Log in" }).click();
   await expect(page.getByLabel("Authentication code")).toBeVisible();
-  await shots(page, "login-authentication-code");
+  await shotAtWidths(page, "login-authentication-code");
   await page.getByLabel("Authentication code").fill(await generate({ secret }));
   await page.getByRole("button", { name: "Log in" }).click();
   await expect(page).toHaveURL(/\/profile/);
@@ -74,5 +66,5 @@ test("enable two-factor, then log in with a code and with a recovery code, which
   await logInWithCode(page, user.email, recoveryCodes[0]);
   await expect(page.getByTestId("form-error")).toHaveText("Wrong authentication code");
   await expect(page).toHaveURL(/\/login/);
-  await shots(page, "login-recovery-code-used");
+  await shotAtWidths(page, "login-recovery-code-used");
 });
