@@ -3,7 +3,7 @@ import Link from "next/link";
 import { signIn } from "next-auth/react";
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
-import { AUTHENTICATION_CODE_REQUIRED } from "@/server/domain/login-messages";
+import { AUTHENTICATION_CODE_REQUIRED } from "@/server/domain/accountWords";
 import { useAction } from "./useAction";
 
 export function LoginForm({ next, email }: { next: string; email: string }) {

@@ -5,7 +5,7 @@ import { encode } from "next-auth/jwt";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { cache } from "react";
 import { clientAddress, countryHeaderOf } from "./client-address";
-import { AUTHENTICATION_CODE_REQUIRED } from "./domain/login-messages";
+import { AUTHENTICATION_CODE_REQUIRED } from "./domain/accountWords";
 import { logIn } from "./domain/logins";
 import { liveSessionVersion } from "./domain/sessions";
 import { loginRules, take } from "./rate-limit";

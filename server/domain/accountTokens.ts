@@ -1,12 +1,12 @@
 // Single-use tokens mailed to an account (contract: "Accounts for real"): a random value in
 // the link, only its SHA-256 in AccountToken, used at most once and before its expiry
 // (server/clock.ts's now(), which tests move with CLOCK_OFFSET_SECONDS).
-import { createHash } from "node:crypto";
 import type { AccountToken } from "../generated/sqlite/client";
 import { now, after } from "../clock";
 import type { Tx } from "../db";
 import { DomainError } from "../errors";
 import { randomString, timeOrderedId } from "../ids";
+import { hashKey } from "./apiKeys";
 
 export type TokenPurpose = "verify_email" | "reset_password" | "change_email";
 
@@ -17,7 +17,8 @@ export const TOKEN_LIFETIME_SECONDS: Record<TokenPurpose, number> = {
   change_email: 24 * 3600,
 };
 
-export const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
+/** What is stored of a mailed token, an invitation link or a recovery code: the SHA-256 an API key gets. */
+export const hashToken = hashKey;
 
 /** A new token for the account; `email` is the address the mail goes to. Returns the raw token, for the link only. */
 export async function issueToken(tx: Tx, userId: string, purpose: TokenPurpose, email: string): Promise<string> {

@@ -2,7 +2,6 @@
 // the mail's link /invite/<token> lives 7 days, works once, and can be cancelled. The invitee
 // accepts after logging in (or signing up) with that address, and joins with the role. Only
 // the token's SHA-256 is stored.
-import { createHash } from "node:crypto";
 import { z } from "zod";
 import { recordActivity } from "../activity";
 import { after, now } from "../clock";
@@ -11,13 +10,13 @@ import { DomainError, notFound } from "../errors";
 import { randomString, timeOrderedId } from "../ids";
 import { appLink, sendMail } from "../mail";
 import { invitationRule, take } from "../rate-limit";
+import { hashToken } from "./accountTokens";
 import { requireAdmin, withTeamLocked, type Role } from "./teams";
 
 export const INVITATION_DAYS = 7;
 
 export const invitationEmail = z.string().trim().toLowerCase().pipe(z.email({ error: "Enter a valid email address" }));
 
-const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
 const gone = (message: string) => new DomainError("gone", message);
 
 /** Not accepted, not cancelled, not expired. */

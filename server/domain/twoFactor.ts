@@ -4,7 +4,7 @@
 // key derived from NEXTAUTH_SECRET), never hashed and never logged; recovery codes are stored
 // as SHA-256 hashes and shown once. A code accepted at log-in cannot be used again (its time
 // step is spent in the rate-limit store, shared through Redis).
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
+import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
 import { generateSecret, generateURI, verify } from "otplib";
 import { actorOf, recordActivity } from "../activity";
 import { now } from "../clock";
@@ -14,6 +14,7 @@ import { randomString, timeOrderedId } from "../ids";
 import { logError } from "../log";
 import { loginRules, take } from "../rate-limit";
 import { derivedKey } from "../secrets";
+import { hashToken } from "./accountTokens";
 import { verifyPassword } from "./passwords";
 import { renderSvg } from "./qrImage";
 
@@ -65,7 +66,7 @@ async function totpStep(sealedSecret: string | null, code: string): Promise<numb
 const RECOVERY_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789";
 /** Case, spaces and dashes do not matter when a recovery code is typed. */
 const normalized = (code: string) => code.toLowerCase().replace(/[\s-]/g, "");
-const recoveryHash = (code: string) => createHash("sha256").update(normalized(code)).digest("hex");
+const recoveryHash = (code: string) => hashToken(normalized(code));
 const newRecoveryCode = () => {
   const raw = randomString(10, RECOVERY_ALPHABET);
   return `${raw.slice(0, 5)}-${raw.slice(5)}`;
