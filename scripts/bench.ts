@@ -1,7 +1,7 @@
 // npm run bench: figures, each against a baseline measured in the same run (never a test).
 //   tsx scripts/bench.ts [--duration S] [--connections N] [--rounds R] [--only shortlink|operations|api|ratelimit|analytics|images|webhooks]
 // Short link: /q/<code> on the production server against a bare node:http server that answers
-// the same 302 from memory, both loaded by autocannon in alternating rounds (so that a drift of
+// the same 302 from memory, both loaded by wrk in alternating rounds (so that a drift of
 // the machine's speed falls on both); then scans recorded against redirects answered. Uses a
 // fresh database on the backend DATABASE_URL names (SQLite by default).
 // API: authenticated GET /v1/dynqrcodes against a bare node:http server with the same JSON.
@@ -51,16 +51,25 @@ const backendName = (url: string) => (url.startsWith("file:") ? "SQLite" : "Post
 
 type Load = { requestsPerSecond: number; p99: number; p50: number; redirects: number; other: number };
 
+/**
+ * Throughput and latency with wrk (C, one thread: it leaves more of two cores to the server than
+ * autocannon; ../shared/notes/load-generators.md). Every answer the short link gives that is not
+ * an error is a 302, so wrk's "Non-2xx or 3xx responses" and socket errors are the others.
+ */
 async function load(url: string, userAgent = USER_AGENT, seconds = duration): Promise<Load> {
-  const result = await autocannon({ url, connections, duration: seconds, headers: { "user-agent": userAgent } });
-  const redirects = result.statusCodeStats?.["302"]?.count ?? 0;
-  return {
-    requestsPerSecond: result.requests.average,
-    p99: result.latency.p99,
-    p50: result.latency.p50,
-    redirects,
-    other: result.requests.total - redirects + result.errors,
+  const child = spawn("wrk", ["-t1", `-c${connections}`, `-d${seconds}s`, "--latency", "-H", `User-Agent: ${userAgent}`, url], { stdio: ["ignore", "pipe", "inherit"] });
+  let out = "";
+  child.stdout.on("data", (chunk) => (out += chunk));
+  const code = await new Promise((resolve) => child.on("close", resolve));
+  if (code !== 0) throw new Error(`wrk exited with ${code}: ${out}`);
+  const number = (pattern: RegExp) => Number(out.match(pattern)?.[1] ?? 0);
+  const ms = (percent: string) => {
+    const [, value, unit] = out.match(new RegExp(`^\\s+${percent}%\\s+([\\d.]+)(us|ms|s)`, "m")) ?? [];
+    return value === undefined ? NaN : Number(value) * (unit === "us" ? 0.001 : unit === "s" ? 1000 : 1);
   };
+  const total = number(/(\d+) requests in/);
+  const other = number(/Non-2xx or 3xx responses: (\d+)/) + (out.match(/Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/)?.slice(1).reduce((sum, n) => sum + Number(n), 0) ?? 0);
+  return { requestsPerSecond: number(/Requests\/sec:\s+([\d.]+)/), p99: Math.round(ms("99") * 10) / 10, p50: Math.round(ms("50") * 10) / 10, redirects: total - number(/Non-2xx or 3xx responses: (\d+)/), other };
 }
 
 /** Rounds of one load as one: mean req/s, the worst p50 and p99, all answers summed. */
@@ -150,7 +159,7 @@ async function main() {
     figure(`/q recorded ÷ bare (${backend})`, `${ratio(shortLink)} (${shortLink.requestsPerSecond.toFixed(0)} ÷ ${baseline.requestsPerSecond.toFixed(0)} req/s)`, "≥ 0.50", Number(ratio(shortLink)) >= 0.5);
     figure(`/q not recorded ÷ bare (${backend})`, ratio(unrecorded), "≥ 0.50", Number(ratio(unrecorded)) >= 0.5);
     figure(`/q recorded p99 (${backend})`, `${shortLink.p99} ms`, "< 20 ms", shortLink.p99 < 20);
-    // autocannon counts the answers that arrive before its clock stops; up to one request per
+    // wrk counts the answers that arrive before its clock stops; up to one request per
     // connection is still in flight then, answered and recorded, but not counted.
     const inFlight = recorded - answered;
     const verdict = inFlight >= 0 && inFlight <= connections * (rounds + 1) ? "every redirect recorded" : "MISMATCH";
