@@ -44,8 +44,19 @@ type State = {
   lanes: Set<string>;
   /** Where a wake goes when the dispatcher runs on a thread of its own (thread.ts). */
   wakeThread: (() => void) | null;
+  /** How busy the thread that answers requests is, 0 to 1 (thread.ts tells; 0 when unknown). */
+  requestsBusy: () => number;
 };
-const state: State = processSingleton("webhooks.dispatcher", () => ({ timer: null, cleaner: null, busy: false, again: false, agent: null, lanes: new Set<string>(), wakeThread: null }));
+const state: State = processSingleton("webhooks.dispatcher", () => ({
+  timer: null,
+  cleaner: null,
+  busy: false,
+  again: false,
+  agent: null,
+  lanes: new Set<string>(),
+  wakeThread: null,
+  requestsBusy: () => 0,
+}));
 
 /** Starts delivering in this thread, with the outbox's hourly clean-up (the dispatcher's thread, at start). */
 export function startDelivering(): void {
@@ -70,6 +81,11 @@ export async function stopDelivering(): Promise<void> {
 export function wakeDispatcher(): void {
   if (state.timer) void tick();
   else state.wakeThread?.();
+}
+
+/** Where the dispatcher's thread reads how busy the main thread is (thread.ts). */
+export function paceBy(requestsBusy: () => number): void {
+  state.requestsBusy = requestsBusy;
 }
 
 /** The main thread's wakes go to the dispatcher's thread (thread.ts). */
@@ -110,17 +126,26 @@ async function tick(): Promise<void> {
   }
 }
 
+/**
+ * How long a lane rests after a batch, in multiples of the batch's time, by how busy the thread
+ * that answers requests is (0 to 1): redirects come first (contract: "Scans are never slowed by
+ * webhooks"). A quarter while it has room (on PostgreSQL here: some 5,000 deliveries a second,
+ * p99 scan → delivery 1 s at 2,000 scans a second), rising to twenty times once it is saturated:
+ * deliveries then go on at a few hundred a second and the backlog drains when the load passes.
+ */
+function restFactor(busy: number): number {
+  return busy <= 0.5 ? 0.25 : busy >= 0.9 ? 20 : 0.25 + ((busy - 0.5) / 0.4) * 19.75;
+}
+
 /** An endpoint's deliveries, claim after claim until none is due: a slow endpoint holds up only its own. */
 function startLane(endpointId: string): void {
   state.lanes.add(endpointId);
   void (async () => {
     try {
-      // Between batches the lane rests as long as the batch took: at most half of a core goes to
-      // deliveries (some 2,500 a second per endpoint here), the rest stays with the redirects.
       for (;;) {
         const started = Date.now();
         if (!state.timer || !(await deliverBatch(endpointId))) break;
-        await new Promise((r) => setTimeout(r, Math.min(1000, Date.now() - started)));
+        await new Promise((r) => setTimeout(r, Math.min(1000, (Date.now() - started) * restFactor(state.requestsBusy()))));
       }
     } catch (error) {
       logError("webhooks.attempt_failed", { endpointId }, error);
@@ -134,12 +159,14 @@ function startLane(endpointId: string): void {
 async function deliverBatch(endpointId: string): Promise<boolean> {
   const now = new Date();
   const claimedAt = Date.now();
-  // One statement claims them: Prisma's three (find, update, read back) took 30 to 100 ms on PostgreSQL.
+  // One statement claims them and reads their events (Prisma's four calls took 30 to 100 ms on PostgreSQL).
   const claimed = (
-    (await writeTransaction((runEach) => runEach(CLAIM, [[storedTime(now.getTime() + CLAIM_MS), randomUUID(), endpointId, storedTime(now.getTime()), storedTime(now.getTime())]]))) as {
+    (await writeTransaction((runEach) => runEach(CLAIM, [[storedTime(now.getTime() + CLAIM_MS), randomUUID(), endpointId, storedTime(now.getTime()), storedTime(now.getTime())]]), NOT_DURABLE)) as {
       id: string;
       eventId: string;
       attempts: number;
+      /** Null when the event was removed (the outbox's clean-up): its delivery row goes below. */
+      payload: string | null;
     }[]
   ).sort((a, b) => (a.id < b.id ? -1 : 1));
   if (claimed.length === 0) return false;
@@ -153,27 +180,26 @@ async function deliverBatch(endpointId: string): Promise<boolean> {
     await db.webhookDelivery.updateMany({ where: { id: { in: claimedIds } }, data: { status: "failed", responseBody: "the endpoint is disabled", claimedUntil: null, claimedBy: null } });
     return true;
   }
-  const events = new Map((await selectRows<{ id: string; payload: string }>(EVENTS_OF, [JSON.stringify(claimed.map((d) => d.eventId))])).map((e) => [e.id, e]));
   const outcomes: { id: string; attempts: number; delivered: boolean; status: number | null; text: string; latencyMs: number; at: Date }[] = [];
   let next = 0;
   const sendNext = async (): Promise<void> => {
     while (next < claimed.length && Date.now() - claimedAt < START_WITHIN_MS) {
       const delivery = claimed[next++];
-      const event = events.get(delivery.eventId);
-      if (!event) continue; // removed with its event (the outbox's clean-up); its row goes below
+      if (delivery.payload === null) continue;
       const started = Date.now();
-      const headers = { "content-type": "application/json", "user-agent": "QR-Records-Webhooks/1.0", ...signatureHeaders(endpoint.secret, event.id, event.payload, Math.floor(started / 1000)) };
-      const answer = await post(endpoint.url, headers, event.payload);
+      const headers = { "content-type": "application/json", "user-agent": "QR-Records-Webhooks/1.0", ...signatureHeaders(endpoint.secret, delivery.eventId, delivery.payload, Math.floor(started / 1000)) };
+      const answer = await post(endpoint.url, headers, delivery.payload);
       const at = new Date();
       const delivered = answer.status !== null && answer.status >= 200 && answer.status < 300;
       outcomes.push({ id: delivery.id, attempts: delivery.attempts + 1, delivered, status: answer.status, text: answer.text, latencyMs: at.getTime() - started, at });
     }
   };
   await Promise.all(Array.from({ length: Math.min(PER_ENDPOINT, claimed.length) }, sendNext));
-  const orphans = claimed.filter((d) => !events.has(d.eventId)).map((d) => d.id);
+  const orphans = claimed.filter((d) => d.payload === null).map((d) => d.id);
   const unsent = claimed.slice(next).map((d) => d.id);
   // The outcomes in one transaction through the driver: Prisma's took 50 to 200 ms for 100.
-  await writeTransaction((runEach) =>
+  await writeTransaction(
+    (runEach) =>
     runEach(
       OUTCOMES,
       outcomes.map((o) => {
@@ -182,12 +208,22 @@ async function deliverBatch(endpointId: string): Promise<boolean> {
         return [o.delivered ? "delivered" : last ? "failed" : "pending", o.attempts, o.status, o.text, o.latencyMs, storedTime(o.at.getTime()), storedTime(nextAt), o.id];
       }),
     ),
+    NOT_DURABLE,
   );
   if (unsent.length > 0) await db.webhookDelivery.updateMany({ where: { id: { in: unsent } }, data: { claimedUntil: null, claimedBy: null } });
   if (orphans.length > 0) await db.webhookDelivery.deleteMany({ where: { id: { in: orphans } } });
   await noteHealth(endpoint, outcomes.some((o) => o.delivered), outcomes.length > 0 ? outcomes[outcomes.length - 1].at : now);
   return true;
 }
+
+/** A claimed delivery's event payload, read by the claim itself (null once the event is removed). */
+const PAYLOAD = `(SELECT e."payload" FROM "WebhookEvent" AS e WHERE e."id" = "WebhookDelivery"."eventId") AS "payload"`;
+
+/**
+ * Claims and outcomes may be undone by a crash of the database machine (asynchronous commit on
+ * PostgreSQL): the deliveries are then made again, as at-least-once delivery allows.
+ */
+const NOT_DURABLE = { durable: false };
 
 /**
  * Claims up to CLAIM_BATCH due deliveries of an endpoint that nobody holds: [claimedUntil,
@@ -197,17 +233,11 @@ async function deliverBatch(endpointId: string): Promise<boolean> {
 const CLAIM: DialectSql = {
   sqlite: `UPDATE "WebhookDelivery" SET "claimedUntil" = ?, "claimedBy" = ? WHERE "id" IN (
     SELECT "id" FROM "WebhookDelivery" WHERE "endpointId" = ? AND "status" = 'pending' AND "nextAttemptAt" <= ? AND ("claimedUntil" IS NULL OR "claimedUntil" < ?)
-    ORDER BY "nextAttemptAt" LIMIT ${CLAIM_BATCH}) RETURNING "id", "eventId", "attempts"`,
+    ORDER BY "nextAttemptAt" LIMIT ${CLAIM_BATCH}) RETURNING "id", "eventId", "attempts", ${PAYLOAD}`,
   postgres: `UPDATE "WebhookDelivery" SET "claimedUntil" = ($1::jsonb -> 0 ->> 0)::timestamp(3), "claimedBy" = $1::jsonb -> 0 ->> 1 WHERE "id" IN (
     SELECT "id" FROM "WebhookDelivery" WHERE "endpointId" = $1::jsonb -> 0 ->> 2 AND "status" = 'pending' AND "nextAttemptAt" <= ($1::jsonb -> 0 ->> 3)::timestamp(3)
       AND ("claimedUntil" IS NULL OR "claimedUntil" < ($1::jsonb -> 0 ->> 3)::timestamp(3))
-    ORDER BY "nextAttemptAt" LIMIT ${CLAIM_BATCH} FOR UPDATE SKIP LOCKED) RETURNING "id", "eventId", "attempts"`,
-};
-
-/** The claimed deliveries' events (id and payload): [JSON array of their ids]. */
-const EVENTS_OF: DialectSql = {
-  sqlite: `SELECT "id", "payload" FROM "WebhookEvent" WHERE "id" IN (SELECT "value" FROM json_each(?))`,
-  postgres: `SELECT "id", "payload" FROM "WebhookEvent" WHERE "id" IN (SELECT jsonb_array_elements_text($1::jsonb))`,
+    ORDER BY "nextAttemptAt" LIMIT ${CLAIM_BATCH} FOR UPDATE SKIP LOCKED) RETURNING "id", "eventId", "attempts", ${PAYLOAD}`,
 };
 
 /** A delivery's attempt recorded, its claim released: [status, attempts, responseStatus, responseBody, latencyMs, lastAttemptAt, nextAttemptAt, id]. */
