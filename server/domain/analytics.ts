@@ -139,6 +139,25 @@ export async function totalScansOf(codeIds: string[]): Promise<Map<string, numbe
   return totals;
 }
 
+/** At most this many destinations are listed (a code has at most 21 URLs, plus older ones). */
+const DESTINATIONS_SHOWN = 50;
+const DESTINATIONS_SQL = dialectSql(
+  () => `SELECT "destinationUrl" AS "destination", COUNT(*) AS "scans" FROM "ScanEvent"
+    WHERE "dynamicCodeId" = ? AND "day" >= ? AND "day" <= ? GROUP BY "destinationUrl" ORDER BY COUNT(*) DESC, "destinationUrl" LIMIT ${DESTINATIONS_SHOWN}`,
+);
+
+/**
+ * Where one code's scans in the range were sent (its targets, its destination, with their UTM
+ * tags), most first: the analytics page's "Destinations". Read from the scan events, not the
+ * rollups, so its cost grows with the code's scans; the API's report does not include it.
+ */
+export async function destinationsOf(library: Library, code: string, query: { from?: string; to?: string }): Promise<{ destination: string; scans: number }[]> {
+  const range = resolveRange(query);
+  const row = await codeOf(library, code);
+  const rows = await selectRows<{ destination: string; scans: number | string }>(DESTINATIONS_SQL, [row.id, range.from, range.to]);
+  return rows.map((r) => ({ destination: r.destination, scans: Number(r.scans) }));
+}
+
 // `destination`: where the short link sent the scan (contract, "Dynamic codes that do more").
 export const SCAN_EXPORT_COLUMNS = ["scanned_at", "country", "device", "os", "browser", "unique", "destination"] as const;
 const EXPORT_PAGE = 2000;

@@ -5,28 +5,12 @@
 import { z } from "zod";
 import { now } from "../clock";
 import { urlProblem } from "../domain/validation";
+import { COUNTRIES, MAX_TARGETS, TARGET_DEVICES, TARGET_OS, UTM_KEYS } from "./choices";
 
-/** The analytics' values a target may ask for (server/scan/recorder.ts, describeAgent). */
-export const TARGET_OS = ["iOS", "Android", "Windows", "Mac OS", "Linux", "Chromium OS", "HarmonyOS", "Ubuntu"] as const;
-export const TARGET_DEVICES = ["mobile", "tablet", "desktop", "other"] as const;
-export const MAX_TARGETS = 20;
-export const UTM_KEYS = ["source", "medium", "campaign", "term", "content"] as const;
+export { COUNTRIES, MAX_TARGETS, TARGET_DEVICES, TARGET_OS, UTM_KEYS };
 const MAX_UTM = 100;
-
-/** Region codes that are not countries (ICU knows them as regions: EU, UN, ZZ "Unknown"...). */
-const NOT_COUNTRIES = ["AC", "CP", "CQ", "DG", "EA", "EU", "EZ", "IC", "QO", "TA", "UN", "XA", "XB", "ZZ"];
-
-/** ISO 3166-1 alpha-2 codes with their English names, by name (ICU's region names). */
-function countryTable(): { code: string; name: string }[] {
-  const names = new Intl.DisplayNames(["en"], { type: "region", fallback: "none" });
-  return Array.from({ length: 26 * 26 }, (_, i) => String.fromCharCode(65 + Math.floor(i / 26), 65 + (i % 26)))
-    .filter((code) => !NOT_COUNTRIES.includes(code) && names.of(code) !== undefined)
-    .map((code) => ({ code, name: names.of(code)! }))
-    .sort((a, b) => a.name.localeCompare(b.name));
-}
-/** The countries a target may name (and the editor's country picker offers). */
-export const COUNTRIES = countryTable();
 const isCountryCode = (value: string) => /^[A-Z]{2}$/.test(value) && COUNTRIES.some((c) => c.code === value);
+
 
 /** `targets[3].url` from an issue's path (which may start with a batch's `dynqrcodes.0`). */
 function fieldOf(path: PropertyKey[] | undefined, top: string): string {
@@ -82,12 +66,13 @@ const utmValue = (key: string) =>
     .max(MAX_UTM, `utm.${key} must be a string of 1 to ${MAX_UTM} characters`)
     .optional();
 
-export const utmField = z
+const utmObject = z
   .strictObject(Object.fromEntries(UTM_KEYS.map((key) => [key, utmValue(key)])) as Record<(typeof UTM_KEYS)[number], ReturnType<typeof utmValue>>, {
     error: (issue: Issue) => (issue.code === "unrecognized_keys" ? `utm has an unknown field: ${issue.keys!.join(", ")}` : "utm must be an object, or null"),
   })
-  .nullable()
   .meta({ id: "Utm", description: "utm_* parameters added to the chosen URL, unless it already has that parameter.", example: { source: "qr", campaign: "spring" } });
+export const utmField = utmObject.nullable();
+
 export type Utm = NonNullable<z.infer<typeof utmField>>;
 
 const EXPIRES_AT = "expires_at must be a time in seconds since the epoch (an integer), or null";

@@ -14,7 +14,8 @@ export { answerPasswordForm, checkPassword, passwordFormPage, type PasswordCheck
 export type RuleColumns = { expiresAt: Date | string | null; expiredUrl: string | null; targets: string | null; utm: string | null; passwordHash: string | null };
 
 /** The rules as records show them. */
-export const rulesRecordOf = (row: RuleColumns) => ({
+export type RulesRecord = { expires_at: number | null; expired_url: string | null; targets: Target[] | null; utm: Utm | null; password_protected: boolean };
+export const rulesRecordOf = (row: RuleColumns): RulesRecord => ({
   // new Date(): a raw query gives SQLite's stored text or PostgreSQL's Date.
   expires_at: row.expiresAt === null ? null : Math.floor(new Date(row.expiresAt).getTime() / 1000),
   expired_url: row.expiredUrl,
