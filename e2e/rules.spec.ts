@@ -74,3 +74,23 @@ test("rules built in the editor decide where scans go, and the destinations show
   await expect(destinations).toContainText("https://example.com/app?utm_source=poster&utm_campaign=launch");
   await shot(page, "analytics-destinations");
 });
+
+test("a protected code's password form at phone width, without JavaScript", async ({ browser }) => {
+  const user = await account("rules-pw", "pro", "Staff Room");
+  const [code] = await createDynamicCodes({ userId: user.id, library: { kind: "personal", userId: user.id } }, [{ name: "Staff room", destination_url: "https://example.com/staff", password: "staff-4471" }]);
+  const page = await browser.newPage({ viewport: { width: 390, height: 844 }, javaScriptEnabled: false });
+  await page.goto(`/q/${code.code}`);
+  await expect(page.getByRole("heading", { name: "This QR code is protected" })).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await shot(page, "q-password-phone");
+  await page.getByLabel("Password").fill("not-the-one");
+  await page.getByRole("button", { name: "Continue" }).click();
+  await expect(page.getByRole("alert")).toHaveText("Wrong password");
+  await shot(page, "q-password-wrong-phone");
+  await page.close();
+  // The checker needs a script: the same page with JavaScript on.
+  const checked = await browser.newPage({ viewport: { width: 390, height: 844 } });
+  await checked.goto(`/q/${code.code}`);
+  expect(await accessibilityErrors(checked)).toEqual([]);
+  await checked.close();
+});
