@@ -10,6 +10,7 @@ import { useTRPC, type RouterOutputs } from "@/trpc/react";
 import { FIRST_PAGE, libraryPageInput, type LibraryQuery } from "./libraryPageInput";
 import { Email } from "./Email";
 import { FormError } from "./FormError";
+import { RulesEditor } from "./RulesEditor";
 import { StyleEditor } from "./StyleEditor";
 import { useAction } from "./useAction";
 
@@ -251,9 +252,9 @@ function ItemRow({
   libraryKind: LibraryKind;
   mutations: LibraryMutations;
   item: LibraryItem; role: LibraryPage["role"]; statuses: LibraryItem["status"][]; busy: boolean; run: Run }) {
-  const [panel, setPanel] = useState<"none" | "edit" | "style">("none");
+  const [panel, setPanel] = useState<"none" | "edit" | "style" | "rules">("none");
   const canEdit = role !== "viewer";
-  const toggle = (next: "edit" | "style") => setPanel(panel === next ? "none" : next);
+  const toggle = (next: "edit" | "style" | "rules") => setPanel(panel === next ? "none" : next);
   return (
     <li className="item" data-testid={`item-${item.id}`}>
       {/* eslint-disable-next-line @next/next/no-img-element -- a generated image, not a static asset */}
@@ -297,6 +298,11 @@ function ItemRow({
               Edit
             </button>
           )}
+          {canEdit && item.kind === "dynamic" && (
+            <button type="button" className="secondary small" aria-expanded={panel === "rules"} onClick={() => toggle("rules")}>
+              Rules
+            </button>
+          )}
           {canEdit && (
             <button type="button" className="secondary small" aria-expanded={panel === "style"} onClick={() => toggle("style")}>
               Style
@@ -318,6 +324,7 @@ function ItemRow({
           )}
         </div>
         {panel === "edit" && <EditForm libraryKind={libraryKind} mutations={mutations} item={item} choices={statuses} busy={busy} done={() => setPanel("none")} />}
+        {panel === "rules" && <RulesEditor libraryKind={libraryKind} mutations={mutations} item={item} busy={busy} done={() => setPanel("none")} />}
         {panel === "style" && <StyleEditor libraryKind={libraryKind} saveStyle={mutations.saveStyle.mutateAsync} item={item} busy={busy} done={() => setPanel("none")} />}
       </div>
     </li>

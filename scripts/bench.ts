@@ -1,5 +1,5 @@
 // npm run bench: figures, each against a baseline measured in the same run (never a test).
-//   tsx scripts/bench.ts [--duration S] [--connections N] [--rounds R] [--only shortlink|operations|api|ratelimit|analytics|images|webhooks]
+//   tsx scripts/bench.ts [--duration S] [--connections N] [--rounds R] [--only shortlink|operations|rules|api|ratelimit|analytics|images|webhooks]
 // Short link: /q/<code> on the production server against a bare node:http server that answers
 // the same 302 from memory, both loaded by wrk in alternating rounds (so that a drift of
 // the machine's speed falls on both); then scans recorded against redirects answered. Uses a
@@ -10,6 +10,8 @@
 // Analytics: per-code reports over 10k, 100k and 1M scans, the summary over 10k codes, and
 // the scan export of 1M rows (rows per second, the server's memory while it streams).
 // Operations: recorded /q with metrics and logs on (the defaults) against off.
+// Rules: recorded /q of a code with 20 targets (none matching: every one is tried) and UTM
+// tags against a code without rules, in alternating rounds on one server.
 // Images: the p99 of a small API read while four keys draw 2,048 px PNGs, against it alone.
 // Webhooks: scan.created to a receiver on loopback answering 204 (a process of its own): at a
 // fixed 2,000 scans a second for 30 s, every event delivered and the p99 from scan to delivery;
@@ -107,10 +109,10 @@ async function benchDatabase() {
   const { db } = await import("../server/db");
   const { createUser } = await import("../server/domain/users");
   const { createDynamicCodes } = await import("../server/domain/dynamicCodes");
-  const withCode = async (email: string, name: string) => {
+  const withCode = async (email: string, name: string, rules: Partial<Parameters<typeof createDynamicCodes>[1][number]> = {}) => {
     const user = await createUser({ email, password: "bench-password-1", name: "Bench" }, "pro", { verified: true });
     const actor = { userId: user.id, library: { kind: "personal" as const, userId: user.id } };
-    const [record] = await createDynamicCodes(actor, [{ destination_url: DESTINATION, name }]);
+    const [record] = await createDynamicCodes(actor, [{ destination_url: DESTINATION, name, ...rules }]);
     return { actor, record };
   };
   return { database, db, withCode };
@@ -205,6 +207,44 @@ async function operations() {
     figure(`/q metrics+logs on ÷ off (${backendName(database.url)})`, `${ratio.toFixed(3)} (${withOps.requestsPerSecond.toFixed(0)} ÷ ${without.requestsPerSecond.toFixed(0)} req/s), round median ${median.toFixed(3)}`, "≥ 0.95", ratio >= 0.95);
   } finally {
     await Promise.all([on.stop(), off.stop()]);
+    await db.$disconnect();
+    await database.cleanup();
+  }
+}
+
+/**
+ * Rules (contract, "Dynamic codes that do more"): recorded /q of a code with 20 targets and UTM
+ * tags against a code without rules, on one server, loaded in alternating rounds. No target
+ * matches the bench's iPhone, so each scan tries all 20 (the agent parsed and the country looked
+ * up, both memoized) and is sent to the destination with its tags.
+ */
+async function rules() {
+  const { database, db, withCode } = await benchDatabase();
+  const { record: plain } = await withCode("plain@example.com", "Plain");
+  const targets = Array.from({ length: 20 }, (_, i) =>
+    i % 3 === 0 ? { url: `https://example.com/android/${i}`, os: "Android" as const } : i % 3 === 1 ? { url: `https://example.com/desktop-de/${i}`, device: "desktop" as const, country: "DE" } : { url: `https://example.com/fr/${i}`, country: "FR" },
+  );
+  const { record: ruled } = await withCode("rules@example.com", "Rules", { targets, utm: { source: "qr", medium: "print", campaign: "bench" } });
+  const server = await startServer({ DATABASE_URL: database.url, VISITOR_HASH_SECRET: process.env.VISITOR_HASH_SECRET });
+  try {
+    console.log(`\nRules: ${connections} connections, ${rounds} rounds of ${duration} s per load, on ${backendName(database.url)}`);
+    const location = (await fetch(`${server.base}/q/${ruled.code}`, { redirect: "manual", headers: { "user-agent": USER_AGENT } })).headers.get("location");
+    if (location !== `${DESTINATION}?utm_source=qr&utm_medium=print&utm_campaign=bench`) throw new Error(`the ruled code answered ${location}`);
+    await load(`${server.base}/q/${plain.code}`, USER_AGENT, 2);
+    await load(`${server.base}/q/${ruled.code}`, USER_AGENT, 2);
+    const loads: Record<"plain" | "ruled", Load[]> = { plain: [], ruled: [] };
+    for (let round = 1; round <= rounds; round++) {
+      // Alternate which goes first, so that a drift of the machine falls on both.
+      const order = round % 2 ? (["plain", "ruled"] as const) : (["ruled", "plain"] as const);
+      for (const kind of order) loads[kind].push(await load(`${server.base}/q/${(kind === "plain" ? plain : ruled).code}`));
+      console.log(`round ${round}: no rules ${loads.plain[round - 1].requestsPerSecond.toFixed(0)} req/s, 20 targets + UTM ${loads.ruled[round - 1].requestsPerSecond.toFixed(0)} req/s`);
+    }
+    const [withRules, without] = [combined(loads.ruled), combined(loads.plain)];
+    const ratio = withRules.requestsPerSecond / without.requestsPerSecond;
+    console.log(`/q recorded, 20 targets + UTM ÷ no rules: ${ratio.toFixed(3)} (${withRules.requestsPerSecond.toFixed(0)} ÷ ${without.requestsPerSecond.toFixed(0)} req/s; p99 ${withRules.p99} vs ${without.p99} ms)`);
+    figure(`/q 20 targets + UTM ÷ no rules (${backendName(database.url)})`, `${ratio.toFixed(3)} (${withRules.requestsPerSecond.toFixed(0)} ÷ ${without.requestsPerSecond.toFixed(0)} req/s)`, "≥ 0.90", ratio >= 0.9);
+  } finally {
+    await server.stop();
     await db.$disconnect();
     await database.cleanup();
   }
@@ -630,7 +670,7 @@ async function webhooks() {
 }
 
 const only = process.argv.includes("--only") ? process.argv[process.argv.indexOf("--only") + 1] : "";
-const SECTIONS: Record<string, () => Promise<void>> = { shortlink: main, operations, api, ratelimit: rateLimiter, analytics, images, webhooks };
+const SECTIONS: Record<string, () => Promise<void>> = { shortlink: main, operations, rules, api, ratelimit: rateLimiter, analytics, images, webhooks };
 if (only) {
   await SECTIONS[only]();
 } else {

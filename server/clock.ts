@@ -1,4 +1,5 @@
-// The time the expiry rules read (mailed tokens, invitations, the activity log's retention):
+// The time the expiry rules read (mailed tokens, invitations, the activity log's retention,
+// dynamic codes' expires_at):
 // the system clock plus CLOCK_OFFSET_SECONDS, so that a test can start a server an hour or a
 // week ahead of another on the same database instead of sleeping. Everything else reads
 // Date.now() as before.
@@ -8,3 +9,6 @@ export const now = (): Date => new Date(Date.now() + env.clockOffsetSeconds * 10
 
 /** `seconds` after now(). */
 export const after = (seconds: number): Date => new Date(now().getTime() + seconds * 1000);
+
+/** now() in epoch milliseconds, without a Date (the short link's expiry check). */
+export const nowMs = (): number => Date.now() + env.clockOffsetSeconds * 1000;

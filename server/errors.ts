@@ -63,12 +63,16 @@ export const invalid = (message: string) => new DomainError("invalid", message);
 /** A missing or invalid key: these count against the client address (never decided by message). */
 export const isKeyGuess = (error: unknown) => error instanceof DomainError && (error.code === "missing_key" || error.code === "invalid_key");
 
+/** The batch bodies' arrays (contract: "Routes"). */
+const BATCH_FIELDS: readonly PropertyKey[] = ["qrcodes", "dynqrcodes"];
+
 /**
  * A validation failure as the contract shapes it: issues inside a batch's items become
  * `errors` by index (every invalid item listed); any other issue is one `error`.
  */
 export function fromZodIssues(issues: readonly { path: PropertyKey[]; message: string }[]): DomainError {
-  const isItemIssue = (issue: { path: PropertyKey[] }) => issue.path.length >= 2 && typeof issue.path[1] === "number";
+  // Only the batch arrays' items are listed by index: a rule inside one record (`targets[0]`) is one `error`.
+  const isItemIssue = (issue: { path: PropertyKey[] }) => issue.path.length >= 2 && BATCH_FIELDS.includes(issue.path[0]) && typeof issue.path[1] === "number";
   const top = issues.find((issue) => !isItemIssue(issue));
   if (top || issues.length === 0) return invalid(top?.message ?? "Invalid request");
   const byIndex = new Map<number, string>();

@@ -1,4 +1,4 @@
-// The production HTTP server. `GET|HEAD /q/<code>` and every `/v1` request are answered
+// The production HTTP server. `GET|HEAD|POST /q/<code>` and every `/v1` request are answered
 // here, before Next's request handler, by the same functions as app/q/[code]/route.ts and
 // app/v1/[[...path]]/route.ts: a Next route handler costs far more per request
 // (docs/BENCHMARKS.md), and a token bucket refilled 10 times a second needs a burst of
@@ -31,7 +31,7 @@ import { registerServer } from "./embedded-backup";
 import { randomUUID } from "node:crypto";
 import { SECRET_NAMES, secret } from "./secrets";
 import { drainScans } from "./scan/recorder";
-import { answerShortLink } from "./scan/redirect";
+import { answerShortLink, FORM_TOO_LARGE, MAX_FORM_BYTES, passwordOfForm } from "./scan/redirect";
 import { subscribeToChanges } from "./scan/resolve";
 import { startScanWriterThread } from "./scan/writer-thread";
 import { startImagePool } from "./images/pool";
@@ -66,13 +66,19 @@ async function serveShortLink(req: IncomingMessage, res: ServerResponse, code: s
   const started = sampleShortLink() || env.logShortLinks ? performance.now() : 0;
   try {
     const countryHeader = env.countryHeader;
-    const answer = await answerShortLink({
-      method: req.method!,
-      code,
-      userAgent: headerOf(req, "user-agent") ?? "",
-      address,
-      countryHeader: countryHeader ? headerOf(req, countryHeader) : null,
-    });
+    const password = req.method === "POST" ? await formPassword(req) : undefined;
+    const answer =
+      password === null
+        ? FORM_TOO_LARGE
+        : await answerShortLink({
+            method: req.method!,
+            code,
+            userAgent: headerOf(req, "user-agent") ?? "",
+            address,
+            countryHeader: countryHeader ? headerOf(req, countryHeader) : null,
+            password,
+          });
+    if (password === null) res.setHeader("Connection", "close");
     res.writeHead(answer.status, answer.headers).end(answer.body ?? undefined);
   } catch (error) {
     // Only when the code is not cached and the database cannot be reached.
@@ -82,6 +88,20 @@ async function serveShortLink(req: IncomingMessage, res: ServerResponse, code: s
   const ms = started === 0 ? 0 : performance.now() - started;
   countRequest(SHORT_LINK_ROUTE, req.method!, res.statusCode, started === 0 ? null : ms / 1000);
   if (env.logShortLinks) logRequest({ requestId: randomUUID(), route: SHORT_LINK_ROUTE, method: req.method!, status: res.statusCode, ms: Math.round(ms * 10) / 10 });
+}
+
+/** The password a protected code's form posted; null when the body is over MAX_FORM_BYTES. */
+function formPassword(req: IncomingMessage): Promise<string | null> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_FORM_BYTES) chunks.push(chunk);
+    });
+    req.on("end", () => resolve(size > MAX_FORM_BYTES ? null : passwordOfForm(Buffer.concat(chunks).toString("utf8"))));
+    req.on("error", reject);
+  });
 }
 
 /** A request's end, counted and logged under its route template. */
@@ -205,7 +225,7 @@ const server = createServer((req, res) => {
   req.headers["x-forwarded-for"] = address;
   if (stopping) res.setHeader("Connection", "close");
   const shortLink = SHORT_LINK.exec(req.url ?? "");
-  if (shortLink && (req.method === "GET" || req.method === "HEAD")) void serveShortLink(req, res, shortLink[1], address);
+  if (shortLink && (req.method === "GET" || req.method === "HEAD" || req.method === "POST")) void serveShortLink(req, res, shortLink[1], address);
   else if (/^\/v1(?:[/?]|$)/.test(req.url ?? "")) void serveV1(req, res);
   else {
     const path = (req.url ?? "/").split("?")[0];

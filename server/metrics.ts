@@ -10,7 +10,8 @@ import { processSingleton } from "./process-singleton";
 /** One /q request in this many has its duration observed. */
 export const SHORT_LINK_SAMPLE = 64;
 
-export type ShortLinkOutcome = "redirect" | "bot" | "not_found" | "gone" | "expired";
+/** `password`: the form of a protected code was answered (asked, wrong, or too many tries). */
+export type ShortLinkOutcome = "redirect" | "bot" | "not_found" | "gone" | "expired" | "password";
 
 /** A hot counter's pending increments: plain numbers, handed to prom-client when it collects. */
 type Pending = { labels: Record<string, string>; count: number };
@@ -24,7 +25,7 @@ function create() {
   // even on a bound child (about 8 % of /q's throughput on this machine), so a request adds 1
   // to a number here and prom-client gets the sums when it is scraped.
   const pending = (outcome: ShortLinkOutcome): Pending => ({ labels: { outcome }, count: 0 });
-  const outcomes: Record<ShortLinkOutcome, Pending> = { redirect: pending("redirect"), bot: pending("bot"), not_found: pending("not_found"), gone: pending("gone"), expired: pending("expired") };
+  const outcomes: Record<ShortLinkOutcome, Pending> = { redirect: pending("redirect"), bot: pending("bot"), not_found: pending("not_found"), gone: pending("gone"), expired: pending("expired"), password: pending("password") };
   /** Requests by "route method status". */
   const children = new Map<string, Pending>();
   const flush = (counter: client.Counter<string>, pending: Iterable<Pending>) => {

@@ -139,7 +139,27 @@ export async function totalScansOf(codeIds: string[]): Promise<Map<string, numbe
   return totals;
 }
 
-export const SCAN_EXPORT_COLUMNS = ["scanned_at", "country", "device", "os", "browser", "unique"] as const;
+/** At most this many destinations are listed (a code has at most 21 URLs, plus older ones). */
+const DESTINATIONS_SHOWN = 50;
+const DESTINATIONS_SQL = dialectSql(
+  () => `SELECT "destinationUrl" AS "destination", COUNT(*) AS "scans" FROM "ScanEvent"
+    WHERE "dynamicCodeId" = ? AND "day" >= ? AND "day" <= ? GROUP BY "destinationUrl" ORDER BY COUNT(*) DESC, "destinationUrl" LIMIT ${DESTINATIONS_SHOWN}`,
+);
+
+/**
+ * Where one code's scans in the range were sent (its targets, its destination, with their UTM
+ * tags), most first: the analytics page's "Destinations". Read from the scan events, not the
+ * rollups, so its cost grows with the code's scans; the API's report does not include it.
+ */
+export async function destinationsOf(library: Library, code: string, query: { from?: string; to?: string }): Promise<{ destination: string; scans: number }[]> {
+  const range = resolveRange(query);
+  const row = await codeOf(library, code);
+  const rows = await selectRows<{ destination: string; scans: number | string }>(DESTINATIONS_SQL, [row.id, range.from, range.to]);
+  return rows.map((r) => ({ destination: r.destination, scans: Number(r.scans) }));
+}
+
+// `destination`: where the short link sent the scan (contract, "Dynamic codes that do more").
+export const SCAN_EXPORT_COLUMNS = ["scanned_at", "country", "device", "os", "browser", "unique", "destination"] as const;
 const EXPORT_PAGE = 2000;
 /**
  * A page of one code's scans after an id, as arrays, `scanned_at` already as the export's
@@ -148,9 +168,9 @@ const EXPORT_PAGE = 2000;
  */
 const EXPORT_SQL: DialectSql = {
   // Stored as ISO text in UTC ("2026-11-22T04:08:39.537+00:00").
-  sqlite: `SELECT "id", substr("scannedAt", 1, 19) || 'Z', "country", "device", "os", "browser", "unique" FROM "ScanEvent"
+  sqlite: `SELECT "id", substr("scannedAt", 1, 19) || 'Z', "country", "device", "os", "browser", "unique", "destinationUrl" FROM "ScanEvent"
     WHERE "dynamicCodeId" = ? AND "day" >= ? AND "day" <= ? AND "id" > ? ORDER BY "dynamicCodeId", "id" LIMIT ?`,
-  postgres: `SELECT "id", to_char("scannedAt", 'YYYY-MM-DD"T"HH24:MI:SS"Z"'), "country", "device", "os", "browser", "unique" FROM "ScanEvent"
+  postgres: `SELECT "id", to_char("scannedAt", 'YYYY-MM-DD"T"HH24:MI:SS"Z"'), "country", "device", "os", "browser", "unique", "destinationUrl" FROM "ScanEvent"
     WHERE "dynamicCodeId" = $1 AND "day" >= $2 AND "day" <= $3 AND "id" > $4 ORDER BY "dynamicCodeId", "id" LIMIT $5`,
 };
 
@@ -159,13 +179,13 @@ export async function scanExportRows(library: Library, code: string, query: { fr
   // The code and the range are checked here, before the first row, so their errors come first.
   const range = resolveRange(query);
   const row = await codeOf(library, code);
-  type ExportRow = [string, string, string, string, string, string, boolean | number];
+  type ExportRow = [string, string, string, string, string, string, boolean | number, string];
   const pages = keysetPages(
     (after, take) => readRows(EXPORT_SQL, [row.id, range.from, range.to, after ?? "", take]) as Promise<ExportRow[]>,
     EXPORT_PAGE,
     (r) => r[0],
   );
   return (async function* () {
-    for await (const rows of pages) yield rows.map(([, scannedAt, country, device, os, browser, unique]) => [scannedAt, country, device, os, browser, unique === true || unique === 1]);
+    for await (const rows of pages) yield rows.map(([, scannedAt, country, device, os, browser, unique, destination]) => [scannedAt, country, device, os, browser, unique === true || unique === 1, destination]);
   })();
 }

@@ -5,6 +5,8 @@ import { DomainError, notFound } from "../errors";
 import { env } from "../env";
 import { randomString, timeOrderedId } from "../ids";
 import { invalidateResolution } from "../scan/resolve";
+import { futureExpiresAtField, RULE_FIELDS, rulesInput, rulesRecord, rulesRecordOf, type RuleColumns } from "../rules";
+import { hashPassword } from "./passwords";
 import { changeWithEvents } from "../webhooks";
 import { initialReviewStatus, libraryOwner, libraryWhere, recordCodeDeleted, type Actor, type Library } from "./library";
 import { totalScansOf } from "./analytics";
@@ -14,7 +16,13 @@ import { batchArray, bodyObject, decodeCursor, nameField, styleField, toSeconds,
 export const STATUSES = ["active", "paused", "draft"] as const;
 export type DynamicStatus = (typeof STATUSES)[number];
 
-export const dynamicCodeInput = bodyObject({ destination_url: urlField("destination_url"), name: nameField, style: styleField.optional() });
+export const dynamicCodeInput = bodyObject({
+  destination_url: urlField("destination_url"),
+  name: nameField,
+  style: styleField.optional(),
+  ...rulesInput,
+  expires_at: futureExpiresAtField.optional(),
+});
 export const dynamicBatchInput = bodyObject({ dynqrcodes: batchArray("dynqrcodes", dynamicCodeInput) });
 /** A dynamic code in a path: documented with its shape (any other text is simply not found). */
 export const CODE_PATTERN = "^[0-9A-Za-z]{8}$";
@@ -25,6 +33,7 @@ export const dynamicPatchInput = bodyObject({
   destination_url: urlField("destination_url").optional(),
   name: nameField.optional(),
   status: z.enum(STATUSES, { error: "status must be one of active, paused, draft" }).optional(),
+  ...rulesInput,
 }).meta({ example: { name: "Lunch menu (winter)" }, minProperties: 1 });
 export type DynamicCodeInput = z.infer<typeof dynamicCodeInput>;
 
@@ -39,11 +48,12 @@ export const dynamicRecord = z
     team_id: z.string().nullable(),
     created_at: z.number().int().meta({ description: "Seconds since the epoch.", example: 1795392000 }),
     updated_at: z.number().int().meta({ description: "Seconds since the epoch.", example: 1795392000 }),
+    ...rulesRecord,
   })
   .meta({ id: "DynamicQrCode" });
 export type DynamicRecord = z.infer<typeof dynamicRecord>;
 
-type Row = { code: string; destinationUrl: string; name: string; style: string; status: string; teamId: string | null; createdAt: Date | number; updatedAt: Date | number };
+type Row = { code: string; destinationUrl: string; name: string; style: string; status: string; teamId: string | null; createdAt: Date | number; updatedAt: Date | number } & RuleColumns;
 
 export const shortUrl = (code: string) => `${env.shortBaseUrl}/q/${code}`;
 
@@ -58,14 +68,30 @@ export const dynamicRecordOf = (row: Row): DynamicRecord => ({
   team_id: row.teamId,
   created_at: toSeconds(row.createdAt),
   updated_at: toSeconds(row.updatedAt),
+  ...rulesRecordOf(row),
 });
+
+type RuleInput = Partial<Pick<z.infer<typeof dynamicPatchInput>, (typeof RULE_FIELDS)[number]>>;
+
+/** The rule columns a create or PATCH writes: only the fields sent (null clears); the password hashed. */
+async function ruleColumnsOf(input: RuleInput): Promise<Partial<RuleColumns>> {
+  const json = (value: unknown) => (value === null ? null : JSON.stringify(value));
+  return {
+    ...(input.expires_at !== undefined ? { expiresAt: input.expires_at === null ? null : new Date(input.expires_at * 1000) } : {}),
+    ...(input.expired_url !== undefined ? { expiredUrl: input.expired_url } : {}),
+    ...(input.targets !== undefined ? { targets: json(input.targets) } : {}),
+    ...(input.utm !== undefined ? { utm: json(input.utm) } : {}),
+    ...(input.password !== undefined ? { passwordHash: input.password === null ? null : await hashPassword(input.password) } : {}),
+  };
+}
+const NO_RULES: RuleColumns = { expiresAt: null, expiredUrl: null, targets: null, utm: null, passwordHash: null };
 
 const live = (library: Library) => ({ ...libraryWhere(library), deletedAt: null });
 
 export async function listDynamicCodes(library: Library, page: { limit?: number; cursor?: string }) {
   const limit = page.limit ?? 50;
   const before = decodeCursor(page.cursor, "dyn");
-  const rows = await newestInLibrary("DynamicCode", ["code", "destinationUrl", "name", "style", "status", "teamId"], library, { before, limit, liveOnly: true });
+  const rows = await newestInLibrary("DynamicCode", ["code", "destinationUrl", "name", "style", "status", "teamId", "expiresAt", "expiredUrl", "targets", "utm", "passwordHash"], library, { before, limit, liveOnly: true });
   const result = toPage(rows, limit);
   return { dynqrcodes: result.rows.map(dynamicRecordOf), next_cursor: result.next_cursor };
 }
@@ -76,8 +102,10 @@ const CODE_ATTEMPTS = 5;
 export async function createDynamicCodes(actor: Actor, items: DynamicCodeInput[]): Promise<DynamicRecord[]> {
   const now = new Date();
   const status: DynamicStatus = initialReviewStatus(actor.library);
+  // Hashed once, before the transaction (scrypt is slow on purpose).
+  const rules = await Promise.all(items.map(ruleColumnsOf));
   for (let attempt = 1; ; attempt++) {
-    const rows = items.map((item) => ({
+    const rows = items.map((item, i) => ({
       id: timeOrderedId("dyn"),
       code: randomString(8),
       ...libraryOwner(actor.library),
@@ -89,6 +117,8 @@ export async function createDynamicCodes(actor: Actor, items: DynamicCodeInput[]
       status,
       createdAt: now,
       updatedAt: now,
+      ...NO_RULES,
+      ...rules[i],
     }));
     const records = rows.map(dynamicRecordOf);
     try {
@@ -122,12 +152,13 @@ function checkStatusChange(actor: Actor, status: DynamicStatus): void {
 
 export async function updateDynamicCode(actor: Actor, input: z.infer<typeof dynamicPatchInput>): Promise<DynamicRecord> {
   const { code, destination_url, name, status } = input;
-  if (destination_url === undefined && name === undefined && status === undefined) {
-    throw new DomainError("invalid", "Send at least one of destination_url, name, status");
+  if (destination_url === undefined && name === undefined && status === undefined && RULE_FIELDS.every((field) => input[field] === undefined)) {
+    throw new DomainError("invalid", `Send at least one of destination_url, name, status, ${RULE_FIELDS.join(", ")}`);
   }
   const row = await findLive(actor.library, code);
   if (status !== undefined && status !== row.status) checkStatusChange(actor, status);
   const review = status === "active" && row.status === "draft" ? { reviewedById: actor.userId, reviewedAt: new Date() } : {};
+  const rules = await ruleColumnsOf(input);
   const updated = await changeWithEvents(actor.library, async (tx) => {
     const record = dynamicRecordOf(
       await tx.dynamicCode.update({
@@ -137,6 +168,7 @@ export async function updateDynamicCode(actor: Actor, input: z.infer<typeof dyna
           ...(name !== undefined ? { name: name.trim() } : {}),
           ...(status !== undefined ? { status } : {}),
           ...review,
+          ...rules,
         },
       }),
     );
@@ -172,7 +204,11 @@ export async function deleteLibraryDynamicCodes(tx: Tx, library: Library): Promi
 /** After a committed bulk delete: every instance stops redirecting the codes at once. */
 export const forgetResolutions = (codes: string[]) => Promise.all(codes.map((code) => invalidateResolution(code)));
 
-export const DYNAMIC_EXPORT_COLUMNS = ["code", "name", "short_url", "destination_url", "status", "team_id", "created_at", "updated_at", "total_scans"] as const;
+// The rules come after the contract's first columns; targets and utm as JSON.
+export const DYNAMIC_EXPORT_COLUMNS = [
+  "code", "name", "short_url", "destination_url", "status", "team_id", "created_at", "updated_at", "total_scans",
+  "expires_at", "expired_url", "targets", "utm", "password_protected",
+] as const;
 
 /** Every live dynamic code of the library with its total scans, oldest first, a page at a time. */
 export async function* dynamicExportRows(library: Library): AsyncGenerator<unknown[][]> {
@@ -181,6 +217,6 @@ export async function* dynamicExportRows(library: Library): AsyncGenerator<unkno
   );
   for await (const rows of pages) {
     const total = await totalScansOf(rows.map((r) => r.id));
-    yield rows.map((r) => [r.code, r.name, shortUrl(r.code), r.destinationUrl, r.status, r.teamId, r.createdAt, r.updatedAt, total.get(r.id) ?? 0]);
+    yield rows.map((r) => [r.code, r.name, shortUrl(r.code), r.destinationUrl, r.status, r.teamId, r.createdAt, r.updatedAt, total.get(r.id) ?? 0, r.expiresAt, r.expiredUrl, r.targets, r.utm, r.passwordHash !== null]);
   }
 }

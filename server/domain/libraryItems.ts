@@ -12,6 +12,7 @@ import { parseLines } from "./pastedLines";
 import { capacityProblem } from "./qrImage";
 import { membershipOf, type ItemKind, type Role } from "./teams";
 import { styleField, type Style } from "./validation";
+import { rulesRecordOf, type RulesRecord } from "../rules";
 
 export const libraryKindField = z.enum(["personal", "team"]);
 export type LibraryKind = z.infer<typeof libraryKindField>;
@@ -57,6 +58,8 @@ export type LibraryItem = {
   createdAt: string;
   createdBy: string;
   totalScans: number | null;
+  /** A dynamic code's rules as the API shows them; null for a static code. */
+  rules: RulesRecord | null;
 };
 
 /** The characters a LIKE pattern gives a meaning (`%`, `_`, and PostgreSQL's escape character `\`), escaped with `\`. */
@@ -136,10 +139,10 @@ export async function libraryPage(actor: Actor, query: LibraryPageQuery) {
     const common = { name: row.name, style: JSON.parse(row.style) as Style, createdAt: row.createdAt.toISOString(), createdBy: row.createdBy.email };
     if (kind === "static") {
       const s = row as (typeof statics)[number];
-      return { ...common, kind, id: s.id, url: s.url, shortUrl: null, status: s.reviewStatus as LibraryItem["status"], totalScans: null };
+      return { ...common, kind, id: s.id, url: s.url, shortUrl: null, status: s.reviewStatus as LibraryItem["status"], totalScans: null, rules: null };
     }
     const d = row as (typeof dynamics)[number];
-    return { ...common, kind, id: d.code, url: d.destinationUrl, shortUrl: shortUrl(d.code), status: d.status as LibraryItem["status"], totalScans: totals.get(d.id) ?? 0 };
+    return { ...common, kind, id: d.code, url: d.destinationUrl, shortUrl: shortUrl(d.code), status: d.status as LibraryItem["status"], totalScans: totals.get(d.id) ?? 0, rules: rulesRecordOf(d) };
   });
   const total = staticCount + dynamicCount;
   // The statuses the page offers are the ones the update will accept.

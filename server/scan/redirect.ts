@@ -1,7 +1,12 @@
 // GET/HEAD /q/<code>: 302 to the destination of an active code, recording the scan; a small
-// page for unknown, draft, paused (404) and deleted (410) codes.
+// page for unknown, draft, paused (404), deleted and expired (410) codes. A code's rules
+// (server/rules) apply in the contract's order: expired → password (POST /q/<code> from its
+// form) → first matching target, else the destination, with its UTM tags already applied.
 import { clientAddress, countryHeaderOf } from "../client-address";
+import { nowMs } from "../clock";
 import { countShortLink } from "../metrics";
+import { answerPasswordForm, checkPassword, chooseUrl } from "../rules";
+import { HTML_HEADERS, shortLinkPage } from "./page";
 import { bufferScan, isBotAgent } from "./recorder";
 import { resolveCode } from "./resolve";
 
@@ -10,14 +15,8 @@ const PAGES = {
   draft: [404, "This QR code is not live yet", "It is waiting for review. Try again later."],
   paused: [404, "This QR code is paused", "Its owner has paused it for now. Try again later."],
   deleted: [410, "This QR code was removed", "Its owner deleted it; it will not come back."],
+  expired: [410, "This QR code has expired", "Its owner set it to end; it no longer leads anywhere."],
 } as const;
-
-const page = (title: string, text: string) => `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${title}</title>
-<style>body{margin:0;font-family:system-ui,-apple-system,"Segoe UI",Roboto,Arial,sans-serif;background:#f6f7f9;color:#1b1f24;display:grid;place-items:center;min-height:100vh}
-main{background:#fff;border:1px solid #d0d7de;border-radius:10px;padding:2rem;max-width:28rem;margin:1rem}h1{font-size:1.4rem;margin-top:0}p{color:#57606a}</style>
-</head><body><main><h1>${title}</h1><p>${text}</p><p>▦ QR Records</p></main></body></html>`;
 
 /** A /q request as either front end (the route handler or the Node server) sees it. */
 export type ShortLinkRequest = {
@@ -27,45 +26,83 @@ export type ShortLinkRequest = {
   /** The client address that counts (see server/client-address.ts). */
   address: string;
   countryHeader: string | null;
+  /** POST only: the password the form sent ("" when none). */
+  password?: string;
 };
 export type ShortLinkAnswer = { status: number; headers: Record<string, string>; body: string | null };
 
 const REDIRECT_CACHE = "private, max-age=0";
 
+const pageAnswer = (method: string, [status, title, text]: (typeof PAGES)[keyof typeof PAGES]): ShortLinkAnswer => ({
+  status,
+  headers: { ...HTML_HEADERS },
+  body: method === "HEAD" ? null : shortLinkPage(title, text),
+});
+
 export async function answerShortLink(req: ShortLinkRequest): Promise<ShortLinkAnswer> {
   const resolution = await resolveCode(req.code);
   if (resolution.state !== "active") {
-    const [status, title, text] = PAGES[resolution.state];
-    countShortLink(status === 410 ? "gone" : "not_found");
-    return {
-      status,
-      headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" },
-      body: req.method === "HEAD" ? null : page(title, text),
-    };
+    countShortLink(resolution.state === "deleted" ? "gone" : "not_found");
+    return pageAnswer(req.method, PAGES[resolution.state]);
   }
+  // Expired scans are not scans: counted by outcome only.
+  if (resolution.expiresAt !== undefined && resolution.expiresAt <= nowMs()) {
+    countShortLink("expired");
+    if (resolution.expiredUrl === undefined) return pageAnswer(req.method, PAGES.expired);
+    return { status: 302, headers: { Location: resolution.expiredUrl, "Cache-Control": REDIRECT_CACHE }, body: null };
+  }
+  if (resolution.passwordHash !== undefined) {
+    // Everyone, bots included, gets the form first; only its POST may lead on.
+    if (req.method !== "POST") {
+      countShortLink("password");
+      return answerPasswordForm(req.code, req.method, null);
+    }
+    const check = await checkPassword(req.code, req.address, req.password ?? "", resolution.passwordHash);
+    if (!check.ok) {
+      countShortLink("password");
+      return answerPasswordForm(req.code, req.method, check);
+    }
+  }
+  const destinationUrl = chooseUrl(resolution.targets, resolution.destinationUrl, req);
   // HEAD requests (link checkers) and bots are redirected but not counted.
-  if (req.method === "GET" && !isBotAgent(req.userAgent)) {
+  if (req.method !== "HEAD" && !isBotAgent(req.userAgent)) {
     countShortLink("redirect");
     bufferScan({
       dynamicCodeId: resolution.id,
       scannedAt: Date.now(),
-      destinationUrl: resolution.destinationUrl,
+      destinationUrl,
       userAgent: req.userAgent,
       address: req.address,
       countryHeader: req.countryHeader,
     });
-  } else countShortLink(req.method === "GET" ? "bot" : "redirect");
-  return { status: 302, headers: { Location: resolution.destinationUrl, "Cache-Control": REDIRECT_CACHE }, body: null };
+  } else countShortLink(req.method === "HEAD" ? "redirect" : "bot");
+  return { status: 302, headers: { Location: destinationUrl, "Cache-Control": REDIRECT_CACHE }, body: null };
 }
+
+/** The password form's body is small: anything longer is refused unread. */
+export const MAX_FORM_BYTES = 4096;
+
+/** The form's `password` field from a urlencoded body ("" when absent). */
+export const passwordOfForm = (body: string) => new URLSearchParams(body).get("password") ?? "";
+
+export const FORM_TOO_LARGE: ShortLinkAnswer = { status: 413, headers: { ...HTML_HEADERS }, body: shortLinkPage("Too much was sent", "Go back and enter the password again.") };
 
 /** The Fetch-API front end (app/q/[code]/route.ts, for `next dev` and serverless hosts). */
 export async function handleShortLink(req: Request, code: string): Promise<Response> {
+  let password: string | undefined;
+  if (req.method === "POST") {
+    if (Number(req.headers.get("content-length") ?? "0") > MAX_FORM_BYTES) return new Response(FORM_TOO_LARGE.body, FORM_TOO_LARGE);
+    const body = await req.arrayBuffer();
+    if (body.byteLength > MAX_FORM_BYTES) return new Response(FORM_TOO_LARGE.body, FORM_TOO_LARGE);
+    password = passwordOfForm(Buffer.from(body).toString("utf8"));
+  }
   const answer = await answerShortLink({
     method: req.method,
     code,
     userAgent: req.headers.get("user-agent") ?? "",
     address: clientAddress(req.headers),
     countryHeader: countryHeaderOf(req.headers),
+    password,
   });
   return new Response(answer.body, { status: answer.status, headers: answer.headers });
 }

@@ -9,10 +9,28 @@ import { env } from "../env";
 import { logError } from "../log";
 import { processSingleton } from "../process-singleton";
 import { redis, redisPrefix, redisSubscriber, whenReady } from "../redis";
+import { resolvedRulesOf, type ResolvedRules, type RuleColumns } from "../rules";
 
+/**
+ * What a short link needs of a code; an active code's rules ride along (absent when unset),
+ * `expiresAt` included, so an expiry takes effect on time without any invalidation. Plain
+ * data: it may be copied as JSON.
+ */
 export type Resolution =
-  | { state: "active"; id: string; destinationUrl: string }
+  | ({ state: "active"; id: string; destinationUrl: string } & ResolvedRules)
   | { state: "draft" | "paused" | "deleted" | "unknown"; id?: string };
+
+/** The columns a resolution is made of. */
+export const RESOLUTION_COLUMNS = { id: true, status: true, destinationUrl: true, deletedAt: true, expiresAt: true, expiredUrl: true, targets: true, utm: true, passwordHash: true } as const;
+
+/** A stored row (its RESOLUTION_COLUMNS) as the short link resolves it; null: no such code. */
+export function resolutionOf(row: ({ id: string; status: string; destinationUrl: string; deletedAt: Date | null } & RuleColumns) | null): Resolution {
+  if (!row) return { state: "unknown" };
+  if (row.deletedAt) return { state: "deleted", id: row.id };
+  if (row.status !== "active") return { state: row.status as "draft" | "paused", id: row.id };
+  const { destination, rules } = resolvedRulesOf(row);
+  return { state: "active", id: row.id, destinationUrl: destination(row.destinationUrl), ...rules };
+}
 
 const MAX_ENTRIES = 50_000;
 type Cache = {
@@ -70,16 +88,8 @@ export async function resolveCode(code: string): Promise<Resolution> {
   const generation = state.generation;
   const hit = trusted ? cache.get(code) : undefined;
   if (hit) return hit;
-  const row = /^[0-9A-Za-z]{8}$/.test(code)
-    ? await db.dynamicCode.findUnique({ where: { code }, select: { id: true, status: true, destinationUrl: true, deletedAt: true } })
-    : null;
-  const resolution: Resolution = !row
-    ? { state: "unknown" }
-    : row.deletedAt
-      ? { state: "deleted", id: row.id }
-      : row.status === "active"
-        ? { state: "active", id: row.id, destinationUrl: row.destinationUrl }
-        : { state: row.status as "draft" | "paused", id: row.id };
+  const row = /^[0-9A-Za-z]{8}$/.test(code) ? await db.dynamicCode.findUnique({ where: { code }, select: RESOLUTION_COLUMNS }) : null;
+  const resolution = resolutionOf(row);
   if (cacheTrusted() && generation === state.generation && resolution.state !== "unknown") {
     if (cache.size >= MAX_ENTRIES) cache.delete(cache.keys().next().value!);
     cache.set(code, resolution);

@@ -189,11 +189,11 @@ describe("analytics", () => {
     assert.match(r.headers.get("content-disposition") ?? "", new RegExp(`^attachment; filename="scans-${code}-\\d{4}-\\d{2}-\\d{2}\\.csv"$`));
     assert.equal(r.headers.get("content-length"), null, "streamed, not buffered");
     const rows = parse(await r.text()) as string[][];
-    assert.deepEqual(rows[0], ["scanned_at", "country", "device", "os", "browser", "unique"]);
+    assert.deepEqual(rows[0], ["scanned_at", "country", "device", "os", "browser", "unique", "destination"]);
     const { unique } = expected(PAST, "2026-02-27", "2026-03-03");
     assert.deepEqual(
       rows.slice(1),
-      PAST.map((v, i) => [v.at, v.country ?? "ZZ", AGENTS[v.agent].device, AGENTS[v.agent].os, AGENTS[v.agent].browser, String(unique[i])]),
+      PAST.map((v, i) => [v.at, v.country ?? "ZZ", AGENTS[v.agent].device, AGENTS[v.agent].os, AGENTS[v.agent].browser, String(unique[i]), "https://example.com/a"]),
     );
   });
 

@@ -21,7 +21,9 @@ describe("dynamic QR codes", () => {
     const { created } = r.body as { created: Dyn[] };
     assert.equal(created.length, 1);
     const rec = created[0];
-    assert.deepEqual(Object.keys(rec).sort(), ["code", "created_at", "destination_url", "name", "short_url", "status", "style", "team_id", "updated_at"]);
+    assert.deepEqual(Object.keys(rec).sort(), [
+      "code", "created_at", "destination_url", "expired_url", "expires_at", "name", "password_protected", "short_url", "status", "style", "targets", "team_id", "updated_at", "utm",
+    ]);
     assert.match(rec.code, /^[0-9A-Za-z]{8}$/);
     assert.equal(rec.short_url, `${BASE_URL}/q/${rec.code}`);
     assert.equal(rec.status, "active");
@@ -59,7 +61,7 @@ describe("dynamic QR codes", () => {
     assert.deepEqual([(active.body as Dyn).status, (active.body as Dyn).name], ["active", "Both"]);
 
     const cases: [object, string][] = [
-      [{}, "Send at least one of destination_url, name, status"],
+      [{}, "Send at least one of destination_url, name, status, expires_at, expired_url, targets, utm, password"],
       [{ status: "archived" }, "status must be one of active, paused, draft"],
       [{ status: "draft" }, "status draft is only for team library items: use active or paused"],
       [{ destination_url: "ftp://x.example" }, "destination_url must be an absolute http or https URL"],
@@ -111,7 +113,10 @@ describe("dynamic QR codes", () => {
     assert.equal(r.status, 200);
     assert.match(r.headers.get("content-disposition") ?? "", /filename="dynqrcodes-\d{4}-\d{2}-\d{2}\.csv"/);
     const rows = parse(r.text, { columns: true }) as Record<string, string>[];
-    assert.deepEqual(Object.keys(rows[0]), ["code", "name", "short_url", "destination_url", "status", "team_id", "created_at", "updated_at", "total_scans"]);
+    assert.deepEqual(Object.keys(rows[0]), [
+      "code", "name", "short_url", "destination_url", "status", "team_id", "created_at", "updated_at", "total_scans",
+      "expires_at", "expired_url", "targets", "utm", "password_protected",
+    ]);
     assert.deepEqual(rows[0], {
       code: rec.code,
       name: "'=cmd",
@@ -122,6 +127,11 @@ describe("dynamic QR codes", () => {
       created_at: new Date(rec.created_at * 1000).toISOString().replace(".000Z", "Z"),
       updated_at: new Date(rec.updated_at * 1000).toISOString().replace(".000Z", "Z"),
       total_scans: "0",
+      expires_at: "",
+      expired_url: "",
+      targets: "",
+      utm: "",
+      password_protected: "false",
     });
   });
 });

@@ -3,7 +3,7 @@ import { DailyChart } from "@/components/DailyChart";
 import { countryName, plural } from "@/components/words";
 import { sessionUserId } from "@/server/auth";
 import { libraryOfItemFor } from "@/server/domain/libraryItems";
-import { codeAnalytics, codeSummaryFor, type CodeAnalytics } from "@/server/domain/analytics";
+import { codeAnalytics, codeSummaryFor, destinationsOf, type CodeAnalytics } from "@/server/domain/analytics";
 import { DomainError } from "@/server/errors";
 
 export const dynamic = "force-dynamic";
@@ -23,7 +23,7 @@ function Breakdown({ title, rows }: { title: string; rows: { key?: string; name:
           <tbody>
             {rows.map((r) => (
               <tr key={r.key ?? r.name}>
-                <td>{r.name}</td>
+                <td className="wrap">{r.name}</td>
                 <td className="bar-cell">
                   <span className="bar" style={{ width: `${(r.scans / top) * 100}%` }} />
                 </td>
@@ -47,9 +47,10 @@ export default async function AnalyticsPage({ params, searchParams }: Props) {
   if (!library) notFound();
   const summary = await codeSummaryFor(library, code);
   let report: CodeAnalytics | null = null;
+  let destinations: { destination: string; scans: number }[] = [];
   let problem: string | null = null;
   try {
-    report = await codeAnalytics(library, code, range);
+    [report, destinations] = await Promise.all([codeAnalytics(library, code, range), destinationsOf(library, code, range)]);
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;
     problem = error.message;
@@ -106,6 +107,7 @@ export default async function AnalyticsPage({ params, searchParams }: Props) {
           <Breakdown title="Devices" rows={report.devices.map((r) => ({ name: r.device, scans: r.scans }))} />
           <Breakdown title="Operating systems" rows={report.operating_systems.map((r) => ({ name: r.os, scans: r.scans }))} />
           <Breakdown title="Browsers" rows={report.browsers.map((r) => ({ name: r.browser, scans: r.scans }))} />
+          <Breakdown title="Destinations" rows={destinations.map((r) => ({ name: r.destination, scans: r.scans }))} />
         </>
       )}
     </>

@@ -167,8 +167,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Change destination_url, name or status
-         * @description Change destination_url, name or status
+         * Change destination_url, name, status or the rules (null clears a rule)
+         * @description Change destination_url, name, status or the rules (null clears a rule)
          */
         patch: operations["dynqrcodes-update"];
         trace?: never;
@@ -381,6 +381,49 @@ export interface components {
             error_correction?: "L" | "M" | "Q" | "H";
             margin?: number;
         };
+        /**
+         * @description A rule: a scan matching every condition given goes to url.
+         * @example {
+         *       "url": "https://apps.apple.com/app/id1",
+         *       "os": "iOS"
+         *     }
+         */
+        Target: {
+            /**
+             * Format: uri
+             * @description Where a matching scan goes: the same rules as destination_url.
+             */
+            url: string;
+            /**
+             * @description The scanner's operating system, as analytics name it.
+             * @enum {string}
+             */
+            os?: "iOS" | "Android" | "Windows" | "Mac OS" | "Linux" | "Chromium OS" | "HarmonyOS" | "Ubuntu";
+            /**
+             * @description The scanner's device class, as analytics name it.
+             * @enum {string}
+             */
+            device?: "mobile" | "tablet" | "desktop" | "other";
+            /**
+             * @description ISO 3166-1 alpha-2, upper case.
+             * @example DE
+             */
+            country?: string;
+        };
+        /**
+         * @description utm_* parameters added to the chosen URL, unless it already has that parameter.
+         * @example {
+         *       "source": "qr",
+         *       "campaign": "spring"
+         *     }
+         */
+        Utm: {
+            source?: string;
+            medium?: string;
+            campaign?: string;
+            term?: string;
+            content?: string;
+        };
         StaticQrCode: {
             qr_id: string;
             url: string;
@@ -416,6 +459,16 @@ export interface components {
              * @example 1795392000
              */
             updated_at: number;
+            /**
+             * @description Seconds since the epoch; null: never expires.
+             * @example 1798761600
+             */
+            expires_at: number | null;
+            expired_url: string | null;
+            targets: components["schemas"]["Target"][] | null;
+            utm: components["schemas"]["Utm"] | null;
+            /** @description Whether scans must enter a password first (the password itself is never shown). */
+            password_protected: boolean;
         };
         AnalyticsSummary: {
             from: string;
@@ -1393,6 +1446,21 @@ export interface operations {
                      */
                     name: string;
                     style?: components["schemas"]["Style"];
+                    /**
+                     * @description Seconds since the epoch from which the short link answers 410 (or redirects to expired_url); null: never.
+                     * @example 1798761600
+                     */
+                    expires_at?: number | null;
+                    /**
+                     * Format: uri
+                     * @description Where the short link sends scans once the code has expired; null: a 410 page.
+                     */
+                    expired_url?: string | null;
+                    /** @description Up to 20 rules, tried in order; the first whose conditions all match decides the destination, else destination_url. */
+                    targets?: components["schemas"]["Target"][] | null;
+                    utm?: components["schemas"]["Utm"] | null;
+                    /** @description Write-only: scans must enter it first. Never echoed; records show password_protected. null removes it. */
+                    password?: string | null;
                 };
             };
         };
@@ -1850,6 +1918,21 @@ export interface operations {
                          */
                         name: string;
                         style?: components["schemas"]["Style"];
+                        /**
+                         * @description Seconds since the epoch from which the short link answers 410 (or redirects to expired_url); null: never.
+                         * @example 1798761600
+                         */
+                        expires_at?: number | null;
+                        /**
+                         * Format: uri
+                         * @description Where the short link sends scans once the code has expired; null: a 410 page.
+                         */
+                        expired_url?: string | null;
+                        /** @description Up to 20 rules, tried in order; the first whose conditions all match decides the destination, else destination_url. */
+                        targets?: components["schemas"]["Target"][] | null;
+                        utm?: components["schemas"]["Utm"] | null;
+                        /** @description Write-only: scans must enter it first. Never echoed; records show password_protected. null removes it. */
+                        password?: string | null;
                     }[];
                 };
             };
@@ -2219,6 +2302,21 @@ export interface operations {
                     name?: string;
                     /** @enum {string} */
                     status?: "active" | "paused" | "draft";
+                    /**
+                     * @description Seconds since the epoch from which the short link answers 410 (or redirects to expired_url); null: never.
+                     * @example 1798761600
+                     */
+                    expires_at?: number | null;
+                    /**
+                     * Format: uri
+                     * @description Where the short link sends scans once the code has expired; null: a 410 page.
+                     */
+                    expired_url?: string | null;
+                    /** @description Up to 20 rules, tried in order; the first whose conditions all match decides the destination, else destination_url. */
+                    targets?: components["schemas"]["Target"][] | null;
+                    utm?: components["schemas"]["Utm"] | null;
+                    /** @description Write-only: scans must enter it first. Never echoed; records show password_protected. null removes it. */
+                    password?: string | null;
                 };
             };
         };
@@ -3514,7 +3612,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description CSV, columns code,name,short_url,destination_url,status,team_id,created_at,updated_at,total_scans */
+            /** @description CSV, columns code,name,short_url,destination_url,status,team_id,created_at,updated_at,total_scans,expires_at,expired_url,targets,utm,password_protected */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3645,7 +3743,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description CSV, columns scanned_at,country,device,os,browser,unique */
+            /** @description CSV, columns scanned_at,country,device,os,browser,unique,destination */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

@@ -51,7 +51,7 @@ export const dynqrcodesRouter = createTRPCRouter({
     .mutation(async ({ ctx, input }) => ({ created: await createDynamicCodes(ctx.principal, [input]) })),
 
   update: apiKeyProcedure
-    .meta({ openapi: { method: "PATCH", path: "/dynqrcodes/{code}", tags: TAGS, summary: "Change destination_url, name or status" } })
+    .meta({ openapi: { method: "PATCH", path: "/dynqrcodes/{code}", tags: TAGS, summary: "Change destination_url, name, status or the rules (null clears a rule)" } })
     .input(dynamicPatchInput)
     .output(dynamicRecord)
     .mutation(({ ctx, input }) => updateDynamicCode(ctx.principal, input)),
