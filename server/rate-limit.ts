@@ -63,7 +63,7 @@ const limiter = processSingleton("rateLimit", () => ({
 }));
 const MAX_STATES = 200_000;
 
-/** The same arithmetic as the Lua script below, on `store`. `cost` 0 asks without consuming. */
+/** The same arithmetic as the Lua script below, on `store`. `cost` 0 asks without consuming; a negative one gives tokens back. */
 export function takeFromStore(store: BucketStore, key: string, rule: Rule, cost = 1, now = Date.now()): Decision {
   const { states } = store;
   if (now - store.lastSweep > 60_000 || states.size > MAX_STATES) {
@@ -82,7 +82,8 @@ export function takeFromStore(store: BucketStore, key: string, rule: Rule, cost 
   const need = Math.max(cost, 1);
   const resetMs = (day + 1) * DAY_MS;
   let retryMs = 0;
-  if (rule.dailyQuota > 0 && used + need > rule.dailyQuota) retryMs = resetMs - now;
+  if (cost < 0) tokens = Math.min(rule.capacity, tokens - cost); // a refund is never refused
+  else if (rule.dailyQuota > 0 && used + need > rule.dailyQuota) retryMs = resetMs - now;
   else if (tokens < need) retryMs = ((need - tokens) * 1000) / rule.refillPerSecond;
   else {
     tokens -= cost;
@@ -110,7 +111,9 @@ if tonumber(s[3]) == day then used = tonumber(s[4]) end
 local need = math.max(cost, 1)
 local reset = (day + 1) * 86400000
 local retry = 0
-if quota > 0 and used + need > quota then
+if cost < 0 then
+  tokens = math.min(capacity, tokens - cost)
+elseif quota > 0 and used + need > quota then
   retry = reset - now
 elseif tokens < need then
   retry = (need - tokens) * 1000 / rate

@@ -15,11 +15,13 @@ export type PasswordCheck = { ok: true } | { ok: false; retryAfter?: number };
 /** Right, wrong, or refused until `retryAfter` seconds have passed (only wrong tries count). */
 export async function checkPassword(code: string, address: string, password: string, hash: string): Promise<PasswordCheck> {
   const key = `qpw:${code}:${address}`;
-  const allowance = await take(key, passwordRule, 0);
+  // Each try takes a token before the (slow) check, so that a burst of concurrent guesses cannot
+  // pass the limit; a right password gives its token back: only wrong tries count.
+  const allowance = await take(key, passwordRule, 1);
   if (!allowance.allowed) return { ok: false, retryAfter: allowance.retryAfter };
-  if (await verifyPassword(password, hash)) return { ok: true };
-  const spent = await take(key, passwordRule, 1);
-  return spent.allowed ? { ok: false } : { ok: false, retryAfter: spent.retryAfter };
+  if (!(await verifyPassword(password, hash))) return { ok: false };
+  await take(key, passwordRule, -1);
+  return { ok: true };
 }
 
 const form = (code: string, wrong: boolean) =>
