@@ -100,7 +100,7 @@ export default async function AnalyticsPage({ params, searchParams }: Props) {
         <>
           <section className="card">
             <h2>Every day</h2>
-            <DailyChart daily={report.daily} />
+            <DailyChart daily={report.daily ?? []} />
           </section>
           <Breakdown title="Countries" rows={report.countries.map((r) => ({ key: r.country, name: countryName(r.country), scans: r.scans }))} />
           <Breakdown title="Devices" rows={report.devices.map((r) => ({ name: r.device, scans: r.scans }))} />
