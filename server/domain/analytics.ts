@@ -303,3 +303,29 @@ export async function scanExport(library: Library, code: string, query: RangeQue
     })(),
   };
 }
+
+const LIVE_MINUTES = 60;
+/**
+ * One code's scans per minute since a time, from the raw events: record ids begin with their
+ * time (server/ids.ts), so the index (dynamicCodeId, id) leads straight to the last hour's rows;
+ * `scannedAt` keeps out scans written since with an earlier time.
+ */
+const LIVE_SQL = dialectSql(
+  (dialect) => `SELECT ${dialect === "sqlite" ? `substr("scannedAt", 1, 16)` : `to_char("scannedAt", 'YYYY-MM-DD"T"HH24:MI')`} AS "minute", COUNT(*) AS scans
+    FROM "ScanEvent" WHERE "dynamicCodeId" = ? AND "id" >= ? AND "scannedAt" >= ${dialect === "sqlite" ? "?" : "CAST(? AS timestamp(3))"} GROUP BY 1`,
+);
+
+export type LiveScans = { total_scans: number; minutes: { minute: string; scans: number }[] };
+
+/** The live panel: a code's scans in each of the last 60 minutes (UTC minute starts, oldest first), the current one included. */
+export async function liveScans(library: Library, code: string, now = Date.now()): Promise<LiveScans> {
+  const { id } = await codeOf(library, code);
+  const first = (Math.floor(now / 60_000) - LIVE_MINUTES + 1) * 60_000;
+  const rows = await selectRows<{ minute: string; scans: number | string }>(LIVE_SQL, [id, `scan_${first.toString(36).padStart(9, "0")}`, storedTime(first)]);
+  const perMinute = new Map(rows.map((r) => [r.minute, Number(r.scans)]));
+  const minutes = Array.from({ length: LIVE_MINUTES }, (_, i) => {
+    const minute = new Date(first + i * 60_000).toISOString().slice(0, 16);
+    return { minute: `${minute}:00Z`, scans: perMinute.get(minute) ?? 0 };
+  });
+  return { total_scans: minutes.reduce((n, m) => n + m.scans, 0), minutes };
+}

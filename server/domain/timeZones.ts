@@ -97,3 +97,6 @@ export function segmentsOf(tz: string, start: number, end: number): Segment[] {
   segments.push({ from, to: end, offset });
   return segments;
 }
+
+/** The zones the pages offer: UTC, then the time zone database's canonical names. */
+export const zoneNames = (): string[] => ["UTC", ...Intl.supportedValuesOf("timeZone").filter((z) => z !== "UTC")];
