@@ -97,6 +97,12 @@ const ZONED_TOTALS = dialectSql(
     GROUP BY 1, 2`,
 );
 
+/** A code's total and unique scans per UTC day (ScanDaily), for days in UTC: a row a day instead of 96. */
+const UTC_DAY_TOTALS = dialectSql(
+  () => `SELECT 0 AS "offset", "day" AS "bucket", "scans", "uniqueScans" AS "unique" FROM "ScanDaily"
+    WHERE "dynamicCodeId" = ? AND "dimension" = 'total' AND "day" >= ? AND "day" <= ?`,
+);
+
 /** The CASE's parameters for the range's spans: each span's end and offset, the last repeated into the unused slots. */
 function offsetParams(range: Range): number[] {
   const spans = range.segments;
@@ -140,14 +146,13 @@ export async function codeAnalytics(library: Library, code: string, query: Range
   if (granularity === "hour" && range.days.length > MAX_HOURLY_DAYS) throw invalid(`granularity=hour takes a range of at most ${MAX_HOURLY_DAYS} days`);
   const { id } = await codeOf(library, code);
   const split = splitByUtcDays(range);
+  // Days whose edges are UTC midnights (UTC, and any zone at +00:00 throughout the range) are whole ScanDaily days.
+  const utcDays = granularity === "day" && range.segments.every((s) => s.offset === 0);
+  type Totals = { offset: number | string; bucket: number | string; scans: number | string; unique: number | string };
   const [totals, breakdowns] = await Promise.all([
-    selectRows<{ offset: number | string; bucket: number | string; scans: number | string; unique: number | string }>(ZONED_TOTALS, [
-      granularity === "hour" ? 4 : QUARTERS_A_DAY,
-      ...offsetParams(range),
-      id,
-      range.start,
-      range.end,
-    ]),
+    utcDays
+      ? selectRows<Totals>(UTC_DAY_TOTALS, [id, range.from, range.to])
+      : selectRows<Totals>(ZONED_TOTALS, [granularity === "hour" ? 4 : QUARTERS_A_DAY, ...offsetParams(range), id, range.start, range.end]),
     selectRows<{ dimension: string; value: string; scans: number | string }>(BREAKDOWN_SQL, [id, split.firstDay, split.lastDay, id, split.edges[0], split.edges[1], id, split.edges[2], split.edges[3]]),
   ]);
   // PostgreSQL sums to bigint (a string from the driver).
@@ -160,7 +165,7 @@ export async function codeAnalytics(library: Library, code: string, query: Range
     );
   const tallies = new Map<string, Tally>();
   for (const r of totals) {
-    const key = granularity === "hour" ? `${Number(r.offset)}|${Number(r.bucket)}` : dateOfDay(Number(r.bucket));
+    const key = granularity === "hour" ? `${Number(r.offset)}|${Number(r.bucket)}` : utcDays ? String(r.bucket) : dateOfDay(Number(r.bucket));
     const tally = tallies.get(key) ?? { scans: 0, unique_scans: 0 };
     tally.scans += Number(r.scans);
     tally.unique_scans += Number(r.unique);
