@@ -1,24 +1,25 @@
 "use client";
-// Scans per day as a Chart.js bar chart (scans and unique scans), with the same numbers in a
-// table for screen readers and for anyone who wants the figures.
+// Scans per day or per hour as a Chart.js bar chart (scans and unique scans), with the same
+// numbers in a table for screen readers and for anyone who wants the figures.
 import { BarController, BarElement, CategoryScale, Chart, Legend, LinearScale, Tooltip } from "chart.js";
 import { useEffect, useRef } from "react";
 import { ScansTable } from "./ScansTable";
 
 Chart.register(BarController, BarElement, CategoryScale, LinearScale, Legend, Tooltip);
 
-type Day = { date: string; scans: number; unique_scans: number };
+type Point = { label: string; scans: number; unique_scans: number };
 
-export function DailyChart({ daily }: { daily: Day[] }) {
+/** `per`: what a bar is, a day or an hour (of the page's time zone). */
+export function DailyChart({ points, per = "day" }: { points: Point[]; per?: "day" | "hour" }) {
   const canvas = useRef<HTMLCanvasElement>(null);
   useEffect(() => {
     const chart = new Chart(canvas.current!, {
       type: "bar",
       data: {
-        labels: daily.map((d) => d.date),
+        labels: points.map((d) => d.label),
         datasets: [
-          { label: "Scans", data: daily.map((d) => d.scans), backgroundColor: "#0b5fff" },
-          { label: "Unique scans", data: daily.map((d) => d.unique_scans), backgroundColor: "#7aa7ff" },
+          { label: "Scans", data: points.map((d) => d.scans), backgroundColor: "#0b5fff" },
+          { label: "Unique scans", data: points.map((d) => d.unique_scans), backgroundColor: "#7aa7ff" },
         ],
       },
       options: {
@@ -28,15 +29,15 @@ export function DailyChart({ daily }: { daily: Day[] }) {
       },
     });
     return () => chart.destroy();
-  }, [daily]);
+  }, [points]);
   return (
     <>
       <div className="chart">
-        <canvas ref={canvas} role="img" aria-label={`Scans per day from ${daily[0]?.date} to ${daily.at(-1)?.date}`} data-testid="daily-chart" />
+        <canvas ref={canvas} role="img" aria-label={`Scans per ${per} from ${points[0]?.label} to ${points.at(-1)?.label}`} data-testid="daily-chart" />
       </div>
       <details>
-        <summary>Every day as a table</summary>
-        <ScansTable heading="Day" rows={daily.map((d) => ({ key: d.date, label: d.date, scans: d.scans, unique: d.unique_scans }))} />
+        <summary>Every {per} as a table</summary>
+        <ScansTable heading={per === "day" ? "Day" : "Hour"} rows={points.map((d) => ({ key: d.label, label: d.label, scans: d.scans, unique: d.unique_scans }))} />
       </details>
     </>
   );

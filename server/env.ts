@@ -57,6 +57,7 @@ const schema = z
     MAIL_OUTBOX: flag("MAIL_OUTBOX"),
     MAIL_OUTBOX_DIR: z.preprocess(unset, z.string().default("./data/outbox")),
     CLOCK_OFFSET_SECONDS: z.preprocess(unset, z.coerce.number({ error: "CLOCK_OFFSET_SECONDS must be a number of seconds" }).finite("CLOCK_OFFSET_SECONDS must be a number of seconds").default(0)),
+    SCAN_EVENT_RETENTION_DAYS: optional(z.coerce.number({ error: "SCAN_EVENT_RETENTION_DAYS must be a whole number of days, 1 or more" }).int("SCAN_EVENT_RETENTION_DAYS must be a whole number of days, 1 or more").min(1, "SCAN_EVENT_RETENTION_DAYS must be a whole number of days, 1 or more")),
     SHUTDOWN_DRAIN_SECONDS: z.preprocess(unset, z.coerce.number({ error: "SHUTDOWN_DRAIN_SECONDS must be a number of seconds, 0 or more" }).min(0, "SHUTDOWN_DRAIN_SECONDS must be a number of seconds, 0 or more").default(5)),
   })
   .transform((v) => {
@@ -95,6 +96,8 @@ const schema = z
       logShortLinks: v.LOG_SHORT_LINKS,
       /** How long a SIGTERM'd instance keeps serving, /readyz 503, before it closes connections. */
       shutdownDrainSeconds: v.SHUTDOWN_DRAIN_SECONDS,
+      /** Raw scan events older than this many days are deleted (the rollups keep counting them); null keeps them forever. */
+      scanEventRetentionDays: v.SCAN_EVENT_RETENTION_DAYS ?? null,
       /** smtp(s):// URL of the mail server, or null: mails are then written to data/outbox/. */
       smtpUrl: v.SMTP_URL ?? null,
       // Mail that nobody receives would lock people out for good (resets, verification): a

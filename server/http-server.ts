@@ -38,6 +38,7 @@ import { startImagePool } from "./images/pool";
 import { redis, whenReady } from "./redis";
 import { startWebhookDispatcher, stopWebhookDispatcher } from "./webhooks/thread";
 import { startRetentionSweep } from "./activity";
+import { startScanRetention } from "./scan/retention";
 
 const args = process.argv.slice(2);
 const option = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
@@ -267,6 +268,7 @@ startScanWriterThread();
 startImagePool();
 startWebhookDispatcher();
 startRetentionSweep();
+startScanRetention();
 // With REDIS_URL: connect now (waiting up to 2 s), not on the first request that needs it;
 // a Redis that is not there yet does not stop the server: the limits run in process meanwhile.
 const shared = redis();

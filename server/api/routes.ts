@@ -7,7 +7,7 @@ import type { AnyTRPCProcedure } from "@trpc/server";
 import type { OpenApiMeta } from "trpc-to-openapi";
 import type { z } from "zod";
 import { rangeQuery } from "../domain/dateRange";
-import { SCAN_EXPORT_COLUMNS, scanExportRows } from "../domain/analytics";
+import { SCAN_EXPORT_COLUMNS_LOCAL, scanExport } from "../domain/analytics";
 import type { Principal } from "../domain/apiKeys";
 import { CODE_PATTERN, DYNAMIC_EXPORT_COLUMNS } from "../domain/dynamicCodes";
 import { imageQuery, qrImage } from "../domain/images";
@@ -117,6 +117,14 @@ const imageDoc = (operationId: string, summary: string, idName: string, tags: st
 });
 const dayParameter = (name: "from" | "to") => ({ name, in: "query", required: false, schema: { type: "string", format: "date" }, description: rangeQuery.shape[name].unwrap().description });
 
+const zoneParameter = {
+  name: "tz",
+  in: "query",
+  required: false,
+  schema: { type: "string", example: "Europe/Berlin" },
+  description: `${rangeQuery.shape.tz.unwrap().description} With it, the export adds \`scanned_at_local\` (ISO 8601 with the zone's offset) after \`scanned_at\`, which stays UTC.`,
+};
+
 const STATIC = ["Static QR codes"];
 const DYNAMIC = ["Dynamic QR codes"];
 const noQuery = rangeQuery.pick({});
@@ -131,9 +139,17 @@ export const V1_ROUTES: V1Route[] = [
   ),
   rawRoute(
     "/dynqrcodes/{code}/analytics/export",
-    csvDoc("dynqrcodes-analyticsExport", "Export one code's scan events in a range of days as CSV", DYNAMIC, SCAN_EXPORT_COLUMNS, [pathParameter("code"), dayParameter("from"), dayParameter("to")]),
+    csvDoc("dynqrcodes-analyticsExport", "Export one code's scan events in a range of days as CSV", DYNAMIC, SCAN_EXPORT_COLUMNS_LOCAL, [
+      pathParameter("code"),
+      dayParameter("from"),
+      dayParameter("to"),
+      zoneParameter,
+    ]),
     rangeQuery,
-    async (p, params, query) => csvAnswer(`scans-${params.code}`, SCAN_EXPORT_COLUMNS, await scanExportRows(p.library, params.code, query)),
+    async (p, params, query) => {
+      const { stem, columns, pages } = await scanExport(p.library, params.code, query);
+      return csvAnswer(stem, columns, pages);
+    },
   ),
   rawRoute("/qrcodes/{qr_id}/image", imageDoc("qrcodes-image", "The QR image of a static code's url", "qr_id", STATIC), imageQuery, async (p, params, query) =>
     imageAnswer(await qrImage(`api:${p.apiKeyId}`, p.library, "static", params.qr_id, query)),

@@ -1,14 +1,16 @@
-// Scan analytics. Every number is read from the daily rollups (ScanDaily), written in the same
-// transaction as the scans they count, so the cost of a report depends on the days and the
-// distinct values in the range, never on the number of scans. The raw events serve only the
-// CSV export of one code's scans. The API and the web analytics page both call these
-// functions, so the two can never disagree.
+// Scan analytics. Every number is read from the rollups, written in the same transaction as the
+// scans they count, so the cost of a report depends on the days and the distinct values in the
+// range, never on the number of scans: ScanQuarter (per 15-minute UTC bucket) gives the days and
+// hours of any time zone and the partial UTC days at the ends of a range, ScanDaily (per UTC day)
+// the whole UTC days between. The raw events serve only the CSV export of one code's scans. The
+// API and the web analytics pages both call these functions, so the two can never disagree.
 import { z } from "zod";
-import { db, dialectSql, readRows, selectRows, type DialectSql } from "../db";
-import { notFound } from "../errors";
+import { db, dialectSql, readRows, selectRows, storedTime, type DialectSql } from "../db";
+import { invalid, notFound } from "../errors";
 import { libraryCondition, libraryWhere, type Library } from "./library";
 import { keysetPages } from "./paging";
-import { resolveRange } from "./dateRange";
+import { resolveRange, type Range, type RangeQuery } from "./dateRange";
+import { QUARTER_MS, QUARTERS_A_DAY, dateOfDay, localTimeText, offsetMinutes, offsetText } from "./timeZones";
 
 const count = z.number().int();
 const breakdown = <K extends string>(key: K) => z.array(z.object({ [key]: z.string(), scans: count } as Record<K, z.ZodString> & { scans: typeof count }));
@@ -18,9 +20,14 @@ export const codeAnalyticsRecord = z
     code: z.string(),
     from: z.string(),
     to: z.string(),
+    tz: z.string().meta({ description: "The time zone of the days and hours (`tz`, default UTC)." }),
     total_scans: count,
     unique_scans: count,
-    daily: z.array(z.object({ date: z.string(), scans: count, unique_scans: count })),
+    daily: z.array(z.object({ date: z.string(), scans: count, unique_scans: count })).optional().meta({ description: "Every day of the range in `tz`, zeros included (without `granularity=hour`)." }),
+    hourly: z
+      .array(z.object({ hour: z.string().meta({ description: "Start of the hour, ISO 8601 with the zone's offset then (2026-03-29T03:00:00+02:00)." }), scans: count, unique_scans: count }))
+      .optional()
+      .meta({ description: "Every hour of the range in `tz`, zeros included (with `granularity=hour`): 23 or 25 on days the clocks change." }),
     countries: breakdown("country"),
     devices: breakdown("device"),
     operating_systems: breakdown("os"),
@@ -33,6 +40,7 @@ export const analyticsSummaryRecord = z
   .object({
     from: z.string(),
     to: z.string(),
+    tz: z.string().meta({ description: "The time zone of the days (`tz`, default UTC)." }),
     total_scans: count,
     unique_scans: count,
     codes: z.array(z.object({ code: z.string(), name: z.string(), total_scans: count, unique_scans: count })),
@@ -55,43 +63,126 @@ export async function codeSummaryFor(library: Library, code: string): Promise<{ 
 
 const byScans = <T extends { scans: number }>(rows: T[], name: (row: T) => string) => rows.sort((a, b) => b.scans - a.scans || name(a).localeCompare(name(b)));
 
-export async function codeAnalytics(library: Library, code: string, query: { from?: string; to?: string }): Promise<CodeAnalytics> {
-  const range = resolveRange(query);
-  // One statement: the code (deleted or not) joined to its rollups in the range, summed in the
-  // database to one row a day for the totals and one per distinct value for the breakdowns,
-  // whatever the number of scans. No row: not a code of this library.
-  const owner = libraryCondition(library, "c");
-  const rows = await selectRows<{ dimension: string | null; key: string | null; scans: number | string; unique: number | string }>(
-    dialectSql(
-      () => `SELECT d."dimension", CASE WHEN d."dimension" = 'total' THEN d."day" ELSE d."value" END AS "key",
-      SUM(d."scans") AS scans, SUM(d."uniqueScans") AS "unique"
-    FROM "DynamicCode" c LEFT JOIN "ScanDaily" d ON d."dynamicCodeId" = c."id" AND d."day" >= ? AND d."day" <= ?
-    WHERE c."code" = ? AND ${owner.sql}
-    GROUP BY d."dimension", CASE WHEN d."dimension" = 'total' THEN d."day" ELSE d."value" END`,
-    ),
-    [range.from, range.to, code, owner.id],
-  );
-  if (rows.length === 0) throw notFound("Dynamic QR code not found");
-  const perDay = new Map<string, { scans: number; unique: number }>();
-  const sums: Record<string, Map<string, number>> = { country: new Map(), device: new Map(), os: new Map(), browser: new Map() };
-  // PostgreSQL sums to bigint (a string from the driver).
-  for (const r of rows) {
-    if (r.dimension === "total") perDay.set(r.key!, { scans: Number(r.scans), unique: Number(r.unique) });
-    else if (r.dimension) sums[r.dimension]?.set(r.key!, Number(r.scans));
+/** The per-code analytics query: `granularity` (day or hour) besides the range. */
+export const codeAnalyticsQuery = z.object({
+  granularity: z.string().meta({ description: "`day` (default): `daily`; `hour`: `hourly` instead, for ranges of at most 7 days." }).optional(),
+});
+const MAX_HOURLY_DAYS = 7;
+
+/**
+ * A range split where the rollups meet: the whole UTC days inside it (ScanDaily, `firstDay` to
+ * `lastDay`, none when `firstDay` > `lastDay`) and the quarters at its two ends (ScanQuarter, [from, to) each).
+ */
+function splitByUtcDays(range: Range) {
+  const firstDay = Math.ceil(range.start / QUARTERS_A_DAY);
+  const endDay = Math.floor(range.end / QUARTERS_A_DAY);
+  if (firstDay >= endDay) return { firstDay: "9999-12-31", lastDay: "0000-01-01", edges: [range.start, range.end, 0, 0] };
+  return { firstDay: dateOfDay(firstDay), lastDay: dateOfDay(endDay - 1), edges: [range.start, firstDay * QUARTERS_A_DAY, endDay * QUARTERS_A_DAY, range.end] };
+}
+
+/** A range holds at most this many spans of one UTC offset (a zone changes its clocks two to four times a year). */
+const OFFSET_SLOTS = 8;
+const int = "CAST(? AS INTEGER)";
+/**
+ * A code's total and unique scans per local day or hour: the quarters of the range, each
+ * shifted by its zone offset (the offset of its span: `quarter < end of span → offset`), summed
+ * per (offset, shifted quarter / quarters per bucket). The offset keeps apart the two 01:00
+ * hours of a 25-hour day.
+ */
+const ZONED_TOTALS = dialectSql(
+  () => `SELECT "offset", ("quarter" + "offset") / ${int} AS "bucket", SUM("scans") AS scans, SUM("uniqueScans") AS "unique"
+    FROM (SELECT q."quarter", q."scans", q."uniqueScans",
+        CASE ${Array.from({ length: OFFSET_SLOTS - 1 }, () => `WHEN q."quarter" < ${int} THEN ${int}`).join(" ")} ELSE ${int} END AS "offset"
+      FROM "ScanQuarter" q WHERE q."dynamicCodeId" = ? AND q."dimension" = 'total' AND q."quarter" >= ? AND q."quarter" < ?) x
+    GROUP BY 1, 2`,
+);
+
+/** A code's total and unique scans per UTC day (ScanDaily), for days in UTC: a row a day instead of 96. */
+const UTC_DAY_TOTALS = dialectSql(
+  () => `SELECT 0 AS "offset", "day" AS "bucket", "scans", "uniqueScans" AS "unique" FROM "ScanDaily"
+    WHERE "dynamicCodeId" = ? AND "dimension" = 'total' AND "day" >= ? AND "day" <= ?`,
+);
+
+/** The CASE's parameters for the range's spans: each span's end and offset, the last repeated into the unused slots. */
+function offsetParams(range: Range): number[] {
+  const spans = range.segments;
+  if (spans.length > OFFSET_SLOTS) throw new Error(`${range.tz} changes its offset ${spans.length - 1} times in the range`);
+  const last = spans[spans.length - 1];
+  return [...Array.from({ length: OFFSET_SLOTS - 1 }, (_, i) => spans[i] ?? last).flatMap((s) => [s.to, s.offset]), last.offset];
+}
+
+/** The breakdown dimensions: ScanDaily and ScanQuarter rows besides `total`, and where each goes in the answer. */
+const BREAKDOWNS = ["country", "device", "os", "browser"] as const;
+const inBreakdowns = `"dimension" IN (${BREAKDOWNS.map((d) => `'${d}'`).join(", ")})`;
+const BREAKDOWN_SQL = dialectSql(
+  () => `SELECT "dimension", "value", SUM("scans") AS scans FROM (
+      SELECT "dimension", "value", "scans" FROM "ScanDaily" WHERE "dynamicCodeId" = ? AND ${inBreakdowns} AND "day" >= ? AND "day" <= ?
+      UNION ALL SELECT "dimension", "value", "scans" FROM "ScanQuarter" WHERE "dynamicCodeId" = ? AND ${inBreakdowns} AND "quarter" >= ? AND "quarter" < ?
+      UNION ALL SELECT "dimension", "value", "scans" FROM "ScanQuarter" WHERE "dynamicCodeId" = ? AND ${inBreakdowns} AND "quarter" >= ? AND "quarter" < ?
+    ) x GROUP BY "dimension", "value"`,
+);
+
+type Tally = { scans: number; unique_scans: number };
+
+/** Every hour of the range in its zone, keyed as ZONED_TOTALS groups them, labelled with its first instant. */
+function hoursOf(range: Range): { key: string; hour: string }[] {
+  const hours: { key: string; hour: string }[] = [];
+  for (const span of range.segments) {
+    const first = Math.floor((span.from + span.offset) / 4);
+    const last = Math.floor((span.to - 1 + span.offset) / 4);
+    for (let h = first; h <= last; h++) {
+      // An hour cut by a change of clocks of less than an hour (Lord Howe's 30 minutes) starts where its span does.
+      const startQuarter = Math.max(h * 4 - span.offset, span.from);
+      hours.push({ key: `${span.offset}|${h}`, hour: `${new Date((startQuarter + span.offset) * QUARTER_MS).toISOString().slice(0, 19)}${offsetText(span.offset)}` });
+    }
   }
-  const daily = range.days.map((date) => ({ date, scans: perDay.get(date)?.scans ?? 0, unique_scans: perDay.get(date)?.unique ?? 0 }));
+  return hours;
+}
+
+export async function codeAnalytics(library: Library, code: string, query: RangeQuery & { granularity?: string }): Promise<CodeAnalytics> {
+  const range = resolveRange(query);
+  const granularity = query.granularity ?? "day";
+  if (granularity !== "day" && granularity !== "hour") throw invalid("granularity must be day or hour");
+  if (granularity === "hour" && range.days.length > MAX_HOURLY_DAYS) throw invalid(`granularity=hour takes a range of at most ${MAX_HOURLY_DAYS} days`);
+  const { id } = await codeOf(library, code);
+  const split = splitByUtcDays(range);
+  // Days whose edges are UTC midnights (UTC, and any zone at +00:00 throughout the range) are whole ScanDaily days.
+  const utcDays = granularity === "day" && range.segments.every((s) => s.offset === 0);
+  type Totals = { offset: number | string; bucket: number | string; scans: number | string; unique: number | string };
+  const [totals, breakdowns] = await Promise.all([
+    utcDays
+      ? selectRows<Totals>(UTC_DAY_TOTALS, [id, range.from, range.to])
+      : selectRows<Totals>(ZONED_TOTALS, [granularity === "hour" ? 4 : QUARTERS_A_DAY, ...offsetParams(range), id, range.start, range.end]),
+    selectRows<{ dimension: string; value: string; scans: number | string }>(BREAKDOWN_SQL, [id, split.firstDay, split.lastDay, id, split.edges[0], split.edges[1], id, split.edges[2], split.edges[3]]),
+  ]);
+  // PostgreSQL sums to bigint (a string from the driver).
+  const sums: Record<string, Map<string, number>> = Object.fromEntries(BREAKDOWNS.map((d) => [d, new Map()]));
+  for (const r of breakdowns) sums[r.dimension]?.set(r.value, Number(r.scans));
   const list = <K extends string>(dimension: string, key: K) =>
     byScans(
       [...sums[dimension]].map(([value, scans]) => ({ [key]: value, scans }) as Record<K, string> & { scans: number }),
       (r) => r[key],
     );
+  const tallies = new Map<string, Tally>();
+  for (const r of totals) {
+    const key = granularity === "hour" ? `${Number(r.offset)}|${Number(r.bucket)}` : utcDays ? String(r.bucket) : dateOfDay(Number(r.bucket));
+    const tally = tallies.get(key) ?? { scans: 0, unique_scans: 0 };
+    tally.scans += Number(r.scans);
+    tally.unique_scans += Number(r.unique);
+    tallies.set(key, tally);
+  }
+  const tallyOf = (key: string) => ({ scans: tallies.get(key)?.scans ?? 0, unique_scans: tallies.get(key)?.unique_scans ?? 0 });
+  const hourly = granularity === "hour" ? hoursOf(range).map(({ key, hour }) => ({ hour, ...tallyOf(key) })) : undefined;
+  const daily = hourly ? undefined : range.days.map((date) => ({ date, ...tallyOf(date) }));
+  const counted: Tally[] = hourly ?? daily!;
   return {
     code,
     from: range.from,
     to: range.to,
-    total_scans: daily.reduce((n, d) => n + d.scans, 0),
-    unique_scans: daily.reduce((n, d) => n + d.unique_scans, 0),
-    daily,
+    tz: range.tz,
+    total_scans: counted.reduce((n, d) => n + d.scans, 0),
+    unique_scans: counted.reduce((n, d) => n + d.unique_scans, 0),
+    ...(hourly ? { hourly } : { daily }),
     countries: list("country", "country"),
     devices: list("device", "device"),
     operating_systems: list("os", "os"),
@@ -99,29 +190,50 @@ export async function codeAnalytics(library: Library, code: string, query: { fro
   };
 }
 
+/** Each code's whole UTC days in the range (ScanDaily): every live code of the library, 0 when it has none. */
+const SUMMARY_DAYS_SQL = (owner: string) =>
+  dialectSql(
+    () => `SELECT c."code", c."name", COALESCE(SUM(d."scans"), 0) AS scans, COALESCE(SUM(d."uniqueScans"), 0) AS "unique"
+    FROM "DynamicCode" c LEFT JOIN "ScanDaily" d ON d."dynamicCodeId" = c."id" AND d."dimension" = 'total' AND d."day" >= ? AND d."day" <= ?
+    WHERE ${owner} AND c."deletedAt" IS NULL
+    GROUP BY c."id", c."code", c."name"`,
+  );
+/** Each code's quarters at the two ends of the range (ScanQuarter), for the codes that have any. */
+const SUMMARY_EDGES_SQL = (owner: string) =>
+  dialectSql(() => {
+    const edge = `SELECT c."code", q."scans", q."uniqueScans" FROM "DynamicCode" c
+        JOIN "ScanQuarter" q ON q."dynamicCodeId" = c."id" AND q."dimension" = 'total' AND q."quarter" >= ? AND q."quarter" < ?
+        WHERE ${owner} AND c."deletedAt" IS NULL`;
+    return `SELECT "code", SUM("scans") AS scans, SUM("uniqueScans") AS "unique" FROM (${edge} UNION ALL ${edge}) x GROUP BY "code"`;
+  });
+
 /** Every live code the library holds, with its totals in the range, most scanned first. */
-export async function analyticsSummary(library: Library, query: { from?: string; to?: string }): Promise<AnalyticsSummary> {
+export async function analyticsSummary(library: Library, query: RangeQuery): Promise<AnalyticsSummary> {
   const range = resolveRange(query);
   // Through the driver: a library may hold 10,000 codes, and Prisma's model objects for each
-  // cost more than the query. One statement: each live code of the library joined to its day
-  // totals in the range, summed in the database (a code without scans sums to 0).
+  // cost more than the query. Two statements, summed in the database: the whole UTC days of the
+  // range for each code, and the quarters at its ends (none for UTC).
   const owner = libraryCondition(library, "c");
-  const sums = await selectRows<{ code: string; name: string; scans: number | string; unique: number | string }>(
-    dialectSql(
-      () => `SELECT c."code", c."name", COALESCE(SUM(d."scans"), 0) AS scans, COALESCE(SUM(d."uniqueScans"), 0) AS "unique"
-    FROM "DynamicCode" c LEFT JOIN "ScanDaily" d ON d."dynamicCodeId" = c."id" AND d."dimension" = 'total' AND d."day" >= ? AND d."day" <= ?
-    WHERE ${owner.sql} AND c."deletedAt" IS NULL
-    GROUP BY c."id", c."code", c."name"`,
-    ),
-    [range.from, range.to, owner.id],
-  );
+  const split = splitByUtcDays(range);
+  type Sum = { code: string; scans: number | string; unique: number | string };
+  const [days, edges] = await Promise.all([
+    selectRows<Sum & { name: string }>(SUMMARY_DAYS_SQL(owner.sql), [split.firstDay, split.lastDay, owner.id]),
+    selectRows<Sum>(SUMMARY_EDGES_SQL(owner.sql), [split.edges[0], split.edges[1], owner.id, split.edges[2], split.edges[3], owner.id]),
+  ]);
+  const atEdges = new Map(edges.map((e) => [e.code, e]));
   // PostgreSQL sums to bigint (a string from the driver).
-  const rows = sums
-    .map((c) => ({ code: c.code, name: c.name, total_scans: Number(c.scans), unique_scans: Number(c.unique) }))
+  const rows = days
+    .map((c) => ({
+      code: c.code,
+      name: c.name,
+      total_scans: Number(c.scans) + Number(atEdges.get(c.code)?.scans ?? 0),
+      unique_scans: Number(c.unique) + Number(atEdges.get(c.code)?.unique ?? 0),
+    }))
     .sort((a, b) => b.total_scans - a.total_scans || a.code.localeCompare(b.code));
   return {
     from: range.from,
     to: range.to,
+    tz: range.tz,
     total_scans: rows.reduce((n, r) => n + r.total_scans, 0),
     unique_scans: rows.reduce((n, r) => n + r.unique_scans, 0),
     codes: rows,
@@ -139,11 +251,18 @@ export async function totalScansOf(codeIds: string[]): Promise<Map<string, numbe
   return totals;
 }
 
+/** The raw events' bounds of a range: its UTC days (the index's reach) and its exact instants. */
+const rawBounds = (range: Range) => {
+  const [start, end] = [range.start * QUARTER_MS, range.end * QUARTER_MS];
+  return [new Date(start).toISOString().slice(0, 10), new Date(end - 1).toISOString().slice(0, 10), storedTime(start), storedTime(end)];
+};
+
 /** At most this many destinations are listed (a code has at most 21 URLs, plus older ones). */
 const DESTINATIONS_SHOWN = 50;
 const DESTINATIONS_SQL = dialectSql(
-  () => `SELECT "destinationUrl" AS "destination", COUNT(*) AS "scans" FROM "ScanEvent"
-    WHERE "dynamicCodeId" = ? AND "day" >= ? AND "day" <= ? GROUP BY "destinationUrl" ORDER BY COUNT(*) DESC, "destinationUrl" LIMIT ${DESTINATIONS_SHOWN}`,
+  (dialect) => `SELECT "destinationUrl" AS "destination", COUNT(*) AS "scans" FROM "ScanEvent"
+    WHERE "dynamicCodeId" = ? AND "day" >= ? AND "day" <= ? AND "scannedAt" >= ${dialect === "sqlite" ? "?" : "CAST(? AS timestamp(3))"} AND "scannedAt" < ${dialect === "sqlite" ? "?" : "CAST(? AS timestamp(3))"}
+    GROUP BY "destinationUrl" ORDER BY COUNT(*) DESC, "destinationUrl" LIMIT ${DESTINATIONS_SHOWN}`,
 );
 
 /**
@@ -151,41 +270,95 @@ const DESTINATIONS_SQL = dialectSql(
  * tags), most first: the analytics page's "Destinations". Read from the scan events, not the
  * rollups, so its cost grows with the code's scans; the API's report does not include it.
  */
-export async function destinationsOf(library: Library, code: string, query: { from?: string; to?: string }): Promise<{ destination: string; scans: number }[]> {
+export async function destinationsOf(library: Library, code: string, query: RangeQuery): Promise<{ destination: string; scans: number }[]> {
   const range = resolveRange(query);
   const row = await codeOf(library, code);
-  const rows = await selectRows<{ destination: string; scans: number | string }>(DESTINATIONS_SQL, [row.id, range.from, range.to]);
+  const rows = await selectRows<{ destination: string; scans: number | string }>(DESTINATIONS_SQL, [row.id, ...rawBounds(range)]);
   return rows.map((r) => ({ destination: r.destination, scans: Number(r.scans) }));
 }
 
 // `destination`: where the short link sent the scan (contract, "Dynamic codes that do more").
 export const SCAN_EXPORT_COLUMNS = ["scanned_at", "country", "device", "os", "browser", "unique", "destination"] as const;
+/** With `tz`, each scan's time in that zone too, right after the UTC one. */
+export const SCAN_EXPORT_COLUMNS_LOCAL = ["scanned_at", "scanned_at_local", "country", "device", "os", "browser", "unique", "destination"] as const;
 const EXPORT_PAGE = 2000;
 /**
  * A page of one code's scans after an id, as arrays, `scanned_at` already as the export's
- * text (UTC, whole seconds). The ORDER BY names the index (dynamicCodeId, id) whole, so that
- * PostgreSQL walks it from the cursor on instead of sorting the code's rows for every page.
+ * text (UTC, whole seconds), and as epoch milliseconds for the local time. The UTC days bound
+ * the rows the index leads to, the instants cut the local days' ends exactly. The ORDER BY
+ * names the index (dynamicCodeId, id) whole, so that PostgreSQL walks it from the cursor on
+ * instead of sorting the code's rows for every page.
  */
 const EXPORT_SQL: DialectSql = {
-  // Stored as ISO text in UTC ("2026-11-22T04:08:39.537+00:00").
+  // Stored as ISO text in UTC ("2026-11-22T04:08:39.537+00:00"), the same text as the bounds.
   sqlite: `SELECT "id", substr("scannedAt", 1, 19) || 'Z', "country", "device", "os", "browser", "unique", "destinationUrl" FROM "ScanEvent"
-    WHERE "dynamicCodeId" = ? AND "day" >= ? AND "day" <= ? AND "id" > ? ORDER BY "dynamicCodeId", "id" LIMIT ?`,
+    WHERE "dynamicCodeId" = ? AND "day" >= ? AND "day" <= ? AND "scannedAt" >= ? AND "scannedAt" < ? AND "id" > ? ORDER BY "dynamicCodeId", "id" LIMIT ?`,
   postgres: `SELECT "id", to_char("scannedAt", 'YYYY-MM-DD"T"HH24:MI:SS"Z"'), "country", "device", "os", "browser", "unique", "destinationUrl" FROM "ScanEvent"
-    WHERE "dynamicCodeId" = $1 AND "day" >= $2 AND "day" <= $3 AND "id" > $4 ORDER BY "dynamicCodeId", "id" LIMIT $5`,
+    WHERE "dynamicCodeId" = $1 AND "day" >= $2 AND "day" <= $3 AND "scannedAt" >= $4::timestamp(3) AND "scannedAt" < $5::timestamp(3) AND "id" > $6
+    ORDER BY "dynamicCodeId", "id" LIMIT $7`,
 };
 
-/** One code's scan events in the range, oldest first, a page at a time (the CSV export). */
-export async function scanExportRows(library: Library, code: string, query: { from?: string; to?: string }): Promise<AsyncGenerator<unknown[][]>> {
+/**
+ * One code's scan events in the range, oldest first, a page at a time (the CSV export), with
+ * its columns and file name: `scanned_at_local` and the zone in the name when `tz` is given.
+ */
+export async function scanExport(library: Library, code: string, query: RangeQuery): Promise<{ stem: string; columns: readonly string[]; pages: AsyncGenerator<unknown[][]> }> {
   // The code and the range are checked here, before the first row, so their errors come first.
   const range = resolveRange(query);
   const row = await codeOf(library, code);
   type ExportRow = [string, string, string, string, string, string, boolean | number, string];
+  const bounds = rawBounds(range);
   const pages = keysetPages(
-    (after, take) => readRows(EXPORT_SQL, [row.id, range.from, range.to, after ?? "", take]) as Promise<ExportRow[]>,
+    (after, take) => readRows(EXPORT_SQL, [row.id, ...bounds, after ?? "", take]) as Promise<ExportRow[]>,
     EXPORT_PAGE,
     (r) => r[0],
   );
-  return (async function* () {
-    for await (const rows of pages) yield rows.map(([, scannedAt, country, device, os, browser, unique, destination]) => [scannedAt, country, device, os, browser, unique === true || unique === 1, destination]);
-  })();
+  const local = query.tz !== undefined;
+  // One offset a quarter hour: the zone cannot change it within one.
+  const offsets = new Map<number, number>();
+  const localTime = (scannedAt: string) => {
+    const ms = Date.parse(scannedAt);
+    const quarter = Math.floor(ms / QUARTER_MS);
+    let offset = offsets.get(quarter);
+    if (offset === undefined) offsets.set(quarter, (offset = offsetMinutes(range.tz, ms)));
+    return localTimeText(ms, offset);
+  };
+  return {
+    stem: local ? `scans-${code}-${range.tz.replace(/\//g, "_")}` : `scans-${code}`,
+    columns: local ? SCAN_EXPORT_COLUMNS_LOCAL : SCAN_EXPORT_COLUMNS,
+    pages: (async function* () {
+      for await (const rows of pages)
+        yield rows.map(([, scannedAt, country, device, os, browser, unique, destination]) =>
+          local
+            ? [scannedAt, localTime(scannedAt), country, device, os, browser, unique === true || unique === 1, destination]
+            : [scannedAt, country, device, os, browser, unique === true || unique === 1, destination],
+        );
+    })(),
+  };
+}
+
+const LIVE_MINUTES = 60;
+/**
+ * One code's scans per minute since a time, from the raw events: record ids begin with their
+ * time (server/ids.ts), so the index (dynamicCodeId, id) leads straight to the last hour's rows;
+ * `scannedAt` keeps out scans written since with an earlier time.
+ */
+const LIVE_SQL = dialectSql(
+  (dialect) => `SELECT ${dialect === "sqlite" ? `substr("scannedAt", 1, 16)` : `to_char("scannedAt", 'YYYY-MM-DD"T"HH24:MI')`} AS "minute", COUNT(*) AS scans
+    FROM "ScanEvent" WHERE "dynamicCodeId" = ? AND "id" >= ? AND "scannedAt" >= ${dialect === "sqlite" ? "?" : "CAST(? AS timestamp(3))"} GROUP BY 1`,
+);
+
+export type LiveScans = { total_scans: number; minutes: { minute: string; scans: number }[] };
+
+/** The live panel: a code's scans in each of the last 60 minutes (UTC minute starts, oldest first), the current one included. */
+export async function liveScans(library: Library, code: string, now = Date.now()): Promise<LiveScans> {
+  const { id } = await codeOf(library, code);
+  const first = (Math.floor(now / 60_000) - LIVE_MINUTES + 1) * 60_000;
+  const rows = await selectRows<{ minute: string; scans: number | string }>(LIVE_SQL, [id, `scan_${first.toString(36).padStart(9, "0")}`, storedTime(first)]);
+  const perMinute = new Map(rows.map((r) => [r.minute, Number(r.scans)]));
+  const minutes = Array.from({ length: LIVE_MINUTES }, (_, i) => {
+    const minute = new Date(first + i * 60_000).toISOString().slice(0, 16);
+    return { minute: `${minute}:00Z`, scans: perMinute.get(minute) ?? 0 };
+  });
+  return { total_scans: minutes.reduce((n, m) => n + m.scans, 0), minutes };
 }

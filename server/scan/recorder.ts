@@ -18,6 +18,7 @@ import { timeOrderedId } from "../ids";
 import { memoize } from "../memoize";
 import { processSingleton } from "../process-singleton";
 import { countryOf } from "./country";
+import { QUARTER_MS } from "../domain/timeZones";
 
 /** What the redirect knows of a scan; the rest is derived when the batch is written. */
 export type ScanInput = {
@@ -151,7 +152,8 @@ export async function writeScans(batch: BufferedScan[]): Promise<void> {
     const fresh = (await runEach(SQL.visits, visits)) as { dynamicCodeId: string; day: string; visitorHash: string }[];
     for (const v of fresh) firstOfVisitor.get(visitorOfDay(v.dynamicCodeId, v.day, v.visitorHash))!.unique = 1;
     await runEach(SQL.scans, scans.map((s) => SCAN_COLUMNS.map((column) => s[column])));
-    await runEach(SQL.rollups, rollupsOf(scans));
+    await runEach(SQL.rollups, rollupsOf(scans, (scan) => scan.day));
+    await runEach(SQL.quarterRollups, rollupsOf(scans, (scan) => Math.floor(Date.parse(scan.scannedAt) / QUARTER_MS)));
     await writeScanEvents(runEach, scans);
   });
 }
@@ -186,25 +188,26 @@ async function writeScanEvents(runEach: RunEach, scans: ScanRow[]): Promise<void
   await runEach(SQL.deliveries, deliveries);
 }
 
-type Rollup = [dynamicCodeId: string, day: string, dimension: string, value: string, scans: number, uniqueScans: number];
+type Rollup = [dynamicCodeId: string, bucket: string | number, dimension: string, value: string, scans: number, uniqueScans: number];
 
-/** The batch's contribution to the daily rollups that analytics read. */
-function rollupsOf(scans: ScanRow[]): Rollup[] {
+/** The batch's contribution to the rollups that analytics read, per bucket: the UTC day (ScanDaily) or the UTC quarter hour (ScanQuarter). */
+function rollupsOf(scans: ScanRow[], bucketOf: (scan: ScanRow) => string | number): Rollup[] {
   const sums = new Map<string, Rollup>();
-  const add = (scan: ScanRow, dimension: string, value: string) => {
-    const key = `${scan.dynamicCodeId}|${scan.day}|${dimension}|${value}`;
+  const add = (scan: ScanRow, bucket: string | number, dimension: string, value: string) => {
+    const key = `${scan.dynamicCodeId}|${bucket}|${dimension}|${value}`;
     const sum = sums.get(key);
     if (sum) {
       sum[4] += 1;
       sum[5] += scan.unique;
-    } else sums.set(key, [scan.dynamicCodeId, scan.day, dimension, value, 1, scan.unique]);
+    } else sums.set(key, [scan.dynamicCodeId, bucket, dimension, value, 1, scan.unique]);
   };
   for (const scan of scans) {
-    add(scan, "total", "");
-    add(scan, "country", scan.country);
-    add(scan, "device", scan.device);
-    add(scan, "os", scan.os);
-    add(scan, "browser", scan.browser);
+    const bucket = bucketOf(scan);
+    add(scan, bucket, "total", "");
+    add(scan, bucket, "country", scan.country);
+    add(scan, bucket, "device", scan.device);
+    add(scan, bucket, "os", scan.os);
+    add(scan, bucket, "browser", scan.browser);
   }
   return [...sums.values()];
 }
@@ -220,6 +223,13 @@ const SQL = {
     { scans: "integer", uniqueScans: "integer" },
     `ON CONFLICT ("dynamicCodeId", "dimension", "day", "value")
       DO UPDATE SET "scans" = "ScanDaily"."scans" + excluded."scans", "uniqueScans" = "ScanDaily"."uniqueScans" + excluded."uniqueScans"`,
+  ),
+  quarterRollups: insertEach(
+    "ScanQuarter",
+    ["dynamicCodeId", "quarter", "dimension", "value", "scans", "uniqueScans"],
+    { quarter: "integer", scans: "integer", uniqueScans: "integer" },
+    `ON CONFLICT ("dynamicCodeId", "dimension", "quarter", "value")
+      DO UPDATE SET "scans" = "ScanQuarter"."scans" + excluded."scans", "uniqueScans" = "ScanQuarter"."uniqueScans" + excluded."uniqueScans"`,
   ),
   // The enabled endpoints subscribed to scan.created of each code's library (the library key
   // as server/domain/library.ts writes it), for a JSON array of code ids in one parameter.

@@ -118,7 +118,7 @@ describe("analytics", () => {
     assert.equal(r.status, 200);
     const want: Partial<ReturnType<typeof expected>> = expected(PAST, "2026-02-28", "2026-03-04");
     delete want.unique; // per scan, for the export
-    assert.deepEqual(r.body, { code, from: "2026-02-28", to: "2026-03-04", ...want });
+    assert.deepEqual(r.body, { code, from: "2026-02-28", to: "2026-03-04", tz: "UTC", ...want });
     const body = r.body as { daily: unknown[]; total_scans: number; unique_scans: number };
     assert.equal(body.daily.length, 5);
     assert.deepEqual([body.total_scans, body.unique_scans], [8, 6]);
@@ -147,6 +147,7 @@ describe("analytics", () => {
     assert.deepEqual(r.body, {
       from: "2026-02-01",
       to: "2026-03-31",
+      tz: "UTC",
       total_scans: 9,
       unique_scans: 7,
       codes: [

@@ -169,7 +169,7 @@ describe("qr-records", () => {
     const text = (await cli(["analytics", scanned, "--from", "2026-01-01", "--to", perCode.to], key)).stdout;
     assert.match(text, new RegExp(`Total scans: ${perCode.total_scans}\\nUnique scans: ${perCode.unique_scans}\\n`));
     assert.match(text, /^DE\s+4$/m);
-    const today = perCode.daily.at(-1)!;
+    const today = perCode.daily!.at(-1)!;
     assert.match(text, new RegExp(`^${today.date}\\s+${today.scans}\\s+${today.unique_scans}$`, "m"));
     assert.deepEqual(JSON.parse((await cli(["analytics", scanned, "--from", "2026-01-01", "--to", perCode.to, "--json"], key)).stdout), perCode);
   });

@@ -62,7 +62,7 @@ describe("typed client", () => {
     const summary = await unwrap(api.GET("/dynqrcodes/analytics", { params: { query: { from: "2026-01-01", to: "2026-01-31" } } }));
     assert.deepEqual([summary.from, summary.to, summary.total_scans], ["2026-01-01", "2026-01-31", 0]);
     const perCode = await unwrap(api.GET("/dynqrcodes/{code}/analytics", { params: { path: { code: dyn.code }, query: { from: "2026-01-01", to: "2026-01-03" } } }));
-    assert.deepEqual(perCode.daily.map((d) => d.date), ["2026-01-01", "2026-01-02", "2026-01-03"]);
+    assert.deepEqual(perCode.daily!.map((d) => d.date), ["2026-01-01", "2026-01-02", "2026-01-03"]);
     assert.match(await unwrap(api.GET("/dynqrcodes/{code}/analytics/export", { params: { path: { code: dyn.code } }, parseAs: "text" })), /^scanned_at,country,device,os,browser,unique,destination\r?\n/);
     const png = await unwrap(api.GET("/dynqrcodes/{code}/image", { params: { path: { code: dyn.code }, query: { format: "png", size: 64 } }, parseAs: "arrayBuffer" }));
     assert.deepEqual([...new Uint8Array(png).slice(1, 4)], [0x50, 0x4e, 0x47]);

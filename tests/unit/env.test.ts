@@ -21,6 +21,16 @@ describe("configuration", () => {
     assert.deepEqual([env.metricsToken, env.metricsEnabled, env.logLevel, env.logShortLinks, env.shutdownDrainSeconds], [null, true, "info", false, 5]);
   });
 
+  it("SCAN_EVENT_RETENTION_DAYS: forever by default, else whole days from 1", () => {
+    const parsed = parseEnv({ SCAN_EVENT_RETENTION_DAYS: "90" });
+    assert.ok("env" in parsed);
+    assert.equal(parsed.env.scanEventRetentionDays, 90);
+    const byDefault = parseEnv({});
+    assert.ok("env" in byDefault);
+    assert.equal(byDefault.env.scanEventRetentionDays, null);
+    for (const bad of ["0", "1.5", "a year"]) assert.deepEqual(problems({ SCAN_EVENT_RETENTION_DAYS: bad }), ["SCAN_EVENT_RETENTION_DAYS must be a whole number of days, 1 or more"]);
+  });
+
   it("APP_URL's default follows PORT", () => {
     const parsed = parseEnv({ PORT: "3900" });
     assert.ok("env" in parsed);

@@ -38,7 +38,7 @@ describe("the /v1 route table", () => {
       [[64, 2048]],
     );
     const csv = (doc.paths?.["/dynqrcodes/{code}/analytics/export"] as { get: { responses: Record<string, { description: string }> } }).get;
-    assert.equal(csv.responses["200"].description, "CSV, columns scanned_at,country,device,os,browser,unique,destination");
+    assert.equal(csv.responses["200"].description, "CSV, columns scanned_at,scanned_at_local,country,device,os,browser,unique,destination");
   });
 
   it("says what the server does: 201 for creates, a relative server, ids, descriptions and declared tags, only schemas it sends", () => {

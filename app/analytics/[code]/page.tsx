@@ -1,14 +1,20 @@
 import { notFound, redirect } from "next/navigation";
 import { DailyChart } from "@/components/DailyChart";
+import { LivePanel } from "@/components/LivePanel";
+import { TimeZoneField } from "@/components/TimeZoneField";
 import { countryName, plural } from "@/components/words";
 import { sessionUserId } from "@/server/auth";
 import { libraryOfItemFor } from "@/server/domain/libraryItems";
 import { codeAnalytics, codeSummaryFor, destinationsOf, type CodeAnalytics } from "@/server/domain/analytics";
+import { zoneNames } from "@/server/domain/timeZones";
 import { DomainError } from "@/server/errors";
 
 export const dynamic = "force-dynamic";
 
-type Props = { params: Promise<{ code: string }>; searchParams: Promise<{ from?: string; to?: string }> };
+type Props = { params: Promise<{ code: string }>; searchParams: Promise<{ from?: string; to?: string; tz?: string; granularity?: string }> };
+
+/** An hour of the API's answer ("2026-03-08T01:00:00-08:00") as the page shows it. */
+const hourLabel = (hour: string) => `${hour.slice(0, 10)} ${hour.slice(11, 16)} (${hour.slice(19)})`;
 
 /** `key`: the row's value when its name is not unique (a country's code). */
 function Breakdown({ title, rows }: { title: string; rows: { key?: string; name: string; scans: number }[] }) {
@@ -41,6 +47,7 @@ function Breakdown({ title, rows }: { title: string; rows: { key?: string; name:
 export default async function AnalyticsPage({ params, searchParams }: Props) {
   const { code } = await params;
   const range = await searchParams;
+  const tz = range.tz ?? "UTC";
   const userId = await sessionUserId();
   if (!userId) redirect(`/login?callbackUrl=/analytics/${encodeURIComponent(code)}`);
   const library = await libraryOfItemFor(userId, "dynamic", code);
@@ -76,9 +83,17 @@ export default async function AnalyticsPage({ params, searchParams }: Props) {
             <label htmlFor="to">To</label>
             <input id="to" name="to" type="date" defaultValue={report?.to ?? range.to} />
           </div>
+          <TimeZoneField value={report?.tz ?? tz} zones={zoneNames()} fromBrowser={range.tz === undefined} />
+          <div>
+            <label htmlFor="granularity">View</label>
+            <select id="granularity" name="granularity" defaultValue={report?.hourly ? "hour" : "day"}>
+              <option value="day">By day</option>
+              <option value="hour">By hour (7 days at most)</option>
+            </select>
+          </div>
           <button type="submit">Show</button>
           {report && (
-            <a className="button secondary" href={`/analytics/${code}/scans.csv?from=${report.from}&to=${report.to}`} download>
+            <a className="button secondary" href={`/analytics/${code}/scans.csv?${new URLSearchParams({ from: report.from, to: report.to, tz: report.tz })}`} download>
               Download scans (CSV)
             </a>
           )}
@@ -94,14 +109,23 @@ export default async function AnalyticsPage({ params, searchParams }: Props) {
             <dd data-testid="range-summary">
               {plural(report.total_scans, "scan")} ({report.unique_scans} unique) from {report.from} to {report.to}
             </dd>
+            <dt>Time zone</dt>
+            <dd data-testid="time-zone">{report.tz}</dd>
           </dl>
         )}
       </section>
+      {!summary.deleted && <LivePanel code={code} tz={report?.tz ?? "UTC"} />}
       {report && (
         <>
           <section className="card">
-            <h2>Every day</h2>
-            <DailyChart daily={report.daily} />
+            <h2>
+              Every {report.hourly ? "hour" : "day"} <span className="muted">({report.tz})</span>
+            </h2>
+            {report.hourly ? (
+              <DailyChart per="hour" points={report.hourly.map((h) => ({ label: hourLabel(h.hour), scans: h.scans, unique_scans: h.unique_scans }))} />
+            ) : (
+              <DailyChart points={(report.daily ?? []).map((d) => ({ label: d.date, scans: d.scans, unique_scans: d.unique_scans }))} />
+            )}
           </section>
           <Breakdown title="Countries" rows={report.countries.map((r) => ({ key: r.country, name: countryName(r.country), scans: r.scans }))} />
           <Breakdown title="Devices" rows={report.devices.map((r) => ({ name: r.device, scans: r.scans }))} />

@@ -473,6 +473,8 @@ export interface components {
         AnalyticsSummary: {
             from: string;
             to: string;
+            /** @description The time zone of the days (`tz`, default UTC). */
+            tz: string;
             total_scans: number;
             unique_scans: number;
             codes: {
@@ -486,10 +488,20 @@ export interface components {
             code: string;
             from: string;
             to: string;
+            /** @description The time zone of the days and hours (`tz`, default UTC). */
+            tz: string;
             total_scans: number;
             unique_scans: number;
-            daily: {
+            /** @description Every day of the range in `tz`, zeros included (without `granularity=hour`). */
+            daily?: {
                 date: string;
+                scans: number;
+                unique_scans: number;
+            }[];
+            /** @description Every hour of the range in `tz`, zeros included (with `granularity=hour`): 23 or 25 on days the clocks change. */
+            hourly?: {
+                /** @description Start of the hour, ISO 8601 with the zone's offset then (2026-03-29T03:00:00+02:00). */
+                hour: string;
                 scans: number;
                 unique_scans: number;
             }[];
@@ -1639,6 +1651,7 @@ export interface operations {
             query?: {
                 from?: string;
                 to?: string;
+                tz?: string;
             };
             header?: never;
             path?: never;
@@ -1765,6 +1778,8 @@ export interface operations {
             query?: {
                 from?: string;
                 to?: string;
+                tz?: string;
+                granularity?: string;
             };
             header?: never;
             path: {
@@ -3730,10 +3745,12 @@ export interface operations {
     "dynqrcodes-analyticsExport": {
         parameters: {
             query?: {
-                /** @description First day, YYYY-MM-DD (UTC), inclusive. Default: 29 days before `to`. */
+                /** @description First day, YYYY-MM-DD in `tz`, inclusive. Default: 29 days before `to`. */
                 from?: string;
-                /** @description Last day, YYYY-MM-DD (UTC), inclusive. Default: today. */
+                /** @description Last day, YYYY-MM-DD in `tz`, inclusive. Default: today in `tz`. */
                 to?: string;
+                /** @description IANA time zone of the days and hours, such as Europe/Berlin or Asia/Kolkata (days of 23 or 25 hours included). Default: UTC. With it, the export adds `scanned_at_local` (ISO 8601 with the zone's offset) after `scanned_at`, which stays UTC. */
+                tz?: string;
             };
             header?: never;
             path: {
@@ -3743,7 +3760,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description CSV, columns scanned_at,country,device,os,browser,unique,destination */
+            /** @description CSV, columns scanned_at,scanned_at_local,country,device,os,browser,unique,destination */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

@@ -11,7 +11,7 @@ import {
   listDynamicCodes,
   updateDynamicCode,
 } from "../../domain/dynamicCodes";
-import { analyticsSummary, analyticsSummaryRecord, codeAnalytics, codeAnalyticsRecord } from "../../domain/analytics";
+import { analyticsSummary, analyticsSummaryRecord, codeAnalytics, codeAnalyticsQuery, codeAnalyticsRecord } from "../../domain/analytics";
 import { rangeQuery } from "../../domain/dateRange";
 import { listQuery } from "../../domain/validation";
 import { apiKeyProcedure, createTRPCRouter } from "../trpc";
@@ -34,7 +34,7 @@ export const dynqrcodesRouter = createTRPCRouter({
 
   analytics: apiKeyProcedure
     .meta({ openapi: { method: "GET", path: "/dynqrcodes/{code}/analytics", tags: TAGS, summary: "One code's scans: totals, every day, countries, devices, systems, browsers" } })
-    .input(rangeQuery.extend({ code: codeParam }))
+    .input(rangeQuery.extend({ code: codeParam, ...codeAnalyticsQuery.shape }))
     .output(codeAnalyticsRecord)
     .query(({ ctx, input }) => codeAnalytics(ctx.principal.library, input.code, input)),
 

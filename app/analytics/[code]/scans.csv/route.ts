@@ -1,6 +1,6 @@
 // The analytics page's CSV download: the API's scan export, for the logged-in account.
 import { rangeQuery } from "@/server/domain/dateRange";
-import { SCAN_EXPORT_COLUMNS, scanExportRows } from "@/server/domain/analytics";
+import { scanExport } from "@/server/domain/analytics";
 import { libraryOfItemFor } from "@/server/domain/libraryItems";
 import { csvAnswer } from "@/server/http/answer";
 import { sessionRoute } from "@/server/http/session-route";
@@ -11,5 +11,6 @@ export const GET = sessionRoute<{ code: string }>(async (userId, req, { code }) 
   const library = await libraryOfItemFor(userId, "dynamic", code);
   if (!library) return null;
   const query = rangeQuery.parse(Object.fromEntries(new URL(req.url).searchParams));
-  return csvAnswer(`scans-${code}`, SCAN_EXPORT_COLUMNS, await scanExportRows(library, code, query));
+  const { stem, columns, pages } = await scanExport(library, code, query);
+  return csvAnswer(stem, columns, pages);
 });

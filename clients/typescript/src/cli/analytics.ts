@@ -9,7 +9,7 @@ export function table(rows: (string | number)[][]): string {
 
 function summaryText(a: AnalyticsSummary): string {
   return [
-    `Scans from ${a.from} to ${a.to} (UTC)`,
+    `Scans from ${a.from} to ${a.to} (${a.tz})`,
     "",
     table([["CODE", "NAME", "SCANS", "UNIQUE"], ...a.codes.map((c) => [c.code, c.name, c.total_scans, c.unique_scans]), ["TOTAL", "", a.total_scans, a.unique_scans]]),
   ].join("\n");
@@ -18,11 +18,11 @@ function summaryText(a: AnalyticsSummary): string {
 function codeText(a: CodeAnalytics): string {
   const breakdown = (title: string, rows: { name: string; scans: number }[]) => (rows.length ? ["", table([[title, "SCANS"], ...rows.map((r) => [r.name, r.scans])])] : []);
   return [
-    `Code ${a.code}: scans from ${a.from} to ${a.to} (UTC)`,
+    `Code ${a.code}: scans from ${a.from} to ${a.to} (${a.tz})`,
     `Total scans: ${a.total_scans}`,
     `Unique scans: ${a.unique_scans}`,
     "",
-    table([["DATE", "SCANS", "UNIQUE"], ...a.daily.map((d) => [d.date, d.scans, d.unique_scans])]),
+    table([["DATE", "SCANS", "UNIQUE"], ...(a.daily ?? []).map((d) => [d.date, d.scans, d.unique_scans])]),
     ...breakdown("COUNTRY", a.countries.map((c) => ({ name: c.country, scans: c.scans }))),
     ...breakdown("DEVICE", a.devices.map((d) => ({ name: d.device, scans: d.scans }))),
     ...breakdown("OS", a.operating_systems.map((o) => ({ name: o.os, scans: o.scans }))),
@@ -30,8 +30,8 @@ function codeText(a: CodeAnalytics): string {
   ].join("\n");
 }
 
-export async function analytics(client: Client, options: { code?: string; from?: string; to?: string; json: boolean }): Promise<string> {
-  const query = { from: options.from, to: options.to };
+export async function analytics(client: Client, options: { code?: string; from?: string; to?: string; tz?: string; json: boolean }): Promise<string> {
+  const query = { from: options.from, to: options.to, tz: options.tz };
   if (options.code) {
     const a = await client.unwrap(client.api.GET("/dynqrcodes/{code}/analytics", { params: { path: { code: options.code }, query } }));
     return options.json ? JSON.stringify(a, null, 2) : codeText(a);

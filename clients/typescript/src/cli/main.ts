@@ -56,14 +56,15 @@ Options:
   -h, --help        this help
 
 ${ENVIRONMENT}`,
-  analytics: `Usage: qr-records analytics [CODE] [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--json]
+  analytics: `Usage: qr-records analytics [CODE] [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--tz ZONE] [--json]
 
 Without CODE: scans and unique scans of every dynamic code of the library, with the total.
 With CODE: that code's totals, scans per day, and its countries, devices, systems and browsers.
-Default range: the last 30 days up to today (UTC).
+Default range: the last 30 days up to today (in --tz).
 
 Options:
   --from, --to      the range, inclusive
+  --tz              the IANA time zone of the days, such as Europe/Berlin (default UTC)
   --json            the API's JSON answer instead of tables
   -h, --help        this help
 
@@ -139,10 +140,10 @@ async function run(argv: string[]): Promise<number> {
     await exportCsv(client(), target, values.out);
     return 0;
   }
-  const { values, positionals } = args(command, rest, { ...DATE, json: { type: "boolean" } });
+  const { values, positionals } = args(command, rest, { ...DATE, tz: { type: "string" }, json: { type: "boolean" } });
   if (values.help) return help();
   if (positionals.length > 1) throw usage("analytics takes at most one code");
-  process.stdout.write(`${await analytics(client(), { code: positionals[0], from: values.from, to: values.to, json: Boolean(values.json) })}\n`);
+  process.stdout.write(`${await analytics(client(), { code: positionals[0], from: values.from, to: values.to, tz: values.tz, json: Boolean(values.json) })}\n`);
   return 0;
 }
 

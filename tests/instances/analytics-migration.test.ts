@@ -1,0 +1,134 @@
+// The quarter-hour rollups' migration on a database that holds scans made under the old schema
+// (on the backend of the run): a new database gets every migration before `scan_quarter`, then
+// scans as the old writer stored them (raw events and their daily rollups, at quarter-hour
+// edges, a millisecond before them and across midnight), then the migration. Every daily total
+// and unique count is unchanged, the quarters add up to each UTC day's rollups in every
+// dimension, and each scan is counted in the quarter of its instant.
+import assert from "node:assert/strict";
+import { readdirSync, readFileSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { describe, it } from "node:test";
+import Database from "better-sqlite3";
+import pg from "pg";
+import { pgConfigFromUrl } from "../../server/database-url";
+
+const DATABASE_URL = process.env.DATABASE_URL ?? "";
+const dialect = DATABASE_URL.startsWith("postgres") ? "postgres" : "sqlite";
+const folder = path.join("prisma", dialect, "migrations");
+const migrations = readdirSync(folder).filter((m) => /^\d+_/.test(m)).sort();
+const target = migrations.findIndex((m) => m.endsWith("_scan_quarter"));
+const script = (name: string) => readFileSync(path.join(folder, name, "migration.sql"), "utf8");
+
+/** A database to run SQL scripts and queries on, of the run's backend, dropped at the end. */
+async function scratchDatabase() {
+  if (dialect === "sqlite") {
+    const dir = mkdtempSync(path.join(tmpdir(), "qr-migration-"));
+    const db = new Database(path.join(dir, "old.db"));
+    return {
+      exec: async (sql: string) => void db.exec(sql),
+      insert: async (table: string, rows: unknown[][]) => {
+        // The old rows need no users or codes: foreign keys are not what is tested (migrations turn them back on).
+        db.pragma("foreign_keys = OFF");
+        const put = db.prepare(`INSERT INTO "${table}" VALUES (${rows[0].map(() => "?").join(", ")})`);
+        db.transaction(() => rows.forEach((r) => put.run(...r.map((v) => (typeof v === "boolean" ? Number(v) : v)))))();
+      },
+      rows: async <T>(sql: string) => db.prepare(sql).all() as T[],
+      close: async () => {
+        db.close();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  }
+  const name = `qr_migration_${process.pid}_${Date.now()}`;
+  const admin = new pg.Client(pgConfigFromUrl(DATABASE_URL));
+  await admin.connect();
+  await admin.query(`CREATE DATABASE "${name}"`);
+  const client = new pg.Client({ ...pgConfigFromUrl(DATABASE_URL), database: name });
+  await client.connect();
+  // The old rows need no users or codes: foreign keys are not what is tested.
+  await client.query("SET session_replication_role = replica");
+  return {
+    exec: async (sql: string) => void (await client.query(sql)),
+    insert: async (table: string, rows: unknown[][]) => {
+      const width = rows[0].length;
+      await client.query(`INSERT INTO "${table}" VALUES ${rows.map((_, i) => `(${Array.from({ length: width }, (__, j) => `$${i * width + j + 1}`).join(", ")})`).join(", ")}`, rows.flat());
+    },
+    rows: async <T>(sql: string) => (await client.query(sql)).rows as T[],
+    close: async () => {
+      await client.end();
+      await admin.query(`DROP DATABASE "${name}"`);
+      await admin.end();
+    },
+  };
+}
+
+// Instants at and around quarter-hour edges and UTC midnights, several visitors and values.
+const INSTANTS = [
+  "2026-03-01T00:00:00.000Z",
+  "2026-03-01T00:14:59.999Z",
+  "2026-03-01T00:15:00.000Z",
+  "2026-03-01T09:44:59.999Z",
+  "2026-03-01T09:45:00.000Z",
+  "2026-03-01T23:59:59.999Z",
+  "2026-03-02T00:00:00.000Z",
+  "2026-03-29T01:00:00.000Z",
+  "2026-10-25T00:59:59.999Z",
+  "2026-11-24T18:29:30.500Z",
+];
+
+describe("the quarter-hour rollups' migration on a database with scans", () => {
+  it("keeps every UTC day's total and unique counts, and puts each scan in its instant's quarter", async () => {
+    assert.ok(target > 0, "the scan_quarter migration exists");
+    const db = await scratchDatabase();
+    try {
+      for (const m of migrations.slice(0, target)) await db.exec(script(m));
+      type Event = [id: string, code: string, at: number, visitor: number, country: string, device: string];
+      const events: Event[] = [];
+      for (const [c, code] of ["dyn_a", "dyn_b"].entries())
+        for (const [i, at] of INSTANTS.entries())
+          for (let n = 0; n < 1 + ((i + c) % 3); n++) events.push([`scan_${c}_${i}_${n}`, code, Date.parse(at) + n, (i + n) % 2, ["DE", "IN", "US"][(i + n) % 3], ["mobile", "desktop"][n % 2]]);
+      // The old writer's rows: unique = first of its visitor on its UTC day.
+      const seen = new Set<string>();
+      const stored = events.map(([id, code, at, visitor, country, device]) => {
+        const day = new Date(at).toISOString().slice(0, 10);
+        const unique = !seen.has(`${code}|${day}|${visitor}`);
+        seen.add(`${code}|${day}|${visitor}`);
+        const scannedAt = dialect === "sqlite" ? `${new Date(at).toISOString().slice(0, 23)}+00:00` : new Date(at).toISOString().slice(0, 23).replace("T", " ");
+        return { row: [id, code, scannedAt, day, country, device, "iOS", "Safari", `visitor${visitor}`, unique, "https://example.com/"], code, at, day, unique, country, device };
+      });
+      await db.insert("ScanEvent", stored.map((s) => s.row));
+      // Its daily rollups, as they stood before the migration.
+      const daily = new Map<string, [number, number]>();
+      for (const s of stored)
+        for (const [dimension, value] of [["total", ""], ["country", s.country], ["device", s.device], ["os", "iOS"], ["browser", "Safari"]]) {
+          const key = `${s.code}|${s.day}|${dimension}|${value}`;
+          const [scans, unique] = daily.get(key) ?? [0, 0];
+          daily.set(key, [scans + 1, unique + Number(s.unique)]);
+        }
+      await db.insert("ScanDaily", [...daily].map(([key, [scans, unique]]) => [...key.split("|").slice(0, 1), key.split("|")[1], key.split("|")[2], key.split("|")[3], scans, unique]));
+      const before = await db.rows<{ dynamicCodeId: string; day: string; dimension: string; value: string; scans: number; uniqueScans: number }>(`SELECT * FROM "ScanDaily" ORDER BY 1, 2, 3, 4`);
+
+      await db.exec(script(migrations[target]));
+
+      // The daily rollups are unchanged…
+      assert.deepEqual(await db.rows(`SELECT * FROM "ScanDaily" ORDER BY 1, 2, 3, 4`), before);
+      // …and each UTC day's quarters add up to them, in every dimension and value.
+      const perDay = await db.rows<{ dynamicCodeId: string; day: number; dimension: string; value: string; scans: number | string; uniqueScans: number | string }>(
+        `SELECT "dynamicCodeId", "quarter" / 96 AS "day", "dimension", "value", SUM("scans") AS "scans", SUM("uniqueScans") AS "uniqueScans" FROM "ScanQuarter" GROUP BY 1, 2, 3, 4`,
+      );
+      assert.deepEqual(
+        new Map(perDay.map((r) => [`${r.dynamicCodeId}|${new Date(Number(r.day) * 86_400_000).toISOString().slice(0, 10)}|${r.dimension}|${r.value}`, [Number(r.scans), Number(r.uniqueScans)]])),
+        daily,
+      );
+      // Each scan in the quarter of its instant (the edges: 00:14:59.999 in the first, 00:15:00.000 in the second).
+      const quarters = new Map<string, number>();
+      for (const s of stored) quarters.set(`${s.code}|${Math.floor(s.at / 900_000)}`, (quarters.get(`${s.code}|${Math.floor(s.at / 900_000)}`) ?? 0) + 1);
+      const totals = await db.rows<{ dynamicCodeId: string; quarter: number; scans: number }>(`SELECT "dynamicCodeId", "quarter", "scans" FROM "ScanQuarter" WHERE "dimension" = 'total'`);
+      assert.deepEqual(new Map(totals.map((r) => [`${r.dynamicCodeId}|${r.quarter}`, Number(r.scans)])), quarters);
+      assert.equal(totals.reduce((n, r) => n + Number(r.scans), 0), events.length);
+    } finally {
+      await db.close();
+    }
+  });
+});

@@ -1,0 +1,51 @@
+// SCAN_EVENT_RETENTION_DAYS: on a database of its own, scans recorded through /q, then a server
+// whose clock runs 40 days ahead (CLOCK_OFFSET_SECONDS) with a retention of 30 days. Its sweep
+// deletes the raw events (the export has none left) while the rollups keep counting them; a
+// server without the setting keeps everything.
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { describe, it } from "node:test";
+import { freshDatabase, startServer } from "../../scripts/harness";
+import { logIn } from "../helpers";
+
+const IPHONE = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1";
+const DAY = 86_400;
+
+describe("raw scan event retention", () => {
+  it("deletes events older than the setting, the rollups keep counting them", async () => {
+    const database = await freshDatabase("retention");
+    try {
+      const seed = spawnSync(process.execPath, ["node_modules/tsx/dist/cli.mjs", "scripts/seed.ts"], { env: { ...process.env, DATABASE_URL: database.url, NODE_ENV: "development" }, encoding: "utf8" });
+      assert.equal(seed.status, 0, seed.stderr);
+      const env = { DATABASE_URL: database.url, REDIS_URL: "" };
+      let server = await startServer(env);
+      const page = await logIn("pro@example.com", "demo-password", server.base);
+      const { key } = (await page("keys.generatePersonal")) as { key: string };
+      const api = (path: string) => fetch(`${server.base}${path}`, { headers: { "x-api-key": key } });
+      const created = await fetch(`${server.base}/v1/dynqrcodes`, { method: "POST", headers: { "x-api-key": key, "content-type": "application/json" }, body: JSON.stringify({ destination_url: "https://example.com/kept", name: "Kept" }) });
+      const code = ((await created.json()) as { created: { code: string }[] }).created[0].code;
+      for (let i = 0; i < 5; i++) assert.equal((await fetch(`${server.base}/q/${code}`, { headers: { "user-agent": IPHONE }, redirect: "manual" })).status, 302);
+      const today = new Date().toISOString().slice(0, 10);
+      const exported = async () => (await (await api(`/v1/dynqrcodes/${code}/analytics/export?from=${today}&to=${today}`)).text()).trim().split("\r\n").length - 1;
+      const totals = async () => ((await (await api(`/v1/dynqrcodes/${code}/analytics?from=${today}&to=${today}`)).json()) as { total_scans: number; unique_scans: number });
+      for (let tries = 0; (await exported()) < 5 && tries < 50; tries++) await new Promise((r) => setTimeout(r, 200));
+      assert.equal(await exported(), 5);
+      await server.stop();
+
+      // 40 days later, without the setting: nothing goes.
+      server = await startServer({ ...env, CLOCK_OFFSET_SECONDS: String(40 * DAY) });
+      await new Promise((r) => setTimeout(r, 1000));
+      assert.equal(await exported(), 5);
+      await server.stop();
+
+      // With 30 days: the sweep at start deletes them; the analytics still count them.
+      server = await startServer({ ...env, CLOCK_OFFSET_SECONDS: String(40 * DAY), SCAN_EVENT_RETENTION_DAYS: "30" });
+      for (let tries = 0; (await exported()) > 0 && tries < 50; tries++) await new Promise((r) => setTimeout(r, 200));
+      assert.equal(await exported(), 0);
+      assert.deepEqual(await totals(), { ...(await totals()), total_scans: 5, unique_scans: 1 });
+      await server.stop();
+    } finally {
+      await database.cleanup();
+    }
+  });
+});
