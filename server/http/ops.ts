@@ -9,6 +9,7 @@ import { env } from "../env";
 import { metricsText } from "../metrics";
 import { processSingleton } from "../process-singleton";
 import { redis } from "../redis";
+import { spoolCheck } from "../scan/spool";
 import { jsonAnswer, type Answer } from "./answer";
 
 const PATHS = ["/healthz", "/readyz", "/metrics"];
@@ -88,6 +89,9 @@ async function readiness(): Promise<{ ready: boolean; checks: Checks }> {
   // Redis away keeps the instance ready: limits and invalidation fall back.
   const client = redis();
   checks.redis = !client ? "not configured" : client.status === "ready" ? "ok" : "unreachable";
+  // A spool that cannot be written keeps the instance ready: its scans wait in memory.
+  const spool = spoolCheck();
+  if (spool) checks.spool = spool;
   if (state.draining) {
     checks.shutdown = "draining";
     ready = false;

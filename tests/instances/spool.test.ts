@@ -1,0 +1,194 @@
+// The scan spool (contract: "Short links that never fail and never lose a scan"): kill -9
+// under /q load loses no answered scan and counts none twice, also when the kill lands between
+// a batch's commit and its checkpoint, and again during the replay; two servers never share a
+// spool; a spool that cannot be written still answers every redirect.
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { describe, it } from "node:test";
+import { db } from "../../server/db";
+import { visitorHash } from "../../server/scan/recorder";
+import { http, personalKey, until } from "../helpers";
+import { startServer, type RunningServer } from "../../scripts/harness";
+
+const UA = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1";
+/** Each request its own agent, so that each stored scan names the request it came from (its visitor hash). */
+const agentOf = (n: number) => `${UA} r${n}`;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function dynamicCode(name: string) {
+  const { key } = await personalKey();
+  const created = await http("POST", "/v1/dynqrcodes", { key, json: { destination_url: "https://example.com/spool", name } });
+  const code = (created.body as { created: { code: string }[] }).created[0].code;
+  const { id } = await db.dynamicCode.findUniqueOrThrow({ where: { code } });
+  return { key, code, id };
+}
+
+/** Browser-like /q traffic from `workers` loops; each request numbered from `first`. */
+function load(server: RunningServer, code: string, first: number, workers = 8) {
+  const answered = new Set<number>();
+  const cut = new Set<number>();
+  const other = new Map<number, number>();
+  let next = first;
+  let running = true;
+  const loop = async () => {
+    while (running) {
+      const n = next++;
+      try {
+        const res = await fetch(`${server.base}/q/${code}`, { redirect: "manual", headers: { "user-agent": agentOf(n) } });
+        await res.arrayBuffer();
+        if (res.status === 302) answered.add(n);
+        else other.set(res.status, (other.get(res.status) ?? 0) + 1);
+      } catch {
+        cut.add(n); // the server died with this request in flight: it may or may not have been spooled
+        return;
+      }
+    }
+  };
+  const done = Promise.all(Array.from({ length: workers }, loop));
+  return {
+    answered,
+    cut,
+    other,
+    stop: async () => {
+      running = false;
+      await done;
+    },
+    done,
+  };
+}
+
+const countOf = (id: string) => db.scanEvent.count({ where: { dynamicCodeId: id } });
+
+/**
+ * Every answered request's scan is stored exactly once; a stored scan is one of ours (answered,
+ * or cut by the kill after it was spooled); no visitor counted unique twice.
+ */
+async function assertExactlyOnce(id: string, answered: Set<number>, cut: Set<number>) {
+  const expected = new Map<string, number>();
+  for (const n of [...answered, ...cut]) expected.set(visitorHash("127.0.0.1", agentOf(n)), n);
+  let rows: { visitorHash: string; unique: boolean }[] = [];
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    rows = await db.scanEvent.findMany({ where: { dynamicCodeId: id }, select: { visitorHash: true, unique: true } });
+    const stored = new Set(rows.map((r) => r.visitorHash));
+    if ([...answered].every((n) => stored.has(visitorHash("127.0.0.1", agentOf(n)))) || Date.now() > deadline) break;
+    await sleep(200);
+  }
+  const seen = new Map<string, number>();
+  for (const r of rows) seen.set(r.visitorHash, (seen.get(r.visitorHash) ?? 0) + 1);
+  const missing = [...answered].filter((n) => !seen.has(visitorHash("127.0.0.1", agentOf(n))));
+  assert.deepEqual(missing, [], "every answered redirect is recorded");
+  assert.deepEqual([...seen].filter(([, times]) => times > 1), [], "no scan recorded twice");
+  assert.deepEqual(rows.filter((r) => !expected.has(r.visitorHash)), [], "every recorded scan is one of ours");
+  // Each request is a visitor of its own: every scan is that visitor's first of the day, and the rollup agrees.
+  assert.equal(rows.filter((r) => r.unique).length, rows.length, "unique once per visitor");
+  const daily = await db.scanDaily.findMany({ where: { dynamicCodeId: id, dimension: "total" } });
+  assert.equal(
+    daily.reduce((sum, d) => sum + d.scans, 0),
+    rows.length,
+    "the daily rollup counts each stored scan once",
+  );
+  assert.equal(
+    daily.reduce((sum, d) => sum + d.uniqueScans, 0),
+    rows.length,
+    "and each unique once",
+  );
+  return rows.length;
+}
+
+/** The restarted server's replay line (LOG_LEVEL=info). */
+async function replayLine(server: RunningServer): Promise<{ scans: number; stored: number; alreadyStored: number }> {
+  await until(() => server.output().includes('"scans.spool_replayed"'), "the spool's replay", 60_000);
+  const line = server
+    .output()
+    .split("\n")
+    .find((l) => l.includes('"scans.spool_replayed"'))!;
+  return JSON.parse(line) as { scans: number; stored: number; alreadyStored: number };
+}
+
+describe("scan spool", () => {
+  it("kill -9 under /q load, then restart: every answered redirect recorded, exactly once", async (t) => {
+    const { code, id } = await dynamicCode("Spool kill");
+    const spool = mkdtempSync(path.join(tmpdir(), "qr-spool-kill-"));
+    try {
+      const first = await startServer({ SCAN_SPOOL_DIR: spool });
+      const traffic = load(first, code, 0);
+      await until(() => traffic.answered.size > 1500, "traffic to flow", 60_000);
+      first.child.kill("SIGKILL");
+      await first.exited;
+      await traffic.stop();
+      const atKill = await countOf(id);
+
+      const second = await startServer({ SCAN_SPOOL_DIR: spool, LOG_LEVEL: "info" });
+      const after = load(second, code, 1_000_000, 2);
+      await until(() => after.answered.size >= 200, "redirects after the restart", 60_000);
+      await after.stop();
+      const replay = await replayLine(second);
+      const recorded = await assertExactlyOnce(id, new Set([...traffic.answered, ...after.answered]), traffic.cut);
+      t.diagnostic(`answered ${traffic.answered.size} before the kill (${traffic.cut.size} cut in flight), ${after.answered.size} after; ${atKill} stored at the kill; replay ${JSON.stringify(replay)}; recorded ${recorded}`);
+      assert.ok(atKill < traffic.answered.size, "the kill left scans to replay");
+      assert.ok(replay.stored > 0);
+      assert.equal(await second.stop(), 0);
+    } finally {
+      rmSync(spool, { recursive: true, force: true });
+    }
+  });
+
+  it("kill -9 between a batch's commit and its checkpoint, and again during the replay: nothing counted twice, uniques and rollups included", async (t) => {
+    const { code, id } = await dynamicCode("Spool mid-batch");
+    const spool = mkdtempSync(path.join(tmpdir(), "qr-spool-mid-"));
+    const PAUSE = { SCAN_SPOOL_DIR: spool, SCAN_WRITER_TEST_PAUSE_MS: "2000" };
+    try {
+      // 1. The writer pauses 2 s after each commit: kill it within milliseconds of one.
+      const first = await startServer(PAUSE);
+      const traffic = load(first, code, 0);
+      await until(() => traffic.answered.size > 1200, "traffic to flow", 60_000);
+      const before = await countOf(id);
+      let stored = before;
+      while (stored === before) {
+        await sleep(20);
+        stored = await countOf(id);
+      }
+      first.child.kill("SIGKILL");
+      await first.exited;
+      await traffic.stop();
+
+      // 2. The replay commits its first batch and pauses: killed again there.
+      const second = await startServer({ ...PAUSE, LOG_LEVEL: "info" });
+      let duringReplay = stored;
+      while (duringReplay === stored) {
+        await sleep(20);
+        duringReplay = await countOf(id);
+      }
+      second.child.kill("SIGKILL");
+      await second.exited;
+
+      // 3. A third start writes the rest; scans already stored are skipped.
+      const third = await startServer({ SCAN_SPOOL_DIR: spool, LOG_LEVEL: "info" });
+      const replay = await replayLine(third);
+      const recorded = await assertExactlyOnce(id, traffic.answered, traffic.cut);
+      t.diagnostic(`answered ${traffic.answered.size} (${traffic.cut.size} cut); stored ${stored} at the first kill (mid-batch), ${duringReplay} at the second (mid-replay); third start's replay ${JSON.stringify(replay)}; recorded ${recorded}`);
+      assert.ok(stored < traffic.answered.size, "the first kill left scans to replay");
+      assert.ok(replay.alreadyStored > 0, "the replay met scans the killed writers had committed, and skipped them");
+      assert.equal(await third.stop(), 0);
+    } finally {
+      rmSync(spool, { recursive: true, force: true });
+    }
+  });
+
+  it("two servers never share one spool", async () => {
+    const spool = mkdtempSync(path.join(tmpdir(), "qr-spool-lock-"));
+    try {
+      const first = await startServer({ SCAN_SPOOL_DIR: spool });
+      await assert.rejects(startServer({ SCAN_SPOOL_DIR: spool }), /Refusing to start: the scan spool .* is in use by process \d+: every instance needs a SCAN_SPOOL_DIR of its own/);
+      await first.stop();
+      // A clean exit frees it.
+      const again = await startServer({ SCAN_SPOOL_DIR: spool });
+      assert.equal(await again.stop(), 0);
+    } finally {
+      rmSync(spool, { recursive: true, force: true });
+    }
+  });
+});
