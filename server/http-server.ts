@@ -37,6 +37,7 @@ import { answerShortLink } from "./scan/redirect";
 import { subscribeToChanges } from "./scan/resolve";
 import { startScanWriterThread } from "./scan/writer-thread";
 import { closeSpool, startSpool } from "./scan/spool";
+import { startLiveCopy } from "./scan/live-copy";
 import { startImagePool } from "./images/pool";
 import { redis, whenReady } from "./redis";
 import { startWebhookDispatcher, stopWebhookDispatcher } from "./webhooks/thread";
@@ -257,6 +258,8 @@ startRetentionSweep();
 const shared = redis();
 subscribeToChanges();
 if (shared) await whenReady(shared, 2000).catch((error) => logError("redis.not_ready_at_start", {}, error));
+// With PostgreSQL and Redis: the copy of every code that redirects through a database outage.
+startLiveCopy();
 // An embedded database knows it is in use: `npm run admin -- restore` refuses meanwhile.
 if (env.backend === "sqlite") process.once("exit", registerServer(sqliteFileOf(env.databaseUrl)));
 process.on("SIGTERM", (signal) => void stop(signal));

@@ -64,9 +64,11 @@ type ScanBuffer = {
   /** This turn's scans, appended to the spool together when the turn ends. */
   turn: BufferedScan[];
   turnSpooled: Promise<void> | null;
+  /** After a failed write, no other is tried before this time (a full buffer would try at every scan). */
+  retryAt: number;
 };
 // One per process (Next's copy of this module and the Node server's share it).
-const buffer: ScanBuffer = processSingleton("scans.buffer", () => ({ scans: [], timer: null, writing: null, write: writeScans, spool: null, turn: [], turnSpooled: null }));
+const buffer: ScanBuffer = processSingleton("scans.buffer", () => ({ scans: [], timer: null, writing: null, write: writeScans, spool: null, turn: [], turnSpooled: null, retryAt: 0 }));
 watchScanBuffer(() => buffer.scans.length);
 
 const DESKTOP_OS = /^(Windows|Mac OS|Linux|Ubuntu|Debian|Fedora|Chromium OS|Chrome OS)/;
@@ -136,8 +138,9 @@ export const newScan = (scan: ScanInput): BufferedScan => ({
 
 /** A full batch is written now; anything less within FLUSH_INTERVAL_MS. */
 function scheduleFlush(): void {
-  if (buffer.scans.length >= FLUSH_SIZE) void flushScans();
-  else if (buffer.scans.length > 0) buffer.timer ??= setTimeout(() => void flushScans(), FLUSH_INTERVAL_MS);
+  const wait = buffer.retryAt - Date.now();
+  if (buffer.scans.length >= FLUSH_SIZE && wait <= 0) void flushScans();
+  else if (buffer.scans.length > 0) buffer.timer ??= setTimeout(() => void flushScans(), Math.max(FLUSH_INTERVAL_MS, wait));
 }
 
 /** A scan as stored, plus which visitor of the day it is. */
@@ -328,8 +331,8 @@ export async function flushScans(): Promise<void> {
   } finally {
     buffer.writing = null;
   }
-  if (failed) buffer.timer ??= setTimeout(() => void flushScans(), RETRY_MS);
-  else scheduleFlush();
+  buffer.retryAt = failed ? Date.now() + RETRY_MS : 0;
+  scheduleFlush();
 }
 
 function lastSpooled(batch: BufferedScan[]): number | undefined {

@@ -3,7 +3,8 @@
 // a batch's commit and its checkpoint, and again during the replay; two servers never share a
 // spool; a spool that cannot be written still answers every redirect.
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, it } from "node:test";
@@ -189,6 +190,38 @@ describe("scan spool", () => {
       assert.equal(await again.stop(), 0);
     } finally {
       rmSync(spool, { recursive: true, force: true });
+    }
+  });
+
+  it("a spool that fills up or cannot be written: every redirect still 302, its scan kept in memory and recorded once, /readyz 200 says so, one log line", async (t) => {
+    const { code, id } = await dynamicCode("Spool full");
+    const dir = mkdtempSync(path.join(tmpdir(), "qr-spool-full-"));
+    // As root (CI): a 32 kB filesystem of the test's own, full after a hundred scans or so.
+    // Otherwise: a directory this user may not write.
+    const root = process.getuid?.() === 0;
+    if (root) execFileSync("mount", ["-t", "tmpfs", "-o", "size=32k,mode=0700", "tmpfs", dir]);
+    else chmodSync(dir, 0o500);
+    try {
+      const server = await startServer({ SCAN_SPOOL_DIR: path.join(dir, "spool") });
+      const traffic = load(server, code, 0, 4);
+      await until(() => traffic.answered.size > 800, "traffic to flow", 60_000);
+      const ready = await fetch(`${server.base}/readyz`);
+      const metrics = await (await fetch(`${server.base}/metrics`)).text();
+      await traffic.stop();
+      assert.equal(await server.stop(), 0);
+      assert.deepEqual([...traffic.other], [], "every redirect answered 302");
+      assert.equal(traffic.cut.size, 0);
+      assert.equal(ready.status, 200);
+      assert.equal(((await ready.json()) as { checks: Record<string, string> }).checks.spool, "unwritable");
+      const errors = Number(/^qr_scan_spool_errors_total (\d+)/m.exec(metrics)?.[1]);
+      assert.ok(errors > 0, `qr_scan_spool_errors_total ${errors}`);
+      const lines = server.output().split("\n").filter((l) => l.includes('"scans.spool_failed"'));
+      assert.equal(lines.length, 1, "logged once a minute at most, not once a scan");
+      const recorded = await assertExactlyOnce(id, traffic.answered, traffic.cut);
+      t.diagnostic(`${root ? "32 kB tmpfs" : "read-only directory"}: ${traffic.answered.size} redirects, ${errors} spool errors counted, ${recorded} recorded; ${lines[0].slice(0, 200)}`);
+    } finally {
+      if (root) execFileSync("umount", ["-l", dir]);
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -51,7 +51,7 @@ export class Spool {
   private replayFrom: Position = 0;
   /** Every live record up to here is in the database. */
   private live: Position = 0;
-  /** False from a failed write until a segment is open again. */
+  /** False from a failed write or open until an append succeeds again. */
   writable = false;
   /** Why the last write or open failed. */
   lastError: unknown = null;
@@ -88,6 +88,7 @@ export class Spool {
       this.replayFrom = checkpoint;
       this.startSegment(Math.max(segmentOf(checkpoint), ...found) + 1);
       this.live = positionOf(this.segment, 0);
+      this.writable = true;
     } catch (error) {
       if (error instanceof SpoolInUseError) throw error;
       this.lastError = error;
@@ -129,7 +130,6 @@ export class Spool {
     this.segment = n;
     this.size = 0;
     this.segments.add(n);
-    this.writable = true;
     // The new file's name must survive a machine crash too.
     fs.open(this.dir, "r", (error, dirFd) => !error && fs.fsync(dirFd, () => fs.close(dirFd, () => undefined)));
   }
@@ -164,14 +164,14 @@ export class Spool {
     }
     this.size += data.length;
     this.dirty = true;
+    this.writable = true;
     const end = positionOf(this.segment, this.size);
     if (this.size >= (this.options.segmentBytes ?? 16 * 1024 * 1024)) {
       this.closeSegment();
       try {
         this.startSegment(this.segment + 1);
       } catch (error) {
-        this.lastError = error;
-        this.writable = false;
+        this.lastError = error; // the next append tries again
       }
     }
     return end;
