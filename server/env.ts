@@ -57,6 +57,7 @@ const schema = z
     MAIL_OUTBOX: flag("MAIL_OUTBOX"),
     MAIL_OUTBOX_DIR: z.preprocess(unset, z.string().default("./data/outbox")),
     CLOCK_OFFSET_SECONDS: z.preprocess(unset, z.coerce.number({ error: "CLOCK_OFFSET_SECONDS must be a number of seconds" }).finite("CLOCK_OFFSET_SECONDS must be a number of seconds").default(0)),
+    SCAN_SPOOL: z.preprocess(unset, z.enum(["1", "true", "0", "false"], { error: "SCAN_SPOOL must be 1, true, 0 or false" }).default("1")).transform((v) => v === "1" || v === "true"),
     SCAN_SPOOL_DIR: z.preprocess(unset, z.string().default("./data/spool")),
     SCAN_SPOOL_FSYNC_MS: integer("SCAN_SPOOL_FSYNC_MS", 0, 1000),
     SCAN_WRITER_TEST_PAUSE_MS: integer("SCAN_WRITER_TEST_PAUSE_MS", 0, 0),
@@ -111,6 +112,8 @@ const schema = z
       mailFrom: v.MAIL_FROM,
       /** Where mails go as .eml files when there is no SMTP server. */
       mailOutboxDir: v.MAIL_OUTBOX_DIR,
+      /** SCAN_SPOOL=0: no spool (the benchmark's baseline): a kill -9 loses the scans still in memory. */
+      scanSpool: v.SCAN_SPOOL,
       /** The production server's scan spool: a directory of its own per instance (server/scan/spool). */
       scanSpoolDir: v.SCAN_SPOOL_DIR,
       /** How often the spool is synced to the disk; 0: before every answer. */

@@ -243,7 +243,7 @@ async function stop(signal: NodeJS.Signals) {
 try {
   for (const name of SECRET_NAMES) secret(name);
   if (env.mailProblem) throw new Error(env.mailProblem);
-  startSpool(); // another live process holding SCAN_SPOOL_DIR stops this one
+  if (env.scanSpool) startSpool(); // another live process holding SCAN_SPOOL_DIR stops this one
 } catch (error) {
   console.error(`Refusing to start: ${(error as Error).message}`);
   process.exit(1);

@@ -140,39 +140,39 @@ describe("scan spool", () => {
   it("kill -9 between a batch's commit and its checkpoint, and again during the replay: nothing counted twice, uniques and rollups included", async (t) => {
     const { code, id } = await dynamicCode("Spool mid-batch");
     const spool = mkdtempSync(path.join(tmpdir(), "qr-spool-mid-"));
-    const PAUSE = { SCAN_SPOOL_DIR: spool, SCAN_WRITER_TEST_PAUSE_MS: "2000" };
+    // The writer pauses 60 s after each commit, before its checkpoint: a kill after a commit lands there.
+    const PAUSE = { SCAN_SPOOL_DIR: spool, SCAN_WRITER_TEST_PAUSE_MS: "60000" };
     try {
-      // 1. The writer pauses 2 s after each commit: kill it within milliseconds of one.
+      // 1. The first batch is committed within 200 ms of the first scan, then the writer
+      // pauses, its checkpoint not moved, while the load goes on into the spool.
       const first = await startServer(PAUSE);
       const traffic = load(first, code, 0);
-      await until(() => traffic.answered.size > 1200, "traffic to flow", 60_000);
-      const before = await countOf(id);
-      let stored = before;
-      while (stored === before) {
-        await sleep(20);
-        stored = await countOf(id);
-      }
+      await until(() => traffic.answered.size > 1500, "traffic to flow", 60_000);
+      const stored = await countOf(id);
       first.child.kill("SIGKILL");
       await first.exited;
       await traffic.stop();
+      assert.ok(stored > 0, "the first batch was committed before the kill");
 
-      // 2. The replay commits its first batch and pauses: killed again there.
+      // 2. The replay commits its first batch (those scans among them are skipped) and pauses: killed again there.
       const second = await startServer({ ...PAUSE, LOG_LEVEL: "info" });
       let duringReplay = stored;
-      while (duringReplay === stored) {
+      for (let i = 0; i < 3000 && duringReplay === stored; i++) {
         await sleep(20);
         duringReplay = await countOf(id);
       }
       second.child.kill("SIGKILL");
       await second.exited;
+      assert.ok(duringReplay > stored, "the replay committed a batch before the second kill");
 
-      // 3. A third start writes the rest; scans already stored are skipped.
+      // 3. A third start writes everything again from the same checkpoint; what is stored is skipped.
       const third = await startServer({ SCAN_SPOOL_DIR: spool, LOG_LEVEL: "info" });
       const replay = await replayLine(third);
       const recorded = await assertExactlyOnce(id, traffic.answered, traffic.cut);
       t.diagnostic(`answered ${traffic.answered.size} (${traffic.cut.size} cut); stored ${stored} at the first kill (mid-batch), ${duringReplay} at the second (mid-replay); third start's replay ${JSON.stringify(replay)}; recorded ${recorded}`);
-      assert.ok(stored < traffic.answered.size, "the first kill left scans to replay");
-      assert.ok(replay.alreadyStored > 0, "the replay met scans the killed writers had committed, and skipped them");
+      // Neither killed writer moved the checkpoint: the third replays everything, and skips exactly what they had committed.
+      assert.equal(replay.alreadyStored, duringReplay, "the scans the killed writers had committed are skipped, each once");
+      assert.equal(replay.scans, recorded, "every scan the spool held is written");
       assert.equal(await third.stop(), 0);
     } finally {
       rmSync(spool, { recursive: true, force: true });

@@ -138,7 +138,14 @@ export class Spool {
   private reopen(): boolean {
     if (Date.now() < this.reopenAt) return false;
     this.reopenAt = Date.now() + REOPEN_MS;
-    if (!this.locked) return this.open() || this.fd !== null;
+    if (!this.locked) {
+      try {
+        return this.open() || this.fd !== null;
+      } catch (error) {
+        this.lastError = error; // taken by another process meanwhile: this one stays in memory
+        return false;
+      }
+    }
     try {
       this.startSegment(this.segment + 1);
       return true;
