@@ -49,6 +49,7 @@ export function startSpool(): void {
     fsyncMs: env.scanSpoolFsyncMs,
     onError: (error, what) => failed(error, what, 0),
     onTorn: (file, offset, reason) => logWarn("scans.spool_torn_record", { file, offset, reason }),
+    onLeftovers: () => void replay(spool),
   });
   state.spool = spool;
   const leftovers = spool.open();

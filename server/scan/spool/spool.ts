@@ -29,6 +29,8 @@ export type SpoolOptions = {
   segmentBytes?: number;
   /** A sync or checkpoint that failed (an append that fails returns null, its reason in lastError). */
   onError: (error: unknown, what: string) => void;
+  /** A directory that could not be opened at start, opened later, holds records to replay. */
+  onLeftovers?: () => void;
   /** A torn or damaged record: reading the segment stops there. */
   onTorn: (file: string, offset: number, reason: string) => void;
 };
@@ -140,7 +142,8 @@ export class Spool {
     this.reopenAt = Date.now() + REOPEN_MS;
     if (!this.locked) {
       try {
-        return this.open() || this.fd !== null;
+        if (this.open()) this.options.onLeftovers?.();
+        return this.fd !== null;
       } catch (error) {
         this.lastError = error; // taken by another process meanwhile: this one stays in memory
         return false;
