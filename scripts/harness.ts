@@ -3,7 +3,8 @@
 // server of their own (to stop it, or to run it with other settings) start another on the
 // same database as the main one.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { mkdirSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import net from "node:net";
 import path from "node:path";
 import pg from "pg";
@@ -33,6 +34,10 @@ export async function startServer(env: Record<string, string | undefined> = {}, 
   port ??= await freePort();
   // SERVER_NODE_ARGS: extra Node options for the server (say --cpu-prof, which NODE_OPTIONS refuses).
   const nodeArgs = process.env.SERVER_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
+  // Each server a scan spool of its own (two never share one), removed when it exits, unless
+  // the caller names one (to restart on it).
+  const ownSpool = env.SCAN_SPOOL_DIR === undefined ? mkdtempSync(path.join(tmpdir(), "qr-spool-")) : null;
+  if (ownSpool) env = { ...env, SCAN_SPOOL_DIR: ownSpool };
   const child = spawn(process.execPath, [...nodeArgs, "--import", "tsx", "server/http-server.ts", "--port", String(port), "--host", "127.0.0.1"], {
     // PORT too, as `npm start` gives it: APP_URL's default follows it.
     // No drain window by default (tests stop many servers; the tests of draining set one), and
@@ -46,7 +51,12 @@ export async function startServer(env: Record<string, string | undefined> = {}, 
     output += chunk;
     process.stderr.write(chunk);
   });
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  const exited = new Promise<number | null>((resolve) =>
+    child.once("exit", (code) => {
+      if (ownSpool) rmSync(ownSpool, { recursive: true, force: true });
+      resolve(code);
+    }),
+  );
   const base = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
   for (;;) {

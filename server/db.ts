@@ -54,7 +54,7 @@ export function isDatabaseUnreachable(error: unknown): boolean {
   const e = error as { code?: string; message?: string } | null;
   if (!e || typeof e !== "object") return false;
   if (e.code === "P1001" || e.code === "P1017" || e.code === "ECONNREFUSED" || e.code === "ECONNRESET") return true;
-  return /Can't reach database server|Connection terminated|ECONNREFUSED|terminating connection due to administrator command|the database system is (shutting down|starting up)|Server has closed the connection/.test(e.message ?? "");
+  return /Can't reach database server|Connection terminated|ECONNREFUSED|terminating connection due to administrator command|the database system is (shutting down|starting up)|Server has closed the connection|Client has encountered a connection error/.test(e.message ?? "");
 }
 
 /** A write refused by a unique index (Prisma's P2002): the callers turn it into a conflict or retry. */

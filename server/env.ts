@@ -58,6 +58,10 @@ const schema = z
     MAIL_OUTBOX_DIR: z.preprocess(unset, z.string().default("./data/outbox")),
     CLOCK_OFFSET_SECONDS: z.preprocess(unset, z.coerce.number({ error: "CLOCK_OFFSET_SECONDS must be a number of seconds" }).finite("CLOCK_OFFSET_SECONDS must be a number of seconds").default(0)),
     SCAN_EVENT_RETENTION_DAYS: optional(z.coerce.number({ error: "SCAN_EVENT_RETENTION_DAYS must be a whole number of days, 1 or more" }).int("SCAN_EVENT_RETENTION_DAYS must be a whole number of days, 1 or more").min(1, "SCAN_EVENT_RETENTION_DAYS must be a whole number of days, 1 or more")),
+    SCAN_SPOOL: z.preprocess(unset, z.enum(["1", "true", "0", "false"], { error: "SCAN_SPOOL must be 1, true, 0 or false" }).default("1")).transform((v) => v === "1" || v === "true"),
+    SCAN_SPOOL_DIR: z.preprocess(unset, z.string().default("./data/spool")),
+    SCAN_SPOOL_FSYNC_MS: integer("SCAN_SPOOL_FSYNC_MS", 0, 1000),
+    SCAN_WRITER_TEST_PAUSE_MS: integer("SCAN_WRITER_TEST_PAUSE_MS", 0, 0),
     SHUTDOWN_DRAIN_SECONDS: z.preprocess(unset, z.coerce.number({ error: "SHUTDOWN_DRAIN_SECONDS must be a number of seconds, 0 or more" }).min(0, "SHUTDOWN_DRAIN_SECONDS must be a number of seconds, 0 or more").default(5)),
   })
   .transform((v) => {
@@ -111,6 +115,14 @@ const schema = z
       mailFrom: v.MAIL_FROM,
       /** Where mails go as .eml files when there is no SMTP server. */
       mailOutboxDir: v.MAIL_OUTBOX_DIR,
+      /** SCAN_SPOOL=0: no spool (the benchmark's baseline): a kill -9 loses the scans still in memory. */
+      scanSpool: v.SCAN_SPOOL,
+      /** The production server's scan spool: a directory of its own per instance (server/scan/spool). */
+      scanSpoolDir: v.SCAN_SPOOL_DIR,
+      /** How often the spool is synced to the disk; 0: before every answer. */
+      scanSpoolFsyncMs: v.SCAN_SPOOL_FSYNC_MS,
+      /** Tests only: the scan writer waits this long after each batch's commit, before its checkpoint. */
+      scanWriterTestPauseMs: v.SCAN_WRITER_TEST_PAUSE_MS,
       /** Added to the server's clock for expiry rules (tokens, invitations, retention): tests move time with it. */
       clockOffsetSeconds: v.CLOCK_OFFSET_SECONDS,
     };

@@ -13,7 +13,9 @@
 // serving for SHUTDOWN_DRAIN_SECONDS (default 5) so a load balancer polling /readyz takes it
 // out; then it stops accepting connections, closes idle keep-alive connections, lets requests
 // in flight finish (up to 5 s), stops the webhook dispatcher, writes every buffered scan
-// (up to 10 s of tries), and exits, so each redirect that was answered is recorded.
+// (up to 10 s of tries), and exits, so each redirect that was answered is recorded. A scan is
+// in the spool (server/scan/spool) before its redirect is answered, so a kill -9 loses none:
+// the next start writes what the spool holds, in the background.
 //   node --import tsx server/http-server.ts [--dev] [--port N] [--host H]
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import next from "next";
@@ -34,6 +36,8 @@ import { drainScans } from "./scan/recorder";
 import { answerShortLink, FORM_TOO_LARGE, MAX_FORM_BYTES, passwordOfForm } from "./scan/redirect";
 import { subscribeToChanges } from "./scan/resolve";
 import { startScanWriterThread } from "./scan/writer-thread";
+import { closeSpool, startSpool } from "./scan/spool";
+import { startLiveCopy } from "./scan/live-copy";
 import { startImagePool } from "./images/pool";
 import { redis, whenReady } from "./redis";
 import { startWebhookDispatcher, stopWebhookDispatcher } from "./webhooks/thread";
@@ -250,6 +254,7 @@ async function stop(signal: NodeJS.Signals) {
   await stopWebhookDispatcher();
   const left = await drainScans();
   if (left > 0) logError("shutdown.scans_not_written", { left, signal });
+  closeSpool();
   logInfo("shutdown.done", { signal, scansNotWritten: left });
   process.exit(signal === "SIGINT" ? 130 : 0);
 }
@@ -259,6 +264,7 @@ async function stop(signal: NodeJS.Signals) {
 try {
   for (const name of SECRET_NAMES) secret(name);
   if (env.mailProblem) throw new Error(env.mailProblem);
+  if (env.scanSpool) startSpool(); // another live process holding SCAN_SPOOL_DIR stops this one
 } catch (error) {
   console.error(`Refusing to start: ${(error as Error).message}`);
   process.exit(1);
@@ -274,6 +280,8 @@ startScanRetention();
 const shared = redis();
 subscribeToChanges();
 if (shared) await whenReady(shared, 2000).catch((error) => logError("redis.not_ready_at_start", {}, error));
+// With PostgreSQL and Redis: the copy of every code that redirects through a database outage.
+startLiveCopy();
 // An embedded database knows it is in use: `npm run admin -- restore` refuses meanwhile.
 if (env.backend === "sqlite") process.once("exit", registerServer(sqliteFileOf(env.databaseUrl)));
 process.on("SIGTERM", (signal) => void stop(signal));

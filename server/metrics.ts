@@ -72,6 +72,7 @@ function create() {
         this.set(scanBuffer.size());
       },
     }),
+    spoolErrors: new client.Counter({ name: "qr_scan_spool_errors_total", help: "Scans that could not be appended to the spool (kept in memory only), and failed spool syncs and checkpoints", registers }),
     scanWrite: new client.Histogram({ name: "qr_scan_write_duration_seconds", help: "Time to write one batch of scans", buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5], registers }),
     rateLimited: new client.Counter({ name: "qr_rate_limited_total", help: "Requests refused by a rate limit, by scope", labelNames: ["scope"] as const, registers }),
     keyRejections: new client.Counter({ name: "qr_api_key_rejections_total", help: "/v1 requests refused by the key checks, by reason", labelNames: ["reason"] as const, registers }),
@@ -117,6 +118,11 @@ export function countScansWritten(count: number, seconds: number): void {
   if (!on()) return;
   metrics.scansRecorded.inc(count);
   metrics.scanWrite.observe(seconds);
+}
+
+/** Scans that could not be spooled, or a failed sync or checkpoint (counted even with METRICS=0: it is rare and it matters). */
+export function countSpoolErrors(count: number): void {
+  metrics.spoolErrors.inc(count);
 }
 
 /** Where the scan buffer's size is read when metrics are collected. */

@@ -7,6 +7,7 @@ import { randomString, timeOrderedId } from "../ids";
 import { invalidateResolution } from "../scan/resolve";
 import { futureExpiresAtField, RULE_FIELDS, rulesInput, rulesRecord, rulesRecordOf, type RuleColumns } from "../rules";
 import { hashPassword } from "./passwords";
+import { copyCreated } from "../scan/live-copy";
 import { changeWithEvents } from "../webhooks";
 import { initialReviewStatus, libraryOwner, libraryWhere, recordCodeDeleted, type Actor, type Library } from "./library";
 import { totalScansOf } from "./analytics";
@@ -122,10 +123,12 @@ export async function createDynamicCodes(actor: Actor, items: DynamicCodeInput[]
     }));
     const records = rows.map(dynamicRecordOf);
     try {
-      return await changeWithEvents(actor.library, async (tx) => {
+      const created = await changeWithEvents(actor.library, async (tx) => {
         await tx.dynamicCode.createMany({ data: rows });
         return { result: records, events: records.map((data) => ({ type: "dynqrcode.created", data })) };
       });
+      await copyCreated(rows); // they redirect through a database outage too
+      return created;
     } catch (error) {
       if (!isUniqueViolation(error) || attempt >= CODE_ATTEMPTS) throw error;
     }

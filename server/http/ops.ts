@@ -9,6 +9,8 @@ import { env } from "../env";
 import { metricsText } from "../metrics";
 import { processSingleton } from "../process-singleton";
 import { redis } from "../redis";
+import { spoolCheck } from "../scan/spool";
+import { copyLoaded } from "../scan/live-copy";
 import { jsonAnswer, type Answer } from "./answer";
 
 const PATHS = ["/healthz", "/readyz", "/metrics"];
@@ -71,9 +73,10 @@ async function migrationsApplied(): Promise<boolean> {
 
 type Checks = Record<string, string>;
 
-async function readiness(): Promise<{ ready: boolean; checks: Checks }> {
+async function readiness(): Promise<{ ready: boolean; degraded: boolean; checks: Checks }> {
   const checks: Checks = {};
   let ready = true;
+  let degraded = false;
   try {
     await withTimeout(selectRows({ sqlite: "SELECT 1 AS ok", postgres: "SELECT 1 AS ok" }, []), DATABASE_TIMEOUT_MS);
     checks.database = "ok";
@@ -83,16 +86,22 @@ async function readiness(): Promise<{ ready: boolean; checks: Checks }> {
     }
   } catch {
     checks.database = "unreachable";
-    ready = false;
+    // With the copy of every code loaded (server/scan/live-copy) every short link still
+    // redirects: degraded, so that a balancer does not take every instance out at once.
+    if (copyLoaded()) degraded = true;
+    else ready = false;
   }
   // Redis away keeps the instance ready: limits and invalidation fall back.
   const client = redis();
   checks.redis = !client ? "not configured" : client.status === "ready" ? "ok" : "unreachable";
+  // A spool that cannot be written keeps the instance ready: its scans wait in memory.
+  const spool = spoolCheck();
+  if (spool) checks.spool = spool;
   if (state.draining) {
     checks.shutdown = "draining";
     ready = false;
   }
-  return { ready, checks };
+  return { ready, degraded, checks };
 }
 
 function tokenMatches(header: string | null, token: string): boolean {
@@ -108,8 +117,8 @@ export async function answerOps(req: OpsRequest): Promise<Answer> {
   if (req.method !== "GET" && req.method !== "HEAD") return jsonAnswer(405, { error: "Method not allowed" }, { ...NO_STORE, Allow: "GET, HEAD" });
   if (req.path === "/healthz") return jsonAnswer(200, { status: "ok" }, NO_STORE);
   if (req.path === "/readyz") {
-    const { ready, checks } = await readiness();
-    return jsonAnswer(ready ? 200 : 503, { status: ready ? "ready" : "not ready", checks }, NO_STORE);
+    const { ready, degraded, checks } = await readiness();
+    return jsonAnswer(ready ? 200 : 503, { status: !ready ? "not ready" : degraded ? "degraded" : "ready", checks }, NO_STORE);
   }
   if (req.path !== "/metrics") return notFound();
   if (env.metricsToken !== null) {

@@ -1,16 +1,18 @@
-// Scan recording off the redirect's critical path: a scan is appended to an in-memory buffer
-// before its redirect is answered, and the buffer is written in batches (every 200 ms or 500
-// scans) in one transaction each, by the writer thread in the production server
-// (writer-thread.ts). A failed write keeps the batch for the next try. On SIGTERM or SIGINT
-// the buffer is drained before the process exits (server/http-server.ts).
-// A hard crash (kill -9, out of memory, power loss) loses what is still in the buffer (the
-// README's "what a crash can lose"): normally the last 200 ms of scans, at most 500 plus what
-// arrives while a batch is being written; while the database is unreachable, every scan since
-// it went away, as they wait here for it to come back.
+// Scan recording off the redirect's critical path. With the spool (server/scan/spool, started
+// by the production server), the scans of one event-loop turn are appended to it in one write
+// before their redirects are answered; then they join an in-memory buffer that is written in
+// batches (every 200 ms or 500 scans) in one transaction each, by the writer thread
+// (writer-thread.ts), and each written batch moves the spool's checkpoint. A failed write
+// keeps the batch for the next try. On SIGTERM or SIGINT the buffer is drained before the
+// process exits (server/http-server.ts). A crash loses nothing the spool holds: the next
+// start writes it, and a scan's id makes that exactly once (writeScans skips stored ids).
+// Without a spool (`next dev`, serverless, or a spool that cannot be written) a hard crash
+// loses what is still in the buffer: normally the last 200 ms of scans.
 import { createHmac } from "node:crypto";
 import { isbot } from "isbot";
 import UAParser from "ua-parser-js";
 import { dialectSql, insertEach, storedTime, writeTransaction, type RunEach } from "../db";
+import { env } from "../env";
 import { logError } from "../log";
 import { countScansWritten, watchScanBuffer } from "../metrics";
 import { secret } from "../secrets";
@@ -32,7 +34,21 @@ export type ScanInput = {
   /** The value of the trusted country header, if any. */
   countryHeader: string | null;
 };
-export type BufferedScan = ScanInput & { id: string };
+export type BufferedScan = ScanInput & {
+  id: string;
+  /** On the last scan of a spool write: the spool position after it. */
+  spooled?: number;
+};
+
+/** Where the scans of a turn are appended before their redirects are answered (server/scan/spool). */
+export type ScanSpool = {
+  /** The position after the scans, or null when they could not be appended (they stay in memory only). */
+  append(scans: BufferedScan[]): number | null;
+  /** With SCAN_SPOOL_FSYNC_MS=0: resolves once the appended scans are on the disk. */
+  sync: (() => Promise<void>) | null;
+  /** Every spooled scan up to `position` is in the database. */
+  written(position: number): void;
+};
 
 const FLUSH_INTERVAL_MS = 200;
 const FLUSH_SIZE = 500;
@@ -43,11 +59,17 @@ type ScanBuffer = {
   scans: BufferedScan[];
   timer: NodeJS.Timeout | null;
   writing: Promise<void> | null;
-  /** Where batches are written: in process by default, or by the writer thread (writer-thread.ts). */
-  write: (batch: BufferedScan[]) => Promise<void>;
+  /** Where batches are written: in process by default, or by the writer thread (writer-thread.ts). Resolves to the number newly stored. */
+  write: (batch: BufferedScan[]) => Promise<number>;
+  spool: ScanSpool | null;
+  /** This turn's scans, appended to the spool together when the turn ends. */
+  turn: BufferedScan[];
+  turnSpooled: Promise<void> | null;
+  /** After a failed write, no other is tried before this time (a full buffer would try at every scan). */
+  retryAt: number;
 };
 // One per process (Next's copy of this module and the Node server's share it).
-const buffer: ScanBuffer = processSingleton("scans.buffer", () => ({ scans: [], timer: null, writing: null, write: writeScans }));
+const buffer: ScanBuffer = processSingleton("scans.buffer", () => ({ scans: [], timer: null, writing: null, write: writeScans, spool: null, turn: [], turnSpooled: null, retryAt: 0 }));
 watchScanBuffer(() => buffer.scans.length);
 
 const DESKTOP_OS = /^(Windows|Mac OS|Linux|Ubuntu|Debian|Fedora|Chromium OS|Chrome OS)/;
@@ -74,9 +96,34 @@ const hashOfVisitor = memoize("visitorHash", (visitor) => createHmac("sha256", s
  * beyond the last few thousand visitors, whose repeated scans skip the HMAC). */
 export const visitorHash = (address: string, userAgent: string): string => hashOfVisitor(`${address}\n${userAgent}`);
 
-export function bufferScan(scan: ScanInput): void {
-  buffer.scans.push(newScan(scan));
+/** Takes a scan; with a spool, the promise resolves once it is in the spool (answer after it). */
+export function bufferScan(scan: ScanInput): Promise<void> | undefined {
+  if (!buffer.spool) {
+    buffer.scans.push(newScan(scan));
+    scheduleFlush();
+    return undefined;
+  }
+  buffer.turn.push(newScan(scan));
+  // One write for every scan of this turn: setImmediate runs once the turn's I/O is handled.
+  return (buffer.turnSpooled ??= new Promise<void>((resolve) => setImmediate(spoolTurn, resolve)));
+}
+
+function spoolTurn(resolve: () => void): void {
+  const scans = buffer.turn;
+  const spool = buffer.spool!;
+  buffer.turn = [];
+  buffer.turnSpooled = null;
+  const position = spool.append(scans);
+  if (position !== null) scans[scans.length - 1].spooled = position;
+  for (const scan of scans) buffer.scans.push(scan);
   scheduleFlush();
+  if (position !== null && spool.sync) spool.sync().then(resolve, resolve);
+  else resolve();
+}
+
+/** From now on each scan is appended to `spool` before its redirect is answered. */
+export function setScanSpool(spool: ScanSpool): void {
+  buffer.spool = spool;
 }
 
 // Each field named (a spread cost each redirect 2 µs, and made the batch slower to send to the thread).
@@ -92,8 +139,9 @@ export const newScan = (scan: ScanInput): BufferedScan => ({
 
 /** A full batch is written now; anything less within FLUSH_INTERVAL_MS. */
 function scheduleFlush(): void {
-  if (buffer.scans.length >= FLUSH_SIZE) void flushScans();
-  else if (buffer.scans.length > 0) buffer.timer ??= setTimeout(() => void flushScans(), FLUSH_INTERVAL_MS);
+  const wait = buffer.retryAt - Date.now();
+  if (buffer.scans.length >= FLUSH_SIZE && wait <= 0) void flushScans();
+  else if (buffer.scans.length > 0) buffer.timer ??= setTimeout(() => void flushScans(), Math.max(FLUSH_INTERVAL_MS, wait));
 }
 
 /** A scan as stored, plus which visitor of the day it is. */
@@ -140,12 +188,20 @@ function toRow(scan: BufferedScan): ScanRow {
   };
 }
 
-/** Writes one batch in one transaction; exported for tests of the uniqueness rule. */
-export async function writeScans(batch: BufferedScan[]): Promise<void> {
-  const scans = batch.map(toRow);
-  const firstOfVisitor = new Map<string, ScanRow>();
-  for (const scan of scans) if (!firstOfVisitor.has(scan.visitor)) firstOfVisitor.set(scan.visitor, scan);
-  await writeTransaction(async (runEach) => {
+/**
+ * Writes one batch in one transaction; the number of scans newly stored. A scan whose id is
+ * already stored (a spool replayed after a crash that came between a batch's commit and its
+ * checkpoint) is skipped whole: its visitor mark, rollups and event were written with it.
+ * Exported for tests of the uniqueness rule.
+ */
+export async function writeScans(batch: BufferedScan[]): Promise<number> {
+  const rows = batch.map(toRow);
+  return writeTransaction(async (runEach) => {
+    const stored = (await runEach(SQL.stored, [[JSON.stringify(rows.map((s) => s.id))]])) as { id: string }[];
+    const known = new Set(stored.map((s) => s.id));
+    const scans = known.size === 0 ? rows : rows.filter((s) => !known.has(s.id));
+    const firstOfVisitor = new Map<string, ScanRow>();
+    for (const scan of scans) if (!firstOfVisitor.has(scan.visitor)) firstOfVisitor.set(scan.visitor, scan);
     // The primary key decides which visitors are new for the day: the rows it lets in are
     // returned, and the first scan of each such visitor in the batch is the unique one.
     const visits = [...firstOfVisitor.values()].map((s) => [s.dynamicCodeId, s.day, s.visitorHash]);
@@ -155,6 +211,7 @@ export async function writeScans(batch: BufferedScan[]): Promise<void> {
     await runEach(SQL.rollups, rollupsOf(scans, (scan) => scan.day));
     await runEach(SQL.quarterRollups, rollupsOf(scans, (scan) => Math.floor(Date.parse(scan.scannedAt) / QUARTER_MS)));
     await writeScanEvents(runEach, scans);
+    return scans.length;
   });
 }
 
@@ -215,6 +272,11 @@ function rollupsOf(scans: ScanRow[], bucketOf: (scan: ScanRow) => string | numbe
 // Parameters bound per row on SQLite, one JSON parameter per statement on PostgreSQL (see
 // RunEach in server/db.ts): Prisma's createMany cost the event loop 100 ms for 500 rows.
 const SQL = {
+  // The batch's ids already stored, for a JSON array of ids in one parameter (as `subscribers`).
+  stored: dialectSql((dialect) => {
+    const ids = dialect === "sqlite" ? `json_each(?)` : `jsonb_array_elements_text((?::jsonb -> 0 ->> 0)::jsonb)`;
+    return `SELECT e."id" AS "id" FROM ${ids} AS j JOIN "ScanEvent" e ON e."id" = j.value`;
+  }),
   visits: insertEach("ScanVisitorDay", ["dynamicCodeId", "day", "visitorHash"], {}, `ON CONFLICT DO NOTHING RETURNING "dynamicCodeId", "day", "visitorHash"`),
   scans: insertEach("ScanEvent", SCAN_COLUMNS, { scannedAt: "timestamp(3)", unique: "boolean" }),
   rollups: insertEach(
@@ -245,7 +307,7 @@ const SQL = {
 };
 
 /** Where batches are written: in process by default, or by the writer thread (writer-thread.ts). */
-export function setScanWriter(writer: (batch: BufferedScan[]) => Promise<void>): void {
+export function setScanWriter(writer: (batch: BufferedScan[]) => Promise<number>): void {
   buffer.write = writer;
 }
 
@@ -260,23 +322,70 @@ export async function flushScans(): Promise<void> {
   const batch = buffer.scans.splice(0, FLUSH_SIZE);
   let failed = false;
   const started = performance.now();
-  buffer.writing = buffer.write(batch).then(() => countScansWritten(batch.length, (performance.now() - started) / 1000)).catch((error) => {
-    logError("scans.write_failed", { count: batch.length }, error);
-    buffer.scans.unshift(...batch); // kept for the next try: nothing accepted is lost
-    failed = true;
-  });
+  buffer.writing = buffer
+    .write(batch)
+    .then(async (stored) => {
+      countScansWritten(stored, (performance.now() - started) / 1000);
+      await writerTestPause();
+      // FIFO: every spooled scan before the batch's last mark is written.
+      const spooled = lastSpooled(batch);
+      if (spooled !== undefined) buffer.spool?.written(spooled);
+    })
+    .catch((error) => {
+      logError("scans.write_failed", { count: batch.length }, error);
+      buffer.scans.unshift(...batch); // kept for the next try: nothing accepted is lost
+      failed = true;
+    });
   try {
     await buffer.writing;
   } finally {
     buffer.writing = null;
   }
-  if (failed) buffer.timer ??= setTimeout(() => void flushScans(), RETRY_MS);
-  else scheduleFlush();
+  buffer.retryAt = failed ? Date.now() + RETRY_MS : 0;
+  scheduleFlush();
+}
+
+function lastSpooled(batch: BufferedScan[]): number | undefined {
+  for (let i = batch.length - 1; i >= 0; i--) if (batch[i].spooled !== undefined) return batch[i].spooled;
+  return undefined;
+}
+
+/** SCAN_WRITER_TEST_PAUSE_MS (tests only): the writer waits after a batch's commit, before its checkpoint. */
+const writerTestPause = () => (env.scanWriterTestPauseMs > 0 ? new Promise((resolve) => setTimeout(resolve, env.scanWriterTestPauseMs)) : Promise.resolve());
+
+/**
+ * Writes scans a crashed predecessor left in the spool, between the buffer's batches (one
+ * writer at a time), trying again until the database takes them; the number newly stored.
+ */
+export async function writeReplayedScans(batch: BufferedScan[]): Promise<number> {
+  for (;;) {
+    while (buffer.writing) await buffer.writing;
+    let stored = -1;
+    const started = performance.now();
+    buffer.writing = buffer.write(batch).then(
+      async (count) => {
+        stored = count;
+        countScansWritten(count, (performance.now() - started) / 1000);
+        await writerTestPause();
+      },
+      (error) => logError("scans.replay_write_failed", { count: batch.length }, error),
+    );
+    try {
+      await buffer.writing;
+    } finally {
+      buffer.writing = null;
+    }
+    if (stored >= 0) return stored;
+    await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
+  }
 }
 
 /** Before exit: write until nothing is left (scans answered meanwhile are included). */
 export async function drainScans(deadlineMs = 10_000): Promise<number> {
   const end = Date.now() + deadlineMs;
-  while ((buffer.scans.length > 0 || buffer.writing) && Date.now() < end) await flushScans();
-  return buffer.scans.length;
+  while ((buffer.scans.length > 0 || buffer.turn.length > 0 || buffer.writing) && Date.now() < end) {
+    if (buffer.turn.length > 0) await new Promise((resolve) => setImmediate(resolve));
+    await flushScans();
+  }
+  return buffer.scans.length + buffer.turn.length;
 }

@@ -67,7 +67,7 @@ export async function answerShortLink(req: ShortLinkRequest): Promise<ShortLinkA
   // HEAD requests (link checkers) and bots are redirected but not counted.
   if (req.method !== "HEAD" && !isBotAgent(req.userAgent)) {
     countShortLink("redirect");
-    bufferScan({
+    const spooled = bufferScan({
       dynamicCodeId: resolution.id,
       scannedAt: Date.now(),
       destinationUrl,
@@ -75,6 +75,8 @@ export async function answerShortLink(req: ShortLinkRequest): Promise<ShortLinkA
       address: req.address,
       countryHeader: req.countryHeader,
     });
+    // The 302 leaves once the scan is in the spool (server/scan/spool).
+    if (spooled) await spooled;
   } else countShortLink(req.method === "HEAD" ? "redirect" : "bot");
   return { status: 302, headers: { Location: destinationUrl, "Cache-Control": REDIRECT_CACHE }, body: null };
 }

@@ -3,13 +3,16 @@
 // here and, with REDIS_URL, in every other instance through Redis pub/sub. While an instance
 // is not subscribed (Redis away, or reconnecting) it cannot hear of changes, so it does not
 // trust its cache: it asks the database each time, and empties the cache once it is back.
-import { db } from "../db";
+// While PostgreSQL is unreachable, a code is read from the copy of every code kept in Redis
+// (server/scan/live-copy), and the database is tried again at most once a second.
+import { db, isDatabaseUnreachable } from "../db";
 import { nextTurn } from "../event-loop";
 import { env } from "../env";
 import { logError } from "../log";
 import { processSingleton } from "../process-singleton";
 import { redis, redisPrefix, redisSubscriber, whenReady } from "../redis";
 import { resolvedRulesOf, type ResolvedRules, type RuleColumns } from "../rules";
+import { copiedResolution, refreshCopy } from "./live-copy";
 
 /**
  * What a short link needs of a code; an active code's rules ride along (absent when unset),
@@ -20,8 +23,8 @@ export type Resolution =
   | ({ state: "active"; id: string; destinationUrl: string } & ResolvedRules)
   | { state: "draft" | "paused" | "deleted" | "unknown"; id?: string };
 
-/** The columns a resolution is made of. */
-export const RESOLUTION_COLUMNS = { id: true, status: true, destinationUrl: true, deletedAt: true, expiresAt: true, expiredUrl: true, targets: true, utm: true, passwordHash: true } as const;
+/** The columns a resolution is made of (the copy, live-copy, reads the same, with the code). */
+export const RESOLUTION_COLUMNS = { id: true, code: true, status: true, destinationUrl: true, deletedAt: true, expiresAt: true, expiredUrl: true, targets: true, utm: true, passwordHash: true } as const;
 
 /** A stored row (its RESOLUTION_COLUMNS) as the short link resolves it; null: no such code. */
 export function resolutionOf(row: ({ id: string; status: string; destinationUrl: string; deletedAt: Date | null } & RuleColumns) | null): Resolution {
@@ -33,14 +36,19 @@ export function resolutionOf(row: ({ id: string; status: string; destinationUrl:
 }
 
 const MAX_ENTRIES = 50_000;
+/** After a failed read, the database is not asked again before this long (the copy answers). */
+const OUTAGE_PROBE_MS = 1000;
+
 type Cache = {
   entries: Map<string, Resolution>;
+  /** Until when the database is taken for unreachable. */
+  unreachableUntil: number;
   /** Bumped by every invalidation: a lookup that raced one must not cache what it read. */
   generation: number;
   subscription?: { live: boolean };
 };
 // One per process: Next and the Node server each load this module; the cache must be one.
-const state: Cache = processSingleton("resolve.cache", () => ({ entries: new Map(), generation: 0 }));
+const state: Cache = processSingleton("resolve.cache", () => ({ entries: new Map(), generation: 0, unreachableUntil: 0 }));
 const cache = state.entries;
 const channel = () => `${redisPrefix()}resolutions:invalidate`;
 
@@ -88,13 +96,31 @@ export async function resolveCode(code: string): Promise<Resolution> {
   const generation = state.generation;
   const hit = trusted ? cache.get(code) : undefined;
   if (hit) return hit;
-  const row = /^[0-9A-Za-z]{8}$/.test(code) ? await db.dynamicCode.findUnique({ where: { code }, select: RESOLUTION_COLUMNS }) : null;
-  const resolution = resolutionOf(row);
+  if (!/^[0-9A-Za-z]{8}$/.test(code)) return { state: "unknown" };
+  let resolution: Resolution;
+  try {
+    if (Date.now() < state.unreachableUntil) {
+      const copied = await copiedResolution(code);
+      if (copied) return copied;
+    }
+    resolution = resolutionOf(await db.dynamicCode.findUnique({ where: { code }, select: RESOLUTION_COLUMNS }));
+  } catch (error) {
+    if (!isDatabaseUnreachable(error)) throw error;
+    state.unreachableUntil = Date.now() + OUTAGE_PROBE_MS;
+    return outageResolution(code, error);
+  }
   if (cacheTrusted() && generation === state.generation && resolution.state !== "unknown") {
     if (cache.size >= MAX_ENTRIES) cache.delete(cache.keys().next().value!);
     cache.set(code, resolution);
   }
   return resolution;
+}
+
+/** During an outage: the copy's answer (not cached: the cache follows the database), or the database's error. */
+async function outageResolution(code: string, error: unknown): Promise<Resolution> {
+  const copied = await copiedResolution(code);
+  if (copied) return copied;
+  throw error;
 }
 
 /**
@@ -106,6 +132,7 @@ export async function invalidateResolution(code: string): Promise<void> {
   forget(code);
   const client = redis();
   if (!client) return;
+  await refreshCopy([code]);
   try {
     await whenReady(client);
     await client.publish(channel(), code);

@@ -7,14 +7,13 @@ import { isMainThread, parentPort, Worker } from "node:worker_threads";
 import { logError } from "../log";
 import { setScanWriter, writeScans, type BufferedScan } from "./recorder";
 
-type Reply = { id: number; error?: string };
+type Reply = { id: number; stored?: number; error?: string };
 
 if (!isMainThread && parentPort) {
   const port = parentPort;
   port.on("message", async ({ id, batch }: { id: number; batch: BufferedScan[] }) => {
     try {
-      await writeScans(batch);
-      port.postMessage({ id } satisfies Reply);
+      port.postMessage({ id, stored: await writeScans(batch) } satisfies Reply);
     } catch (error) {
       port.postMessage({ id, error: error instanceof Error ? error.message : String(error) } satisfies Reply);
     }
@@ -32,15 +31,15 @@ export function startScanWriterThread(): void {
   let worker: Worker | null = null;
   let started = false;
   let next = 0;
-  const waiting = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
+  const waiting = new Map<number, { resolve: (stored: number) => void; reject: (error: Error) => void }>();
   const thread = () => {
     if (worker) return worker;
     const created = new Worker(BOOT, { eval: true });
     created.on("online", () => (started = true));
-    created.on("message", ({ id, error }: Reply) => {
+    created.on("message", ({ id, stored, error }: Reply) => {
       const call = waiting.get(id);
       waiting.delete(id);
-      if (error === undefined) call?.resolve();
+      if (error === undefined) call?.resolve(stored!);
       else call?.reject(new Error(error));
     });
     created.on("error", (error) => logError("scans.writer_thread_failed", {}, error));
@@ -56,7 +55,7 @@ export function startScanWriterThread(): void {
   thread();
   setScanWriter(
     (batch) =>
-      new Promise<void>((resolve, reject) => {
+      new Promise<number>((resolve, reject) => {
         const id = next++;
         waiting.set(id, { resolve, reject });
         thread().postMessage({ id, batch });

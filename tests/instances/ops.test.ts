@@ -37,7 +37,7 @@ describe("health, readiness and metrics", () => {
     assert.deepEqual(await health.json(), { status: "ok" });
     const ready = await fetch(`${open.base}/readyz`);
     assert.equal(ready.status, 200);
-    assert.deepEqual(await ready.json(), { status: "ready", checks: { database: "ok", redis: "not configured" } });
+    assert.deepEqual(await ready.json(), { status: "ready", checks: { database: "ok", redis: "not configured", spool: "ok" } });
     assert.equal((await fetch(`${open.base}/healthz`, { method: "POST" })).status, 405);
   });
 
@@ -102,7 +102,7 @@ describe("health, readiness and metrics", () => {
     await new Promise((r) => setTimeout(r, 200));
     const ready = await fetch(`${server.base}/readyz`);
     assert.equal(ready.status, 503);
-    assert.deepEqual(await ready.json(), { status: "not ready", checks: { database: "ok", redis: "not configured", shutdown: "draining" } });
+    assert.deepEqual(await ready.json(), { status: "not ready", checks: { database: "ok", redis: "not configured", spool: "ok", shutdown: "draining" } });
     assert.equal((await fetch(`${server.base}/healthz`)).status, 200);
     assert.equal((await fetch(`${server.base}/v1/openapi.json`)).status, 200);
     assert.equal(await server.exited, 0);

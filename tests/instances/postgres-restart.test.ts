@@ -3,60 +3,17 @@
 // by itself, and nothing accepted is lost (every 201 batch is stored whole, every redirect
 // answered is recorded as a scan once the database is back).
 import assert from "node:assert/strict";
-import { execFileSync, spawnSync } from "node:child_process";
-import { chownSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
-import { userInfo } from "node:os";
-import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import pg from "pg";
-import { freePort, startServer, type RunningServer } from "../../scripts/harness";
+import { startServer, type RunningServer } from "../../scripts/harness";
 import { contractErrorShape, logIn } from "../helpers";
-
-const BIN = path.join("/usr/lib/postgresql", readdirSync("/usr/lib/postgresql").sort().pop()!, "bin");
-
-/** Runs a PostgreSQL program as the postgres user (it refuses to run as root). */
-function asPostgres(program: string, args: string[]) {
-  const command = path.join(BIN, program);
-  if (userInfo().uid === 0) execFileSync("runuser", ["-u", "postgres", "--", command, ...args], { stdio: "ignore" });
-  else execFileSync(command, args, { stdio: "ignore" });
-}
-
-async function ownPostgres() {
-  const dir = mkdtempSync("/tmp/qr-pg-");
-  if (userInfo().uid === 0) {
-    const { uid, gid } = { uid: Number(execFileSync("id", ["-u", "postgres"]).toString()), gid: Number(execFileSync("id", ["-g", "postgres"]).toString()) };
-    chownSync(dir, uid, gid);
-  }
-  asPostgres("initdb", ["-D", dir, "--auth=trust", "-U", "postgres", "--no-sync"]);
-  const port = await freePort();
-  const start = () => asPostgres("pg_ctl", ["-D", dir, "-w", "-l", `${dir}/log`, "-o", `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`, "start"]);
-  const stop = () => asPostgres("pg_ctl", ["-D", dir, "-w", "-m", "fast", "stop"]);
-  start();
-  return {
-    url: `postgresql://postgres@127.0.0.1:${port}/postgres`,
-    start,
-    stop,
-    remove: () => {
-      try {
-        stop();
-      } catch {
-        // already stopped
-      }
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
+import { seededPostgres } from "../own-postgres";
 
 describe("PostgreSQL restarted under load", () => {
-  let database: Awaited<ReturnType<typeof ownPostgres>>;
+  let database: Awaited<ReturnType<typeof seededPostgres>>;
   let server: RunningServer;
   before(async () => {
-    database = await ownPostgres();
-    const env = { ...process.env, DATABASE_URL: database.url, NODE_ENV: "development" } as NodeJS.ProcessEnv;
-    for (const script of ["prisma/scripts/migrate.ts", "scripts/seed.ts"]) {
-      const run = spawnSync(process.execPath, ["node_modules/tsx/dist/cli.mjs", script, ...(script.includes("migrate") ? ["deploy"] : [])], { env, stdio: "ignore" });
-      assert.equal(run.status, 0, script);
-    }
+    database = await seededPostgres();
     server = await startServer({ DATABASE_URL: database.url, REDIS_URL: "" });
   });
   after(async () => {
@@ -113,7 +70,8 @@ describe("PostgreSQL restarted under load", () => {
     const load = [scans(), creates()];
     await new Promise((r) => setTimeout(r, 700));
     database.stop();
-    // /readyz (contract: "Operations"): 503 naming the database while it is away.
+    // /readyz (contract: "Operations"): 503 naming the database while it is away (without
+    // Redis there is no copy of the codes to serve them all from: tests/instances/outage.test.ts).
     const down = await fetch(`${server.base}/readyz`);
     const downBody = (await down.json()) as { status: string; checks: Record<string, string> };
     await new Promise((r) => setTimeout(r, 500));
@@ -127,7 +85,7 @@ describe("PostgreSQL restarted under load", () => {
     running = false;
     await Promise.all(load);
     assert.equal(down.status, 503);
-    assert.deepEqual(downBody, { status: "not ready", checks: { database: "unreachable", redis: "not configured" } });
+    assert.deepEqual(downBody, { status: "not ready", checks: { database: "unreachable", redis: "not configured", spool: "ok" } });
     assert.equal(readyAgain, 200, "/readyz 200 again once PostgreSQL is back");
 
     assert.deepEqual(unclean, [], "every error during the outage is a contract error body");

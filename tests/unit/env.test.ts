@@ -19,6 +19,7 @@ describe("configuration", () => {
     assert.deepEqual([env.keyActivationDelaySeconds, env.trustProxy, env.countryHeader, env.redisUrl, env.redisKeyPrefix], [0, false, null, null, "qr:"]);
     assert.deepEqual([env.personalDailyQuota, env.businessDailyQuota, env.invalidKeyBurst, env.invalidKeyPerSecond], [2000, 10000, 60, 1]);
     assert.deepEqual([env.metricsToken, env.metricsEnabled, env.logLevel, env.logShortLinks, env.shutdownDrainSeconds], [null, true, "info", false, 5]);
+    assert.deepEqual([env.scanSpool, env.scanSpoolDir, env.scanSpoolFsyncMs, env.scanWriterTestPauseMs], [true, "./data/spool", 1000, 0]);
   });
 
   it("SCAN_EVENT_RETENTION_DAYS: forever by default, else whole days from 1", () => {
@@ -46,6 +47,9 @@ describe("configuration", () => {
     assert.deepEqual(problems({ SHUTDOWN_DRAIN_SECONDS: "-1" }), ["SHUTDOWN_DRAIN_SECONDS must be a number of seconds, 0 or more"]);
     assert.deepEqual(problems({ METRICS_TOKEN: "short" }), ["METRICS_TOKEN must be at least 16 characters"]);
     assert.deepEqual(problems({ LOG_SHORT_LINKS: "yes" }), ["LOG_SHORT_LINKS must be 1, true, 0 or false"]);
+    assert.deepEqual(problems({ SCAN_SPOOL_FSYNC_MS: "-5" }), ["SCAN_SPOOL_FSYNC_MS must be at least 0"]);
+    assert.deepEqual(problems({ SCAN_SPOOL_FSYNC_MS: "soon" }), ["SCAN_SPOOL_FSYNC_MS must be an integer"]);
+    assert.deepEqual(problems({ SCAN_SPOOL: "maybe" }), ["SCAN_SPOOL must be 1, true, 0 or false"]);
   });
 
   it("derives the URLs: APP_URL, else NEXTAUTH_URL; SHORT_BASE_URL defaults to it; no trailing slash", () => {

@@ -1,0 +1,294 @@
+// The spool's files: a directory of one process (a lock file holds its id), append-only
+// segments of framed records (framing.ts), and a checkpoint: the position up to which every
+// record is known to be in the database. Each process starts a segment of its own, so a torn
+// record left by a killed predecessor is never written after. Segments behind the checkpoint
+// are removed. While the records a predecessor left are being replayed, the checkpoint
+// follows the replay only: the live segments after them are kept until it is done, so that a
+// second crash during the replay loses neither.
+import fs from "node:fs";
+import path from "node:path";
+import { frame, unframe } from "./framing";
+
+/** Segment number × 2^32 + the byte offset just after a record: positions order as records do. */
+export type Position = number;
+const SPAN = 2 ** 32;
+export const positionOf = (segment: number, offset: number): Position => segment * SPAN + offset;
+export const segmentOf = (position: Position) => Math.floor(position / SPAN);
+const offsetOf = (position: Position) => position % SPAN;
+
+const SEGMENT = /^scans-(\d{12})\.spool$/;
+const segmentFile = (n: number) => `scans-${String(n).padStart(12, "0")}.spool`;
+/** After a failed write, the next attempt to open a segment waits this long. */
+const REOPEN_MS = 1000;
+
+export class SpoolInUseError extends Error {}
+
+export type SpoolOptions = {
+  /** 0: `sync()` is awaited before each answer; else the segment is synced this often. */
+  fsyncMs: number;
+  segmentBytes?: number;
+  /** A sync or checkpoint that failed (an append that fails returns null, its reason in lastError). */
+  onError: (error: unknown, what: string) => void;
+  /** A directory that could not be opened at start, opened later, holds records to replay. */
+  onLeftovers?: () => void;
+  /** A torn or damaged record: reading the segment stops there. */
+  onTorn: (file: string, offset: number, reason: string) => void;
+};
+
+export type Leftover = { segment: number; records: { payload: Buffer; end: Position }[] };
+
+export class Spool {
+  private fd: number | null = null;
+  private segment = 0;
+  private size = 0;
+  private dirty = false;
+  private rotated: Promise<void> = Promise.resolve();
+  private syncing: Promise<void> | null = null;
+  private syncQueued: Promise<void> | null = null;
+  private locked = false;
+  private reopenAt = 0;
+  private timer: NodeJS.Timeout | null = null;
+  /** Segments on disk, by number. */
+  private segments = new Set<number>();
+  /** Segments a predecessor left, to replay, and where the replay starts. */
+  private leftover: number[] = [];
+  private replayFrom: Position = 0;
+  /** Every live record up to here is in the database. */
+  private live: Position = 0;
+  /** False from a failed write or open until an append succeeds again. */
+  writable = false;
+  /** Why the last write or open failed. */
+  lastError: unknown = null;
+
+  constructor(
+    readonly dir: string,
+    private readonly options: SpoolOptions,
+  ) {}
+
+  /**
+   * Takes the directory and starts a segment. A directory in use by a live process throws
+   * SpoolInUseError; one that cannot be written leaves the spool unwritable (lastError says
+   * why; appends try again later).
+   * Returns whether a predecessor left records to replay.
+   */
+  open(): boolean {
+    try {
+      fs.mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+      this.lock();
+      const checkpoint = this.readCheckpoint();
+      const found = fs
+        .readdirSync(this.dir)
+        .map((name) => SEGMENT.exec(name)?.[1])
+        .filter((n) => n !== undefined)
+        .map(Number)
+        .sort((a, b) => a - b);
+      for (const n of found) {
+        if (n < segmentOf(checkpoint)) fs.rmSync(path.join(this.dir, segmentFile(n)), { force: true });
+        else {
+          this.segments.add(n);
+          this.leftover.push(n);
+        }
+      }
+      this.replayFrom = checkpoint;
+      this.startSegment(Math.max(segmentOf(checkpoint), ...found) + 1);
+      this.live = positionOf(this.segment, 0);
+      this.writable = true;
+    } catch (error) {
+      if (error instanceof SpoolInUseError) throw error;
+      this.lastError = error;
+      this.reopenAt = Date.now() + REOPEN_MS;
+      return false;
+    }
+    if (this.options.fsyncMs > 0 && !this.timer) this.timer = setInterval(() => void this.sync(), this.options.fsyncMs).unref();
+    return this.leftover.length > 0;
+  }
+
+  private lock(): void {
+    const file = path.join(this.dir, "lock");
+    for (let attempt = 0; attempt < 2; attempt++) {
+      try {
+        fs.writeFileSync(file, `${process.pid}\n`, { flag: "wx", mode: 0o600 });
+        this.locked = true;
+        return;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+        const pid = Number(fs.readFileSync(file, "utf8").trim());
+        if (pid > 0 && pid !== process.pid && alive(pid)) throw new SpoolInUseError(`the scan spool ${path.resolve(this.dir)} is in use by process ${pid}: every instance needs a SCAN_SPOOL_DIR of its own`);
+        fs.rmSync(file, { force: true }); // left by a process that died
+      }
+    }
+    throw new SpoolInUseError(`the scan spool ${path.resolve(this.dir)} was taken by another process while this one started`);
+  }
+
+  private readCheckpoint(): Position {
+    try {
+      const [segment, offset] = fs.readFileSync(path.join(this.dir, "checkpoint"), "utf8").trim().split(" ").map(Number);
+      return Number.isSafeInteger(segment) && Number.isSafeInteger(offset) && segment >= 0 && offset >= 0 ? positionOf(segment, offset) : 0;
+    } catch {
+      return 0; // none yet, or unreadable: everything is replayed, and the scans' ids keep it exact
+    }
+  }
+
+  private startSegment(n: number): void {
+    this.fd = fs.openSync(path.join(this.dir, segmentFile(n)), "ax", 0o600);
+    this.segment = n;
+    this.size = 0;
+    this.segments.add(n);
+    // The new file's name must survive a machine crash too.
+    fs.open(this.dir, "r", (error, dirFd) => !error && fs.fsync(dirFd, () => fs.close(dirFd, () => undefined)));
+  }
+
+  /** After a failure: a new segment (the failed one may end in a torn record), not before REOPEN_MS. */
+  private reopen(): boolean {
+    if (Date.now() < this.reopenAt) return false;
+    this.reopenAt = Date.now() + REOPEN_MS;
+    if (!this.locked) {
+      try {
+        if (this.open()) this.options.onLeftovers?.();
+        return this.fd !== null;
+      } catch (error) {
+        this.lastError = error; // taken by another process meanwhile: this one stays in memory
+        return false;
+      }
+    }
+    try {
+      this.startSegment(this.segment + 1);
+      return true;
+    } catch (error) {
+      this.lastError = error;
+      return false;
+    }
+  }
+
+  /** Appends the records in one write; the position after the last, or null when it failed. */
+  append(payloads: Buffer[]): Position | null {
+    if (this.fd === null && !this.reopen()) return null;
+    const data = frame(payloads);
+    try {
+      const written = fs.writeSync(this.fd!, data);
+      if (written !== data.length) throw Object.assign(new Error(`short write: ${written} of ${data.length} bytes`), { code: "ENOSPC" });
+    } catch (error) {
+      this.lastError = error;
+      this.closeSegment();
+      this.writable = false;
+      this.reopenAt = Date.now() + REOPEN_MS;
+      return null;
+    }
+    this.size += data.length;
+    this.dirty = true;
+    this.writable = true;
+    const end = positionOf(this.segment, this.size);
+    if (this.size >= (this.options.segmentBytes ?? 16 * 1024 * 1024)) {
+      this.closeSegment();
+      try {
+        this.startSegment(this.segment + 1);
+      } catch (error) {
+        this.lastError = error; // the next append tries again
+      }
+    }
+    return end;
+  }
+
+  /** Closes the current segment once it is synced. */
+  private closeSegment(): void {
+    const fd = this.fd;
+    if (fd === null) return;
+    this.fd = null;
+    const previous = this.rotated;
+    this.rotated = new Promise<void>((resolve) => fs.fsync(fd, () => fs.close(fd, () => previous.then(resolve))));
+  }
+
+  /**
+   * Resolves once everything appended so far is on the disk. One fsync at a time: the turns
+   * that append while one runs share the next (group commit), instead of one each.
+   */
+  sync(): Promise<void> {
+    if (this.syncing) return (this.syncQueued ??= this.syncing.then(() => ((this.syncQueued = null), this.syncNow())));
+    return this.syncNow();
+  }
+
+  private syncNow(): Promise<void> {
+    const fd = this.fd;
+    if (fd === null || !this.dirty) return this.rotated;
+    this.dirty = false;
+    const synced = new Promise<void>((resolve) =>
+      fs.fsync(fd, (error) => {
+        if (error && error.code !== "EBADF") this.options.onError(error, "sync");
+        resolve();
+      }),
+    );
+    return (this.syncing = Promise.all([this.rotated, synced]).then(() => {
+      this.syncing = null;
+    }));
+  }
+
+  /** Every live record up to `position` is in the database. */
+  written(position: Position): void {
+    if (position <= this.live) return;
+    this.live = position;
+    if (this.leftover.length === 0) this.persist(position);
+  }
+
+  /** The records a predecessor left, segment by segment from the checkpoint. */
+  async *leftovers(): AsyncGenerator<Leftover> {
+    for (const segment of this.leftover) {
+      const file = path.join(this.dir, segmentFile(segment));
+      const from = segment === segmentOf(this.replayFrom) ? offsetOf(this.replayFrom) : 0;
+      const { records, torn } = unframe(await fs.promises.readFile(file), from);
+      if (torn) this.options.onTorn(file, torn.offset, torn.reason);
+      yield { segment, records: records.map((r) => ({ payload: r.payload, end: positionOf(segment, r.end) })) };
+    }
+  }
+
+  /** Every leftover record up to `position` is in the database. */
+  replayed(position: Position): void {
+    this.persist(position);
+  }
+
+  /** The leftovers are all in the database: the checkpoint follows the live records from now on. */
+  replayDone(): void {
+    this.leftover = [];
+    this.persist(this.live);
+  }
+
+  /** Writes the checkpoint (atomically: a new file renamed over the old), then removes the segments behind it. */
+  private persist(position: Position): void {
+    try {
+      const file = path.join(this.dir, "checkpoint");
+      fs.writeFileSync(`${file}.new`, `${segmentOf(position)} ${offsetOf(position)}\n`, { mode: 0o600 });
+      fs.renameSync(`${file}.new`, file);
+      for (const n of this.segments) {
+        if (n >= segmentOf(position) || n === this.segment) continue;
+        fs.rmSync(path.join(this.dir, segmentFile(n)), { force: true });
+        this.segments.delete(n);
+      }
+    } catch (error) {
+      this.options.onError(error, "checkpoint");
+    }
+  }
+
+  /** On a clean exit: synced, closed, the directory free for the next process. */
+  close(): void {
+    if (this.timer) clearInterval(this.timer);
+    if (this.fd !== null) {
+      try {
+        fs.fsyncSync(this.fd);
+        fs.closeSync(this.fd);
+      } catch {
+        // the records are what they are; the next process reads what is whole
+      }
+      this.fd = null;
+    }
+    if (this.locked) fs.rmSync(path.join(this.dir, "lock"), { force: true });
+    this.locked = false;
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
