@@ -164,14 +164,14 @@ describe("analytics in a time zone", () => {
     assert.equal(r.status, 200);
     assert.match(r.headers.get("content-disposition") ?? "", new RegExp(`filename="scans-${code}-Asia_Kathmandu-\\d{4}-\\d{2}-\\d{2}\\.csv"`));
     const rows = parse(await r.text()) as string[][];
-    assert.deepEqual(rows[0], ["scanned_at", "scanned_at_local", "country", "device", "os", "browser", "unique"]);
+    assert.deepEqual(rows[0], ["scanned_at", "scanned_at_local", "country", "device", "os", "browser", "unique", "destination"]);
     const want = scans.filter((s) => local(tz, s.at).date === "2026-03-08");
     assert.deepEqual(
       rows.slice(1).map((row) => [row[0], row[1], row[2], row[6]]),
       want.map((s) => [`${new Date(s.at).toISOString().slice(0, 19)}Z`, local(tz, s.at).time, s.country, String(s.unique)]),
     );
     const plain = parse(await (await fetch(`${process.env.BASE_URL}/v1/dynqrcodes/${code}/analytics/export?from=2026-03-08&to=2026-03-08`, { headers: { "x-api-key": key } })).text()) as string[][];
-    assert.deepEqual(plain[0], ["scanned_at", "country", "device", "os", "browser", "unique"]);
+    assert.deepEqual(plain[0], ["scanned_at", "country", "device", "os", "browser", "unique", "destination"]);
     assert.equal(plain.length - 1, scans.filter((s) => new Date(s.at).toISOString().startsWith("2026-03-08")).length);
   });
 
