@@ -47,7 +47,7 @@ test("the analytics pages follow the browser's time zone, and show the API's fig
   const href = await page.getByRole("link", { name: "Download scans (CSV)" }).getAttribute("href");
   const csv = await page.request.get(href!);
   expect(csv.headers()["content-disposition"]).toContain(`scans-${code}-${browserZone.replace("/", "_")}-`);
-  expect((await csv.text()).split("\r\n")[0]).toBe("scanned_at,scanned_at_local,country,device,os,browser,unique");
+  expect((await csv.text()).split("\r\n")[0]).toBe("scanned_at,scanned_at_local,country,device,os,browser,unique,destination");
 
   // Another zone from the selector, by the hour: New York's 8 March has 23 hours.
   await page.goto(`/analytics/${code}?from=2026-03-08&to=2026-03-08&tz=${browserZone}`);
