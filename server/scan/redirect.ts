@@ -64,8 +64,10 @@ export async function answerShortLink(req: ShortLinkRequest): Promise<ShortLinkA
     }
   }
   const destinationUrl = chooseUrl(resolution.targets, resolution.destinationUrl, req);
-  // HEAD requests (link checkers) and bots are redirected but not counted.
-  if (req.method !== "HEAD" && !isBotAgent(req.userAgent)) {
+  // A scan is a person's GET, or the POST of a protected code's form; HEAD requests (link
+  // checkers), other POSTs and bots are redirected but not counted.
+  const scanned = req.method === "GET" || (req.method === "POST" && resolution.passwordHash !== undefined);
+  if (scanned && !isBotAgent(req.userAgent)) {
     countShortLink("redirect");
     const spooled = bufferScan({
       dynamicCodeId: resolution.id,
@@ -77,7 +79,7 @@ export async function answerShortLink(req: ShortLinkRequest): Promise<ShortLinkA
     });
     // The 302 leaves once the scan is in the spool (server/scan/spool).
     if (spooled) await spooled;
-  } else countShortLink(req.method === "HEAD" ? "redirect" : "bot");
+  } else countShortLink(scanned ? "bot" : "redirect");
   return { status: 302, headers: { Location: destinationUrl, "Cache-Control": REDIRECT_CACHE }, body: null };
 }
 
