@@ -12,6 +12,7 @@ import { FIRST_QUEUE_PAGE, libraryPageInput, reviewQueueInput, type QueueQuery }
 import { useAction } from "./useAction";
 import { plural } from "./words";
 import { ActivityPanel } from "./ActivityPanel";
+import { CsvImport } from "./CsvImport";
 import { WebhooksPanel } from "./WebhooksPanel";
 
 type TeamOverview = NonNullable<RouterOutputs["team"]["overview"]>;
@@ -191,6 +192,7 @@ function BusinessPanel({ overview }: { overview: TeamOverview }) {
       <Members overview={overview} mutations={mutations} />
       {isAdmin && <WebhooksPanel scope="team" />}
       {isAdmin && <ActivityPanel scope="team" />}
+      <CsvImport libraryKind="team" />
       <Suspense fallback={<section className="card"><p className="muted">Loading the team library…</p></section>}>
         <Library libraryKind="team" title="Team library" />
       </Suspense>

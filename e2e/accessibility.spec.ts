@@ -1,7 +1,8 @@
 // Every page checked with HTML_CodeSniffer against WCAG 2 AA, with data on it: no errors, and
 // no sideways scrolling. Each page at desktop width; /docs, /library and /business at phone
 // width too; /library again with a code's edit form and then its style editor open; /docs with
-// a list and a create opened in "Try it out", then with the Authorize dialog.
+// a list and a create opened in "Try it out", then with the Authorize dialog; /library's CSV
+// import in each of its states.
 import { expect, test, type Page } from "@playwright/test";
 import { generateKey } from "../server/domain/apiKeys";
 import { createDynamicCodes } from "../server/domain/dynamicCodes";
@@ -110,6 +111,31 @@ test("every page has no WCAG 2 AA error (HTML_CodeSniffer) and no sideways scrol
     await row.getByRole("button", { name: "Style" }).click();
     await expect(row.getByRole("button", { name: "Save style" })).toBeVisible();
     await audit(page, `library-style-${width}`);
+
+    // /library's CSV import in each state: a refused file, a checked one, an import stopped
+    // (its batch failed), the notice after a reload, and an import done.
+    await page.goto("/library");
+    const panel = page.getByTestId("csv-import-personal");
+    const choose = (name: string, text: string) => page.getByLabel("CSV file", { exact: true }).setInputFiles({ name, mimeType: "text/csv", buffer: Buffer.from(text) });
+    await choose("flyers.csv", "name,url\nFlyer,ftp://example.com/flyer\n");
+    await expect(panel.getByTestId("import-problems")).toContainText("Line 2: URL must be");
+    await audit(page, `library-import-refused-${width}`);
+    const good = `name,url\nFlyer ${width},https://example.com/flyer/${width}\n`;
+    await choose("flyers.csv", good);
+    await expect(panel.getByTestId("import-ready")).toBeVisible();
+    await audit(page, `library-import-ready-${width}`);
+    await page.route((url) => url.pathname.includes("libraryImport.batch"), (route) => route.abort());
+    await panel.getByRole("button", { name: "Import 1 static code" }).click();
+    await expect(panel.getByTestId("import-stopped")).toBeVisible();
+    await audit(page, `library-import-stopped-${width}`);
+    await page.unrouteAll();
+    await page.reload();
+    await expect(panel.getByTestId("import-unfinished")).toBeVisible();
+    await audit(page, `library-import-unfinished-${width}`);
+    await choose("flyers.csv", good);
+    await panel.getByRole("button", { name: "Import 1 static code" }).click();
+    await expect(panel.getByTestId("import-summary")).toHaveText("Done: 1 static code created.");
+    await audit(page, `library-import-done-${width}`);
     await page.close();
   }
 

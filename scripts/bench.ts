@@ -1,5 +1,5 @@
 // npm run bench: figures, each against a baseline measured in the same run (never a test).
-//   tsx scripts/bench.ts [--duration S] [--connections N] [--rounds R] [--only shortlink|operations|rules|api|ratelimit|analytics|images|webhooks|spool] [--replay-scans N]
+//   tsx scripts/bench.ts [--duration S] [--connections N] [--rounds R] [--only shortlink|operations|rules|api|ratelimit|analytics|images|webhooks|spool|writepath|growth] [--fill N] [--replay-scans N]
 // Short link: /q/<code> on the production server against a bare node:http server that answers
 // the same 302 from memory, both loaded by wrk in alternating rounds (so that a drift of
 // the machine's speed falls on both); then scans recorded against redirects answered. Uses a
@@ -763,8 +763,253 @@ async function spool() {
   }
 }
 
+/**
+ * The PostgreSQL write path of the scan writer (issue 18): the statements of one 500-scan batch
+ * (the events, their daily and quarter-hour rollups, as upserts) in one transaction, with the
+ * rows sent three ways: one JSON parameter unpacked by jsonb_array_elements (the baseline: what
+ * the writer did before), one array parameter per column unpacked by unnest, and the events by
+ * COPY FROM STDIN (pg-copy-streams) with the rollups by unnest (COPY cannot upsert). Rounds
+ * alternate the three on one database; each batch's scans are new, its rollups hit the same
+ * keys as the batch before (as in production). Figures: median ms per batch and ratio.
+ */
+async function writePath() {
+  if (backendName(process.env.DATABASE_URL ?? "file:") !== "PostgreSQL") {
+    console.log("\nWrite path: PostgreSQL only (SQLite binds each row: there is no parameter format to choose).");
+    return;
+  }
+  const { database, db, withCode } = await benchDatabase();
+  const { record } = await withCode("bench@example.com", "Bench");
+  const { id: codeId } = await db.dynamicCode.findUniqueOrThrow({ where: { code: record.code } });
+  const { default: pgModule } = await import("pg");
+  const { from: copyFrom } = await import("pg-copy-streams");
+  const { pipeline } = await import("node:stream/promises");
+  const { Readable } = await import("node:stream");
+  const { insertEach, storedTime } = await import("../server/db");
+  // One typed array parameter per column, unpacked by unnest (the writer keeps insertEach's JSON: see docs/BENCHMARKS.md).
+  const insertColumns = (table: string, columns: readonly string[], casts: Record<string, string>, tail = "") =>
+    `INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(", ")}) SELECT * FROM unnest(${columns.map((c, i) => `$${i + 1}::${casts[c] ?? "text"}[]`).join(", ")}) ${tail}`;
+  const { timeOrderedId } = await import("../server/ids");
+  const { pgConfigFromUrl } = await import("../server/database-url");
+  const client = new pgModule.Client(pgConfigFromUrl(database.url));
+  await client.connect();
+  const SCAN = ["id", "dynamicCodeId", "scannedAt", "day", "country", "device", "os", "browser", "visitorHash", "unique", "destinationUrl"] as const;
+  const ROLLUP = (bucket: string) => ["dynamicCodeId", bucket, "dimension", "value", "scans", "uniqueScans"];
+  const upsert = (table: string, bucket: string) =>
+    `ON CONFLICT ("dynamicCodeId", "dimension", "${bucket}", "value") DO UPDATE SET "scans" = "${table}"."scans" + excluded."scans", "uniqueScans" = "${table}"."uniqueScans" + excluded."uniqueScans"`;
+  const scanCasts = { scannedAt: "timestamp(3)", unique: "boolean" };
+  const statements = {
+    json: {
+      scans: insertEach("ScanEvent", SCAN, scanCasts).postgres,
+      daily: insertEach("ScanDaily", ROLLUP("day"), { scans: "integer", uniqueScans: "integer" }, upsert("ScanDaily", "day")).postgres,
+      quarter: insertEach("ScanQuarter", ROLLUP("quarter"), { quarter: "integer", scans: "integer", uniqueScans: "integer" }, upsert("ScanQuarter", "quarter")).postgres,
+    },
+    unnest: {
+      scans: insertColumns("ScanEvent", SCAN, scanCasts),
+      daily: insertColumns("ScanDaily", ROLLUP("day"), { scans: "integer", uniqueScans: "integer" }, upsert("ScanDaily", "day")),
+      quarter: insertColumns("ScanQuarter", ROLLUP("quarter"), { quarter: "integer", scans: "integer", uniqueScans: "integer" }, upsert("ScanQuarter", "quarter")),
+    },
+  };
+  const DIMENSIONS = [["country", ["US", "DE", "FR", "IN"]], ["device", ["mobile", "desktop"]], ["os", ["iOS", "Android", "Windows"]], ["browser", ["Safari", "Chrome"]]] as const;
+  /** A batch of 500 new scans of now, and its rollups. */
+  const batch = () => {
+    const at = Date.now();
+    const scans = Array.from({ length: 500 }, (_, i) => [
+      timeOrderedId("scan"), codeId, storedTime(at + i), new Date(at).toISOString().slice(0, 10),
+      DIMENSIONS[0][1][i % 4], DIMENSIONS[1][1][i % 2], DIMENSIONS[2][1][i % 3], DIMENSIONS[3][1][i % 2], `visitor${i % 97}`, i % 97 === i, DESTINATION,
+    ]);
+    const rollups = (bucket: string | number) => [
+      [codeId, bucket, "total", "", 500, 97],
+      ...DIMENSIONS.flatMap(([dimension, values]) => values.map((value) => [codeId, bucket, dimension, value, Math.round(500 / values.length), 10])),
+    ];
+    return { scans, daily: rollups(new Date(at).toISOString().slice(0, 10)), quarter: rollups(Math.floor(at / 900_000)) };
+  };
+  const columns = (rows: unknown[][]) => rows[0].map((_, c) => rows.map((row) => row[c]));
+  const copyText = (rows: unknown[][]) => rows.map((row) => row.map((v) => (v === true ? "t" : v === false ? "f" : String(v).replace(/[\\\t\n\r]/g, (ch) => `\\${ch === "\t" ? "t" : ch === "\n" ? "n" : ch === "\r" ? "r" : "\\"}`))).join("\t")).join("\n") + "\n";
+  const ways: Record<"json" | "unnest" | "copy", (b: ReturnType<typeof batch>) => Promise<void>> = {
+    json: async (b) => {
+      for (const kind of ["scans", "daily", "quarter"] as const) await client.query({ name: `json_${kind}`, text: statements.json[kind], values: [JSON.stringify(b[kind])] });
+    },
+    unnest: async (b) => {
+      for (const kind of ["scans", "daily", "quarter"] as const) await client.query({ name: `unnest_${kind}`, text: statements.unnest[kind], values: columns(b[kind]) });
+    },
+    copy: async (b) => {
+      await pipeline(Readable.from([copyText(b.scans)]), client.query(copyFrom(`COPY "ScanEvent" (${SCAN.map((c) => `"${c}"`).join(", ")}) FROM STDIN`)));
+      for (const kind of ["daily", "quarter"] as const) await client.query({ name: `unnest_${kind}`, text: statements.unnest[kind], values: columns(b[kind]) });
+    },
+  };
+  const BATCHES = 40;
+  const times: Record<keyof typeof ways, number[]> = { json: [], unnest: [], copy: [] };
+  try {
+    console.log(`\nWrite path on PostgreSQL: ${rounds} rounds of ${BATCHES} batches of 500 scans per way, one transaction per batch`);
+    for (let round = 0; round <= rounds; round++) {
+      const order = (["json", "unnest", "copy"] as const).map((_, i, all) => all[(i + round) % all.length]);
+      for (const way of order) {
+        for (let i = 0; i < BATCHES; i++) {
+          const b = batch();
+          const start = performance.now();
+          await client.query("BEGIN");
+          await ways[way](b);
+          await client.query("COMMIT");
+          if (round > 0) times[way].push(performance.now() - start); // round 0 warms up
+        }
+      }
+    }
+    const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
+    const stored = await db.scanEvent.count({ where: { dynamicCodeId: codeId } });
+    if (stored !== (rounds + 1) * 3 * BATCHES * 500) throw new Error(`stored ${stored} scans`);
+    for (const way of ["json", "unnest", "copy"] as const) {
+      const ms = median(times[way]);
+      const ratio = median(times.json) / ms;
+      console.log(`${way.padEnd(8)} median ${ms.toFixed(2)} ms a batch = ${Math.round(500 / (ms / 1000)).toLocaleString("en")} scans/s; speed ÷ JSON ${ratio.toFixed(2)}`);
+      figure(`scan batch write, ${way} (PostgreSQL)`, `${ms.toFixed(2)} ms / 500 scans, ÷ JSON speed ${ratio.toFixed(2)}`, "—", true);
+    }
+  } finally {
+    await client.end();
+    await db.$disconnect();
+    await database.cleanup();
+  }
+}
+
+/**
+ * Flat under growth (issue 18): recorded /q (wrk, against the bare 302 in the same rounds) and
+ * one code's analytics over a year (UTC and Asia/Kolkata), first with 100,000 scans stored,
+ * then with --fill (default 10,000,000). The scans are made by SQL (generate_series on
+ * PostgreSQL, a recursive CTE on SQLite) over the last year, each code's rows in time order
+ * with 50 visitors (unique: the first of a visitor on its UTC day), and their rollups (daily,
+ * quarter-hour, visitor-days) summed from them, so that the analytics count what is stored.
+ * On PostgreSQL the past months' partitions are created first, as a database that lived
+ * through them has them. Figures: each phase's median of the rounds, and later ÷ earlier.
+ */
+async function growth() {
+  const { database, db, withCode } = await benchDatabase();
+  const backend = backendName(database.url);
+  const { actor, record } = await withCode("growth@example.com", "Recorded");
+  const { createDynamicCodes } = await import("../server/domain/dynamicCodes");
+  const { generateKey } = await import("../server/domain/apiKeys");
+  const { ensureScanPartitions } = await import("../server/scan/partitions");
+  const { key } = await generateKey(actor.userId, "personal");
+  const fillTotal = option("--fill", 10_000_000);
+  const created = await createDynamicCodes(actor, Array.from({ length: 12 }, (_, i) => ({ destination_url: DESTINATION, name: i === 0 ? "Read" : `Filler ${i}` })));
+  const ids = await Promise.all(created.map(async (c) => (await db.dynamicCode.findUniqueOrThrow({ where: { code: c.code } })).id));
+  const YEAR_MS = 365 * 86_400_000;
+  const end = Date.now() - 3_600_000; // all before the hour the load records in
+  const start = end - YEAR_MS;
+  if (backend === "PostgreSQL") for (let m = 0; m <= 12; m++) await ensureScanPartitions(new Date(Date.UTC(new Date(start).getUTCFullYear(), new Date(start).getUTCMonth() + m, 1)));
+
+  const sql = backend === "PostgreSQL" ? await (async () => {
+    const { default: pgModule } = await import("pg");
+    const { pgConfigFromUrl } = await import("../server/database-url");
+    const client = new pgModule.Client(pgConfigFromUrl(database.url));
+    await client.connect();
+    return { run: async (text: string) => void (await client.query(text)), close: () => client.end() };
+  })() : await (async () => {
+    const { default: Database } = await import("better-sqlite3");
+    const { sqliteFileOf } = await import("../server/database-url");
+    const file = new Database(sqliteFileOf(database.url), { timeout: 60_000 });
+    return { run: async (text: string) => void file.exec(text), close: async () => file.close() };
+  })();
+  /** `count` scans of code number `c` spread over the year, their rollups and visitor-days. */
+  const fill = async (c: number, count: number) => {
+    const step = Math.floor(YEAR_MS / count);
+    const V = 50;
+    const postgres = backend === "PostgreSQL";
+    const rows = postgres
+      ? `SELECT n::bigint AS n, ${start}::bigint + n::bigint * ${step} AS ms FROM generate_series(0, ${count - 1}) AS n`
+      : `WITH RECURSIVE s(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM s WHERE n < ${count - 1}) SELECT n, ${start} + n * ${step} AS ms FROM s`;
+    const dayOf = (ms: string) => (postgres ? `to_char(to_timestamp((${ms}) / 1000.0) AT TIME ZONE 'UTC', 'YYYY-MM-DD')` : `strftime('%Y-%m-%d', (${ms}) / 1000, 'unixepoch')`);
+    const at = postgres ? `to_timestamp(ms / 1000.0) AT TIME ZONE 'UTC'` : `strftime('%Y-%m-%dT%H:%M:%S', ms / 1000, 'unixepoch') || '.' || printf('%03d', ms % 1000) || '+00:00'`;
+    const pick = (list: string[], n: string) => `CASE ${n} ${list.map((v, i) => `WHEN ${i} THEN '${v}'`).join(" ")} END`;
+    const isUnique = `(n < ${V} OR (${start} + (n - ${V}) * ${step}) / 86400000 < ms / 86400000)`;
+    await sql.run(`DROP TABLE IF EXISTS fill; CREATE TEMP TABLE fill AS SELECT n, ms, ${dayOf("ms")} AS day, ${postgres ? "(ms / 900000)::integer" : "ms / 900000"} AS quarter,
+      ${pick(["US", "DE", "FR", "GB", "JP", "BR", "IN", "ZZ"], "n % 8")} AS country, ${pick(["mobile", "mobile", "desktop", "desktop"], "n % 4")} AS device,
+      ${pick(["iOS", "Android", "Windows", "Mac OS"], "n % 4")} AS os, ${pick(["Mobile Safari", "Chrome", "Edge", "Firefox"], "n % 4")} AS browser,
+      'visitor' || (n % ${V}) AS visitor, ${postgres ? isUnique : `CASE WHEN ${isUnique} THEN 1 ELSE 0 END`} AS uniq FROM (${rows}) AS g`);
+    const code = `'${ids[c]}'`;
+    await sql.run(`INSERT INTO "ScanEvent" ("id", "dynamicCodeId", "scannedAt", "day", "country", "device", "os", "browser", "visitorHash", "unique", "destinationUrl")
+      SELECT 'scan_00' || ${postgres ? `lpad(${c}::text, 2, '0') || lpad(n::text, 9, '0')` : `printf('%02d%09d', ${c}, n)`}, ${code}, ${at}, day, country, device, os, browser, visitor, uniq, '${DESTINATION}' FROM fill`);
+    const u = postgres ? `CASE WHEN uniq THEN 1 ELSE 0 END` : "uniq";
+    for (const [table, bucket] of [["ScanDaily", "day"], ["ScanQuarter", "quarter"]])
+      await sql.run(`INSERT INTO "${table}" ("dynamicCodeId", "${bucket}", "dimension", "value", "scans", "uniqueScans")
+        ${["total", "country", "device", "os", "browser"].map((d) => `SELECT ${code}, ${bucket}, '${d}', ${d === "total" ? "''" : d}, count(*), sum(${u}) FROM fill GROUP BY ${bucket}${d === "total" ? "" : `, ${d}`}`).join(" UNION ALL ")}`);
+    await sql.run(`INSERT INTO "ScanVisitorDay" ("dynamicCodeId", "day", "visitorHash") SELECT DISTINCT ${code}, day, visitor FROM fill; DROP TABLE fill; ANALYZE`);
+  };
+
+  const server = await startServer({ DATABASE_URL: database.url, VISITOR_HASH_SECRET: process.env.VISITOR_HASH_SECRET });
+  const bare = await bareServer();
+  const from = new Date(start).toISOString().slice(0, 10);
+  const to = new Date(end).toISOString().slice(0, 10);
+  const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
+  /** The median time of 21 requests, paced under the key's 5 a second. */
+  const timed = async (path: string, check: (body: { total_scans?: number }) => boolean) => {
+    const times: number[] = [];
+    for (let i = 0; i < 21; i++) {
+      const t = performance.now();
+      const r = await fetch(`${server.base}${path}`, { headers: { "x-api-key": key } });
+      const body = (await r.json()) as { total_scans?: number };
+      times.push(performance.now() - t);
+      if (r.status !== 200 || !check(body)) throw new Error(`${path} answered ${r.status}`);
+      await new Promise((resolve) => setTimeout(resolve, 210));
+    }
+    return median(times);
+  };
+  const analyticsPath = (tz: string) => `/v1/dynqrcodes/${created[0].code}/analytics?from=${from}&to=${to}${tz ? `&tz=${tz}` : ""}`;
+  // A read's time over the baseline's (the gate, the key and one small query) in the same phase: a busy machine slows both.
+  const read = async (tz: string) => {
+    const baseline = await timed("/v1/dynqrcodes?limit=1", () => true);
+    const ms = await timed(analyticsPath(tz), (body) => tz !== "" || body.total_scans === 50_000);
+    return { ms, relative: ms / baseline };
+  };
+  const measure = async (label: string) => {
+    await load(`${server.base}/q/${record.code}`, USER_AGENT, 2);
+    const ratios: number[] = [];
+    const rates: number[] = [];
+    for (let round = 1; round <= rounds; round++) {
+      const baseline = await load(bare.url);
+      const recorded = await load(`${server.base}/q/${record.code}`);
+      ratios.push(recorded.requestsPerSecond / baseline.requestsPerSecond);
+      rates.push(recorded.requestsPerSecond);
+      console.log(`${label}, round ${round}: /q recorded ${recorded.requestsPerSecond.toFixed(0)} req/s, bare ${baseline.requestsPerSecond.toFixed(0)}, ratio ${ratios.at(-1)!.toFixed(3)}`);
+    }
+    const figures = { ratio: median(ratios), rate: median(rates), utc: await read(""), kolkata: await read("Asia/Kolkata") };
+    console.log(
+      `${label}: /q recorded ÷ bare median ${figures.ratio.toFixed(3)} (${figures.rate.toFixed(0)} req/s); a year of one code's analytics p50 ` +
+        `${figures.utc.ms.toFixed(1)} ms UTC (${figures.utc.relative.toFixed(2)} × the baseline read), ${figures.kolkata.ms.toFixed(1)} ms Asia/Kolkata (${figures.kolkata.relative.toFixed(2)} ×)`,
+    );
+    return figures;
+  };
+  try {
+    console.log(`\nFlat under growth on ${backend}: ${rounds} rounds of ${duration} s per load`);
+    let t = performance.now();
+    await fill(0, 50_000);
+    await fill(1, 50_000);
+    console.log(`filled 100,000 scans in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+    const small = await measure("100,000 stored");
+    t = performance.now();
+    const rest = fillTotal - 100_000;
+    for (let c = 2; c < 12; c++) await fill(c, Math.floor(rest / 10));
+    const stored = await db.scanEvent.count();
+    console.log(`filled to ${stored.toLocaleString("en")} scans in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+    const large = await measure(`${stored.toLocaleString("en")} stored`);
+    const size = `${(stored / 1e6).toFixed(1)} M`;
+    figure(`/q recorded ÷ bare, ${size} ÷ 100 k stored (${backend})`, `${(large.ratio / small.ratio).toFixed(3)} (${large.ratio.toFixed(3)} ÷ ${small.ratio.toFixed(3)})`, "≥ 0.90", large.ratio / small.ratio >= 0.9);
+    for (const [name, zone] of [["UTC", "utc"], ["Asia/Kolkata", "kolkata"]] as const)
+      figure(
+        `a year's analytics p50 in ${name}, ${size} ÷ 100 k stored (${backend})`,
+        `${(large[zone].relative / small[zone].relative).toFixed(2)} of the baseline read (${large[zone].ms.toFixed(1)} ÷ ${small[zone].ms.toFixed(1)} ms)`,
+        "≈ 1",
+        large[zone].relative / small[zone].relative <= 1.2,
+      );
+  } finally {
+    bare.stop();
+    await server.stop();
+    await sql.close();
+    await db.$disconnect();
+    await database.cleanup();
+  }
+}
+
 const only = process.argv.includes("--only") ? process.argv[process.argv.indexOf("--only") + 1] : "";
-const SECTIONS: Record<string, () => Promise<void>> = { shortlink: main, operations, rules, api, ratelimit: rateLimiter, analytics, images, webhooks, spool };
+const SECTIONS: Record<string, () => Promise<void>> = { shortlink: main, operations, rules, api, ratelimit: rateLimiter, analytics, images, webhooks, spool, writepath: writePath, growth };
 if (only) {
   await SECTIONS[only]();
 } else {

@@ -7,8 +7,8 @@ import { env } from "./env";
 
 export const now = (): Date => new Date(Date.now() + env.clockOffsetSeconds * 1000);
 
-/** `seconds` after now(). */
-export const after = (seconds: number): Date => new Date(now().getTime() + seconds * 1000);
+/** `seconds` after `from` (now() unless given: pass the row's createdAt so its lifetime is exact). */
+export const after = (seconds: number, from: Date = now()): Date => new Date(from.getTime() + seconds * 1000);
 
 /** now() in epoch milliseconds, without a Date (the short link's expiry check). */
 export const nowMs = (): number => Date.now() + env.clockOffsetSeconds * 1000;

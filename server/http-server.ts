@@ -106,6 +106,7 @@ function formPassword(req: IncomingMessage): Promise<string | null> {
     });
     req.on("end", () => resolve(size > MAX_FORM_BYTES ? null : passwordOfForm(Buffer.concat(chunks).toString("utf8"))));
     req.on("error", reject);
+    req.on("close", () => resolve(null)); // aborted mid-body: nobody waits for an answer (after "end", a no-op)
   });
 }
 

@@ -39,5 +39,10 @@ export function timeOrderedId(prefix: string): string {
   } else {
     state.sequence++;
   }
-  return `${prefix}_${state.lastMs.toString(36).padStart(9, "0")}${state.sequence.toString(36).padStart(4, "0")}${randomString(8, BASE36)}`;
+  return `${firstIdAt(prefix, state.lastMs)}${state.sequence.toString(36).padStart(4, "0")}${randomString(8, BASE36)}`;
+}
+
+/** The lowest id `timeOrderedId(prefix)` gives at `ms`: every id made before then sorts below it. */
+export function firstIdAt(prefix: string, ms: number): string {
+  return `${prefix}_${ms.toString(36).padStart(9, "0")}`;
 }

@@ -13,7 +13,7 @@ import type { Redis } from "ioredis";
 import { env } from "./env";
 import { logError } from "./log";
 import { processSingleton } from "./process-singleton";
-import { neverReady, redis, redisPrefix, whenReady } from "./redis";
+import { defineScript, neverReady, redis, redisPrefix, whenReady } from "./redis";
 
 export type Rule = {
   /** Bucket size: the burst. */
@@ -128,12 +128,9 @@ return {math.ceil(retry), used, reset / 1000}
 
 type LimitingRedis = Redis & { qrTakeToken(key: string, ...args: (string | number)[]): Promise<[number, number, number]> };
 
-function withScript(client: Redis): LimitingRedis {
-  const limiting = client as LimitingRedis;
-  // defineCommand sends EVALSHA, and the script itself only when Redis does not know it.
-  if (!limiting.qrTakeToken) client.defineCommand("qrTakeToken", { numberOfKeys: 1, lua: SCRIPT });
-  return limiting;
-}
+// Defined on the connection as it is made (EVALSHA, and the script itself only when Redis does not know it).
+defineScript("qrTakeToken", 1, SCRIPT);
+const withScript = (client: Redis) => client as LimitingRedis;
 
 async function takeOnRedis(client: Redis, key: string, rule: Rule, cost: number): Promise<Decision> {
   const [retryMs, used, resetAt] = await withScript(client).qrTakeToken(

@@ -10,6 +10,21 @@ import { processSingleton } from "./process-singleton";
 type Connections = { commands?: Redis; subscriber?: Redis; everReady: WeakSet<Redis> };
 const connections: Connections = processSingleton("redis.connections", () => ({ everReady: new WeakSet() }));
 
+/**
+ * Lua scripts run as commands, given to the command connection when it is made. Defined on a
+ * live connection instead, the auto-pipeline already open in that tick lacks the command:
+ * ioredis then failed the whole pipeline ("pipeline[functionName] is not a function") and threw
+ * an uncaught error, and a request waiting on that pipeline never got its answer.
+ */
+const scripts = processSingleton("redis.scripts", () => ({} as Record<string, { numberOfKeys: number; lua: string }>));
+
+/** Registers a script, at a module's load (a second copy of the module finds it on the connection already). */
+export function defineScript(name: string, numberOfKeys: number, lua: string): void {
+  scripts[name] = { numberOfKeys, lua };
+  const live = connections.commands as (Redis & Record<string, unknown>) | undefined;
+  if (live && !live[name]) live.defineCommand(name, { numberOfKeys, lua });
+}
+
 /** Every key and channel name starts with this (tests give each run its own). */
 export const redisPrefix = () => env.redisKeyPrefix;
 
@@ -25,6 +40,7 @@ function connect(role: string): Redis | undefined {
     // The commands of requests that arrive together (every /v1 request takes its limits
     // here) leave in one write.
     enableAutoPipelining: role !== "subscriber",
+    scripts: role === "subscriber" ? {} : { ...scripts },
     retryStrategy: (times) => Math.min(times * 200, 2000),
     lazyConnect: false,
   });

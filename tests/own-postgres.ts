@@ -5,7 +5,14 @@ import assert from "node:assert/strict";
 import { chownSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { userInfo } from "node:os";
 import path from "node:path";
-import { freePort } from "../scripts/harness";
+import { after, before } from "node:test";
+import { freePort, startServer, type RunningServer } from "../scripts/harness";
+
+/**
+ * A test on a cluster of its own does not use the run's database, so it runs once per
+ * `.ci/run`: in the PostgreSQL run (node:test's `skip` value elsewhere, with the reason).
+ */
+export const ownClusterRun = (process.env.DATABASE_URL ?? "").startsWith("postgres") ? false : "the PostgreSQL run (its own cluster, whatever the run's database)";
 
 const BIN = path.join("/usr/lib/postgresql", readdirSync("/usr/lib/postgresql").sort().pop()!, "bin");
 
@@ -51,4 +58,18 @@ export async function seededPostgres() {
     assert.equal(run.status, 0, script);
   }
   return database;
+}
+
+/** A seeded cluster of the test's own and a server on it (no Redis) for the enclosing `describe`: made before its tests, removed after. */
+export function serverOnOwnPostgres() {
+  const own = {} as { database: Awaited<ReturnType<typeof seededPostgres>>; server: RunningServer };
+  before(async () => {
+    own.database = await seededPostgres();
+    own.server = await startServer({ DATABASE_URL: own.database.url, REDIS_URL: "" });
+  });
+  after(async () => {
+    await own.server?.stop();
+    own.database?.remove();
+  });
+  return own;
 }

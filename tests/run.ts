@@ -97,7 +97,9 @@ async function main(): Promise<number> {
     const api = await run(process.execPath, ["--import", "tsx", "--test", "--test-concurrency=1", ...files], env);
     results.push({ name: "integration", ...counts(api) });
     if (!process.argv.includes("--no-e2e")) {
-      const e2e = await run(process.execPath, ["node_modules/@playwright/test/cli.js", "test", ...(only ? [only, "--pass-with-no-tests"] : [])], env);
+      // Playwright empties its output folder when it starts: one per backend, so that two runs at once (.ci/run) keep their own.
+      const output = `test-results/${backendOf(db.url)}`;
+      const e2e = await run(process.execPath, ["node_modules/@playwright/test/cli.js", "test", "--output", output, ...(only ? [only, "--pass-with-no-tests"] : [])], env);
       results.push({
         name: "browser",
         code: e2e.code,

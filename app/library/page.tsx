@@ -1,4 +1,5 @@
 import { redirect } from "next/navigation";
+import { CsvImport } from "@/components/CsvImport";
 import { Library } from "@/components/Library";
 import { libraryPageInput } from "@/components/libraryPageInput";
 import { sessionUserId } from "@/server/auth";
@@ -19,6 +20,7 @@ export default async function LibraryPage() {
           scan. Team codes live on <a href="/business">Business</a>.
         </p>
       </section>
+      <CsvImport libraryKind="personal" />
       <Library libraryKind="personal" title="Codes" />
     </HydrateClient>
   );

@@ -4,6 +4,7 @@ import { dynqrcodesRouter } from "./routers/dynqrcodes";
 import { invitationsRouter } from "./routers/invitations";
 import { keysRouter } from "./routers/keys";
 import { libraryRouter } from "./routers/library";
+import { libraryImportRouter } from "./routers/libraryImport";
 import { qrcodesRouter } from "./routers/qrcodes";
 import { teamRouter } from "./routers/team";
 import { twoFactorRouter } from "./routers/twoFactor";
@@ -24,6 +25,7 @@ export const appRouter = createTRPCRouter({
   team: teamRouter,
   invitations: invitationsRouter,
   library: libraryRouter,
+  libraryImport: libraryImportRouter,
   webhooks: webhookPagesRouter,
   twoFactor: twoFactorRouter,
   activity: activityRouter,

@@ -2,7 +2,7 @@
 // the link, only its SHA-256 in AccountToken, used at most once and before its expiry
 // (server/clock.ts's now(), which tests move with CLOCK_OFFSET_SECONDS).
 import type { AccountToken } from "../generated/sqlite/client";
-import { now, after } from "../clock";
+import { after, now } from "../clock";
 import type { Tx } from "../db";
 import { DomainError } from "../errors";
 import { randomString, timeOrderedId } from "../ids";
@@ -23,8 +23,10 @@ export const hashToken = hashKey;
 /** A new token for the account; `email` is the address the mail goes to. Returns the raw token, for the link only. */
 export async function issueToken(tx: Tx, userId: string, purpose: TokenPurpose, email: string): Promise<string> {
   const token = randomString(43);
+  const createdAt = now();
+  const expiresAt = after(TOKEN_LIFETIME_SECONDS[purpose], createdAt);
   await tx.accountToken.create({
-    data: { id: timeOrderedId("tok"), userId, purpose, email, tokenHash: hashToken(token), expiresAt: after(TOKEN_LIFETIME_SECONDS[purpose]), createdAt: now() },
+    data: { id: timeOrderedId("tok"), userId, purpose, email, tokenHash: hashToken(token), expiresAt, createdAt },
   });
   return token;
 }

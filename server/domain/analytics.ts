@@ -11,6 +11,7 @@ import { libraryCondition, libraryWhere, type Library } from "./library";
 import { keysetPages } from "./paging";
 import { resolveRange, type Range, type RangeQuery } from "./dateRange";
 import { QUARTER_MS, QUARTERS_A_DAY, dateOfDay, localTimeText, offsetMinutes, offsetText } from "./timeZones";
+import { firstIdAt } from "../ids";
 
 const count = z.number().int();
 const breakdown = <K extends string>(key: K) => z.array(z.object({ [key]: z.string(), scans: count } as Record<K, z.ZodString> & { scans: typeof count }));
@@ -354,7 +355,7 @@ export type LiveScans = { total_scans: number; minutes: { minute: string; scans:
 export async function liveScans(library: Library, code: string, now = Date.now()): Promise<LiveScans> {
   const { id } = await codeOf(library, code);
   const first = (Math.floor(now / 60_000) - LIVE_MINUTES + 1) * 60_000;
-  const rows = await selectRows<{ minute: string; scans: number | string }>(LIVE_SQL, [id, `scan_${first.toString(36).padStart(9, "0")}`, storedTime(first)]);
+  const rows = await selectRows<{ minute: string; scans: number | string }>(LIVE_SQL, [id, firstIdAt("scan", first), storedTime(first)]);
   const perMinute = new Map(rows.map((r) => [r.minute, Number(r.scans)]));
   const minutes = Array.from({ length: LIVE_MINUTES }, (_, i) => {
     const minute = new Date(first + i * 60_000).toISOString().slice(0, 16);

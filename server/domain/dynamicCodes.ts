@@ -99,10 +99,17 @@ export async function listDynamicCodes(library: Library, page: { limit?: number;
 
 const CODE_ATTEMPTS = 5;
 
-/** Creates every item or none. A code collision (unique index) retries with fresh codes. */
-export async function createDynamicCodes(actor: Actor, items: DynamicCodeInput[]): Promise<DynamicRecord[]> {
+/**
+ * Creates the items, all or none; a code collision (unique index) retries with fresh codes.
+ * `statuses` (the pages' CSV import): a status per item other than the library's first one,
+ * already checked with `statusChangeProblem`; a team code made active is published by its
+ * creator, as an admin's approval would.
+ */
+export async function createDynamicCodes(actor: Actor, items: DynamicCodeInput[], statuses?: (DynamicStatus | null)[]): Promise<DynamicRecord[]> {
   const now = new Date();
-  const status: DynamicStatus = initialReviewStatus(actor.library);
+  const initial: DynamicStatus = initialReviewStatus(actor.library);
+  const statusOf = (i: number) => statuses?.[i] ?? initial;
+  const review = (i: number) => (statusOf(i) === "active" && initial === "draft" ? { reviewedById: actor.userId, reviewedAt: now } : {});
   // Hashed once, before the transaction (scrypt is slow on purpose).
   const rules = await Promise.all(items.map(ruleColumnsOf));
   for (let attempt = 1; ; attempt++) {
@@ -115,7 +122,8 @@ export async function createDynamicCodes(actor: Actor, items: DynamicCodeInput[]
       name: item.name.trim(),
       destinationUrl: item.destination_url,
       style: JSON.stringify(item.style ?? {}),
-      status,
+      status: statusOf(i),
+      ...review(i),
       createdAt: now,
       updatedAt: now,
       ...NO_RULES,
@@ -147,10 +155,16 @@ export function settableStatuses(actor: Pick<Actor, "library" | "role">): Dynami
   return actor.role === "admin" ? ["active", "paused", "draft"] : ["paused", "draft"];
 }
 
+/** Why `actor` may not give a code `status`, or null. */
+export function statusChangeProblem(actor: Pick<Actor, "library" | "role">, status: DynamicStatus): DomainError | null {
+  if (settableStatuses(actor).includes(status)) return null;
+  if (actor.library.kind === "personal") return new DomainError("invalid", "status draft is only for team library items: use active or paused");
+  return new DomainError("forbidden", "Only a team admin can publish");
+}
+
 function checkStatusChange(actor: Actor, status: DynamicStatus): void {
-  if (settableStatuses(actor).includes(status)) return;
-  if (actor.library.kind === "personal") throw new DomainError("invalid", "status draft is only for team library items: use active or paused");
-  throw new DomainError("forbidden", "Only a team admin can publish");
+  const problem = statusChangeProblem(actor, status);
+  if (problem) throw problem;
 }
 
 export async function updateDynamicCode(actor: Actor, input: z.infer<typeof dynamicPatchInput>): Promise<DynamicRecord> {

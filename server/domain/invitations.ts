@@ -38,8 +38,9 @@ export async function inviteMember(adminId: string, email: string, role: Role): 
   const token = randomString(43);
   const invitation = await withTeamLocked(teamId, async (tx) => {
     await tx.invitation.updateMany({ where: { teamId, email, ...pendingWhere() }, data: { cancelledAt: now() } });
+    const createdAt = now();
     const row = await tx.invitation.create({
-      data: { id: timeOrderedId("inv"), teamId, email, role, tokenHash: hashToken(token), invitedById: adminId, expiresAt: after(INVITATION_DAYS * 86_400), createdAt: now() },
+      data: { id: timeOrderedId("inv"), teamId, email, role, tokenHash: hashToken(token), invitedById: adminId, expiresAt: after(INVITATION_DAYS * 86_400, createdAt), createdAt },
     });
     await recordActivity({ teamId, actor: { id: adminId, label: inviter.email }, action: "invitation.sent", target: email, detail: { role } }, tx);
     return row;

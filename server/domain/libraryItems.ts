@@ -26,7 +26,7 @@ export async function actorFor(userId: string, scope: LibraryKind): Promise<Acto
   return { userId, library: { kind: "team", teamId: membership.teamId }, role: membership.role as Role };
 }
 
-function requireEditor(actor: Actor): void {
+export function requireEditor(actor: Actor): void {
   if (actor.role === "viewer") throw new DomainError("forbidden", "Viewers only read the team library: ask an admin to make you a writer");
 }
 

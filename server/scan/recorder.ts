@@ -195,9 +195,10 @@ function toRow(scan: BufferedScan): ScanRow {
  * Exported for tests of the uniqueness rule.
  */
 export async function writeScans(batch: BufferedScan[]): Promise<number> {
+  if (batch.length === 0) return 0;
   const rows = batch.map(toRow);
   return writeTransaction(async (runEach) => {
-    const stored = (await runEach(SQL.stored, [[JSON.stringify(rows.map((s) => s.id))]])) as { id: string }[];
+    const stored = (await runEach(SQL.stored, [storedCheck(rows)])) as { id: string }[];
     const known = new Set(stored.map((s) => s.id));
     const scans = known.size === 0 ? rows : rows.filter((s) => !known.has(s.id));
     const firstOfVisitor = new Map<string, ScanRow>();
@@ -213,6 +214,21 @@ export async function writeScans(batch: BufferedScan[]): Promise<number> {
     await writeScanEvents(runEach, scans);
     return scans.length;
   });
+}
+
+/**
+ * The parameters of the check for stored ids: the ids, and the first and last scan times of the
+ * batch. A stored scan has the time it has here (the spool keeps it), so on PostgreSQL the check
+ * reads only the month partitions of the batch (one, but at a month's turn), whatever the
+ * table holds.
+ */
+function storedCheck(rows: ScanRow[]): string[] {
+  let [first, last] = [rows[0].scannedAt, rows[0].scannedAt];
+  for (const { scannedAt } of rows) {
+    if (scannedAt < first) first = scannedAt;
+    if (scannedAt > last) last = scannedAt;
+  }
+  return [JSON.stringify(rows.map((s) => s.id)), first, last];
 }
 
 type Subscriber = { dynamicCodeId: string; code: string; endpointId: string; library: string };
@@ -272,11 +288,13 @@ function rollupsOf(scans: ScanRow[], bucketOf: (scan: ScanRow) => string | numbe
 // Parameters bound per row on SQLite, one JSON parameter per statement on PostgreSQL (see
 // RunEach in server/db.ts): Prisma's createMany cost the event loop 100 ms for 500 rows.
 const SQL = {
-  // The batch's ids already stored, for a JSON array of ids in one parameter (as `subscribers`).
-  stored: dialectSql((dialect) => {
-    const ids = dialect === "sqlite" ? `json_each(?)` : `jsonb_array_elements_text((?::jsonb -> 0 ->> 0)::jsonb)`;
-    return `SELECT e."id" AS "id" FROM ${ids} AS j JOIN "ScanEvent" e ON e."id" = j.value`;
-  }),
+  // The batch's ids already stored, for a JSON array of ids in one parameter (as `subscribers`),
+  // between the batch's first and last scan times (the partition key, on PostgreSQL).
+  stored: {
+    sqlite: `SELECT e."id" AS "id" FROM json_each(?) AS j JOIN "ScanEvent" e ON e."id" = j.value WHERE e."scannedAt" >= ? AND e."scannedAt" <= ?`,
+    postgres: `SELECT e."id" AS "id" FROM jsonb_array_elements_text(($1::jsonb -> 0 ->> 0)::jsonb) AS j JOIN "ScanEvent" e ON e."id" = j.value
+      WHERE e."scannedAt" >= ($1::jsonb -> 0 ->> 1)::timestamp(3) AND e."scannedAt" <= ($1::jsonb -> 0 ->> 2)::timestamp(3)`,
+  },
   visits: insertEach("ScanVisitorDay", ["dynamicCodeId", "day", "visitorHash"], {}, `ON CONFLICT DO NOTHING RETURNING "dynamicCodeId", "day", "visitorHash"`),
   scans: insertEach("ScanEvent", SCAN_COLUMNS, { scannedAt: "timestamp(3)", unique: "boolean" }),
   rollups: insertEach(

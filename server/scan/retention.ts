@@ -1,44 +1,58 @@
-// SCAN_EVENT_RETENTION_DAYS: raw scan events older than the setting are deleted, a thousand at a
-// time (short write transactions: the scan writer never waits long for SQLite's lock), while the
-// rollups that analytics read keep counting them. Record ids begin with their time
+// The hourly upkeep of the raw scan events (ScanEvent). On PostgreSQL, the month partitions are
+// created ahead (server/scan/partitions.ts). With SCAN_EVENT_RETENTION_DAYS, raw events older
+// than the setting go while the rollups that analytics read keep counting them: on PostgreSQL
+// whole months are dropped once every scan in them is older than the setting (so a month is
+// kept up to a month longer than the setting), and the default partition's few old scans are
+// deleted; on SQLite they are deleted a thousand at a time (short write transactions: the scan
+// writer never waits long for SQLite's lock). Record ids begin with their time
 // (server/ids.ts), so the primary key leads to the oldest events without an index on the time.
-// On PostgreSQL this deletes rows too, until ScanEvent is partitioned by month (then whole
-// partitions are dropped instead).
-import { storedTime, writeTransaction, type DialectSql } from "../db";
+import { dialect, storedTime, writeTransaction, type DialectSql } from "../db";
 import { now } from "../clock";
+import { firstIdAt } from "../ids";
 import { env } from "../env";
 import { logError } from "../log";
 import { processSingleton } from "../process-singleton";
+import { DEFAULT_PARTITION, dropScanPartitionsBefore, ensureScanPartitions } from "./partitions";
 
 const BATCH = 1000;
 const SWEEP_EVERY_MS = 3600 * 1000;
 const DAY_MS = 86_400_000;
 
-const oldest = (id: string, before: string) => `DELETE FROM "ScanEvent" WHERE "id" IN (
-    SELECT "id" FROM "ScanEvent" WHERE "id" < ${id} AND "scannedAt" < ${before} ORDER BY "id" LIMIT ${BATCH}) RETURNING "id"`;
+const oldest = (table: string, id: string, before: string) => `DELETE FROM "${table}" WHERE "id" IN (
+    SELECT "id" FROM "${table}" WHERE "id" < ${id} AND "scannedAt" < ${before} ORDER BY "id" LIMIT ${BATCH}) RETURNING "id"`;
 /** A batch of the oldest events, for one row of parameters (the id and the time before which they go; see RunEach in server/db.ts). */
-const DELETE_OLDEST: DialectSql = { sqlite: oldest("?", "?"), postgres: oldest("($1::jsonb -> 0 ->> 0)", "($1::jsonb -> 0 ->> 1)::timestamp(3)") };
+const DELETE_OLDEST: DialectSql = {
+  sqlite: oldest("ScanEvent", "?", "?"),
+  postgres: oldest(DEFAULT_PARTITION, "($1::jsonb -> 0 ->> 0)", "($1::jsonb -> 0 ->> 1)::timestamp(3)"),
+};
 
-/** Deletes the raw events older than `days` before `at`, a batch at a time; returns how many went. */
-export async function sweepScanEvents(days: number, at: Date = now()): Promise<number> {
+/**
+ * Removes the raw events older than `days` before `at`: how many rows were deleted (SQLite, and
+ * PostgreSQL's default partition) and which month partitions were dropped (PostgreSQL).
+ */
+export async function sweepScanEvents(days: number, at: Date = now()): Promise<{ deleted: number; dropped: string[] }> {
   const cutoff = at.getTime() - days * DAY_MS;
-  const params = [`scan_${cutoff.toString(36).padStart(9, "0")}`, storedTime(cutoff)];
-  let removed = 0;
+  const dropped = await dropScanPartitionsBefore(new Date(cutoff));
+  const params = [firstIdAt("scan", cutoff), storedTime(cutoff)];
+  let deleted = 0;
   for (;;) {
     const gone = (await writeTransaction((runEach) => runEach(DELETE_OLDEST, [params]))).length;
-    removed += gone;
-    if (gone < BATCH) return removed;
+    deleted += gone;
+    if (gone < BATCH) return { deleted, dropped };
   }
 }
 
 const sweeper = processSingleton("scans.retention", () => ({ timer: null as NodeJS.Timeout | null }));
 
-/** The hourly sweep of the production server (server/http-server.ts), when SCAN_EVENT_RETENTION_DAYS is set. */
+/** At start and every hour (server/http-server.ts): the partitions ahead, and the retention when SCAN_EVENT_RETENTION_DAYS is set. */
 export function startScanRetention(): void {
   const days = env.scanEventRetentionDays;
-  if (days === null || sweeper.timer) return;
-  const sweep = () => void sweepScanEvents(days).catch((error) => logError("scans.retention_failed", {}, error));
-  sweeper.timer = setInterval(sweep, SWEEP_EVERY_MS);
+  if (sweeper.timer || (days === null && dialect !== "postgres")) return;
+  const sweep = async () => {
+    await ensureScanPartitions(now()).catch((error) => logError("scans.partitions_failed", {}, error));
+    if (days !== null) await sweepScanEvents(days).catch((error) => logError("scans.retention_failed", {}, error));
+  };
+  sweeper.timer = setInterval(() => void sweep(), SWEEP_EVERY_MS);
   sweeper.timer.unref();
-  sweep();
+  void sweep();
 }

@@ -15,6 +15,7 @@ import { Agent, request } from "undici";
 import { db, selectRows, storedTime, writeTransaction, type DialectSql } from "../db";
 import { env } from "../env";
 import { logError } from "../log";
+import { firstIdAt } from "../ids";
 import { processSingleton } from "../process-singleton";
 import { guardedLookup } from "./address";
 import { signatureHeaders } from "./signature";
@@ -173,11 +174,11 @@ async function deliverBatch(endpointId: string): Promise<boolean> {
   const claimedIds = claimed.map((d) => d.id);
   const endpoint = await db.webhookEndpoint.findUnique({ where: { id: endpointId } });
   if (!endpoint) {
-    await db.webhookDelivery.deleteMany({ where: { id: { in: claimedIds } } });
+    await db.webhookDelivery.deleteMany({ where: { endpointId, id: { in: claimedIds } } });
     return true;
   }
   if (!endpoint.enabled) {
-    await db.webhookDelivery.updateMany({ where: { id: { in: claimedIds } }, data: { status: "failed", responseBody: "the endpoint is disabled", claimedUntil: null, claimedBy: null } });
+    await db.webhookDelivery.updateMany({ where: { endpointId, id: { in: claimedIds } }, data: { status: "failed", responseBody: "the endpoint is disabled", claimedUntil: null, claimedBy: null } });
     return true;
   }
   const outcomes: { id: string; attempts: number; delivered: boolean; status: number | null; text: string; latencyMs: number; at: Date }[] = [];
@@ -205,13 +206,13 @@ async function deliverBatch(endpointId: string): Promise<boolean> {
       outcomes.map((o) => {
         const last = !o.delivered && o.attempts > RETRY_DELAYS_S.length;
         const nextAt = o.delivered || last ? o.at.getTime() : o.at.getTime() + RETRY_DELAYS_S[o.attempts - 1] * env.webhookRetryScale * 1000;
-        return [o.delivered ? "delivered" : last ? "failed" : "pending", o.attempts, o.status, o.text, o.latencyMs, storedTime(o.at.getTime()), storedTime(nextAt), o.id];
+        return [o.delivered ? "delivered" : last ? "failed" : "pending", o.attempts, o.status, o.text, o.latencyMs, storedTime(o.at.getTime()), storedTime(nextAt), endpointId, o.id];
       }),
     ),
     NOT_DURABLE,
   );
-  if (unsent.length > 0) await db.webhookDelivery.updateMany({ where: { id: { in: unsent } }, data: { claimedUntil: null, claimedBy: null } });
-  if (orphans.length > 0) await db.webhookDelivery.deleteMany({ where: { id: { in: orphans } } });
+  if (unsent.length > 0) await db.webhookDelivery.updateMany({ where: { endpointId, id: { in: unsent } }, data: { claimedUntil: null, claimedBy: null } });
+  if (orphans.length > 0) await db.webhookDelivery.deleteMany({ where: { endpointId, id: { in: orphans } } });
   await noteHealth(endpoint, outcomes.some((o) => o.delivered), outcomes.length > 0 ? outcomes[outcomes.length - 1].at : now);
   return true;
 }
@@ -231,22 +232,22 @@ const NOT_DURABLE = { durable: false };
  * moment are skipped (SKIP LOCKED); SQLite has one writer at a time.
  */
 const CLAIM: DialectSql = {
-  sqlite: `UPDATE "WebhookDelivery" SET "claimedUntil" = ?, "claimedBy" = ? WHERE "id" IN (
-    SELECT "id" FROM "WebhookDelivery" WHERE "endpointId" = ? AND "status" = 'pending' AND "nextAttemptAt" <= ? AND ("claimedUntil" IS NULL OR "claimedUntil" < ?)
+  sqlite: `UPDATE "WebhookDelivery" SET "claimedUntil" = ?, "claimedBy" = ? WHERE ("endpointId", "id") IN (
+    SELECT "endpointId", "id" FROM "WebhookDelivery" WHERE "endpointId" = ? AND "status" = 'pending' AND "nextAttemptAt" <= ? AND ("claimedUntil" IS NULL OR "claimedUntil" < ?)
     ORDER BY "nextAttemptAt" LIMIT ${CLAIM_BATCH}) RETURNING "id", "eventId", "attempts", ${PAYLOAD}`,
-  postgres: `UPDATE "WebhookDelivery" SET "claimedUntil" = ($1::jsonb -> 0 ->> 0)::timestamp(3), "claimedBy" = $1::jsonb -> 0 ->> 1 WHERE "id" IN (
-    SELECT "id" FROM "WebhookDelivery" WHERE "endpointId" = $1::jsonb -> 0 ->> 2 AND "status" = 'pending' AND "nextAttemptAt" <= ($1::jsonb -> 0 ->> 3)::timestamp(3)
+  postgres: `UPDATE "WebhookDelivery" SET "claimedUntil" = ($1::jsonb -> 0 ->> 0)::timestamp(3), "claimedBy" = $1::jsonb -> 0 ->> 1 WHERE ("endpointId", "id") IN (
+    SELECT "endpointId", "id" FROM "WebhookDelivery" WHERE "endpointId" = $1::jsonb -> 0 ->> 2 AND "status" = 'pending' AND "nextAttemptAt" <= ($1::jsonb -> 0 ->> 3)::timestamp(3)
       AND ("claimedUntil" IS NULL OR "claimedUntil" < ($1::jsonb -> 0 ->> 3)::timestamp(3))
     ORDER BY "nextAttemptAt" LIMIT ${CLAIM_BATCH} FOR UPDATE SKIP LOCKED) RETURNING "id", "eventId", "attempts", ${PAYLOAD}`,
 };
 
-/** A delivery's attempt recorded, its claim released: [status, attempts, responseStatus, responseBody, latencyMs, lastAttemptAt, nextAttemptAt, id]. */
+/** A delivery's attempt recorded, its claim released: [status, attempts, responseStatus, responseBody, latencyMs, lastAttemptAt, nextAttemptAt, endpointId, id]. */
 const OUTCOMES: DialectSql = {
   sqlite: `UPDATE "WebhookDelivery" SET "status" = ?, "attempts" = ?, "responseStatus" = ?, "responseBody" = ?, "latencyMs" = ?, "lastAttemptAt" = ?, "nextAttemptAt" = ?,
-    "claimedUntil" = NULL, "claimedBy" = NULL WHERE "id" = ?`,
+    "claimedUntil" = NULL, "claimedBy" = NULL WHERE "endpointId" = ? AND "id" = ?`,
   postgres: `UPDATE "WebhookDelivery" AS d SET "status" = e ->> 0, "attempts" = (e ->> 1)::integer, "responseStatus" = (e ->> 2)::integer, "responseBody" = e ->> 3,
     "latencyMs" = (e ->> 4)::integer, "lastAttemptAt" = (e ->> 5)::timestamp(3), "nextAttemptAt" = (e ->> 6)::timestamp(3), "claimedUntil" = NULL, "claimedBy" = NULL
-    FROM jsonb_array_elements($1::jsonb) AS e WHERE d."id" = e ->> 7`,
+    FROM jsonb_array_elements($1::jsonb) AS e WHERE d."endpointId" = e ->> 7 AND d."id" = e ->> 8`,
 };
 
 /** Any success clears the endpoint's failing streak; 5 days of nothing but failures disables it. */
@@ -262,19 +263,34 @@ async function noteHealth(endpoint: { id: string; failingSince: Date | null }, a
 }
 
 /**
- * Removes events stored more than 30 days before `now` that wait for no attempt, with their
- * deliveries, a thousand at a time; returns how many events went.
+ * Removes what was stored more than 30 days before `now`, a thousand rows at a time: finished
+ * deliveries by their time-ordered ids, then events (by `createdAt`, which a resend renews) for
+ * which no attempt waits. There is no index by event (each scan with a subscriber would pay for
+ * it): a delivery is written in its event's transaction or by a resend that renews the event, so
+ * the deliveries' bound, a minute later than the events', leaves none of a removed event behind.
+ * Returns how many events went.
  */
 export async function cleanOutbox(now = new Date()): Promise<number> {
+  const before = now.getTime() - KEEP_EVENTS_MS;
+  const endpointIds = (await db.webhookEndpoint.findMany({ select: { id: true } })).map((e) => e.id);
+  for (const endpointId of endpointIds) {
+    for (;;) {
+      const done = await db.webhookDelivery.findMany({ where: { endpointId, id: { lt: firstIdAt("dlv", before + 60_000) }, status: { not: "pending" } }, select: { id: true }, take: 1000 });
+      if (done.length > 0) await db.webhookDelivery.deleteMany({ where: { endpointId, id: { in: done.map((d) => d.id) } } });
+      if (done.length < 1000) break;
+    }
+  }
   let removed = 0;
-  for (;;) {
-    const old = await db.webhookEvent.findMany({ where: { createdAt: { lt: new Date(now.getTime() - KEEP_EVENTS_MS) } }, select: { id: true }, orderBy: { id: "asc" }, take: 1000 });
+  for (let after = ""; ; ) {
+    const old = await db.webhookEvent.findMany({ where: { id: { gt: after }, createdAt: { lt: new Date(before) } }, select: { id: true }, orderBy: { id: "asc" }, take: 1000 });
     if (old.length === 0) return removed;
-    const waiting = new Set((await db.webhookDelivery.findMany({ where: { eventId: { in: old.map((e) => e.id) }, status: "pending" }, select: { eventId: true } })).map((d) => d.eventId));
-    const ids = old.map((e) => e.id).filter((id) => !waiting.has(id));
-    await db.$transaction([db.webhookDelivery.deleteMany({ where: { eventId: { in: ids } } }), db.webhookEvent.deleteMany({ where: { id: { in: ids } } })]);
+    after = old[old.length - 1].id;
+    // Pending deliveries through the claim's index (endpoint, status): as many as the backlog.
+    const waiting = await db.webhookDelivery.findMany({ where: { endpointId: { in: endpointIds }, status: "pending", eventId: { in: old.map((e) => e.id) } }, select: { eventId: true } });
+    const kept = new Set(waiting.map((d) => d.eventId));
+    const ids = old.map((e) => e.id).filter((id) => !kept.has(id));
+    if (ids.length > 0) await db.webhookEvent.deleteMany({ where: { id: { in: ids } } });
     removed += ids.length;
-    if (old.length < 1000 || ids.length === 0) return removed;
   }
 }
 

@@ -176,13 +176,16 @@ export async function listDeliveries(actor: Actor, id: string) {
 /**
  * "Resend" on the pages: the delivery's event to its endpoint again, as a new delivery due now
  * (same webhook-id, so a receiver that keeps ids drops a duplicate); the old one stays in the log.
+ * The event's `createdAt` is renewed: the outbox keeps it 30 days from its last resend, as long
+ * as the new delivery (server/webhooks/dispatcher.ts, cleanOutbox).
  */
 export async function resendDelivery(actor: Actor, webhookId: string, deliveryId: string) {
   const row = await findEndpoint(actor, webhookId);
   if (!row.enabled) throw new DomainError("invalid", "The webhook is disabled: enable it before resending");
   const delivery = await db.webhookDelivery.findFirst({ where: { id: deliveryId, endpointId: row.id } });
-  if (!delivery || (await db.webhookEvent.count({ where: { id: delivery.eventId } })) === 0) throw notFound("Delivery not found");
   const id = timeOrderedId("dlv");
+  const renewed = delivery && (await db.webhookEvent.updateMany({ where: { id: delivery.eventId }, data: { createdAt: new Date() } })).count;
+  if (!delivery || !renewed) throw notFound("Delivery not found");
   await db.webhookDelivery.create({ data: { id, endpointId: row.id, eventId: delivery.eventId, status: "pending", nextAttemptAt: new Date() } });
   wakeDispatcher();
   return { delivery_id: id };

@@ -10,14 +10,14 @@ import pg from "pg";
 import { startRedis, startServer, type RunningServer } from "../../scripts/harness";
 import { visitorHash } from "../../server/scan/recorder";
 import { logIn } from "../helpers";
-import { seededPostgres } from "../own-postgres";
+import { ownClusterRun, seededPostgres } from "../own-postgres";
 
 const UA = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1";
 const OUTAGE_MS = 20_000;
 const CODES = 1000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-describe("PostgreSQL outage with Redis", () => {
+describe("PostgreSQL outage with Redis", { skip: ownClusterRun }, () => {
   let database: Awaited<ReturnType<typeof seededPostgres>>;
   let redis: Awaited<ReturnType<typeof startRedis>>;
   const servers: RunningServer[] = [];

@@ -3,25 +3,16 @@
 // by itself, and nothing accepted is lost (every 201 batch is stored whole, every redirect
 // answered is recorded as a scan once the database is back).
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import pg from "pg";
-import { startServer, type RunningServer } from "../../scripts/harness";
 import { contractErrorShape, logIn } from "../helpers";
-import { seededPostgres } from "../own-postgres";
+import { ownClusterRun, serverOnOwnPostgres } from "../own-postgres";
 
-describe("PostgreSQL restarted under load", () => {
-  let database: Awaited<ReturnType<typeof seededPostgres>>;
-  let server: RunningServer;
-  before(async () => {
-    database = await seededPostgres();
-    server = await startServer({ DATABASE_URL: database.url, REDIS_URL: "" });
-  });
-  after(async () => {
-    await server?.stop();
-    database?.remove();
-  });
+describe("PostgreSQL restarted under load", { skip: ownClusterRun }, () => {
+  const own = serverOnOwnPostgres();
 
   it("answers cleanly while it is down, recovers by itself, and loses nothing accepted", async () => {
+    const { server, database } = own;
     const page = await logIn("pro@example.com", "demo-password", server.base);
     const { key } = (await page("keys.generatePersonal")) as { key: string };
     const headers = { "x-api-key": key, "content-type": "application/json" };

@@ -114,7 +114,10 @@ describe("scan spool", () => {
     const { code, id } = await dynamicCode("Spool kill");
     const spool = mkdtempSync(path.join(tmpdir(), "qr-spool-kill-"));
     try {
-      const first = await startServer({ SCAN_SPOOL_DIR: spool });
+      // The writer rests a second after each batch, so that the kill always finds scans it has
+      // not written yet, however fast it keeps up on a quiet machine (on a busy one it had
+      // written every scan by the kill, and there was nothing to replay).
+      const first = await startServer({ SCAN_SPOOL_DIR: spool, SCAN_WRITER_TEST_PAUSE_MS: "1000" });
       const traffic = load(first, code, 0);
       await until(() => traffic.answered.size > 1500, "traffic to flow", 60_000);
       first.child.kill("SIGKILL");

@@ -19,6 +19,8 @@ export { SpoolInUseError };
 
 /** Scans written per transaction while replaying. */
 const REPLAY_BATCH = 1000;
+/** A replay that failed outside the database starts again after this long. */
+const REPLAY_RETRY_MS = 10_000;
 const LOG_EVERY_MS = 60_000;
 
 const state = processSingleton("scans.spool", () => ({ spool: null as Spool | null, replaying: false, loggedAt: 0, unlogged: 0 }));
@@ -93,7 +95,9 @@ async function replay(spool: Spool): Promise<void> {
     const seconds = (performance.now() - started) / 1000;
     logInfo("scans.spool_replayed", { scans: read, stored, alreadyStored: read - stored, seconds: Math.round(seconds * 1000) / 1000 });
   } catch (error) {
-    logError("scans.spool_replay_failed", { read, stored }, error);
+    // Not the database (its writes wait through an outage): the segments stay, so try again.
+    logError("scans.spool_replay_failed", { read, stored, retryInSeconds: REPLAY_RETRY_MS / 1000 }, error);
+    setTimeout(() => void replay(spool), REPLAY_RETRY_MS).unref();
   } finally {
     state.replaying = false;
   }

@@ -8,43 +8,23 @@ import { stringify } from "csv-stringify/sync";
 import type { Client } from "../client";
 import { apiError, InvalidRequestError } from "../errors";
 import { progress } from "./progress";
+import { CSV_OPTIONS, IMPORT_BATCH_SIZE as BATCH_SIZE, IMPORT_STATUSES, importTable, REPORT_COLUMNS, type ImportKind, type ImportRow as Row, type ImportStatus, type ParsedRecord } from "../csv-rows";
 
-/** The API's batch limit. */
-export const BATCH_SIZE = 50;
+export { BATCH_SIZE };
 
-const COLUMNS = { static: ["name", "url"], dynamic: ["name", "destination_url", "status"] } as const;
-const STATUSES = ["active", "paused", "draft"] as const;
-type Status = (typeof STATUSES)[number];
-const isStatus = (value: string): value is Status => (STATUSES as readonly string[]).includes(value);
-type Kind = keyof typeof COLUMNS;
-/** The columns the rejected-rows report adds: ignored, so that the report, once fixed, can be imported itself. */
-const REPORT_COLUMNS = ["line", "error"];
-type Row = { line: number; cells: string[] };
-export type ImportResult = { kind: Kind; rows: number; created: number; replayed: number; rejected: { line: number; error: string }[]; rejectedFile: string | null };
-
-/** static when the header has `url`, dynamic when it has `destination_url`; other columns are refused. */
-function kindOf(header: string[]): Kind {
-  const kind: Kind | null = header.includes("url") ? "static" : header.includes("destination_url") ? "dynamic" : null;
-  if (!kind || !header.includes("name")) throw new Error("The header must be name,url (static codes) or name,destination_url[,status] (dynamic codes)");
-  const unknown = header.filter((c) => !(COLUMNS[kind] as readonly string[]).includes(c) && !REPORT_COLUMNS.includes(c));
-  if (unknown.length) throw new Error(`Unknown column${unknown.length > 1 ? "s" : ""} for ${kind} codes: ${unknown.join(", ")} (expected ${COLUMNS[kind].join(",")})`);
-  if (new Set(header).size !== header.length) throw new Error("A column appears twice in the header");
-  return kind;
-}
+const isStatus = (value: string): value is ImportStatus => (IMPORT_STATUSES as readonly string[]).includes(value);
+export type ImportResult = { kind: ImportKind; rows: number; created: number; replayed: number; rejected: { line: number; error: string }[]; rejectedFile: string | null };
 
 export async function importFile(client: Client, file: string, options: { concurrency: number; progressTo: NodeJS.WriteStream }): Promise<ImportResult> {
   const bytes = readFileSync(file);
   // The content decides the keys: the same file is the same batches, a changed file new ones.
   const fileId = createHash("sha256").update(bytes).digest("hex").slice(0, 32);
-  const records = parse(bytes, { bom: true, relax_column_count: true, skip_empty_lines: true, info: true }) as unknown as { record: string[]; info: { lines: number } }[];
+  const records = parse(bytes, CSV_OPTIONS) as unknown as ParsedRecord[];
   if (records.length === 0) throw new Error(`${file} is empty: expected a header row`);
-  const header = records[0].record.map((c) => c.trim().toLowerCase());
-  const kind = kindOf(header);
-  const rows: Row[] = records.slice(1).map(({ record, info }) => ({ line: info.lines, cells: record }));
-  const cell = (row: Row, column: string) => row.cells[header.indexOf(column)]?.trim() ?? "";
+  const { kind, header, rows, cell } = importTable(records);
   // Creating takes no status: a row's status other than the one the code gets is set by a PATCH after it.
   const status = (row: Row) => cell(row, "status") || null;
-  const statusProblem = (row: Row) => (kind === "dynamic" && status(row) !== null && !isStatus(status(row)!) ? `status must be one of ${STATUSES.join(", ")}` : null);
+  const statusProblem = (row: Row) => (kind === "dynamic" && status(row) !== null && !isStatus(status(row)!) ? `status must be one of ${IMPORT_STATUSES.join(", ")}` : null);
   const keyOf = (what: string) => `qr-records-import-${fileId}-${what}`;
 
   /** One request; a 2xx answer's created records and whether it was the replay of an earlier run's. */
@@ -61,7 +41,7 @@ export async function importFile(client: Client, file: string, options: { concur
   /** The row's status on the code made of it (its own key: a rerun replays it). */
   const setStatus = async (row: Row, code: string) => {
     const params = { path: { code }, header: { "Idempotency-Key": keyOf(`line-${row.line}-status`) } };
-    const { error, response } = await client.api.PATCH("/dynqrcodes/{code}", { params, body: { status: status(row) as Status } });
+    const { error, response } = await client.api.PATCH("/dynqrcodes/{code}", { params, body: { status: status(row) as ImportStatus } });
     if (!response.ok) result.rejected.push({ line: row.line, error: `created, but its status was not set: ${apiError(response, error).message}` });
   };
 
