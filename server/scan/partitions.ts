@@ -4,7 +4,7 @@
 // this month's partition and the next two at start and every hour. A scan outside them (a far
 // past or future time) lands in the default partition, so no scan is ever refused; creating
 // its month later moves it there. SQLite has no partitions.
-import { db, dialect } from "../db";
+import { db, dialect, storedTime } from "../db";
 
 /** Months created ahead of the current one. */
 export const MONTHS_AHEAD = 2;
@@ -19,8 +19,8 @@ const monthOf = (name: string): Date | null => {
   const m = /^ScanEvent_(\d{4})_(\d{2})$/.exec(name);
   return m ? new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, 1)) : null;
 };
-/** As timestamp(3) stores UTC instants. */
-const bound = (at: Date) => `'${at.toISOString().slice(0, 23).replace("T", " ")}'`;
+/** A month's bound as a literal (timestamp(3) holds UTC instants: the offset is ignored). */
+const bound = (at: Date) => `'${storedTime(at.getTime())}'`;
 
 /** The month partitions that exist, oldest first. */
 export async function scanPartitions(): Promise<{ name: string; month: Date }[]> {
