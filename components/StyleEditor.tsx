@@ -31,11 +31,13 @@ type Draft = {
   margin: number;
   module_shape: NonNullable<Style["module_shape"]>;
   finder_shape: NonNullable<Style["finder_shape"]>;
-  finder_color: string;
+  /** null: the foreground's (until a colour is picked). */
+  finder_color: string | null;
   logo: string | null;
   logo_size: number;
   frame_text: string;
-  frame_color: string;
+  /** null: the foreground's (until a colour is picked). */
+  frame_color: string | null;
 };
 
 const draftOf = (style: Style): Draft => ({
@@ -43,11 +45,11 @@ const draftOf = (style: Style): Draft => ({
   ...style,
   module_shape: style.module_shape ?? "square",
   finder_shape: style.finder_shape ?? "square",
-  finder_color: style.finder_color ?? style.foreground ?? DEFAULT_STYLE.foreground,
+  finder_color: style.finder_color ?? null,
   logo: style.logo ?? null,
   logo_size: style.logo_size ?? LOGO_SIZE.default,
   frame_text: style.frame?.text ?? "",
-  frame_color: style.frame?.color ?? style.foreground ?? DEFAULT_STYLE.foreground,
+  frame_color: style.frame?.color ?? null,
 });
 
 /** The style to save: the four keys the editor always set, and the others only when they change the drawing. */
@@ -60,9 +62,9 @@ function styleOf(draft: Draft): Style {
     margin,
     ...(draft.module_shape !== "square" ? { module_shape: draft.module_shape } : {}),
     ...(draft.finder_shape !== "square" ? { finder_shape: draft.finder_shape } : {}),
-    ...(draft.finder_color !== foreground ? { finder_color: draft.finder_color } : {}),
+    ...(draft.finder_color && draft.finder_color !== foreground ? { finder_color: draft.finder_color } : {}),
     ...(draft.logo ? { logo: draft.logo, logo_size: draft.logo_size } : {}),
-    ...(draft.frame_text.trim() ? { frame: { text: draft.frame_text, color: draft.frame_color } } : {}),
+    ...(draft.frame_text.trim() ? { frame: { text: draft.frame_text, color: draft.frame_color ?? foreground } } : {}),
   };
 }
 
@@ -168,7 +170,7 @@ export function StyleEditor({ libraryKind, item, saveStyle, busy, done }: Props)
           ))}
         </select>
         <label htmlFor={`${prefix}-finder-color`}>Finder colour</label>
-        <input id={`${prefix}-finder-color`} type="color" value={draft.finder_color} onChange={(e) => set("finder_color", e.target.value)} />
+        <input id={`${prefix}-finder-color`} type="color" value={draft.finder_color ?? draft.foreground} onChange={(e) => set("finder_color", e.target.value)} />
         <label htmlFor={`${prefix}-logo`}>Logo (PNG or SVG, up to 64 KiB)</label>
         <input id={`${prefix}-logo`} type="file" accept="image/png,image/svg+xml" onChange={(e) => void chooseLogo(e.target.files?.[0])} />
         {draft.logo && (
@@ -183,7 +185,7 @@ export function StyleEditor({ libraryKind, item, saveStyle, busy, done }: Props)
         <label htmlFor={`${prefix}-frame-text`}>Frame text</label>
         <input id={`${prefix}-frame-text`} type="text" maxLength={FRAME_TEXT_MAX} placeholder="Scan me" value={draft.frame_text} onChange={(e) => set("frame_text", e.target.value)} />
         <label htmlFor={`${prefix}-frame-color`}>Frame colour</label>
-        <input id={`${prefix}-frame-color`} type="color" value={draft.frame_color} onChange={(e) => set("frame_color", e.target.value)} />
+        <input id={`${prefix}-frame-color`} type="color" value={draft.frame_color ?? draft.foreground} onChange={(e) => set("frame_color", e.target.value)} />
       </div>
       <figure className="preview">
         {/* eslint-disable-next-line @next/next/no-img-element -- drawn by the server's renderer */}

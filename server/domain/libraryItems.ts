@@ -242,14 +242,15 @@ export async function checkItemStyle(actor: Actor, kind: ItemKind, id: string, i
  * (unknown key, unsafe logo) is not drawn at all.
  */
 export async function previewItemStyle(actor: Actor, kind: ItemKind, id: string, input: unknown): Promise<{ svg: string | null; problem: string | null }> {
+  const text = await encodedTextOf(actor, kind, id);
   // A well-formed style is drawn even when it would not scan (with its reason); an unsafe logo never is.
-  const parsed = styleShape.safeParse(input);
+  const shape = styleShape.safeParse(input);
+  const svg = shape.success ? await renderSvg(text, shape.data, PREVIEW_SIZE).catch(() => null) : null;
   try {
     await checkItemStyle(actor, kind, id, input);
-    return { svg: await renderSvg(await encodedTextOf(actor, kind, id), parsed.data!, PREVIEW_SIZE), problem: null };
+    return { svg, problem: null };
   } catch (error) {
     if (!(error instanceof DomainError) || error.code !== "invalid") throw error;
-    const svg = parsed.success ? await renderSvg(await encodedTextOf(actor, kind, id), parsed.data, PREVIEW_SIZE).catch(() => null) : null;
     return { svg, problem: error.message };
   }
 }

@@ -30,6 +30,8 @@ const SVG_REFUSED: [RegExp, string][] = [
   [/@import/i, "an external reference"],
   [/url\(\s*["']?\s*(?!#)/i, "an external reference"],
   [/<\s*(iframe|embed|object|audio|video)\b/i, "an embedded document"],
+  // An animation may set an href after any check of the markup.
+  [/<\s*(animate|animateMotion|animateTransform|set)\b/i, "an animation"],
 ];
 const HREF = /(?:^|[\s"'])(?:xlink:)?href\s*=\s*("([^"]*)"|'([^']*)')/gi;
 

@@ -187,6 +187,7 @@ describe("QR designs that always scan", () => {
       [svgLogo('<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"><image xlink:href="https://evil.example/x.png"/></svg>'), "style.logo: an SVG logo must not contain an external reference"],
       [svgLogo('<svg xmlns="http://www.w3.org/2000/svg"><rect style="fill:url(https://evil.example/p)"/></svg>'), "style.logo: an SVG logo must not contain an external reference"],
       [svgLogo('<svg xmlns="http://www.w3.org/2000/svg"><foreignObject><p>x</p></foreignObject></svg>'), "style.logo: an SVG logo must not contain a foreignObject"],
+      [svgLogo('<svg xmlns="http://www.w3.org/2000/svg"><a><set attributeName="href" to="https://evil.example/"/></a></svg>'), "style.logo: an SVG logo must not contain an animation"],
       [png(100_000, 100_000), "style.logo: a PNG logo must be at most 2048×2048 pixels"],
       ["data:image/gif;base64,R0lGODlhAQABAAAAACw=", "style.logo must be a data:image/png;base64, or data:image/svg+xml;base64, URL"],
       [svgLogo(`<svg xmlns="http://www.w3.org/2000/svg"><desc>${"x".repeat(50_000)}</desc></svg>`), "style.logo must be at most 64 KiB"],
