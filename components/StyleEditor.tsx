@@ -1,13 +1,15 @@
 "use client";
-// The style editor: colours, error correction and margin with a live preview drawn in the
-// browser by the same renderer that serves the saved images.
+// The style editor: colours, error correction, margin, module and finder shapes, finder
+// colour, a logo and a frame, with a live preview drawn by the server's own renderer and
+// the same decode check that every save runs: "This design scans" only once it passed.
+import { useMutation } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import type { LibraryKind } from "@/server/domain/libraryItems";
-import { contrastProblem, DEFAULT_STYLE, renderSvg } from "@/server/domain/qrImage";
+import { cheapUnreadableReason, DEFAULT_STYLE, FINDER_SHAPES, FRAME_TEXT_MAX, LOGO_SIZE, MAX_LOGO_BYTES, MAX_LOGO_SHARE, MODULE_SHAPES, unreadable } from "@/server/domain/qrStyle";
 import type { Style } from "@/server/domain/validation";
-import type { RouterInputs, RouterOutputs } from "@/trpc/react";
+import { useTRPC, type RouterInputs, type RouterOutputs } from "@/trpc/react";
 import { FormError } from "./FormError";
-import { useAction } from "./useAction";
+import { messageOf, useAction } from "./useAction";
 
 type Item = RouterOutputs["library"]["page"]["items"][number];
 
@@ -21,25 +23,114 @@ type Props = {
   done: () => void;
 };
 
-export function StyleEditor({ libraryKind, item, saveStyle, busy, done }: Props) {
-  const [style, setStyle] = useState<Required<Style>>({ ...DEFAULT_STYLE, ...item.style } as Required<Style>);
-  const [preview, setPreview] = useState<string | null>(null);
-  const text = item.shortUrl ?? item.url;
+/** What the form edits: every key with a value (the saved style leaves the defaults out). */
+type Draft = {
+  foreground: string;
+  background: string;
+  error_correction: NonNullable<Style["error_correction"]>;
+  margin: number;
+  module_shape: NonNullable<Style["module_shape"]>;
+  finder_shape: NonNullable<Style["finder_shape"]>;
+  /** null: the foreground's (until a colour is picked). */
+  finder_color: string | null;
+  logo: string | null;
+  logo_size: number;
+  frame_text: string;
+  /** null: the foreground's (until a colour is picked). */
+  frame_color: string | null;
+};
+
+const draftOf = (style: Style): Draft => ({
+  ...DEFAULT_STYLE,
+  ...style,
+  module_shape: style.module_shape ?? "square",
+  finder_shape: style.finder_shape ?? "square",
+  finder_color: style.finder_color ?? null,
+  logo: style.logo ?? null,
+  logo_size: style.logo_size ?? LOGO_SIZE.default,
+  frame_text: style.frame?.text ?? "",
+  frame_color: style.frame?.color ?? null,
+});
+
+/** The style to save: the four keys the editor always set, and the others only when they change the drawing. */
+function styleOf(draft: Draft): Style {
+  const { foreground, background, error_correction, margin } = draft;
+  return {
+    foreground,
+    background,
+    error_correction,
+    margin,
+    ...(draft.module_shape !== "square" ? { module_shape: draft.module_shape } : {}),
+    ...(draft.finder_shape !== "square" ? { finder_shape: draft.finder_shape } : {}),
+    ...(draft.finder_color && draft.finder_color !== foreground ? { finder_color: draft.finder_color } : {}),
+    ...(draft.logo ? { logo: draft.logo, logo_size: draft.logo_size } : {}),
+    ...(draft.frame_text.trim() ? { frame: { text: draft.frame_text, color: draft.frame_color ?? foreground } } : {}),
+  };
+}
+
+const readDataUrl = (file: File) =>
+  new Promise<string>((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(String(reader.result));
+    reader.onerror = () => reject(reader.error ?? new Error("The file could not be read"));
+    reader.readAsDataURL(file);
+  });
+
+/** The preview and the server's check of the draft, a moment after the last change. */
+function useCheckedPreview(libraryKind: LibraryKind, item: Item, style: Style, skip: boolean) {
+  const trpc = useTRPC();
+  const preview = useMutation(trpc.library.previewStyle.mutationOptions());
+  const [result, setResult] = useState<{ key: string; svg: string | null; problem: string | null } | null>(null);
+  const key = JSON.stringify(style);
+  const { mutateAsync } = preview;
   useEffect(() => {
+    if (skip) return;
     let current = true;
-    void renderSvg(text, style, 192).then((svg) => current && setPreview(`data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`));
+    const timer = setTimeout(() => {
+      mutateAsync({ scope: libraryKind, kind: item.kind, id: item.id, style })
+        .then((answer) => current && setResult({ key, ...answer }))
+        .catch((error: unknown) => current && setResult({ key, svg: null, problem: messageOf(error) }));
+    }, 250);
     return () => {
       current = false;
+      clearTimeout(timer);
     };
-  }, [text, style]);
+    // The key stands for the style: a new object of the same style is no change.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [key, skip, libraryKind, item.kind, item.id, mutateAsync]);
+  return result?.key === key ? result : null;
+}
+
+export function StyleEditor({ libraryKind, item, saveStyle, busy, done }: Props) {
+  const [draft, setDraft] = useState<Draft>(() => draftOf(item.style));
+  const [logoError, setLogoError] = useState<string | null>(null);
+  const style = styleOf(draft);
+  // The reasons found without drawing, on the spot; the server's decode check has the last word.
+  const cheap = cheapUnreadableReason(style);
+  const problem = cheap && unreadable(cheap);
+  const checked = useCheckedPreview(libraryKind, item, style, problem !== null);
   // The save's own error, shown at the editor and cleared by the next change.
   const { error, busy: saving, run, clear } = useAction();
-  const problem = contrastProblem(style);
-  const set = <K extends keyof Style>(key: K, value: Required<Style>[K]) => {
+  const set = <K extends keyof Draft>(key: K, value: Draft[K]) => {
     clear();
-    setStyle({ ...style, [key]: value });
+    setDraft({ ...draft, [key]: value });
+  };
+  const chooseLogo = async (file: File | undefined) => {
+    setLogoError(null);
+    if (!file) return;
+    if (file.type !== "image/png" && file.type !== "image/svg+xml") {
+      setLogoError("The logo must be a PNG or SVG file");
+      return;
+    }
+    const dataUrl = await readDataUrl(file);
+    if (dataUrl.length > MAX_LOGO_BYTES) {
+      setLogoError(`The logo is too large: at most 64 KiB as a data URL (this file makes ${Math.ceil(dataUrl.length / 1024)} KiB)`);
+      return;
+    }
+    set("logo", dataUrl);
   };
   const prefix = `style-${item.id}`;
+  const shown = checked?.svg ? `data:image/svg+xml;charset=utf-8,${encodeURIComponent(checked.svg)}` : null;
   return (
     <form
       className="panel style-editor"
@@ -54,27 +145,60 @@ export function StyleEditor({ libraryKind, item, saveStyle, busy, done }: Props)
     >
       <div className="style-fields">
         <label htmlFor={`${prefix}-fg`}>Foreground</label>
-        <input id={`${prefix}-fg`} type="color" value={style.foreground} onChange={(e) => set("foreground", e.target.value)} />
+        <input id={`${prefix}-fg`} type="color" value={draft.foreground} onChange={(e) => set("foreground", e.target.value)} />
         <label htmlFor={`${prefix}-bg`}>Background</label>
-        <input id={`${prefix}-bg`} type="color" value={style.background} onChange={(e) => set("background", e.target.value)} />
+        <input id={`${prefix}-bg`} type="color" value={draft.background} onChange={(e) => set("background", e.target.value)} />
         <label htmlFor={`${prefix}-ec`}>Error correction</label>
-        <select id={`${prefix}-ec`} value={style.error_correction} onChange={(e) => set("error_correction", e.target.value as Required<Style>["error_correction"])}>
+        <select id={`${prefix}-ec`} value={draft.error_correction} onChange={(e) => set("error_correction", e.target.value as Draft["error_correction"])}>
           <option value="L">L (7% can be damaged)</option>
           <option value="M">M (15%)</option>
           <option value="Q">Q (25%)</option>
           <option value="H">H (30%)</option>
         </select>
         <label htmlFor={`${prefix}-margin`}>Margin (modules)</label>
-        <input id={`${prefix}-margin`} type="number" min={0} max={16} value={style.margin} onChange={(e) => set("margin", Number(e.target.value))} />
+        <input id={`${prefix}-margin`} type="number" min={0} max={16} value={draft.margin} onChange={(e) => set("margin", Number(e.target.value))} />
+        <label htmlFor={`${prefix}-module`}>Module shape</label>
+        <select id={`${prefix}-module`} value={draft.module_shape} onChange={(e) => set("module_shape", e.target.value as Draft["module_shape"])}>
+          {MODULE_SHAPES.map((shape) => (
+            <option key={shape} value={shape}>{shape}</option>
+          ))}
+        </select>
+        <label htmlFor={`${prefix}-finder`}>Finder shape</label>
+        <select id={`${prefix}-finder`} value={draft.finder_shape} onChange={(e) => set("finder_shape", e.target.value as Draft["finder_shape"])}>
+          {FINDER_SHAPES.map((shape) => (
+            <option key={shape} value={shape}>{shape}</option>
+          ))}
+        </select>
+        <label htmlFor={`${prefix}-finder-color`}>Finder colour</label>
+        <input id={`${prefix}-finder-color`} type="color" value={draft.finder_color ?? draft.foreground} onChange={(e) => set("finder_color", e.target.value)} />
+        <label htmlFor={`${prefix}-logo`}>Logo (PNG or SVG, up to 64 KiB)</label>
+        <input id={`${prefix}-logo`} type="file" accept="image/png,image/svg+xml" onChange={(e) => void chooseLogo(e.target.files?.[0])} />
+        {draft.logo && (
+          <>
+            <label htmlFor={`${prefix}-logo-size`}>Logo size (% of the code, at most {MAX_LOGO_SHARE})</label>
+            <input id={`${prefix}-logo-size`} type="number" min={LOGO_SIZE.min} max={LOGO_SIZE.max} value={draft.logo_size} onChange={(e) => set("logo_size", Number(e.target.value))} />
+            <p className="muted">With a logo, error correction is H.</p>
+            <button type="button" className="secondary" onClick={() => set("logo", null)}>Remove logo</button>
+          </>
+        )}
+        <FormError error={logoError} testId={`logo-error-${item.id}`} />
+        <label htmlFor={`${prefix}-frame-text`}>Frame text</label>
+        <input id={`${prefix}-frame-text`} type="text" maxLength={FRAME_TEXT_MAX} placeholder="Scan me" value={draft.frame_text} onChange={(e) => set("frame_text", e.target.value)} />
+        <label htmlFor={`${prefix}-frame-color`}>Frame colour</label>
+        <input id={`${prefix}-frame-color`} type="color" value={draft.frame_color ?? draft.foreground} onChange={(e) => set("frame_color", e.target.value)} />
       </div>
       <figure className="preview">
-        {/* eslint-disable-next-line @next/next/no-img-element -- drawn in the browser */}
-        {preview && <img src={preview} width={192} height={192} alt="Preview of the styled QR code" data-testid="style-preview" />}
+        {/* eslint-disable-next-line @next/next/no-img-element -- drawn by the server's renderer */}
+        {shown && <img src={shown} width={192} alt="Preview of the styled QR code" data-testid="style-preview" />}
         <figcaption className="muted">Preview</figcaption>
       </figure>
-      {problem && (
+      {problem ? (
         <p className="error" role="alert">
           {problem}
+        </p>
+      ) : (
+        <p className={checked?.problem ? "error" : "muted"} role="status" data-testid={`style-check-${item.id}`}>
+          {checked === null ? "Checking that the design scans…" : (checked.problem ?? "This design scans")}
         </p>
       )}
       <FormError error={error} testId={`style-error-${item.id}`} />

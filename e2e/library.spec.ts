@@ -82,7 +82,7 @@ test("a Pro account manages its library in the browser", async ({ page, request,
   // Style: colours too close are refused on the spot; a good style is saved and drawn.
   await row.getByRole("button", { name: "Style" }).click();
   await row.getByLabel("Foreground").fill("#eeeeee");
-  await expect(row.getByRole("alert")).toContainText("too close to scan reliably");
+  await expect(row.getByRole("alert")).toContainText("contrast between colors is too low");
   await expect(row.getByRole("button", { name: "Save style" })).toBeDisabled();
   await row.getByLabel("Foreground").fill("#1a2b3c");
   await row.getByLabel("Background").fill("#fff8e7");
@@ -103,7 +103,7 @@ test("a Pro account manages its library in the browser", async ({ page, request,
   expect(svg.suggestedFilename()).toBe(`qr-${dynamic.code}.svg`);
   const svgText = await readFile((await svg.path())!, "utf8");
   expect(svgText).toContain('fill="#fff8e7"');
-  expect(svgText).toContain('stroke="#1a2b3c"');
+  expect(svgText).toContain('fill="#1a2b3c"');
   // The SVG drawn by the browser, photographed, reads back too.
   const viewer = await context.newPage();
   await viewer.setContent(`<body style="margin:0;background:#fff">${svgText.replace(/width="\d+" height="\d+"/, 'width="400" height="400"')}</body>`);

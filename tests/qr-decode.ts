@@ -1,6 +1,7 @@
-// Reads a QR image back (jsQR over the decoded PNG pixels): what a phone camera would read.
+// Reads a QR image back, as a phone camera would: jsQR over the decoded PNG pixels, and zxing-cpp.
 import jsQR from "jsqr";
 import { PNG } from "pngjs";
+import { decodePixels } from "../server/domain/styleCheck";
 
 export function decodePng(png: Buffer): string | null {
   const image = PNG.sync.read(png);
@@ -11,4 +12,10 @@ export function decodePng(png: Buffer): string | null {
 export function pngSize(png: Buffer): { width: number; height: number } {
   const image = PNG.sync.read(png);
   return { width: image.width, height: image.height };
+}
+
+/** The same PNG read by zxing-cpp (zxing-wasm), the decoder of the server's style check. */
+export async function decodePngZxing(png: Buffer): Promise<string | null> {
+  const image = PNG.sync.read(png);
+  return decodePixels({ data: new Uint8ClampedArray(image.data), width: image.width, height: image.height });
 }

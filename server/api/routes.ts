@@ -12,7 +12,7 @@ import type { Principal } from "../domain/apiKeys";
 import { CODE_PATTERN, DYNAMIC_EXPORT_COLUMNS } from "../domain/dynamicCodes";
 import { imageQuery, qrImage } from "../domain/images";
 import { IMAGES_PER_KEY } from "../images/renderer";
-import { DEFAULT_SIZE, IMAGE_FORMATS, MAX_SIZE, MIN_SIZE } from "../domain/qrImage";
+import { DEFAULT_SIZE, IMAGE_FORMATS, MAX_SIZE, MIN_SIZE, SIZE_MM } from "../domain/qrImage";
 import { STATIC_EXPORT_COLUMNS } from "../domain/staticCodes";
 import { csvAnswer, imageAnswer, type Answer } from "../http/answer";
 import { libraryExportAnswer } from "../http/exports";
@@ -103,16 +103,27 @@ const csvDoc = (operationId: string, summary: string, tags: string[], columns: r
 const imageDoc = (operationId: string, summary: string, idName: string, tags: string[]): RawDoc => ({
   operationId,
   summary,
-  description: `${summary}, as SVG or PNG, drawn with the record's style. At most ${IMAGES_PER_KEY} PNGs of one key are drawn at once: more is answered 429 with Retry-After.`,
+  description: `${summary}, as SVG, PNG or vector PDF, drawn with the record's style. At most ${IMAGES_PER_KEY} PNGs or PDFs of one key are drawn at once: more is answered 429 with Retry-After.`,
   tags,
   parameters: [
     pathParameter(idName),
     { name: "format", in: "query", required: false, schema: { type: "string", enum: [...IMAGE_FORMATS], default: "svg" } },
-    { name: "size", in: "query", required: false, schema: { type: "integer", minimum: MIN_SIZE, maximum: MAX_SIZE, default: DEFAULT_SIZE }, description: "Width and height in pixels" },
+    { name: "size", in: "query", required: false, schema: { type: "integer", minimum: MIN_SIZE, maximum: MAX_SIZE, default: DEFAULT_SIZE }, description: "Width in pixels (SVG, PNG; a frame makes the image taller). A PDF ignores it." },
+    {
+      name: "size_mm",
+      in: "query",
+      required: false,
+      schema: { type: "integer", minimum: SIZE_MM.min, maximum: SIZE_MM.max, default: SIZE_MM.default },
+      description: "The PDF's width in millimetres (the code with its quiet zone and frame); only with format=pdf.",
+    },
   ],
   ok: {
     description: "The QR image, drawn with the record's style",
-    content: { "image/svg+xml": { schema: { type: "string" } }, "image/png": { schema: { type: "string", format: "binary" } } },
+    content: {
+      "image/svg+xml": { schema: { type: "string" } },
+      "image/png": { schema: { type: "string", format: "binary" } },
+      "application/pdf": { schema: { type: "string", format: "binary" } },
+    },
   },
 });
 const dayParameter = (name: "from" | "to") => ({ name, in: "query", required: false, schema: { type: "string", format: "date" }, description: rangeQuery.shape[name].unwrap().description });

@@ -12,6 +12,7 @@ import { changeWithEvents } from "../webhooks";
 import { initialReviewStatus, libraryOwner, libraryWhere, recordCodeDeleted, type Actor, type Library } from "./library";
 import { totalScansOf } from "./analytics";
 import { keysetPages, newestInLibrary, toPage } from "./paging";
+import { refuseUnreadableStyles } from "./readableStyles";
 import { batchArray, bodyObject, decodeCursor, nameField, styleField, toSeconds, urlField } from "./validation";
 
 export const STATUSES = ["active", "paused", "draft"] as const;
@@ -34,6 +35,7 @@ export const dynamicPatchInput = bodyObject({
   destination_url: urlField("destination_url").optional(),
   name: nameField.optional(),
   status: z.enum(STATUSES, { error: "status must be one of active, paused, draft" }).optional(),
+  style: styleField.optional(),
   ...rulesInput,
 }).meta({ example: { name: "Lunch menu (winter)" }, minProperties: 1 });
 export type DynamicCodeInput = z.infer<typeof dynamicCodeInput>;
@@ -103,9 +105,13 @@ const CODE_ATTEMPTS = 5;
  * Creates the items, all or none; a code collision (unique index) retries with fresh codes.
  * `statuses` (the pages' CSV import): a status per item other than the library's first one,
  * already checked with `statusChangeProblem`; a team code made active is published by its
- * creator, as an admin's approval would.
+ * creator, as an admin's approval would. `batch`: refused styles are listed by index.
  */
-export async function createDynamicCodes(actor: Actor, items: DynamicCodeInput[], statuses?: (DynamicStatus | null)[]): Promise<DynamicRecord[]> {
+export async function createDynamicCodes(
+  actor: Actor,
+  items: DynamicCodeInput[],
+  { statuses, batch = false }: { statuses?: (DynamicStatus | null)[]; batch?: boolean } = {},
+): Promise<DynamicRecord[]> {
   const now = new Date();
   const initial: DynamicStatus = initialReviewStatus(actor.library);
   const statusOf = (i: number) => statuses?.[i] ?? initial;
@@ -129,6 +135,8 @@ export async function createDynamicCodes(actor: Actor, items: DynamicCodeInput[]
       ...NO_RULES,
       ...rules[i],
     }));
+    // Checked with the codes themselves: the image encodes the short URL.
+    await refuseUnreadableStyles(rows.map((row, i) => ({ text: shortUrl(row.code), style: items[i].style })), batch ? "dynqrcodes" : null);
     const records = rows.map(dynamicRecordOf);
     try {
       const created = await changeWithEvents(actor.library, async (tx) => {
@@ -168,11 +176,12 @@ function checkStatusChange(actor: Actor, status: DynamicStatus): void {
 }
 
 export async function updateDynamicCode(actor: Actor, input: z.infer<typeof dynamicPatchInput>): Promise<DynamicRecord> {
-  const { code, destination_url, name, status } = input;
-  if (destination_url === undefined && name === undefined && status === undefined && RULE_FIELDS.every((field) => input[field] === undefined)) {
-    throw new DomainError("invalid", `Send at least one of destination_url, name, status, ${RULE_FIELDS.join(", ")}`);
+  const { code, destination_url, name, status, style } = input;
+  if (destination_url === undefined && name === undefined && status === undefined && style === undefined && RULE_FIELDS.every((field) => input[field] === undefined)) {
+    throw new DomainError("invalid", `Send at least one of destination_url, name, status, style, ${RULE_FIELDS.join(", ")}`);
   }
   const row = await findLive(actor.library, code);
+  await refuseUnreadableStyles([{ text: shortUrl(code), style }]);
   if (status !== undefined && status !== row.status) checkStatusChange(actor, status);
   const review = status === "active" && row.status === "draft" ? { reviewedById: actor.userId, reviewedAt: new Date() } : {};
   const rules = await ruleColumnsOf(input);
@@ -184,6 +193,7 @@ export async function updateDynamicCode(actor: Actor, input: z.infer<typeof dyna
           ...(destination_url !== undefined ? { destinationUrl: destination_url } : {}),
           ...(name !== undefined ? { name: name.trim() } : {}),
           ...(status !== undefined ? { status } : {}),
+          ...(style !== undefined ? { style: JSON.stringify(style) } : {}),
           ...review,
           ...rules,
         },

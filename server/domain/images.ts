@@ -6,7 +6,8 @@ import { invalid, notFound } from "../errors";
 import { shortUrl } from "./dynamicCodes";
 import { libraryWhere, type Library } from "./library";
 import { renderImage } from "../images/renderer";
-import { capacityProblem, DEFAULT_SIZE, IMAGE_FORMATS, MAX_SIZE, MIN_SIZE } from "./qrImage";
+import { capacityProblem, DEFAULT_SIZE, IMAGE_FORMATS, MAX_SIZE, MIN_SIZE, SIZE_MM, type ImageFormat } from "./qrImage";
+import { resolvedStyle } from "./qrStyle";
 import type { ItemKind } from "./teams";
 import type { Style } from "./validation";
 
@@ -23,18 +24,34 @@ async function encodedText(library: Library, kind: ItemKind, id: string): Promis
 }
 
 const sizeProblem = `size must be an integer from ${MIN_SIZE} to ${MAX_SIZE}`;
+const sizeMmProblem = `size_mm must be an integer from ${SIZE_MM.min} to ${SIZE_MM.max}`;
 
-/** The image routes' query (strings, as a query string gives them). */
-export const imageQuery = z.object({
-  format: z.enum(IMAGE_FORMATS, { error: "format must be svg or png" }).default("svg"),
-  size: z
-    .string()
-    .regex(/^\d{1,4}$/, sizeProblem)
-    .transform(Number)
-    .pipe(z.number().min(MIN_SIZE, sizeProblem).max(MAX_SIZE, sizeProblem))
-    .optional()
-    .transform((size) => size ?? DEFAULT_SIZE),
-});
+/**
+ * The image routes' query (strings, as a query string gives them). `size` is in pixels
+ * (PNG, SVG; a PDF has none and ignores it); `size_mm` is the PDF's width in millimetres and
+ * is refused with another format (docs/IMAGES.md).
+ */
+export const imageQuery = z
+  .object({
+    format: z.enum(IMAGE_FORMATS, { error: "format must be svg, png or pdf" }).default("svg"),
+    size: z
+      .string()
+      .regex(/^\d{1,4}$/, sizeProblem)
+      .transform(Number)
+      .pipe(z.number().min(MIN_SIZE, sizeProblem).max(MAX_SIZE, sizeProblem))
+      .optional()
+      .transform((size) => size ?? DEFAULT_SIZE),
+    size_mm: z
+      .string()
+      .regex(/^\d{1,3}$/, sizeMmProblem)
+      .transform(Number)
+      .pipe(z.number().min(SIZE_MM.min, sizeMmProblem).max(SIZE_MM.max, sizeMmProblem))
+      .optional(),
+  })
+  .superRefine((query, ctx) => {
+    if (query.size_mm !== undefined && query.format !== "pdf") ctx.addIssue({ code: "custom", message: "size_mm is only for format=pdf (size is in pixels)" });
+  })
+  .transform(({ size_mm, ...query }) => ({ ...query, size_mm: size_mm ?? SIZE_MM.default }));
 export type ImageQuery = z.infer<typeof imageQuery>;
 
 export type QrImage = { bytes: string | Uint8Array; contentType: string; filename: string };
@@ -44,14 +61,16 @@ export type QrImage = { bytes: string | Uint8Array; contentType: string; filenam
  * image pool, and from the cache when drawn before). `key` is whose bound the drawing counts
  * against (an API key's id, or a user's): too many at once for one key is a 429.
  */
-export async function qrImage(key: string, library: Library, kind: ItemKind, id: string, { format, size }: ImageQuery): Promise<QrImage> {
+const CONTENT_TYPES: Record<ImageFormat, string> = { svg: "image/svg+xml", png: "image/png", pdf: "application/pdf" };
+
+export async function qrImage(key: string, library: Library, kind: ItemKind, id: string, { format, size, size_mm }: ImageQuery): Promise<QrImage> {
   const { text, style } = await encodedText(library, kind, id);
   // A record stored before the capacity rule: a clear refusal, never a 500.
-  const problem = capacityProblem(text, style.error_correction);
+  const problem = capacityProblem(text, resolvedStyle(style).error_correction);
   if (problem) throw invalid(`This code's ${kind === "static" ? "url" : "short_url"} ${problem}: shorten it or lower style.error_correction`);
   return {
-    bytes: await renderImage(key, { text, style, size, format }),
-    contentType: format === "svg" ? "image/svg+xml" : "image/png",
+    bytes: await renderImage(key, { text, style, size, format, sizeMm: size_mm }),
+    contentType: CONTENT_TYPES[format],
     filename: `qr-${id.replace(/[^A-Za-z0-9_-]/g, "")}.${format}`,
   };
 }

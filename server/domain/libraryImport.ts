@@ -88,7 +88,7 @@ export async function importBatch(actor: Actor, input: z.infer<typeof importBatc
         : await createDynamicCodes(
             actor,
             input.rows.map((r) => ({ name: r.name, destination_url: r.url })),
-            input.rows.map((r) => requestedStatus(actor, r)),
+            { statuses: input.rows.map((r) => requestedStatus(actor, r)) },
           );
     answer = { status: 200, body: JSON.stringify({ created: created.length }) };
     return { created: created.length, replayed: false };

@@ -9,9 +9,11 @@ import { createDynamicCodes, deleteDynamicCode, dynamicBatchInput, settableStatu
 import { libraryCondition, libraryWhere, type Actor, type Library } from "./library";
 import { createStaticCodes, deleteStaticCode, staticBatchInput } from "./staticCodes";
 import { parseLines } from "./pastedLines";
-import { capacityProblem } from "./qrImage";
+import { capacityProblem, renderSvg } from "./qrImage";
+import { resolvedStyle } from "./qrStyle";
+import { refuseUnreadableStyles } from "./readableStyles";
 import { membershipOf, type ItemKind, type Role } from "./teams";
-import { styleField, type Style } from "./validation";
+import { styleField, styleShape, type Style } from "./validation";
 import { rulesRecordOf, type RulesRecord } from "../rules";
 
 export const libraryKindField = z.enum(["personal", "team"]);
@@ -209,23 +211,62 @@ export async function removeItem(actor: Actor, kind: ItemKind, id: string) {
   return kind === "static" ? deleteStaticCode(actor, id) : deleteDynamicCode(actor, id);
 }
 
-/** The style editor's save: the API's style rules, and colours that a camera can tell apart. */
-export async function saveStyle(actor: Actor, kind: ItemKind, id: string, input: unknown): Promise<Style> {
-  requireEditor(actor);
-  const parsed = styleField.safeParse(input);
-  if (!parsed.success) throw fromZodIssues(parsed.error.issues);
-  const data = { style: JSON.stringify(parsed.data), updatedAt: new Date() };
+/** Where an item's image points, or a 404: a static code's URL, a dynamic code's short URL. */
+async function encodedTextOf(actor: Actor, kind: ItemKind, id: string): Promise<string> {
   const where = libraryWhere(actor.library);
   if (kind === "static") {
-    // A higher error-correction level holds fewer bytes: the URL must still fit.
     const record = await db.staticCode.findFirst({ where: { id, ...where }, select: { url: true } });
-    const problem = record && capacityProblem(record.url, parsed.data.error_correction);
-    if (problem) throw invalid(`The url ${problem}: choose a lower error correction`);
+    if (!record) throw notFound("QR code not found");
+    return record.url;
   }
+  const record = await db.dynamicCode.findFirst({ where: { code: id, ...where, deletedAt: null }, select: { code: true } });
+  if (!record) throw notFound("Dynamic QR code not found");
+  return shortUrl(record.code);
+}
+
+/** The style's rules and the decode check, for the editor's "This design scans" (nothing stored). */
+export async function checkItemStyle(actor: Actor, kind: ItemKind, id: string, input: unknown): Promise<Style> {
+  const parsed = styleField.safeParse(input);
+  if (!parsed.success) throw fromZodIssues(parsed.error.issues);
+  const text = await encodedTextOf(actor, kind, id);
+  // A higher error-correction level holds fewer bytes: the URL must still fit.
+  const problem = kind === "static" && capacityProblem(text, resolvedStyle(parsed.data).error_correction);
+  if (problem) throw invalid(`The url ${problem}: choose a lower error correction`);
+  await refuseUnreadableStyles([{ text, style: parsed.data }]);
+  return parsed.data;
+}
+
+/**
+ * The editor's preview and check of a style not saved yet: the image drawn by the same
+ * renderer, and why it would be refused (null: "This design scans"). An invalid style
+ * (unknown key, unsafe logo) is not drawn at all.
+ */
+export async function previewItemStyle(actor: Actor, kind: ItemKind, id: string, input: unknown): Promise<{ svg: string | null; problem: string | null }> {
+  const text = await encodedTextOf(actor, kind, id);
+  // A well-formed style is drawn even when it would not scan (with its reason); an unsafe logo never is.
+  const shape = styleShape.safeParse(input);
+  const svg = shape.success ? await renderSvg(text, shape.data, PREVIEW_SIZE).catch(() => null) : null;
+  try {
+    await checkItemStyle(actor, kind, id, input);
+    return { svg, problem: null };
+  } catch (error) {
+    if (!(error instanceof DomainError) || error.code !== "invalid") throw error;
+    return { svg, problem: error.message };
+  }
+}
+const PREVIEW_SIZE = 192;
+
+/** The style editor's save: the API's style rules and the same decode check. */
+export async function saveStyle(actor: Actor, kind: ItemKind, id: string, input: unknown): Promise<Style> {
+  requireEditor(actor);
+  const style = await checkItemStyle(actor, kind, id, input);
+  const data = { style: JSON.stringify(style), updatedAt: new Date() };
+  const where = libraryWhere(actor.library);
+  // Deleted meanwhile (by another tab or person): a 404, never a 500.
   const { count } =
     kind === "static"
       ? await db.staticCode.updateMany({ where: { id, ...where }, data })
       : await db.dynamicCode.updateMany({ where: { code: id, ...where, deletedAt: null }, data });
   if (count === 0) throw notFound(kind === "static" ? "QR code not found" : "Dynamic QR code not found");
-  return parsed.data;
+  return style;
 }

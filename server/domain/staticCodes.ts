@@ -7,11 +7,13 @@ import { changeWithEvents } from "../webhooks";
 import { initialReviewStatus, libraryOwner, libraryWhere, recordCodeDeleted, type Actor, type Library } from "./library";
 import { keysetPages, newestInLibrary, toPage } from "./paging";
 import { capacityProblem } from "./qrImage";
+import { resolvedStyle } from "./qrStyle";
+import { refuseUnreadableStyles } from "./readableStyles";
 import { batchArray, bodyObject, decodeCursor, nameField, styleField, toSeconds, urlField } from "./validation";
 
 export const staticCodeInput = bodyObject({ url: urlField("url"), name: nameField, style: styleField.optional() }).superRefine((item, ctx) => {
   // The image encodes the URL itself: refuse one that no QR code at the style's level can hold.
-  const problem = capacityProblem(item.url, item.style?.error_correction);
+  const problem = capacityProblem(item.url, resolvedStyle(item.style ?? {}).error_correction);
   if (problem) ctx.addIssue({ code: "custom", path: ["url"], message: `url ${problem}` });
 });
 export const staticBatchInput = bodyObject({ qrcodes: batchArray("qrcodes", staticCodeInput) });
@@ -48,8 +50,9 @@ export async function listStaticCodes(library: Library, page: { limit?: number; 
   return { qrcodes: result.rows.map(staticRecordOf), next_cursor: result.next_cursor };
 }
 
-/** Creates every item or none (one statement, one transaction). */
-export async function createStaticCodes(actor: Actor, items: StaticCodeInput[]): Promise<StaticRecord[]> {
+/** Creates every item or none (one statement, one transaction); `batch`: refusals are listed by index. */
+export async function createStaticCodes(actor: Actor, items: StaticCodeInput[], batch = false): Promise<StaticRecord[]> {
+  await refuseUnreadableStyles(items.map((item) => ({ text: item.url, style: item.style })), batch ? "qrcodes" : null);
   const now = new Date();
   const rows = items.map((item) => ({
     id: timeOrderedId("qr"),

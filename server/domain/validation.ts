@@ -4,7 +4,8 @@ import { z } from "zod";
 import { invalid } from "../errors";
 import { env } from "../env";
 import { servedHosts } from "../served-host";
-import { contrastProblem } from "./qrImage";
+import { logoProblem } from "./logo";
+import { cheapUnreadableReason, FINDER_SHAPES, FRAME_TEXT_MAX, LOGO_SIZE, MAX_LOGO_BYTES, MODULE_SHAPES, unreadable } from "./qrStyle";
 
 type Issue = { input?: unknown };
 const required = (field: string, expected: string) => (issue: Issue) =>
@@ -56,36 +57,68 @@ export const nameField = z
 const colour = (field: string) =>
   z.string({ error: `style.${field} must be a colour like #1a2b3c` }).regex(/^#[0-9a-fA-F]{6}$/, `style.${field} must be a colour like #1a2b3c`);
 
-export const styleField = z
-  .strictObject(
-    {
-      foreground: colour("foreground").optional(),
-      background: colour("background").optional(),
-      error_correction: z.enum(["L", "M", "Q", "H"], { error: "style.error_correction must be one of L, M, Q, H" }).optional(),
-      margin: z
-        .number({ error: "style.margin must be an integer from 0 to 16" })
-        .int("style.margin must be an integer from 0 to 16")
-        .min(0, "style.margin must be an integer from 0 to 16")
-        .max(16, "style.margin must be an integer from 0 to 16")
-        .optional(),
-    },
-    {
-      error: (issue) =>
-        issue.code === "unrecognized_keys"
-          ? `style has an unknown field: ${(issue as { keys: string[] }).keys.join(", ")}`
-          : "style must be an object",
-    },
-  )
-  // One rule for the API and the web editor: colours a phone camera can tell apart.
+const logoSizeProblem = `style.logo_size must be an integer from ${LOGO_SIZE.min} to ${LOGO_SIZE.max} (percent of the code's area)`;
+const frameTextProblem = `style.frame.text must be 1 to ${FRAME_TEXT_MAX} characters, no control characters`;
+
+/** A style's keys and their values, before the rules that decide whether it scans: what may be drawn at all. */
+export const styleShape = z.strictObject(
+  {
+    foreground: colour("foreground").optional(),
+    background: colour("background").optional(),
+    error_correction: z.enum(["L", "M", "Q", "H"], { error: "style.error_correction must be one of L, M, Q, H" }).optional(),
+    margin: z
+      .number({ error: "style.margin must be an integer from 0 to 16" })
+      .int("style.margin must be an integer from 0 to 16")
+      .min(0, "style.margin must be an integer from 0 to 16")
+      .max(16, "style.margin must be an integer from 0 to 16")
+      .optional(),
+    module_shape: z.enum(MODULE_SHAPES, { error: `style.module_shape must be one of ${MODULE_SHAPES.join(", ")}` }).optional(),
+    finder_shape: z.enum(FINDER_SHAPES, { error: `style.finder_shape must be one of ${FINDER_SHAPES.join(", ")}` }).optional(),
+    finder_color: colour("finder_color").optional(),
+    logo: z
+      .string({ error: "style.logo must be a data URL string" })
+      .max(MAX_LOGO_BYTES, "style.logo must be at most 64 KiB")
+      .superRefine((value, ctx) => {
+        const problem = logoProblem(value);
+        if (problem) ctx.addIssue({ code: "custom", message: problem });
+      })
+      .optional(),
+    logo_size: z.number({ error: logoSizeProblem }).int(logoSizeProblem).min(LOGO_SIZE.min, logoSizeProblem).max(LOGO_SIZE.max, logoSizeProblem).optional(),
+    frame: z
+      .strictObject(
+        {
+          text: z
+            .string({ error: frameTextProblem })
+            .refine((text) => [...text].length >= 1 && [...text].length <= FRAME_TEXT_MAX && !CONTROL.test(text), frameTextProblem),
+          color: colour("frame.color"),
+        },
+        { error: 'style.frame must be an object {"text": ..., "color": "#rrggbb"}' },
+      )
+      .optional(),
+  },
+  {
+    error: (issue) =>
+      issue.code === "unrecognized_keys"
+        ? `style has an unknown field: ${(issue as { keys: string[] }).keys.join(", ")}`
+        : "style must be an object",
+  },
+);
+
+export const styleField = styleShape
+  // The reasons found without drawing (colours, logo share, quiet zone); the decode check follows in the domain.
+  // (The 4 KiB of the rest of the style cannot be reached: every key is bounded, docs/IMAGES.md.)
   .superRefine((style, ctx) => {
-    const problem = contrastProblem(style);
-    if (problem) ctx.addIssue({ code: "custom", message: problem });
+    const reason = cheapUnreadableReason(style);
+    if (reason) ctx.addIssue({ code: "custom", message: unreadable(reason) });
   })
   // One component for requests and records: a record's style is what its create accepted.
   .meta({
     id: "Style",
-    description: "QR styling, echoed as sent; `{}` when not sent. Foreground and background need a contrast of at least 3:1.",
-    example: { foreground: "#000000", background: "#ffffff", error_correction: "M", margin: 4 },
+    description:
+      "QR styling, echoed as sent; `{}` when not sent. A style is accepted only if the code it draws decodes at 256 px " +
+      "(otherwise 400 `style makes the code unreadable: <reason>`). `logo` (PNG or SVG data URL, at most 64 KiB) raises error correction to H; " +
+      "`logo_size` is the share of the code's area it covers in percent (1 to 50, default 8; above 10 refused: more than error correction H restores with margin).",
+    example: { foreground: "#000000", background: "#ffffff", error_correction: "M", margin: 4, module_shape: "rounded", finder_shape: "rounded", frame: { text: "Scan me", color: "#1a2b3c" } },
   });
 
 export type Style = z.infer<typeof styleField>;

@@ -6,3 +6,4 @@ register();
 const task = await import("./render-task.ts");
 
 export default task.default;
+export const check = task.check;

@@ -8,17 +8,22 @@
 // while an SVG's does not grow with it (1 to 6 ms, the encoding of the matrix), so SVGs, the
 // library's thumbnails among them, are drawn here at once rather than queued behind others'
 // PNGs. One key may have at most IMAGES_PER_KEY PNGs drawing or waiting; beyond that it is
-// answered 429 at once.
+// answered 429 at once. PDFs go to the pool like PNGs; so does the decode check of a style
+// (server/domain/styleCheck.ts), which draws a PNG's pixels and decodes them.
 import { createHash } from "node:crypto";
 import { LRUCache } from "lru-cache";
 import { DomainError } from "../errors";
 import { processSingleton } from "../process-singleton";
-import { renderPng, renderSvg, type ImageFormat } from "../domain/qrImage";
+import { renderPdf, renderPng, renderSvg, type ImageFormat } from "../domain/qrImage";
+import { unreadableReason } from "../domain/styleCheck";
 import type { Style } from "../domain/validation";
 
-export type RenderJob = { text: string; style: Style; size: number; format: ImageFormat };
+/** `size` in pixels (PNG, SVG); `sizeMm` in millimetres (PDF, default SIZE_MM.default). */
+export type RenderJob = { text: string; style: Style; size: number; format: ImageFormat; sizeMm?: number };
 export type Rendered = string | Uint8Array;
 type Render = (job: RenderJob) => Promise<Rendered>;
+export type CheckJob = { text: string; style: Style };
+type Check = (job: CheckJob) => Promise<string | null>;
 
 /** PNGs one key (API key, or user for the pages) may have drawing or waiting at once. */
 export const IMAGES_PER_KEY = 2;
@@ -26,11 +31,17 @@ export const IMAGES_PER_KEY = 2;
 const CACHE_BYTES = 32 * 2 ** 20;
 
 /** Draws in this thread: the fallback, and what the pool's threads run. */
-export const renderHere: Render = async ({ text, style, size, format }) =>
-  format === "svg" ? renderSvg(text, style, size) : new Uint8Array(await renderPng(text, style, size));
+export const renderHere: Render = async ({ text, style, size, format, sizeMm }) => {
+  if (format === "svg") return renderSvg(text, style, size);
+  return new Uint8Array(format === "pdf" ? await renderPdf(text, style, sizeMm) : await renderPng(text, style, size));
+};
+
+/** The decode check in this thread: the fallback, and what the pool's threads run. */
+export const checkHere: Check = ({ text, style }) => unreadableReason(text, style);
 
 const state = processSingleton("images.renderer", () => ({
   render: renderHere,
+  check: checkHere,
   pooled: false,
   /** Images actually drawn (not served from the cache), for tests. */
   drawn: 0,
@@ -42,15 +53,19 @@ const state = processSingleton("images.renderer", () => ({
 }));
 
 /** Called by the pool once it is started (and with null if it stops for good). */
-export function setImageRenderer(render: Render | null): void {
-  state.render = render ?? renderHere;
-  state.pooled = render !== null;
+export function setImageRenderer(pool: { render: Render; check: Check } | null): void {
+  state.render = pool?.render ?? renderHere;
+  state.check = pool?.check ?? checkHere;
+  state.pooled = pool !== null;
 }
+
+/** Why `text` drawn with `style` would not scan, or null: decoded off the event loop when pooled. */
+export const checkStyle = (job: CheckJob): Promise<string | null> => state.check(job);
 
 export const imageRenderStats = () => ({ drawn: state.drawn, pooled: state.pooled, cached: state.cache.size });
 
-const cacheKey = ({ text, style, size, format }: RenderJob) =>
-  createHash("sha256").update(JSON.stringify([format, size, text, style])).digest("base64url");
+const cacheKey = ({ text, style, size, format, sizeMm }: RenderJob) =>
+  createHash("sha256").update(JSON.stringify([format, format === "pdf" ? sizeMm : size, text, style])).digest("base64url");
 
 const tooMany = () =>
   new DomainError("rate_limited", "Too many images at once for this key: try again in a moment", undefined, { "Retry-After": "1" });

@@ -61,7 +61,7 @@ describe("dynamic QR codes", () => {
     assert.deepEqual([(active.body as Dyn).status, (active.body as Dyn).name], ["active", "Both"]);
 
     const cases: [object, string][] = [
-      [{}, "Send at least one of destination_url, name, status, expires_at, expired_url, targets, utm, password"],
+      [{}, "Send at least one of destination_url, name, status, style, expires_at, expired_url, targets, utm, password"],
       [{ status: "archived" }, "status must be one of active, paused, draft"],
       [{ status: "draft" }, "status draft is only for team library items: use active or paused"],
       [{ destination_url: "ftp://x.example" }, "destination_url must be an absolute http or https URL"],

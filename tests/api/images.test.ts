@@ -19,7 +19,7 @@ describe("QR images", () => {
     assert.equal(svg.status, 200);
     assert.equal(svg.headers.get("content-type"), "image/svg+xml");
     assert.match(svg.text, /^<svg [^>]*width="512" height="512"/);
-    assert.ok(svg.text.includes('fill="#fff8e7"') && svg.text.includes('stroke="#1a2b3c"'), svg.text.slice(0, 300));
+    assert.ok(svg.text.includes('fill="#fff8e7"') && svg.text.includes('fill="#1a2b3c"'), svg.text.slice(0, 300));
     assert.ok(svg.headers.get("x-ratelimit-remaining"), "rate-limit headers on image answers too");
 
     const png = await http("GET", `/v1/qrcodes/${qrId}/image?format=png&size=300`, { key });
@@ -33,7 +33,7 @@ describe("QR images", () => {
     assert.equal(decodePng(dynPng.bytes), short_url);
     const dynSvg = await http("GET", `/v1/dynqrcodes/${code}/image?format=svg&size=64`, { key });
     assert.match(dynSvg.text, /^<svg [^>]*width="64" height="64"/);
-    assert.ok(dynSvg.text.includes('fill="#ffffff"') && dynSvg.text.includes('stroke="#000000"'), "default style: black on white");
+    assert.ok(dynSvg.text.includes('fill="#ffffff"') && dynSvg.text.includes('fill="#000000"'), "default style: black on white");
   });
 
   it("bad format or size is 400 in the contract's shape; deleted and unknown records are 404", async () => {
@@ -41,8 +41,8 @@ describe("QR images", () => {
     const dyn = (await http("POST", "/v1/dynqrcodes", { key, json: { destination_url: "https://example.com/d", name: "Dyn" } })).body as { created: { code: string }[] };
     const code = dyn.created[0].code;
     for (const [query, error] of [
-      ["format=gif", "format must be svg or png"],
-      ["format=", "format must be svg or png"],
+      ["format=gif", "format must be svg, png or pdf"],
+      ["format=", "format must be svg, png or pdf"],
       ["size=63", "size must be an integer from 64 to 2048"],
       ["size=2049", "size must be an integer from 64 to 2048"],
       ["size=12.5", "size must be an integer from 64 to 2048"],

@@ -126,8 +126,8 @@ describe("web library", () => {
     await page("library.create", { scope: "personal", kind: "static", name: "Styled", url: "https://example.com/styled" });
     const [item] = ((await page.query("library.page", { scope: "personal" })) as Page).items;
     const save = (style: unknown) => page("library.saveStyle", { scope: "personal", kind: "static", id: item.id, style });
-    await assert.rejects(save({ foreground: "#777777", background: "#888888" }), /too close to scan reliably \(contrast 1\.3:1, at least 3:1 needed\)/);
-    await assert.rejects(save({ foreground: "#ffffff" }), /too close to scan reliably/);
+    await assert.rejects(save({ foreground: "#777777", background: "#888888" }), /^Error: Style makes the code unreadable: contrast between colors is too low$/);
+    await assert.rejects(save({ foreground: "#ffffff" }), /contrast between colors is too low/);
     await assert.rejects(save({ shape: "dots" }), /Style has an unknown field: shape/);
     await assert.rejects(save({ margin: 17 }), /^Error: Margin must be an integer from 0 to 16/);
     const list = () => http("GET", "/v1/qrcodes", { key }).then((r) => (r.body as { qrcodes: { style: object }[] }).qrcodes[0].style);

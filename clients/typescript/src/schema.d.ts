@@ -167,8 +167,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Change destination_url, name, status or the rules (null clears a rule)
-         * @description Change destination_url, name, status or the rules (null clears a rule)
+         * Change destination_url, name, status, style or the rules (null clears a rule)
+         * @description Change destination_url, name, status, style or the rules (null clears a rule)
          */
         patch: operations["dynqrcodes-update"];
         trace?: never;
@@ -330,7 +330,7 @@ export interface paths {
         };
         /**
          * The QR image of a static code's url
-         * @description The QR image of a static code's url, as SVG or PNG, drawn with the record's style. At most 2 PNGs of one key are drawn at once: more is answered 429 with Retry-After.
+         * @description The QR image of a static code's url, as SVG, PNG or vector PDF, drawn with the record's style. At most 2 PNGs or PDFs of one key are drawn at once: more is answered 429 with Retry-After.
          */
         get: operations["qrcodes-image"];
         put?: never;
@@ -350,7 +350,7 @@ export interface paths {
         };
         /**
          * The QR image of a dynamic code's short_url
-         * @description The QR image of a dynamic code's short_url, as SVG or PNG, drawn with the record's style. At most 2 PNGs of one key are drawn at once: more is answered 429 with Retry-After.
+         * @description The QR image of a dynamic code's short_url, as SVG, PNG or vector PDF, drawn with the record's style. At most 2 PNGs or PDFs of one key are drawn at once: more is answered 429 with Retry-After.
          */
         get: operations["dynqrcodes-image"];
         put?: never;
@@ -366,12 +366,18 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         /**
-         * @description QR styling, echoed as sent; `{}` when not sent. Foreground and background need a contrast of at least 3:1.
+         * @description QR styling, echoed as sent; `{}` when not sent. A style is accepted only if the code it draws decodes at 256 px (otherwise 400 `style makes the code unreadable: <reason>`). `logo` (PNG or SVG data URL, at most 64 KiB) raises error correction to H; `logo_size` is the share of the code's area it covers in percent (1 to 50, default 8; above 10 refused: more than error correction H restores with margin).
          * @example {
          *       "foreground": "#000000",
          *       "background": "#ffffff",
          *       "error_correction": "M",
-         *       "margin": 4
+         *       "margin": 4,
+         *       "module_shape": "rounded",
+         *       "finder_shape": "rounded",
+         *       "frame": {
+         *         "text": "Scan me",
+         *         "color": "#1a2b3c"
+         *       }
          *     }
          */
         Style: {
@@ -380,6 +386,17 @@ export interface components {
             /** @enum {string} */
             error_correction?: "L" | "M" | "Q" | "H";
             margin?: number;
+            /** @enum {string} */
+            module_shape?: "square" | "dot" | "rounded";
+            /** @enum {string} */
+            finder_shape?: "square" | "rounded" | "dot";
+            finder_color?: string;
+            logo?: string;
+            logo_size?: number;
+            frame?: {
+                text: string;
+                color: string;
+            };
         };
         /**
          * @description A rule: a scan matching every condition given goes to url.
@@ -2317,6 +2334,7 @@ export interface operations {
                     name?: string;
                     /** @enum {string} */
                     status?: "active" | "paused" | "draft";
+                    style?: components["schemas"]["Style"];
                     /**
                      * @description Seconds since the epoch from which the short link answers 410 (or redirects to expired_url); null: never.
                      * @example 1798761600
@@ -3878,9 +3896,11 @@ export interface operations {
     "qrcodes-image": {
         parameters: {
             query?: {
-                format?: "svg" | "png";
-                /** @description Width and height in pixels */
+                format?: "svg" | "png" | "pdf";
+                /** @description Width in pixels (SVG, PNG; a frame makes the image taller). A PDF ignores it. */
                 size?: number;
+                /** @description The PDF's width in millimetres (the code with its quiet zone and frame); only with format=pdf. */
+                size_mm?: number;
             };
             header?: never;
             path: {
@@ -3902,6 +3922,7 @@ export interface operations {
                 content: {
                     "image/svg+xml": string;
                     "image/png": string;
+                    "application/pdf": string;
                 };
             };
             /** @description Invalid parameters */
@@ -4008,9 +4029,11 @@ export interface operations {
     "dynqrcodes-image": {
         parameters: {
             query?: {
-                format?: "svg" | "png";
-                /** @description Width and height in pixels */
+                format?: "svg" | "png" | "pdf";
+                /** @description Width in pixels (SVG, PNG; a frame makes the image taller). A PDF ignores it. */
                 size?: number;
+                /** @description The PDF's width in millimetres (the code with its quiet zone and frame); only with format=pdf. */
+                size_mm?: number;
             };
             header?: never;
             path: {
@@ -4032,6 +4055,7 @@ export interface operations {
                 content: {
                     "image/svg+xml": string;
                     "image/png": string;
+                    "application/pdf": string;
                 };
             };
             /** @description Invalid parameters */

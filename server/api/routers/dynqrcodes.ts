@@ -42,7 +42,7 @@ export const dynqrcodesRouter = createTRPCRouter({
     .meta({ openapi: { method: "POST", path: "/dynqrcodes/batch", tags: TAGS, summary: "Create 1 to 50 dynamic QR codes, all or nothing", successDescription: "Created" }, created: true })
     .input(dynamicBatchInput)
     .output(created)
-    .mutation(async ({ ctx, input }) => ({ created: await createDynamicCodes(ctx.principal, input.dynqrcodes) })),
+    .mutation(async ({ ctx, input }) => ({ created: await createDynamicCodes(ctx.principal, input.dynqrcodes, { batch: true }) })),
 
   create: apiKeyProcedure
     .meta({ openapi: { method: "POST", path: "/dynqrcodes", tags: TAGS, summary: "Create a dynamic QR code", successDescription: "Created" }, created: true })
@@ -51,7 +51,7 @@ export const dynqrcodesRouter = createTRPCRouter({
     .mutation(async ({ ctx, input }) => ({ created: await createDynamicCodes(ctx.principal, [input]) })),
 
   update: apiKeyProcedure
-    .meta({ openapi: { method: "PATCH", path: "/dynqrcodes/{code}", tags: TAGS, summary: "Change destination_url, name, status or the rules (null clears a rule)" } })
+    .meta({ openapi: { method: "PATCH", path: "/dynqrcodes/{code}", tags: TAGS, summary: "Change destination_url, name, status, style or the rules (null clears a rule)" } })
     .input(dynamicPatchInput)
     .output(dynamicRecord)
     .mutation(({ ctx, input }) => updateDynamicCode(ctx.principal, input)),

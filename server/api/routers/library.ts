@@ -1,6 +1,6 @@
 // The web library's calls (session procedures): /library and the team library on /business.
 import { z } from "zod";
-import { actorFor, createFromLines, createItem, libraryKindField, libraryPage, removeItem, saveStyle, updateItem } from "../../domain/libraryItems";
+import { actorFor, createFromLines, createItem, libraryKindField, libraryPage, previewItemStyle, removeItem, saveStyle, updateItem } from "../../domain/libraryItems";
 import { dynamicPatchInput } from "../../domain/dynamicCodes";
 import { itemKind } from "../../domain/teams";
 import { createTRPCRouter, sessionProcedure } from "../trpc";
@@ -39,6 +39,11 @@ export const libraryRouter = createTRPCRouter({
     .mutation(async ({ ctx, input }) => updateItem(await actorFor(ctx.session.userId, input.scope), input.patch)),
 
   remove: sessionProcedure.input(item).mutation(async ({ ctx, input }) => removeItem(await actorFor(ctx.session.userId, input.scope), input.kind, input.id)),
+
+  /** The style editor's live preview and decode check (a mutation: a logo does not fit in a URL). */
+  previewStyle: sessionProcedure
+    .input(item.extend({ style: z.unknown() }))
+    .mutation(async ({ ctx, input }) => previewItemStyle(await actorFor(ctx.session.userId, input.scope), input.kind, input.id, input.style)),
 
   saveStyle: sessionProcedure
     .input(item.extend({ style: z.unknown() }))

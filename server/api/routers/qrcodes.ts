@@ -27,7 +27,7 @@ export const qrcodesRouter = createTRPCRouter({
     .meta({ openapi: { method: "POST", path: "/qrcodes/batch", tags: TAGS, summary: "Create 1 to 50 static QR codes, all or nothing", successDescription: "Created" }, created: true })
     .input(staticBatchInput)
     .output(created)
-    .mutation(async ({ ctx, input }) => ({ created: await createStaticCodes(ctx.principal, input.qrcodes) })),
+    .mutation(async ({ ctx, input }) => ({ created: await createStaticCodes(ctx.principal, input.qrcodes, true) })),
 
   create: apiKeyProcedure
     .meta({ openapi: { method: "POST", path: "/qrcodes", tags: TAGS, summary: "Create a static QR code", successDescription: "Created" }, created: true })
