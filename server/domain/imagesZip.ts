@@ -9,6 +9,7 @@ import { ZipFile } from "yazl";
 import { z } from "zod";
 import { db } from "../db";
 import { invalid, notFound } from "../errors";
+import { processSingleton } from "../process-singleton";
 import { IMAGES_PER_KEY, renderImage } from "../images/renderer";
 import { shortUrl } from "./dynamicCodes";
 import { imageQuery, type ImageQuery } from "./images";
@@ -96,7 +97,7 @@ export const entryName = (item: { id: string; name: string }, format: string) =>
 
 // The ZIPs of one key are made one after another (each draws at most ZIP_RENDERS_AHEAD images
 // at once), so several at once neither escape the renderer's bound nor run into its 429.
-const zipQueues = new Map<string, Promise<void>>();
+const zipQueues = processSingleton("images.zipQueues", () => new Map<string, Promise<void>>());
 
 async function takeTurn(key: string): Promise<() => void> {
   const before = zipQueues.get(key) ?? Promise.resolve();
@@ -128,14 +129,25 @@ async function* zipChunks(key: string, library: Library, selection: ZipSelection
     wake?.();
     wake = null;
   };
+  let drawing = 0;
   const draw = (q: Queued) => {
     if (q.image) return q.image;
-    q.image = renderImage(drawKey, { text: q.item.text, style: q.item.style, ...query });
+    drawing++;
+    q.image = renderImage(drawKey, { text: q.item.text, style: q.item.style, ...query }).finally(() => {
+      drawing--;
+      startAhead();
+    });
     // Drawn ahead and never written (the client left): not an unhandled rejection.
     q.image.catch(() => undefined);
     return q.image;
   };
-  const startAhead = () => queue.slice(0, ZIP_RENDERS_AHEAD).forEach(draw);
+  // The next entries' images, at most ZIP_RENDERS_AHEAD drawing at once (the one being written included).
+  const startAhead = () => {
+    for (const q of queue) {
+      if (drawing >= ZIP_RENDERS_AHEAD) return;
+      if (!q.image) draw(q);
+    }
+  };
   // The archive asks for an entry's bytes when it reaches it; only then is the next one queued.
   const add = (item: ZipItem) => {
     const queued: Queued = { item, image: null };
@@ -143,7 +155,6 @@ async function* zipChunks(key: string, library: Library, selection: ZipSelection
     // PNGs are compressed already; SVGs shrink several times over.
     zip.addReadStreamLazy(entryName(item, query.format), { compress: query.format === "svg" }, (done) => {
       queue.shift();
-      startAhead();
       wakeProducer();
       draw(queued).then(
         (image) => done(null, Readable.from([typeof image === "string" ? Buffer.from(image) : Buffer.from(image.buffer, image.byteOffset, image.byteLength)])),
