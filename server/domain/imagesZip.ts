@@ -196,13 +196,12 @@ export type ImagesZip = { filename: string; chunks: AsyncIterable<Uint8Array> };
 
 /**
  * The ZIP of the selected codes' images in one format and size. Named ids are checked first:
- * one that is not a live record of the library is a 404 and nothing is sent. `key` is whose
- * bound the drawing counts against (an API key's id, or a user's).
+ * one that is not a live record of the library is a 404 and nothing is sent. `key` (an API
+ * key's id, or a user's) has its ZIPs made one at a time.
  */
 export async function imagesZip(key: string, library: Library, selection: ZipSelection, query: ImageQuery, stem: string): Promise<ImagesZip> {
   for (const kind of ["static", "dynamic"] as const) {
     const ids = selection[kind]?.ids;
-    if (ids && ids.length > MAX_ZIP_IDS) throw invalid(idsProblem(kind));
     if (ids && ids.length > 0) await checkNamed(library, kind, ids);
   }
   return { filename: `${stem}-${query.format}-${new Date().toISOString().slice(0, 10)}.zip`, chunks: zipChunks(key, library, selection, query) };

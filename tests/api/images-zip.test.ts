@@ -5,6 +5,7 @@
 // OpenAPI document lists both routes.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { db } from "../../server/db";
 import { BASE_URL, http, logIn, makeTeam, personalKey, TEST_PASSWORD } from "../helpers";
 import { decodePng, pngSize } from "../qr-decode";
 import { unzip } from "../unzip";
@@ -68,6 +69,24 @@ describe("ZIP of QR images through /v1", () => {
     assert.deepEqual([...(await zipOf(await http("GET", "/v1/dynqrcodes/images.zip", { key }))).keys()], [`${kept.code}-kept.svg`]);
     const deleted = await http("GET", `/v1/dynqrcodes/images.zip?ids=${gone.code}`, { key });
     assert.deepEqual([deleted.status, deleted.body], [404, { error: `Dynamic QR code not found: ${gone.code}` }]);
+  });
+
+  it("a record stored before the capacity rule is left out and named in skipped.txt, the others drawn", async () => {
+    const { key } = await personalKey();
+    const long = `https://example.com/${"a".repeat(1500)}`;
+    const [old, fine] = await createStatic(key, [
+      { name: "Old", url: long },
+      { name: "Fine", url: "https://example.com/fine" },
+    ]);
+    // What an older version let through: error correction H cannot hold this URL.
+    await db.staticCode.update({ where: { id: old.qr_id }, data: { style: JSON.stringify({ error_correction: "H" }) } });
+    const entries = await zipOf(await http("GET", "/v1/qrcodes/images.zip?format=png&size=128", { key }));
+    assert.deepEqual([...entries.keys()].sort(), [`${fine.qr_id}-fine.png`, "skipped.txt"].sort());
+    assert.equal(decodePng(entries.get(`${fine.qr_id}-fine.png`)!), fine.url);
+    assert.equal(
+      entries.get("skipped.txt")!.toString("utf8"),
+      `Codes left out of this archive:\n${old.qr_id} (Old): url is too long for a QR code at error correction H: at most 1273 bytes (UTF-8)\n`,
+    );
   });
 
   it("ids of another library or unknown are 404 in the contract's shape, and nothing of the other library is sent", async () => {
