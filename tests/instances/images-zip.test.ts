@@ -1,7 +1,8 @@
 // The ZIP of QR images streams (issue 20, part 4): 500 codes downloaded from a server of the
 // test's own, whose resident memory (VmHWM, its peak, reset before the download through
 // /proc/<pid>/clear_refs) grows by less than 64 MB over what it used before; every entry is
-// unzipped (yauzl) and decoded (jsQR) to its record's url; ids of another library are 404.
+// unzipped (yauzl) and decoded (jsQR) to its record's url; a client that leaves half-way frees
+// the key for its next ZIP; ids of another library are 404.
 import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
 import { after, before, describe, it } from "node:test";
@@ -64,6 +65,15 @@ describe("ZIP of 500 QR images", () => {
       assert.deepEqual(pngSize(data), { width: SIZE, height: SIZE });
       assert.equal(decodePng(data), urls.get(qrId), name);
     }
+
+    // A client that leaves half-way ends its ZIP: the key's next ZIP (made after it) is answered.
+    const leaving = new AbortController();
+    const abandoned = await fetch(`${server.base}/v1/qrcodes/images.zip?format=png&size=${SIZE}`, { headers, signal: leaving.signal });
+    const reader = abandoned.body!.getReader();
+    assert.equal((await reader.read()).done, false);
+    leaving.abort();
+    const next = await fetch(`${server.base}/v1/qrcodes/images.zip?format=png&ids=${first}`, { headers, signal: AbortSignal.timeout(60_000) });
+    assert.deepEqual((await unzip(Buffer.from(await next.arrayBuffer()))).map((e) => decodePng(e.data)), [urls.get(first)]);
 
     // Another library's ids: 404 before anything is sent.
     const stranger = await personalKey();
