@@ -19,6 +19,9 @@ type LibraryItem = LibraryPage["items"][number];
 type Kind = LibraryItem["kind"];
 type Run = (action: () => Promise<unknown>) => Promise<void>;
 
+/** A ticked code, as `static:<qr_id>` or `dynamic:<code>`. */
+const selectionKey = (item: LibraryItem) => `${item.kind}:${item.id}`;
+
 const imageUrl = (item: LibraryItem, query: string) => `/library/qr/${item.kind}/${encodeURIComponent(item.id)}?${query}`;
 
 /**
@@ -62,11 +65,24 @@ export function Library({ libraryKind, title }: Props) {
   const { error, busy, run } = useAction();
   // Another page of the library (a search, the pager): fetched before it is shown, so a
   // failure leaves the page as it was, with the error.
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [allOfSearch, setAllOfSearch] = useState(false);
   const show = (next: LibraryQuery) =>
     run(async () => {
       await queryClient.fetchQuery(trpc.library.page.queryOptions(libraryPageInput(libraryKind, next)));
+      // "Select all" means the codes of one search: another search starts over.
+      if (next.search !== query.search) {
+        setSelected(new Set());
+        setAllOfSearch(false);
+      }
       setQuery(next);
     });
+  const toggleItem = (item: LibraryItem, on: boolean) => {
+    const next = new Set(selected);
+    if (on) next.add(selectionKey(item));
+    else next.delete(selectionKey(item));
+    setSelected(next);
+  };
   const canEdit = data.role !== "viewer";
   const headingId = `${libraryKind}-library-title`;
 
@@ -101,7 +117,18 @@ export function Library({ libraryKind, title }: Props) {
       ) : (
         <ul className="items">
           {data.items.map((item) => (
-            <ItemRow key={`${item.kind}-${item.id}`} libraryKind={libraryKind} mutations={mutations} item={item} role={data.role} statuses={data.statuses} busy={busy} run={run} />
+            <ItemRow
+              key={`${item.kind}-${item.id}`}
+              libraryKind={libraryKind}
+              mutations={mutations}
+              item={item}
+              role={data.role}
+              statuses={data.statuses}
+              busy={busy}
+              run={run}
+              selected={allOfSearch || selected.has(selectionKey(item))}
+              onSelect={allOfSearch ? null : (on) => toggleItem(item, on)}
+            />
           ))}
         </ul>
       )}
@@ -116,6 +143,7 @@ export function Library({ libraryKind, title }: Props) {
           Next
         </button>
       </nav>
+      {data.total > 0 && <ZipDownload libraryKind={libraryKind} search={query.search} total={data.total} selected={selected} allOfSearch={allOfSearch} setAllOfSearch={setAllOfSearch} />}
       {/* The API's export files (GET /v1/qrcodes/export, /v1/dynqrcodes/export) of this library. */}
       <p className="actions">
         <a className="button secondary small" href={`/library/export/dynqrcodes.csv?scope=${libraryKind}`} download>
@@ -126,6 +154,79 @@ export function Library({ libraryKind, title }: Props) {
         </a>
       </p>
     </section>
+  );
+}
+
+/**
+ * One ZIP of the ticked codes' images (or of every code of the search) in a chosen format and
+ * size: the same archive as GET /v1/qrcodes/images.zip and /v1/dynqrcodes/images.zip.
+ */
+function ZipDownload({
+  libraryKind,
+  search,
+  total,
+  selected,
+  allOfSearch,
+  setAllOfSearch,
+}: {
+  libraryKind: LibraryKind;
+  search: string;
+  total: number;
+  selected: Set<string>;
+  allOfSearch: boolean;
+  setAllOfSearch: (on: boolean) => void;
+}) {
+  const [format, setFormat] = useState<"svg" | "png" | "pdf">("png");
+  const [size, setSize] = useState(512);
+  const [sizeMm, setSizeMm] = useState(50);
+  const count = allOfSearch ? total : selected.size;
+  const ids = (kind: Kind) => [...selected].filter((key) => key.startsWith(`${kind}:`)).map((key) => key.slice(kind.length + 1));
+  // A PDF is sized in millimetres (vector), the others in pixels.
+  const params = new URLSearchParams({ scope: libraryKind, format, ...(format === "pdf" ? { size_mm: String(sizeMm) } : { size: String(size) }) });
+  if (allOfSearch) {
+    params.set("all", "1");
+    if (search) params.set("search", search);
+  } else {
+    for (const kind of ["static", "dynamic"] as const) if (ids(kind).length > 0) params.set(kind, ids(kind).join(","));
+  }
+  const prefix = `${libraryKind}-zip`;
+  return (
+    <fieldset className="zip-download" data-testid="zip-download">
+      <legend>Download images as ZIP</legend>
+      <label className="check">
+        <input type="checkbox" checked={allOfSearch} onChange={(e) => setAllOfSearch(e.target.checked)} />
+        Select all {total} {total === 1 ? "code" : "codes"}
+        {search ? ` matching “${search}”` : ""}
+      </label>
+      <div className="inline-form">
+        <div>
+          <label htmlFor={`${prefix}-format`}>Format</label>
+          <select id={`${prefix}-format`} value={format} onChange={(e) => setFormat(e.target.value as "svg" | "png" | "pdf")}>
+            <option value="png">PNG</option>
+            <option value="svg">SVG</option>
+            <option value="pdf">PDF (vector)</option>
+          </select>
+        </div>
+        {format === "pdf" ? (
+          <div>
+            <label htmlFor={`${prefix}-size-mm`}>Size (mm)</label>
+            <input id={`${prefix}-size-mm`} type="number" min={10} max={500} step={1} value={sizeMm} onChange={(e) => setSizeMm(Number(e.target.value))} />
+          </div>
+        ) : (
+          <div>
+            <label htmlFor={`${prefix}-size`}>Size (px)</label>
+            <input id={`${prefix}-size`} type="number" min={64} max={2048} step={1} value={size} onChange={(e) => setSize(Number(e.target.value))} />
+          </div>
+        )}
+        {count > 0 ? (
+          <a className="button small" href={`/library/images.zip?${params}`} download>
+            Download ZIP ({count} {count === 1 ? "code" : "codes"})
+          </a>
+        ) : (
+          <span className="muted">Tick codes below, or select all, to download their images.</span>
+        )}
+      </div>
+    </fieldset>
   );
 }
 
@@ -248,15 +349,22 @@ function ItemRow({
   statuses,
   busy,
   run,
+  selected,
+  onSelect,
 }: {
   libraryKind: LibraryKind;
   mutations: LibraryMutations;
-  item: LibraryItem; role: LibraryPage["role"]; statuses: LibraryItem["status"][]; busy: boolean; run: Run }) {
+  item: LibraryItem; role: LibraryPage["role"]; statuses: LibraryItem["status"][]; busy: boolean; run: Run;
+  selected: boolean;
+  /** Null while every code of the search is selected. */
+  onSelect: ((on: boolean) => void) | null;
+}) {
   const [panel, setPanel] = useState<"none" | "edit" | "style" | "rules">("none");
   const canEdit = role !== "viewer";
   const toggle = (next: "edit" | "style" | "rules") => setPanel(panel === next ? "none" : next);
   return (
     <li className="item" data-testid={`item-${item.id}`}>
+      <input type="checkbox" className="select" aria-label={`Select ${item.name}`} checked={selected} disabled={onSelect === null} onChange={(e) => onSelect?.(e.target.checked)} />
       {/* eslint-disable-next-line @next/next/no-img-element -- a generated image, not a static asset */}
       <img className="thumb" src={imageUrl(item, `size=96&v=${encodeURIComponent(JSON.stringify(item.style))}`)} width={96} height={96} alt={`QR code of ${item.name}`} />
       <div className="item-main">
@@ -292,6 +400,9 @@ function ItemRow({
           </a>
           <a className="button secondary small" href={imageUrl(item, "format=png&size=1024&download=1")} download>
             Download PNG
+          </a>
+          <a className="button secondary small" href={imageUrl(item, "format=pdf&download=1")} download>
+            Download PDF
           </a>
           {canEdit && item.kind === "dynamic" && (
             <button type="button" className="secondary small" aria-expanded={panel === "edit"} onClick={() => toggle("edit")}>

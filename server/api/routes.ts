@@ -5,16 +5,17 @@
 // same constants the domain uses.
 import type { AnyTRPCProcedure } from "@trpc/server";
 import type { OpenApiMeta } from "trpc-to-openapi";
-import type { z } from "zod";
+import { z } from "zod";
 import { rangeQuery } from "../domain/dateRange";
 import { SCAN_EXPORT_COLUMNS_LOCAL, scanExport } from "../domain/analytics";
 import type { Principal } from "../domain/apiKeys";
 import { CODE_PATTERN, DYNAMIC_EXPORT_COLUMNS } from "../domain/dynamicCodes";
 import { imageQuery, qrImage } from "../domain/images";
+import { imagesZip, MAX_ZIP_IDS, zipIdsField } from "../domain/imagesZip";
 import { IMAGES_PER_KEY } from "../images/renderer";
 import { DEFAULT_SIZE, IMAGE_FORMATS, MAX_SIZE, MIN_SIZE, SIZE_MM } from "../domain/qrImage";
 import { STATIC_EXPORT_COLUMNS } from "../domain/staticCodes";
-import { csvAnswer, imageAnswer, type Answer } from "../http/answer";
+import { csvAnswer, imageAnswer, zipAnswer, type Answer } from "../http/answer";
 import { libraryExportAnswer } from "../http/exports";
 import { v1Router } from "./root";
 import type { V1RouteMeta } from "./trpc";
@@ -100,23 +101,23 @@ const csvDoc = (operationId: string, summary: string, tags: string[], columns: r
   parameters,
   ok: { description: `CSV, columns ${columns.join(",")}`, content: { "text/csv": { schema: { type: "string" } } } },
 });
+const imageParameters = [
+  { name: "format", in: "query", required: false, schema: { type: "string", enum: [...IMAGE_FORMATS], default: "svg" } },
+  { name: "size", in: "query", required: false, schema: { type: "integer", minimum: MIN_SIZE, maximum: MAX_SIZE, default: DEFAULT_SIZE }, description: "Width in pixels (SVG, PNG; a frame makes the image taller). A PDF ignores it." },
+  {
+    name: "size_mm",
+    in: "query",
+    required: false,
+    schema: { type: "integer", minimum: SIZE_MM.min, maximum: SIZE_MM.max, default: SIZE_MM.default },
+    description: "The PDF's width in millimetres (the code with its quiet zone and frame); only with format=pdf.",
+  },
+];
 const imageDoc = (operationId: string, summary: string, idName: string, tags: string[]): RawDoc => ({
   operationId,
   summary,
   description: `${summary}, as SVG, PNG or vector PDF, drawn with the record's style. At most ${IMAGES_PER_KEY} PNGs or PDFs of one key are drawn at once: more is answered 429 with Retry-After.`,
   tags,
-  parameters: [
-    pathParameter(idName),
-    { name: "format", in: "query", required: false, schema: { type: "string", enum: [...IMAGE_FORMATS], default: "svg" } },
-    { name: "size", in: "query", required: false, schema: { type: "integer", minimum: MIN_SIZE, maximum: MAX_SIZE, default: DEFAULT_SIZE }, description: "Width in pixels (SVG, PNG; a frame makes the image taller). A PDF ignores it." },
-    {
-      name: "size_mm",
-      in: "query",
-      required: false,
-      schema: { type: "integer", minimum: SIZE_MM.min, maximum: SIZE_MM.max, default: SIZE_MM.default },
-      description: "The PDF's width in millimetres (the code with its quiet zone and frame); only with format=pdf.",
-    },
-  ],
+  parameters: [pathParameter(idName), ...imageParameters],
   ok: {
     description: "The QR image, drawn with the record's style",
     content: {
@@ -126,6 +127,20 @@ const imageDoc = (operationId: string, summary: string, idName: string, tags: st
     },
   },
 });
+const zipDoc = (operationId: string, summary: string, idName: string, tags: string[]): RawDoc => ({
+  operationId,
+  summary,
+  description:
+    `${summary}, one image per code (drawn as by the image route, with each record's style), named \`<${idName}>-<name>.<format>\`. ` +
+    `Streamed as it is drawn. Without \`ids\`, every code of the library; an id that is not a code of the library is 404 and nothing is sent.`,
+  tags,
+  parameters: [
+    ...imageParameters,
+    { name: "ids", in: "query", required: false, schema: { type: "string" }, description: `Comma-separated ${idName} values, at most ${MAX_ZIP_IDS}` },
+  ],
+  ok: { description: "A ZIP archive of QR images", content: { "application/zip": { schema: { type: "string", format: "binary" } } } },
+});
+const zipQuery = (kind: "static" | "dynamic") => z.intersection(imageQuery, z.object({ ids: zipIdsField(kind) }));
 const dayParameter = (name: "from" | "to") => ({ name, in: "query", required: false, schema: { type: "string", format: "date" }, description: rangeQuery.shape[name].unwrap().description });
 
 const zoneParameter = {
@@ -161,6 +176,12 @@ export const V1_ROUTES: V1Route[] = [
       const { stem, columns, pages } = await scanExport(p.library, params.code, query);
       return csvAnswer(stem, columns, pages);
     },
+  ),
+  rawRoute("/qrcodes/images.zip", zipDoc("qrcodes-imagesZip", "The QR images of static codes as one ZIP", "qr_id", STATIC), zipQuery("static"), async (p, _, { ids, ...query }) =>
+    zipAnswer(await imagesZip(`api:${p.apiKeyId}`, p.library, { static: { ids: ids ?? null } }, query, "qrcodes")),
+  ),
+  rawRoute("/dynqrcodes/images.zip", zipDoc("dynqrcodes-imagesZip", "The QR images of dynamic codes as one ZIP", "code", DYNAMIC), zipQuery("dynamic"), async (p, _, { ids, ...query }) =>
+    zipAnswer(await imagesZip(`api:${p.apiKeyId}`, p.library, { dynamic: { ids: ids ?? null } }, query, "dynqrcodes")),
   ),
   rawRoute("/qrcodes/{qr_id}/image", imageDoc("qrcodes-image", "The QR image of a static code's url", "qr_id", STATIC), imageQuery, async (p, params, query) =>
     imageAnswer(await qrImage(`api:${p.apiKeyId}`, p.library, "static", params.qr_id, query)),

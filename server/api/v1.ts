@@ -234,7 +234,11 @@ async function callRoute(matched: ProcedureRoute, principal: Principal, requestI
   return jsonText(matched.successStatus, text);
 }
 
-/** The route's path parameters, decoded; null when one is not valid percent-encoding. */
+/**
+ * The route's path parameters, decoded; null when one is not valid percent-encoding, or holds
+ * a control character: no id has one, and PostgreSQL refuses a NUL in text (a 500, found by the
+ * fuzz suite), so such a path names no record.
+ */
 function pathParams(matched: { pattern: RegExp; params: string[] }, path: string): Record<string, string> | null {
   const values = matched.pattern.exec(path)!.slice(1);
   const params: Record<string, string> = {};
@@ -243,7 +247,7 @@ function pathParams(matched: { pattern: RegExp; params: string[] }, path: string
   } catch {
     return null;
   }
-  return params;
+  return Object.values(params).some((value) => /[\u0000-\u001f]/.test(value)) ? null : params;
 }
 
 /** The single entry point of /v1, for the Node server. */

@@ -5,7 +5,7 @@ import { db } from "../db";
 import { invalid, notFound } from "../errors";
 import { shortUrl } from "./dynamicCodes";
 import { libraryWhere, type Library } from "./library";
-import { renderImage } from "../images/renderer";
+import { renderImage, type RenderJob } from "../images/renderer";
 import { capacityProblem, DEFAULT_SIZE, IMAGE_FORMATS, MAX_SIZE, MIN_SIZE, SIZE_MM, type ImageFormat } from "./qrImage";
 import { resolvedStyle } from "./qrStyle";
 import type { ItemKind } from "./teams";
@@ -61,16 +61,19 @@ export type QrImage = { bytes: string | Uint8Array; contentType: string; filenam
  * image pool, and from the cache when drawn before). `key` is whose bound the drawing counts
  * against (an API key's id, or a user's): too many at once for one key is a 429.
  */
+/** What the image pool draws for a record and an image query (the single image routes and the ZIP). */
+export const renderJob = (text: string, style: Style, { format, size, size_mm }: ImageQuery): RenderJob => ({ text, style, size, format, sizeMm: size_mm });
+
 const CONTENT_TYPES: Record<ImageFormat, string> = { svg: "image/svg+xml", png: "image/png", pdf: "application/pdf" };
 
-export async function qrImage(key: string, library: Library, kind: ItemKind, id: string, { format, size, size_mm }: ImageQuery): Promise<QrImage> {
+export async function qrImage(key: string, library: Library, kind: ItemKind, id: string, query: ImageQuery): Promise<QrImage> {
   const { text, style } = await encodedText(library, kind, id);
   // A record stored before the capacity rule: a clear refusal, never a 500.
   const problem = capacityProblem(text, resolvedStyle(style).error_correction);
   if (problem) throw invalid(`This code's ${kind === "static" ? "url" : "short_url"} ${problem}: shorten it or lower style.error_correction`);
   return {
-    bytes: await renderImage(key, { text, style, size, format, sizeMm: size_mm }),
-    contentType: CONTENT_TYPES[format],
-    filename: `qr-${id.replace(/[^A-Za-z0-9_-]/g, "")}.${format}`,
+    bytes: await renderImage(key, renderJob(text, style, query)),
+    contentType: CONTENT_TYPES[query.format],
+    filename: `qr-${id.replace(/[^A-Za-z0-9_-]/g, "")}.${query.format}`,
   };
 }

@@ -76,7 +76,7 @@ const LIKE_WILDCARD = /[%_]/;
  * names one, which Prisma's does not: a search there holding `%` or `_` is matched by instr()
  * in SQL, and the page reads the items of the ids it found.
  */
-async function searchWhere(library: Library, search: string) {
+export async function searchWhere(library: Library, search: string) {
   if (!search) return { statics: {}, dynamics: {} };
   if (dialect === "postgres" || !LIKE_WILDCARD.test(search)) {
     const containing = dialect === "postgres" ? { contains: escapeLike(search), mode: "insensitive" as const } : { contains: search };

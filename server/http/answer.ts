@@ -9,8 +9,8 @@ import { csvChunks, datedFilename } from "./csv";
 export type Answer = {
   status: number;
   headers: Record<string, string>;
-  /** Text or bytes sent whole, or chunks streamed as they come (CSV). */
-  body: string | Uint8Array | AsyncIterable<string> | null;
+  /** Text or bytes sent whole, or chunks streamed as they come (CSV, ZIP). */
+  body: string | Uint8Array | AsyncIterable<string | Uint8Array> | null;
   /** The route template it answered (`/v1/dynqrcodes/{code}`), for metrics and logs. */
   route?: string;
 };
@@ -48,7 +48,14 @@ export const imageAnswer = (image: { bytes: string | Uint8Array; contentType: st
   body: image.bytes,
 });
 
-const isStream = (body: Answer["body"]): body is AsyncIterable<string> => body !== null && typeof body === "object" && Symbol.asyncIterator in body;
+/** A ZIP streamed as it is written. */
+export const zipAnswer = ({ filename, chunks }: { filename: string; chunks: AsyncIterable<Uint8Array> }): Answer => ({
+  status: 200,
+  headers: { "Content-Type": "application/zip", "Content-Disposition": `attachment; filename="${filename}"`, "Cache-Control": "no-store" },
+  body: chunks,
+});
+
+const isStream = (body: Answer["body"]): body is AsyncIterable<string | Uint8Array> => body !== null && typeof body === "object" && Symbol.asyncIterator in body;
 
 /** For route handlers (Fetch). A client that leaves cancels the stream, which ends the domain's reads. */
 export function toResponse({ status, headers, body }: Answer): Response {
@@ -59,7 +66,7 @@ export function toResponse({ status, headers, body }: Answer): Response {
     async pull(controller) {
       const next = await chunks.next();
       if (next.done) controller.close();
-      else controller.enqueue(encoder.encode(next.value));
+      else controller.enqueue(typeof next.value === "string" ? encoder.encode(next.value) : next.value);
     },
     async cancel() {
       await chunks.return?.();

@@ -4,7 +4,7 @@
 // analytics print what the API answers; every command has --help.
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, describe, it } from "node:test";
@@ -12,6 +12,7 @@ import { parse } from "csv-parse/sync";
 import { createClient } from "../../clients/typescript/src";
 import { db } from "../../server/db";
 import { BASE_URL, http, makeTeam, personalKey } from "../helpers";
+import { decodePng, pngSize } from "../qr-decode";
 import { scansOf } from "../scans";
 
 const dir = mkdtempSync(path.join(tmpdir(), "qr-cli-"));
@@ -50,7 +51,7 @@ describe("qr-records", () => {
     const main = await cli(["--help"], "");
     assert.equal(main.code, 0);
     assert.match(main.stdout, /^Usage: qr-records <command>/);
-    for (const command of ["import", "export", "analytics"]) {
+    for (const command of ["import", "export", "analytics", "images"]) {
       const help = await cli([command, "--help"], "");
       assert.equal(help.code, 0, command);
       assert.match(help.stdout, new RegExp(`^Usage: qr-records ${command} `), command);
@@ -172,5 +173,43 @@ describe("qr-records", () => {
     const today = perCode.daily!.at(-1)!;
     assert.match(text, new RegExp(`^${today.date}\\s+${today.scans}\\s+${today.unique_scans}$`, "m"));
     assert.deepEqual(JSON.parse((await cli(["analytics", scanned, "--from", "2026-01-01", "--to", perCode.to, "--json"], key)).stdout), perCode);
+  });
+
+  it("images <dir>: unpacks the API's ZIPs of both kinds, or of some ids, and every file decodes to its record", async () => {
+    const { key } = await personalKey();
+    const { api, unwrap } = client(key);
+    const statics = (await unwrap(api.POST("/qrcodes/batch", { body: { qrcodes: [{ name: "Lunch menu", url: "https://example.com/lunch" }, { name: "Wine", url: "https://example.com/wine" }] } }))).created;
+    const dynamics = (await unwrap(api.POST("/dynqrcodes/batch", { body: { dynqrcodes: [{ name: "Poster", destination_url: "https://example.com/poster" }] } }))).created;
+    const expected = new Map<string, string>([
+      [`${statics[0].qr_id}-lunch-menu.png`, statics[0].url],
+      [`${statics[1].qr_id}-wine.png`, statics[1].url],
+      [`${dynamics[0].code}-poster.png`, dynamics[0].short_url],
+    ]);
+
+    const all = path.join(dir, "images-all");
+    const run = await cli(["images", all, "--format", "png", "--size", "160"], key);
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(run.stdout, `2 static images written to ${all}\n1 dynamic image written to ${all}\n`);
+    assert.deepEqual(readdirSync(all).sort(), [...expected.keys()].sort(), "the images and nothing else (no archive left behind)");
+    for (const [name, text] of expected) {
+      const png = readFileSync(path.join(all, name));
+      assert.deepEqual(pngSize(png), { width: 160, height: 160 });
+      assert.equal(decodePng(png), text, name);
+    }
+
+    const some = path.join(dir, "images-some");
+    assert.equal((await cli(["images", some, "--kind", "static", "--ids", statics[1].qr_id, "--format", "svg"], key)).code, 0);
+    assert.deepEqual(readdirSync(some), [`${statics[1].qr_id}-wine.svg`]);
+    assert.match(readFileSync(path.join(some, `${statics[1].qr_id}-wine.svg`), "utf8"), /^<svg [^>]*width="512" height="512"/);
+
+    // Another library's code: the API's 404, and nothing written.
+    const stranger = await personalKey();
+    const refused = await cli(["images", path.join(dir, "images-refused"), "--kind", "dynamic", "--ids", dynamics[0].code], stranger.key);
+    assert.equal(refused.code, 1);
+    assert.match(refused.stderr, new RegExp(`^qr-records: Dynamic QR code not found: ${dynamics[0].code} \\(HTTP 404`));
+    const bad = await cli(["images", path.join(dir, "images-bad"), "--format", "gif"], key);
+    assert.deepEqual([bad.code, /format must be svg or png \(HTTP 400/.test(bad.stderr)], [1, true], bad.stderr);
+    const usage = await cli(["images", dir, "--ids", "x"], key);
+    assert.deepEqual([usage.code, /--ids needs --kind static or dynamic/.test(usage.stderr)], [1, true]);
   });
 });

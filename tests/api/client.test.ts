@@ -8,6 +8,7 @@ import { describe, it } from "node:test";
 import { createClient, InvalidRequestError, NotFoundError, type ClientOptions } from "../../clients/typescript/src";
 import { renderTypes } from "../../clients/typescript/scripts/render-types";
 import { BASE_URL, burst, personalKey } from "../helpers";
+import { unzip } from "../unzip";
 
 type Sent = { method: string; path: string; status: number; idempotencyKey: string | null; at: number };
 
@@ -49,6 +50,8 @@ describe("typed client", () => {
     assert.match(staticCsv, /^qr_id,name,url,created_at,updated_at\r?\n/);
     const svg = await unwrap(api.GET("/qrcodes/{qr_id}/image", { params: { path: { qr_id: one.qr_id }, query: { format: "svg", size: 128 } }, parseAs: "text" }));
     assert.match(svg, /<svg/);
+    const staticZip = await unwrap(api.GET("/qrcodes/images.zip", { params: { query: { ids: one.qr_id } }, parseAs: "arrayBuffer" }));
+    assert.deepEqual((await unzip(Buffer.from(staticZip))).map((e) => e.name), [`${one.qr_id}-menu.svg`]);
     assert.deepEqual(await unwrap(api.DELETE("/qrcodes/{qr_id}", { params: { path: { qr_id: one.qr_id } } })), { qr_id: one.qr_id, deleted: true });
 
     const [dyn] = (await unwrap(api.POST("/dynqrcodes", { body: { name: "Poster", destination_url: "https://example.com/poster" } }))).created;
@@ -66,6 +69,8 @@ describe("typed client", () => {
     assert.match(await unwrap(api.GET("/dynqrcodes/{code}/analytics/export", { params: { path: { code: dyn.code } }, parseAs: "text" })), /^scanned_at,country,device,os,browser,unique,destination\r?\n/);
     const png = await unwrap(api.GET("/dynqrcodes/{code}/image", { params: { path: { code: dyn.code }, query: { format: "png", size: 64 } }, parseAs: "arrayBuffer" }));
     assert.deepEqual([...new Uint8Array(png).slice(1, 4)], [0x50, 0x4e, 0x47]);
+    const dynZip = await unwrap(api.GET("/dynqrcodes/images.zip", { params: { query: { format: "png", size: 64, ids: dyn.code } }, parseAs: "arrayBuffer" }));
+    assert.deepEqual((await unzip(Buffer.from(dynZip))).map((e) => e.name), [`${dyn.code}-poster-2.png`]);
     assert.deepEqual(await unwrap(api.DELETE("/dynqrcodes/{code}", { params: { path: { code: dyn.code } } })), { code: dyn.code, deleted: true });
 
     const { webhook } = await unwrap(api.POST("/webhooks", { body: { url: "https://93.184.215.14/client-test", events: ["qrcode.created"] } }));

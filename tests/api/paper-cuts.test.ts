@@ -123,6 +123,15 @@ describe("input in the contract's words", () => {
     assert.deepEqual([r.status, JSON.parse(r.body)], [400, { error: "The body is not valid UTF-8" }]);
   });
 
+  it("a path id holding a control character names no record: 404, never a database error", async () => {
+    const { key } = await personalKey();
+    // PostgreSQL refuses a NUL in text: this was a 500 there (found by the fuzz suite).
+    for (const [method, path] of [["DELETE", "/v1/qrcodes/%00"], ["GET", "/v1/qrcodes/a%00b/image"], ["PATCH", "/v1/dynqrcodes/%0A"]] as const) {
+      const r = await http(method, path, { key, json: method === "PATCH" ? { name: "x" } : undefined });
+      assert.deepEqual([r.status, r.body], [404, { error: "Not found" }], `${method} ${path}`);
+    }
+  });
+
   it("a trailing slash names the same route", async () => {
     const { key } = await personalKey();
     const created = await http("POST", "/v1/dynqrcodes/", { key, json: { destination_url: "https://example.com/slash", name: "slash" } });

@@ -14,18 +14,21 @@ describe("the /v1 route table", () => {
     assert.equal(new Set(documented).size, documented.length);
   });
 
-  it("every /v1 procedure is a route, and the five CSV and image routes are raw routes", () => {
+  it("every /v1 procedure is a route, and the CSV, image and ZIP routes are raw routes", () => {
     const procedures = V1_ROUTES.filter((r) => r.kind === "procedure").map((r) => (r.kind === "procedure" ? r.name : ""));
     assert.deepEqual(procedures.sort(), Object.keys(v1Router._def.procedures).sort());
     assert.deepEqual(
       V1_ROUTES.filter((r) => r.kind === "raw").map((r) => r.path),
-      ["/qrcodes/export", "/dynqrcodes/export", "/dynqrcodes/{code}/analytics/export", "/qrcodes/{qr_id}/image", "/dynqrcodes/{code}/image"],
+      ["/qrcodes/export", "/dynqrcodes/export", "/dynqrcodes/{code}/analytics/export", "/qrcodes/images.zip", "/dynqrcodes/images.zip", "/qrcodes/{qr_id}/image", "/dynqrcodes/{code}/image"],
     );
   });
 
   it("a literal segment wins over a parameter, whatever the order of declaration", () => {
     assert.deepEqual(routesFor("/qrcodes/batch").map((r) => key(r.method, r.path)), ["POST /qrcodes/batch"]);
     assert.deepEqual(routesFor("/dynqrcodes/export").map((r) => key(r.method, r.path)), ["GET /dynqrcodes/export"]);
+    // "images.zip" is not taken for a qr_id or a code.
+    assert.deepEqual(routesFor("/qrcodes/images.zip").map((r) => key(r.method, r.path)), ["GET /qrcodes/images.zip"]);
+    assert.deepEqual(routesFor("/dynqrcodes/images.zip").map((r) => key(r.method, r.path)), ["GET /dynqrcodes/images.zip"]);
     assert.deepEqual(routesFor("/dynqrcodes/abcdefgh").map((r) => key(r.method, r.path)).sort(), ["DELETE /dynqrcodes/{code}", "PATCH /dynqrcodes/{code}"]);
     assert.deepEqual(routesFor("/nothing/here"), []);
   });

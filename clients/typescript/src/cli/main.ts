@@ -1,10 +1,11 @@
-// qr-records: import, export and analytics of a QR Code Records library from the command line.
+// qr-records: import, export, analytics and QR images of a QR Code Records library from the command line.
 // Key from QR_RECORDS_API_KEY, base URL from QR_RECORDS_URL; `--help` on every command.
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { createClient } from "../client";
 import { ApiError } from "../errors";
 import { analytics } from "./analytics";
 import { exportCsv, type ExportWhat } from "./export";
+import { downloadImages, type ImagesKind } from "./images";
 import { BATCH_SIZE, importFile } from "./import";
 
 const ENVIRONMENT = `Environment:
@@ -18,6 +19,7 @@ Commands:
   import <file.csv>                     create the file's rows as QR codes, in batches of ${BATCH_SIZE}; safe to run again
   export <static|dynamic|scans CODE>    a library's codes, or one dynamic code's scans, as CSV
   analytics [CODE]                      scan figures of the library or of one dynamic code
+  images <dir>                          the QR images of the library's codes, one file per code
 
 Run \`qr-records <command> --help\` for a command's options.
 
@@ -67,6 +69,21 @@ Options:
   --tz              the IANA time zone of the days, such as Europe/Berlin (default UTC)
   --json            the API's JSON answer instead of tables
   -h, --help        this help
+
+${ENVIRONMENT}`,
+  images: `Usage: qr-records images <dir> [--kind static|dynamic|all] [--ids ID,ID,...] [--format svg|png|pdf] [--size N] [--size-mm N]
+
+Downloads the API's ZIP of QR images (GET /v1/qrcodes/images.zip, /v1/dynqrcodes/images.zip) and
+unpacks it into <dir> (created if missing): one file per code, named <qr_id or code>-<name>.<format>,
+each drawn with its record's style. Files of the same name are replaced.
+
+Options:
+  --kind        static, dynamic or all (default all: both ZIPs)
+  --ids         only these codes (qr_id values for static, codes for dynamic); needs --kind static or dynamic
+  --format      svg (default), png, or pdf where the server offers it
+  --size        width and height in pixels (64 to 2048, default 512)
+  --size-mm     a PDF's size in millimetres
+  -h, --help    this help
 
 ${ENVIRONMENT}`,
 };
@@ -138,6 +155,33 @@ async function run(argv: string[]): Promise<number> {
     if (what !== "scans" && (values.from || values.to)) throw usage("--from and --to are for scans only");
     const target: ExportWhat = what === "scans" ? { what, code, from: values.from, to: values.to } : { what: what as "static" | "dynamic" };
     await exportCsv(client(), target, values.out);
+    return 0;
+  }
+  if (command === "images") {
+    const { values, positionals } = args(command, rest, {
+      kind: { type: "string" },
+      ids: { type: "string" },
+      format: { type: "string" },
+      size: { type: "string" },
+      "size-mm": { type: "string" },
+    });
+    if (values.help) return help();
+    if (positionals.length !== 1) throw usage("images takes one directory");
+    const kind = values.kind ?? "all";
+    if (kind !== "static" && kind !== "dynamic" && kind !== "all") throw usage("--kind must be static, dynamic or all");
+    if (values.ids && kind === "all") throw usage("--ids needs --kind static or dynamic (qr_id values and codes are different ids)");
+    const number = (option: string, text: string | undefined) => {
+      if (text === undefined) return undefined;
+      if (!/^\d+(\.\d+)?$/.test(text)) throw usage(`--${option} must be a number`);
+      return Number(text);
+    };
+    const options = { format: values.format, size: number("size", values.size), sizeMm: number("size-mm", values["size-mm"]), ids: values.ids };
+    const dir = positionals[0];
+    const api = client();
+    for (const one of (kind === "all" ? ["static", "dynamic"] : [kind]) as ImagesKind[]) {
+      const written = await downloadImages(api, one, dir, options);
+      process.stdout.write(`${written} ${one} ${written === 1 ? "image" : "images"} written to ${dir}\n`);
+    }
     return 0;
   }
   const { values, positionals } = args(command, rest, { ...DATE, tz: { type: "string" }, json: { type: "boolean" } });
