@@ -364,7 +364,7 @@ function ItemRow({
   const toggle = (next: "edit" | "style" | "rules") => setPanel(panel === next ? "none" : next);
   return (
     <li className="item" data-testid={`item-${item.id}`}>
-      <input type="checkbox" className="select" aria-label={`Select ${item.name}`} checked={selected} disabled={onSelect === null} onChange={(e) => onSelect?.(e.target.checked)} />
+      <input type="checkbox" className="select" aria-label={`Include ${item.name} in the ZIP`} checked={selected} disabled={onSelect === null} onChange={(e) => onSelect?.(e.target.checked)} />
       {/* eslint-disable-next-line @next/next/no-img-element -- a generated image, not a static asset */}
       <img className="thumb" src={imageUrl(item, `size=96&v=${encodeURIComponent(JSON.stringify(item.style))}`)} width={96} height={96} alt={`QR code of ${item.name}`} />
       <div className="item-main">

@@ -20,8 +20,8 @@ test("/library: tick two codes, download one ZIP of their PNGs, every entry deco
   await logIn(page, pro.email, "/library");
   const library = page.getByRole("region", { name: "Codes" });
 
-  await library.getByRole("checkbox", { name: "Select Wine list" }).check();
-  await library.getByRole("checkbox", { name: "Select Menu poster" }).check();
+  await library.getByRole("checkbox", { name: "Include Wine list in the ZIP" }).check();
+  await library.getByRole("checkbox", { name: "Include Menu poster in the ZIP" }).check();
   await library.getByLabel("Format").selectOption("png");
   await library.getByLabel("Size (px)").fill("256");
   await shot(page, "library-zip");
@@ -38,7 +38,7 @@ test("/library: tick two codes, download one ZIP of their PNGs, every entry deco
   await library.getByRole("button", { name: "Search" }).click();
   await expect(library.getByTestId("page-of")).toContainText("2 codes");
   await library.getByRole("checkbox", { name: /^Select all 2 codes matching “menu”/ }).check();
-  await expect(library.getByRole("checkbox", { name: "Select Menu card" })).toBeChecked();
+  await expect(library.getByRole("checkbox", { name: "Include Menu card in the ZIP" })).toBeChecked();
   const [all] = await Promise.all([page.waitForEvent("download"), library.getByRole("link", { name: "Download ZIP (2 codes)" }).click()]);
   const searched = await unzip(await readFile((await all.path())!));
   expect(searched.map((e) => e.name).sort()).toEqual([`${menu.qr_id}-menu-card.png`, `${poster.code}-menu-poster.png`].sort());

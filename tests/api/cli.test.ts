@@ -208,7 +208,7 @@ describe("qr-records", () => {
     assert.equal(refused.code, 1);
     assert.match(refused.stderr, new RegExp(`^qr-records: Dynamic QR code not found: ${dynamics[0].code} \\(HTTP 404`));
     const bad = await cli(["images", path.join(dir, "images-bad"), "--format", "gif"], key);
-    assert.deepEqual([bad.code, /format must be svg or png \(HTTP 400/.test(bad.stderr)], [1, true], bad.stderr);
+    assert.deepEqual([bad.code, /format must be svg, png or pdf \(HTTP 400/.test(bad.stderr)], [1, true], bad.stderr);
     const usage = await cli(["images", dir, "--ids", "x"], key);
     assert.deepEqual([usage.code, /--ids needs --kind static or dynamic/.test(usage.stderr)], [1, true]);
   });

@@ -51,11 +51,15 @@ describe("ZIP of QR images through /v1", () => {
     for (const record of made) {
       const svg = all.get(`${record.code}-${record.name.toLowerCase().replace(" ", "-")}.svg`)!.toString("utf8");
       assert.match(svg, /^<svg [^>]*width="512" height="512"/);
-      assert.ok(svg.includes('fill="#ffffff"') && svg.includes('stroke="#000000"'));
+      assert.ok(svg.includes('fill="#ffffff"') && svg.includes('fill="#000000"'));
     }
     const some = await zipOf(await http("GET", `/v1/dynqrcodes/images.zip?format=png&size=128&ids=${made[2].code},${made[0].code},${made[2].code}`, { key }));
     assert.deepEqual([...some.keys()].sort(), [`${made[0].code}-poster-1.png`, `${made[2].code}-poster-3.png`].sort());
     assert.equal(decodePng(some.get(`${made[2].code}-poster-3.png`)!), made[2].short_url);
+    // The image routes' vector PDF, sized in millimetres, reaches the ZIP too.
+    const pdfs = await zipOf(await http("GET", `/v1/dynqrcodes/images.zip?format=pdf&size_mm=30&ids=${made[1].code}`, { key }));
+    assert.deepEqual([...pdfs.keys()], [`${made[1].code}-poster-2.pdf`]);
+    assert.equal(pdfs.get(`${made[1].code}-poster-2.pdf`)!.subarray(0, 5).toString("latin1"), "%PDF-");
   });
 
   it("an empty library is an empty ZIP; a deleted code leaves it", async () => {
@@ -121,8 +125,8 @@ describe("ZIP of QR images through /v1", () => {
     const { key } = await personalKey();
     const tooMany = Array.from({ length: 1001 }, (_, i) => `qr_${i}`).join(",");
     for (const [path, error] of [
-      ["/v1/qrcodes/images.zip?format=gif", "format must be svg or png"],
-      ["/v1/dynqrcodes/images.zip?format=", "format must be svg or png"],
+      ["/v1/qrcodes/images.zip?format=gif", "format must be svg, png or pdf"],
+      ["/v1/dynqrcodes/images.zip?format=", "format must be svg, png or pdf"],
       ["/v1/qrcodes/images.zip?size=63", "size must be an integer from 64 to 2048"],
       ["/v1/dynqrcodes/images.zip?size=2049&format=png", "size must be an integer from 64 to 2048"],
       ["/v1/qrcodes/images.zip?size=abc", "size must be an integer from 64 to 2048"],
@@ -145,7 +149,7 @@ describe("ZIP of QR images through /v1", () => {
     for (const path of ["/qrcodes/images.zip", "/dynqrcodes/images.zip"]) {
       const get = doc.paths[path]?.get;
       assert.ok(get, `${path} is documented`);
-      assert.deepEqual(get.parameters.map((p) => p.name).sort(), ["format", "ids", "size"]);
+      assert.deepEqual(get.parameters.map((p) => p.name).sort(), ["format", "ids", "size", "size_mm"]);
       assert.deepEqual(Object.keys(get.responses["200"].content ?? {}), ["application/zip"]);
     }
   });
