@@ -22,7 +22,7 @@ const createDynamic = async (key: string, items: { name: string; destination_url
 async function zipOf(reply: { status: number; headers: Headers; bytes: Buffer; text: string }) {
   assert.equal(reply.status, 200, reply.text.slice(0, 200));
   assert.equal(reply.headers.get("content-type"), "application/zip");
-  assert.match(reply.headers.get("content-disposition") ?? "", /^attachment; filename="[a-z-]+-(svg|png)-\d{4}-\d{2}-\d{2}\.zip"$/);
+  assert.match(reply.headers.get("content-disposition") ?? "", /^attachment; filename="[a-z-]+-(svg|png|pdf)-\d{4}-\d{2}-\d{2}\.zip"$/);
   return new Map((await unzip(reply.bytes)).map((e) => [e.name, e.data]));
 }
 
