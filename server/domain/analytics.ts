@@ -1,9 +1,10 @@
 // Scan analytics. Every number is read from the rollups, written in the same transaction as the
 // scans they count, so the cost of a report depends on the days and the distinct values in the
-// range, never on the number of scans: ScanQuarter (per 15-minute UTC bucket) gives the days and
-// hours of any time zone and the partial UTC days at the ends of a range, ScanDaily (per UTC day)
-// the whole UTC days between. The raw events serve only the CSV export of one code's scans. The
-// API and the web analytics pages both call these functions, so the two can never disagree.
+// range, never on the number of scans: ScanDaily (per UTC day) gives whole UTC days, ScanQuarter
+// (per 15-minute UTC bucket) the parts of days where a zone's days begin off UTC midnight, the
+// hours of any zone and the partial UTC days at the ends of a range. The raw events serve only
+// the CSV export of one code's scans. The API and the web analytics pages both call these
+// functions, so the two can never disagree.
 import { z } from "zod";
 import { db, dialectSql, readRows, selectRows, storedTime, type DialectSql } from "../db";
 import { invalid, notFound } from "../errors";
@@ -85,24 +86,98 @@ function splitByUtcDays(range: Range) {
 const OFFSET_SLOTS = 8;
 const int = "CAST(? AS INTEGER)";
 /**
- * A code's total and unique scans per local day or hour: the quarters of the range, each
- * shifted by its zone offset (the offset of its span: `quarter < end of span → offset`), summed
- * per (offset, shifted quarter / quarters per bucket). The offset keeps apart the two 01:00
- * hours of a 25-hour day.
+ * A code's total and unique scans per local hour: the quarters of the range, each shifted by
+ * its zone offset (the offset of its span: `quarter < end of span → offset`), summed per
+ * (offset, shifted quarter / 4). The offset keeps apart the two 01:00 hours of a 25-hour day.
+ * At most 7 days: 672 rows.
  */
-const ZONED_TOTALS = dialectSql(
-  () => `SELECT "offset", ("quarter" + "offset") / ${int} AS "bucket", SUM("scans") AS scans, SUM("uniqueScans") AS "unique"
+const ZONED_HOURS = dialectSql(
+  () => `SELECT "offset", ("quarter" + "offset") / 4 AS "bucket", SUM("scans") AS scans, SUM("uniqueScans") AS "unique"
     FROM (SELECT q."quarter", q."scans", q."uniqueScans",
         CASE ${Array.from({ length: OFFSET_SLOTS - 1 }, () => `WHEN q."quarter" < ${int} THEN ${int}`).join(" ")} ELSE ${int} END AS "offset"
       FROM "ScanQuarter" q WHERE q."dynamicCodeId" = ? AND q."dimension" = 'total' AND q."quarter" >= ? AND q."quarter" < ?) x
     GROUP BY 1, 2`,
 );
 
-/** A code's total and unique scans per UTC day (ScanDaily), for days in UTC: a row a day instead of 96. */
+/** A code's total and unique scans per UTC day (ScanDaily): a row a day instead of 96. */
 const UTC_DAY_TOTALS = dialectSql(
-  () => `SELECT 0 AS "offset", "day" AS "bucket", "scans", "uniqueScans" AS "unique" FROM "ScanDaily"
+  () => `SELECT "day", "scans", "uniqueScans" AS "unique" FROM "ScanDaily"
     WHERE "dynamicCodeId" = ? AND "dimension" = 'total' AND "day" >= ? AND "day" <= ?`,
 );
+
+/**
+ * For each boundary (a quarter, given as a JSON array) in the first half of its UTC day, the
+ * code's scans of that day before it; in the second half, those from it to the day's end (the
+ * day's total minus them is the part before it). Each boundary reads at most 48 quarter rows
+ * through the key, where summing every quarter of a year sorted 35,000 of them.
+ */
+const DAY_PARTS = dialectSql((dialect) => {
+  const boundaries = dialect === "sqlite" ? `SELECT value AS x FROM json_each(?)` : `SELECT CAST(value AS integer) AS x FROM jsonb_array_elements_text(CAST(? AS jsonb))`;
+  const firstHalf = `b.x % ${QUARTERS_A_DAY} <= ${QUARTERS_A_DAY / 2}`;
+  const dayStart = `b.x - b.x % ${QUARTERS_A_DAY}`;
+  // CROSS JOIN: SQLite then takes the boundaries first (without statistics it chose to walk the code's quarters once per boundary).
+  return `SELECT b.x AS "boundary", SUM(q."scans") AS scans, SUM(q."uniqueScans") AS "unique" FROM (${boundaries}) b
+    CROSS JOIN "ScanQuarter" q WHERE q."dynamicCodeId" = ? AND q."dimension" = 'total'
+      AND q."quarter" >= CASE WHEN ${firstHalf} THEN ${dayStart} ELSE b.x END
+      AND q."quarter" < CASE WHEN ${firstHalf} THEN b.x ELSE ${dayStart} + ${QUARTERS_A_DAY} END
+    GROUP BY b.x`;
+});
+
+type Tally = { scans: number; unique_scans: number };
+type Sums = { scans: number | string; unique: number | string };
+
+/**
+ * A code's total and unique scans per local day of the range: each day (a piece of it per span
+ * of one offset) is the quarters [a, b), summed as the UTC days from a's to b's (ScanDaily) less
+ * the part of a's day before a, plus the part of b's day before b (DAY_PARTS). Exact in any
+ * zone, days of 23 and 25 hours included, for about a row a day and a boundary.
+ */
+async function localDayTotals(id: string, range: Range): Promise<Map<string, Tally>> {
+  const D = QUARTERS_A_DAY;
+  const pieces: { date: string; a: number; b: number }[] = [];
+  for (const s of range.segments)
+    for (let local = Math.floor((s.from + s.offset) / D); local * D - s.offset < s.to; local++)
+      pieces.push({ date: dateOfDay(local), a: Math.max(local * D - s.offset, s.from), b: Math.min((local + 1) * D - s.offset, s.to) });
+  const boundaries = [...new Set(pieces.flatMap((p) => [p.a, p.b]))].filter((x) => x % D !== 0);
+  const firstDay = Math.floor(range.start / D);
+  const lastDay = Math.floor(range.end / D);
+  const [days, parts] = await Promise.all([
+    selectRows<Sums & { day: string }>(UTC_DAY_TOTALS, [id, dateOfDay(firstDay), dateOfDay(lastDay)]),
+    boundaries.length ? selectRows<Sums & { boundary: number | string }>(DAY_PARTS, [JSON.stringify(boundaries), id]) : [],
+  ]);
+  const dayTotals = new Map(days.map((r) => [r.day, [Number(r.scans), Number(r.unique)]]));
+  // before[i]: the sums of the UTC days firstDay … firstDay + i - 1.
+  const before = [[0, 0]];
+  for (let d = firstDay; d <= lastDay; d++) {
+    const [scans, unique] = dayTotals.get(dateOfDay(d)) ?? [0, 0];
+    const last = before[before.length - 1];
+    before.push([last[0] + scans, last[1] + unique]);
+  }
+  const partOf = new Map(parts.map((r) => [Number(r.boundary), [Number(r.scans), Number(r.unique)]]));
+  /** The scans (k = 0) or unique scans (1) of x's UTC day before x. */
+  const beforeInDay = (x: number, k: number) => {
+    const inDay = x % D;
+    if (inDay === 0) return 0;
+    const part = partOf.get(x)?.[k] ?? 0;
+    return inDay <= D / 2 ? part : (dayTotals.get(dateOfDay(Math.floor(x / D)))?.[k] ?? 0) - part;
+  };
+  const sumOf = (a: number, b: number, k: number) => before[Math.floor(b / D) - firstDay][k] - before[Math.floor(a / D) - firstDay][k] - beforeInDay(a, k) + beforeInDay(b, k);
+  const tallies = new Map<string, Tally>();
+  for (const { date, a, b } of pieces) {
+    const tally = tallies.get(date) ?? { scans: 0, unique_scans: 0 };
+    tally.scans += sumOf(a, b, 0);
+    tally.unique_scans += sumOf(a, b, 1);
+    tallies.set(date, tally);
+  }
+  return tallies;
+}
+
+/** A code's total and unique scans per local hour of the range, keyed `offset|hour` as hoursOf lists them. */
+async function localHourTotals(id: string, range: Range): Promise<Map<string, Tally>> {
+  const rows = await selectRows<Sums & { offset: number | string; bucket: number | string }>(ZONED_HOURS, [...offsetParams(range), id, range.start, range.end]);
+  // PostgreSQL sums to bigint (a string from the driver).
+  return new Map(rows.map((r) => [`${Number(r.offset)}|${Number(r.bucket)}`, { scans: Number(r.scans), unique_scans: Number(r.unique) }]));
+}
 
 /** The CASE's parameters for the range's spans: each span's end and offset, the last repeated into the unused slots. */
 function offsetParams(range: Range): number[] {
@@ -123,9 +198,7 @@ const BREAKDOWN_SQL = dialectSql(
     ) x GROUP BY "dimension", "value"`,
 );
 
-type Tally = { scans: number; unique_scans: number };
-
-/** Every hour of the range in its zone, keyed as ZONED_TOTALS groups them, labelled with its first instant. */
+/** Every hour of the range in its zone, keyed as ZONED_HOURS groups them, labelled with its first instant. */
 function hoursOf(range: Range): { key: string; hour: string }[] {
   const hours: { key: string; hour: string }[] = [];
   for (const span of range.segments) {
@@ -147,13 +220,8 @@ export async function codeAnalytics(library: Library, code: string, query: Range
   if (granularity === "hour" && range.days.length > MAX_HOURLY_DAYS) throw invalid(`granularity=hour takes a range of at most ${MAX_HOURLY_DAYS} days`);
   const { id } = await codeOf(library, code);
   const split = splitByUtcDays(range);
-  // Days whose edges are UTC midnights (UTC, and any zone at +00:00 throughout the range) are whole ScanDaily days.
-  const utcDays = granularity === "day" && range.segments.every((s) => s.offset === 0);
-  type Totals = { offset: number | string; bucket: number | string; scans: number | string; unique: number | string };
-  const [totals, breakdowns] = await Promise.all([
-    utcDays
-      ? selectRows<Totals>(UTC_DAY_TOTALS, [id, range.from, range.to])
-      : selectRows<Totals>(ZONED_TOTALS, [granularity === "hour" ? 4 : QUARTERS_A_DAY, ...offsetParams(range), id, range.start, range.end]),
+  const [tallies, breakdowns] = await Promise.all([
+    granularity === "hour" ? localHourTotals(id, range) : localDayTotals(id, range),
     selectRows<{ dimension: string; value: string; scans: number | string }>(BREAKDOWN_SQL, [id, split.firstDay, split.lastDay, id, split.edges[0], split.edges[1], id, split.edges[2], split.edges[3]]),
   ]);
   // PostgreSQL sums to bigint (a string from the driver).
@@ -164,14 +232,6 @@ export async function codeAnalytics(library: Library, code: string, query: Range
       [...sums[dimension]].map(([value, scans]) => ({ [key]: value, scans }) as Record<K, string> & { scans: number }),
       (r) => r[key],
     );
-  const tallies = new Map<string, Tally>();
-  for (const r of totals) {
-    const key = granularity === "hour" ? `${Number(r.offset)}|${Number(r.bucket)}` : utcDays ? String(r.bucket) : dateOfDay(Number(r.bucket));
-    const tally = tallies.get(key) ?? { scans: 0, unique_scans: 0 };
-    tally.scans += Number(r.scans);
-    tally.unique_scans += Number(r.unique);
-    tallies.set(key, tally);
-  }
   const tallyOf = (key: string) => ({ scans: tallies.get(key)?.scans ?? 0, unique_scans: tallies.get(key)?.unique_scans ?? 0 });
   const hourly = granularity === "hour" ? hoursOf(range).map(({ key, hour }) => ({ hour, ...tallyOf(key) })) : undefined;
   const daily = hourly ? undefined : range.days.map((date) => ({ date, ...tallyOf(date) }));

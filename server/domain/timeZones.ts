@@ -72,8 +72,15 @@ export function startOfLocalDay(tz: string, date: string): number {
 /** A span of quarters [from, to) over which the zone keeps one offset (in quarters). */
 export type Segment = { from: number; to: number; offset: number };
 
-/** The spans of one offset that cover the quarters [start, end): one, or more where the clocks change. */
-export function segmentsOf(tz: string, start: number, end: number): Segment[] {
+/**
+ * The spans of one offset that cover the quarters [start, end): one, or more where the clocks
+ * change. Remembered: finding them asks Intl about every day of the range (2 ms for a year).
+ */
+export const segmentsOf = (tz: string, start: number, end: number): Segment[] => spansOf(`${tz}|${start}|${end}`);
+
+const spansOf = memoize("timeZone.segments", (key): Segment[] => {
+  const [tz, startText, endText] = key.split("|");
+  const [start, end] = [Number(startText), Number(endText)];
   const segments: Segment[] = [];
   let from = start;
   let offset = offsetQuarters(tz, start);
@@ -96,7 +103,7 @@ export function segmentsOf(tz: string, start: number, end: number): Segment[] {
   }
   segments.push({ from, to: end, offset });
   return segments;
-}
+}, 1_000);
 
 /** The zones the pages offer: UTC, then the time zone database's canonical names. */
 export const zoneNames = (): string[] => ["UTC", ...Intl.supportedValuesOf("timeZone").filter((z) => z !== "UTC")];
