@@ -109,18 +109,22 @@ const UTC_DAY_TOTALS = dialectSql(
  * For each boundary (a quarter, given as a JSON array) in the first half of its UTC day, the
  * code's scans of that day before it; in the second half, those from it to the day's end (the
  * day's total minus them is the part before it). Each boundary reads at most 48 quarter rows
- * through the key, where summing every quarter of a year sorted 35,000 of them.
+ * through the key, where summing every quarter of a year read 35,000 of them. The boundaries
+ * come first, each with a range read of the key: SQLite takes that order from CROSS JOIN
+ * (without statistics it walked the code's quarters once per boundary), PostgreSQL from
+ * LATERAL (for a code of few quarters it planned the same walk: 269 ms).
  */
 const DAY_PARTS = dialectSql((dialect) => {
   const boundaries = dialect === "sqlite" ? `SELECT value AS x FROM json_each(?)` : `SELECT CAST(value AS integer) AS x FROM jsonb_array_elements_text(CAST(? AS jsonb))`;
   const firstHalf = `b.x % ${QUARTERS_A_DAY} <= ${QUARTERS_A_DAY / 2}`;
   const dayStart = `b.x - b.x % ${QUARTERS_A_DAY}`;
-  // CROSS JOIN: SQLite then takes the boundaries first (without statistics it chose to walk the code's quarters once per boundary).
-  return `SELECT b.x AS "boundary", SUM(q."scans") AS scans, SUM(q."uniqueScans") AS "unique" FROM (${boundaries}) b
-    CROSS JOIN "ScanQuarter" q WHERE q."dynamicCodeId" = ? AND q."dimension" = 'total'
+  const part = `q."dynamicCodeId" = ? AND q."dimension" = 'total'
       AND q."quarter" >= CASE WHEN ${firstHalf} THEN ${dayStart} ELSE b.x END
-      AND q."quarter" < CASE WHEN ${firstHalf} THEN b.x ELSE ${dayStart} + ${QUARTERS_A_DAY} END
-    GROUP BY b.x`;
+      AND q."quarter" < CASE WHEN ${firstHalf} THEN b.x ELSE ${dayStart} + ${QUARTERS_A_DAY} END`;
+  return dialect === "sqlite"
+    ? `SELECT b.x AS "boundary", SUM(q."scans") AS scans, SUM(q."uniqueScans") AS "unique" FROM (${boundaries}) b CROSS JOIN "ScanQuarter" q WHERE ${part} GROUP BY b.x`
+    : `SELECT b.x AS "boundary", p.scans, p."unique" FROM (${boundaries}) b
+      CROSS JOIN LATERAL (SELECT SUM(q."scans") AS scans, SUM(q."uniqueScans") AS "unique" FROM "ScanQuarter" q WHERE ${part}) p`;
 });
 
 type Tally = { scans: number; unique_scans: number };
