@@ -56,21 +56,30 @@ export type ImageQuery = z.infer<typeof imageQuery>;
 
 export type QrImage = { bytes: string | Uint8Array; contentType: string; filename: string };
 
+/** What the image pool draws for a record and an image query (the single image routes and the ZIP). */
+export const renderJob = (text: string, style: Style, { format, size, size_mm }: ImageQuery): RenderJob => ({ text, style, size, format, sizeMm: size_mm });
+
+/**
+ * Why a stored record cannot be drawn (one stored before the capacity rule): "url is …" or
+ * "short_url is …", or null. Refused clearly by the image routes, listed by the ZIP.
+ */
+export function drawingProblem(kind: ItemKind, text: string, style: Style): string | null {
+  const problem = capacityProblem(text, resolvedStyle(style).error_correction);
+  return problem && `${kind === "static" ? "url" : "short_url"} ${problem}`;
+}
+
+const CONTENT_TYPES: Record<ImageFormat, string> = { svg: "image/svg+xml", png: "image/png", pdf: "application/pdf" };
+
 /**
  * The record's QR image, drawn with its style (off the event loop when the server runs the
  * image pool, and from the cache when drawn before). `key` is whose bound the drawing counts
  * against (an API key's id, or a user's): too many at once for one key is a 429.
  */
-/** What the image pool draws for a record and an image query (the single image routes and the ZIP). */
-export const renderJob = (text: string, style: Style, { format, size, size_mm }: ImageQuery): RenderJob => ({ text, style, size, format, sizeMm: size_mm });
-
-const CONTENT_TYPES: Record<ImageFormat, string> = { svg: "image/svg+xml", png: "image/png", pdf: "application/pdf" };
-
 export async function qrImage(key: string, library: Library, kind: ItemKind, id: string, query: ImageQuery): Promise<QrImage> {
   const { text, style } = await encodedText(library, kind, id);
-  // A record stored before the capacity rule: a clear refusal, never a 500.
-  const problem = capacityProblem(text, resolvedStyle(style).error_correction);
-  if (problem) throw invalid(`This code's ${kind === "static" ? "url" : "short_url"} ${problem}: shorten it or lower style.error_correction`);
+  // A clear refusal, never a 500.
+  const problem = drawingProblem(kind, text, style);
+  if (problem) throw invalid(`This code's ${problem}: shorten it or lower style.error_correction`);
   return {
     bytes: await renderImage(key, renderJob(text, style, query)),
     contentType: CONTENT_TYPES[query.format],

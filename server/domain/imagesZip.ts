@@ -12,12 +12,10 @@ import { invalid, notFound } from "../errors";
 import { processSingleton } from "../process-singleton";
 import { IMAGES_PER_KEY, renderImage } from "../images/renderer";
 import { shortUrl } from "./dynamicCodes";
-import { imageQuery, renderJob, type ImageQuery } from "./images";
+import { drawingProblem, imageQuery, renderJob, type ImageQuery } from "./images";
 import { libraryWhere, type Library } from "./library";
 import { searchWhere } from "./libraryItems";
 import { keysetPages } from "./paging";
-import { capacityProblem } from "./qrImage";
-import { resolvedStyle } from "./qrStyle";
 import type { ItemKind } from "./teams";
 import type { Style } from "./validation";
 
@@ -172,9 +170,9 @@ async function* zipChunks(key: string, library: Library, selection: ZipSelection
         for (const item of page) {
           while (!closed && queue.length > ZIP_RENDERS_AHEAD) await new Promise<void>((resolve) => (wake = resolve));
           if (closed) return;
-          // A record stored before the capacity rule cannot be drawn: listed, not a broken archive.
-          const problem = capacityProblem(item.text, resolvedStyle(item.style).error_correction);
-          if (problem) skipped.push(`${item.id} (${item.name}): ${kind === "static" ? "url" : "short_url"} ${problem}`);
+          // A record that cannot be drawn is listed, not a broken archive.
+          const problem = drawingProblem(kind, item.text, item.style);
+          if (problem) skipped.push(`${item.id} (${item.name}): ${problem}`);
           else add(item);
         }
       }
