@@ -131,6 +131,20 @@ type Tally = { scans: number; unique_scans: number };
 type Sums = { scans: number | string; unique: number | string };
 
 /**
+ * The range's local hours (`size` 4) or days (96) in order, cut where the zone's offset
+ * changes: each piece's local bucket number ((quarter + offset) / size), its span's offset, and
+ * its quarters [a, b). A day on which the clocks change is two pieces of one bucket; the 01:00
+ * hour that comes twice is one bucket number in two spans, told apart by their offsets.
+ */
+function localBuckets(range: Range, size: number): { bucket: number; offset: number; a: number; b: number }[] {
+  const pieces: { bucket: number; offset: number; a: number; b: number }[] = [];
+  for (const { from, to, offset } of range.segments)
+    for (let bucket = Math.floor((from + offset) / size); bucket * size - offset < to; bucket++)
+      pieces.push({ bucket, offset, a: Math.max(bucket * size - offset, from), b: Math.min((bucket + 1) * size - offset, to) });
+  return pieces;
+}
+
+/**
  * A code's total and unique scans per local day of the range: each day (a piece of it per span
  * of one offset) is the quarters [a, b), summed as the UTC days from a's to b's (ScanDaily) less
  * the part of a's day before a, plus the part of b's day before b (DAY_PARTS). Exact in any
@@ -138,10 +152,7 @@ type Sums = { scans: number | string; unique: number | string };
  */
 async function localDayTotals(id: string, range: Range): Promise<Map<string, Tally>> {
   const D = QUARTERS_A_DAY;
-  const pieces: { date: string; a: number; b: number }[] = [];
-  for (const s of range.segments)
-    for (let local = Math.floor((s.from + s.offset) / D); local * D - s.offset < s.to; local++)
-      pieces.push({ date: dateOfDay(local), a: Math.max(local * D - s.offset, s.from), b: Math.min((local + 1) * D - s.offset, s.to) });
+  const pieces = localBuckets(range, D);
   const boundaries = [...new Set(pieces.flatMap((p) => [p.a, p.b]))].filter((x) => x % D !== 0);
   const firstDay = Math.floor(range.start / D);
   const lastDay = Math.floor(range.end / D);
@@ -157,20 +168,23 @@ async function localDayTotals(id: string, range: Range): Promise<Map<string, Tal
     const last = before[before.length - 1];
     before.push([last[0] + scans, last[1] + unique]);
   }
+  /** The scans (k = 0) or unique scans (1) of the UTC days from a's to b's, b's excluded. */
+  const daysBetween = (a: number, b: number, k: number) => before[Math.floor(b / D) - firstDay][k] - before[Math.floor(a / D) - firstDay][k];
   const partOf = new Map(parts.map((r) => [Number(r.boundary), [Number(r.scans), Number(r.unique)]]));
   /** The scans (k = 0) or unique scans (1) of x's UTC day before x. */
   const beforeInDay = (x: number, k: number) => {
     const inDay = x % D;
     if (inDay === 0) return 0;
     const part = partOf.get(x)?.[k] ?? 0;
-    return inDay <= D / 2 ? part : (dayTotals.get(dateOfDay(Math.floor(x / D)))?.[k] ?? 0) - part;
+    return inDay <= D / 2 ? part : daysBetween(x, x + D, k) - part;
   };
-  const sumOf = (a: number, b: number, k: number) => before[Math.floor(b / D) - firstDay][k] - before[Math.floor(a / D) - firstDay][k] - beforeInDay(a, k) + beforeInDay(b, k);
   const tallies = new Map<string, Tally>();
-  for (const { date, a, b } of pieces) {
+  for (const { bucket, a, b } of pieces) {
+    const date = dateOfDay(bucket);
+    const sumOf = (k: number) => daysBetween(a, b, k) - beforeInDay(a, k) + beforeInDay(b, k);
     const tally = tallies.get(date) ?? { scans: 0, unique_scans: 0 };
-    tally.scans += sumOf(a, b, 0);
-    tally.unique_scans += sumOf(a, b, 1);
+    tally.scans += sumOf(0);
+    tally.unique_scans += sumOf(1);
     tallies.set(date, tally);
   }
   return tallies;
@@ -204,17 +218,11 @@ const BREAKDOWN_SQL = dialectSql(
 
 /** Every hour of the range in its zone, keyed as ZONED_HOURS groups them, labelled with its first instant. */
 function hoursOf(range: Range): { key: string; hour: string }[] {
-  const hours: { key: string; hour: string }[] = [];
-  for (const span of range.segments) {
-    const first = Math.floor((span.from + span.offset) / 4);
-    const last = Math.floor((span.to - 1 + span.offset) / 4);
-    for (let h = first; h <= last; h++) {
-      // An hour cut by a change of clocks of less than an hour (Lord Howe's 30 minutes) starts where its span does.
-      const startQuarter = Math.max(h * 4 - span.offset, span.from);
-      hours.push({ key: `${span.offset}|${h}`, hour: `${new Date((startQuarter + span.offset) * QUARTER_MS).toISOString().slice(0, 19)}${offsetText(span.offset)}` });
-    }
-  }
-  return hours;
+  // An hour cut by a change of clocks of less than an hour (Lord Howe's 30 minutes) starts where its span does.
+  return localBuckets(range, 4).map(({ bucket, offset, a }) => ({
+    key: `${offset}|${bucket}`,
+    hour: `${new Date((a + offset) * QUARTER_MS).toISOString().slice(0, 19)}${offsetText(offset)}`,
+  }));
 }
 
 export async function codeAnalytics(library: Library, code: string, query: RangeQuery & { granularity?: string }): Promise<CodeAnalytics> {
