@@ -6,6 +6,7 @@ import { useMutation, useQueryClient, useSuspenseQuery } from "@tanstack/react-q
 import Link from "next/link";
 import { useState } from "react";
 import type { LibraryKind } from "@/server/domain/libraryItems";
+import { DEFAULT_SIZE, MAX_SIZE, MIN_SIZE, SIZE_MM, type ImageFormat } from "@/server/domain/qrStyle";
 import { useTRPC, type RouterOutputs } from "@/trpc/react";
 import { FIRST_PAGE, libraryPageInput, type LibraryQuery } from "./libraryPageInput";
 import { Email } from "./Email";
@@ -176,9 +177,9 @@ function ZipDownload({
   allOfSearch: boolean;
   setAllOfSearch: (on: boolean) => void;
 }) {
-  const [format, setFormat] = useState<"svg" | "png" | "pdf">("png");
-  const [size, setSize] = useState(512);
-  const [sizeMm, setSizeMm] = useState(50);
+  const [format, setFormat] = useState<ImageFormat>("png");
+  const [size, setSize] = useState<number>(DEFAULT_SIZE);
+  const [sizeMm, setSizeMm] = useState<number>(SIZE_MM.default);
   const count = allOfSearch ? total : selected.size;
   const ids = (kind: Kind) => [...selected].filter((key) => key.startsWith(`${kind}:`)).map((key) => key.slice(kind.length + 1));
   // A PDF is sized in millimetres (vector), the others in pixels.
@@ -201,7 +202,7 @@ function ZipDownload({
       <div className="inline-form">
         <div>
           <label htmlFor={`${prefix}-format`}>Format</label>
-          <select id={`${prefix}-format`} value={format} onChange={(e) => setFormat(e.target.value as "svg" | "png" | "pdf")}>
+          <select id={`${prefix}-format`} value={format} onChange={(e) => setFormat(e.target.value as ImageFormat)}>
             <option value="png">PNG</option>
             <option value="svg">SVG</option>
             <option value="pdf">PDF (vector)</option>
@@ -210,12 +211,12 @@ function ZipDownload({
         {format === "pdf" ? (
           <div>
             <label htmlFor={`${prefix}-size-mm`}>Size (mm)</label>
-            <input id={`${prefix}-size-mm`} type="number" min={10} max={500} step={1} value={sizeMm} onChange={(e) => setSizeMm(Number(e.target.value))} />
+            <input id={`${prefix}-size-mm`} type="number" min={SIZE_MM.min} max={SIZE_MM.max} step={1} value={sizeMm} onChange={(e) => setSizeMm(Number(e.target.value))} />
           </div>
         ) : (
           <div>
             <label htmlFor={`${prefix}-size`}>Size (px)</label>
-            <input id={`${prefix}-size`} type="number" min={64} max={2048} step={1} value={size} onChange={(e) => setSize(Number(e.target.value))} />
+            <input id={`${prefix}-size`} type="number" min={MIN_SIZE} max={MAX_SIZE} step={1} value={size} onChange={(e) => setSize(Number(e.target.value))} />
           </div>
         )}
         {count > 0 ? (

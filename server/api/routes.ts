@@ -13,7 +13,7 @@ import { CODE_PATTERN, DYNAMIC_EXPORT_COLUMNS } from "../domain/dynamicCodes";
 import { imageQuery, qrImage } from "../domain/images";
 import { imagesZip, MAX_ZIP_IDS, zipIdsField } from "../domain/imagesZip";
 import { IMAGES_PER_KEY } from "../images/renderer";
-import { DEFAULT_SIZE, IMAGE_FORMATS, MAX_SIZE, MIN_SIZE, SIZE_MM } from "../domain/qrImage";
+import { DEFAULT_SIZE, IMAGE_FORMATS, MAX_SIZE, MIN_SIZE, SIZE_MM } from "../domain/qrStyle";
 import { STATIC_EXPORT_COLUMNS } from "../domain/staticCodes";
 import { csvAnswer, imageAnswer, zipAnswer, type Answer } from "../http/answer";
 import { libraryExportAnswer } from "../http/exports";

@@ -6,8 +6,8 @@ import { invalid, notFound } from "../errors";
 import { shortUrl } from "./dynamicCodes";
 import { libraryWhere, type Library } from "./library";
 import { renderImage, type RenderJob } from "../images/renderer";
-import { capacityProblem, DEFAULT_SIZE, IMAGE_FORMATS, MAX_SIZE, MIN_SIZE, SIZE_MM, type ImageFormat } from "./qrImage";
-import { resolvedStyle } from "./qrStyle";
+import { capacityProblem } from "./qrImage";
+import { DEFAULT_SIZE, IMAGE_FORMATS, MAX_SIZE, MIN_SIZE, resolvedStyle, SIZE_MM, type ImageFormat } from "./qrStyle";
 import type { ItemKind } from "./teams";
 import type { Style } from "./validation";
 

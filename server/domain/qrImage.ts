@@ -11,16 +11,8 @@ import PDFDocument from "pdfkit";
 import { processSingleton } from "../process-singleton";
 import QRCode from "qrcode";
 import { parseLogo } from "./logo";
-import { contrastRatio, DEFAULT_STYLE, resolvedStyle, type ResolvedStyle } from "./qrStyle";
+import { contrastRatio, DEFAULT_SIZE, DEFAULT_STYLE, resolvedStyle, SIZE_MM, type ResolvedStyle } from "./qrStyle";
 import type { Style } from "./validation";
-
-export const IMAGE_FORMATS = ["svg", "png", "pdf"] as const;
-export type ImageFormat = (typeof IMAGE_FORMATS)[number];
-export const MIN_SIZE = 64;
-export const MAX_SIZE = 2048;
-export const DEFAULT_SIZE = 512;
-/** A PDF's width in millimetres (the code with its quiet zone and frame). */
-export const SIZE_MM = { min: 10, max: 500, default: 50 } as const;
 
 /** What a version-40 code holds in byte mode (UTF-8) at each error-correction level. */
 export const MAX_BYTES = { L: 2953, M: 2331, Q: 1663, H: 1273 } as const;

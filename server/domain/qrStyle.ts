@@ -15,6 +15,15 @@ export const MAX_LOGO_BYTES = 64 * 1024;
 /** A PNG logo's pixels, read from its header before any decoding (a huge IHDR is a denial of service). */
 export const MAX_LOGO_PIXELS = 2048 * 2048;
 export const FRAME_TEXT_MAX = 24;
+
+/** Image formats and sizes, here so that the library page's download form offers what the server takes. */
+export const IMAGE_FORMATS = ["svg", "png", "pdf"] as const;
+export type ImageFormat = (typeof IMAGE_FORMATS)[number];
+export const MIN_SIZE = 64;
+export const MAX_SIZE = 2048;
+export const DEFAULT_SIZE = 512;
+/** A PDF's width in millimetres (the code with its quiet zone and frame). */
+export const SIZE_MM = { min: 10, max: 500, default: 50 } as const;
 /**
  * `logo_size`: the share of the code's area (its modules, quiet zone left out) that the logo's
  * padded square covers, in percent. Above MAX_LOGO_SHARE error correction H cannot restore

@@ -14,7 +14,8 @@ import { createHash } from "node:crypto";
 import { LRUCache } from "lru-cache";
 import { DomainError } from "../errors";
 import { processSingleton } from "../process-singleton";
-import { renderPdf, renderPng, renderSvg, type ImageFormat } from "../domain/qrImage";
+import { renderPdf, renderPng, renderSvg } from "../domain/qrImage";
+import type { ImageFormat } from "../domain/qrStyle";
 import { unreadableReason } from "../domain/styleCheck";
 import type { Style } from "../domain/validation";
 
