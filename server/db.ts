@@ -180,7 +180,14 @@ export async function writeTransaction<T>(work: (runEach: RunEach) => Promise<T>
  * A timestamp as the driver-level writers store it: the text form the Prisma SQLite adapter
  * writes and reads back, which PostgreSQL's timestamp(3) reads as the same UTC instant.
  */
-export const storedTime = (epochMs: number) => `${new Date(epochMs).toISOString().slice(0, 23)}+00:00`;
+export function storedTime(epochMs: number): string {
+  // The scan writer stores one per scan, and toISOString formats through printf: the text up to
+  // the second is made once a second.
+  const second = Math.floor(epochMs / 1000);
+  if (second !== lastSecond.at) Object.assign(lastSecond, { at: second, text: new Date(second * 1000).toISOString().slice(0, 20) });
+  return `${lastSecond.text}${String(epochMs - second * 1000).padStart(3, "0")}+00:00`;
+}
+const lastSecond = processSingleton("storedTime.second", () => ({ at: NaN, text: "" }));
 
 /** Rows as arrays (no per-row object: the exports). */
 export const readRows = (sql: DialectSql, params: unknown[]) => read(sql, params, true) as Promise<unknown[][]>;

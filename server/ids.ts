@@ -9,7 +9,7 @@ const BASE36 = "0123456789abcdefghijklmnopqrstuvwxyz";
 // Random bytes are read from the system in blocks, as crypto.randomInt does: a read per id or
 // per character cost each scan's id several microseconds.
 // One per process: two copies of this module must not hand out the same bytes or sequence.
-const state = processSingleton("ids", () => ({ pool: Buffer.alloc(4096), taken: 4096, lastMs: 0, sequence: 0 }));
+const state = processSingleton("ids", () => ({ pool: Buffer.alloc(4096), taken: 4096, lastMs: 0, sequence: 0, stamp: "" }));
 function randomByte(): number {
   if (state.taken === state.pool.length) {
     randomFillSync(state.pool);
@@ -36,13 +36,17 @@ export function timeOrderedId(prefix: string): string {
   if (now > state.lastMs) {
     state.lastMs = now;
     state.sequence = 0;
+    // Written once a millisecond: a double's base-36 text costs more than the rest of the id.
+    state.stamp = stampOf(now);
   } else {
     state.sequence++;
   }
-  return `${firstIdAt(prefix, state.lastMs)}${state.sequence.toString(36).padStart(4, "0")}${randomString(8, BASE36)}`;
+  return `${prefix}_${state.stamp}${state.sequence.toString(36).padStart(4, "0")}${randomString(8, BASE36)}`;
 }
 
 /** The lowest id `timeOrderedId(prefix)` gives at `ms`: every id made before then sorts below it. */
 export function firstIdAt(prefix: string, ms: number): string {
-  return `${prefix}_${ms.toString(36).padStart(9, "0")}`;
+  return `${prefix}_${stampOf(ms)}`;
 }
+
+const stampOf = (ms: number) => ms.toString(36).padStart(9, "0");

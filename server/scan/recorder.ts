@@ -38,6 +38,12 @@ export type BufferedScan = ScanInput & {
   id: string;
   /** On the last scan of a spool write: the spool position after it. */
   spooled?: number;
+  /**
+   * Made by this process and never in a write that failed: it cannot be stored yet, so its
+   * batch skips the check for stored ids. A replayed scan, or one whose write failed (perhaps
+   * after its commit), is checked.
+   */
+  fresh?: boolean;
 };
 
 /** Where the scans of a turn are appended before their redirects are answered (server/scan/spool). */
@@ -135,6 +141,7 @@ export const newScan = (scan: ScanInput): BufferedScan => ({
   userAgent: scan.userAgent,
   address: scan.address,
   countryHeader: scan.countryHeader,
+  fresh: true,
 });
 
 /** A full batch is written now; anything less within FLUSH_INTERVAL_MS. */
@@ -150,6 +157,8 @@ type ScanRow = {
   dynamicCodeId: string;
   scannedAt: string;
   day: string;
+  /** The UTC quarter hour (ScanQuarter's bucket). */
+  quarter: number;
   country: string;
   device: string;
   os: string;
@@ -177,6 +186,7 @@ function toRow(scan: BufferedScan): ScanRow {
     dynamicCodeId: scan.dynamicCodeId,
     scannedAt,
     day,
+    quarter: Math.floor(scan.scannedAt / QUARTER_MS),
     country: countryOf(scan.countryHeader, scan.address),
     device: agent.device,
     os: agent.os,
@@ -191,14 +201,15 @@ function toRow(scan: BufferedScan): ScanRow {
 /**
  * Writes one batch in one transaction; the number of scans newly stored. A scan whose id is
  * already stored (a spool replayed after a crash that came between a batch's commit and its
- * checkpoint) is skipped whole: its visitor mark, rollups and event were written with it.
+ * checkpoint, or a batch tried again after a failure that came after its commit) is skipped
+ * whole: its visitor mark, rollups and event were written with it.
  * Exported for tests of the uniqueness rule.
  */
 export async function writeScans(batch: BufferedScan[]): Promise<number> {
   if (batch.length === 0) return 0;
   const rows = batch.map(toRow);
   return writeTransaction(async (runEach) => {
-    const stored = (await runEach(SQL.stored, [storedCheck(rows)])) as { id: string }[];
+    const stored = batch.every((scan) => scan.fresh) ? [] : ((await runEach(SQL.stored, [storedCheck(rows)])) as { id: string }[]);
     const known = new Set(stored.map((s) => s.id));
     const scans = known.size === 0 ? rows : rows.filter((s) => !known.has(s.id));
     const firstOfVisitor = new Map<string, ScanRow>();
@@ -209,8 +220,9 @@ export async function writeScans(batch: BufferedScan[]): Promise<number> {
     const fresh = (await runEach(SQL.visits, visits)) as { dynamicCodeId: string; day: string; visitorHash: string }[];
     for (const v of fresh) firstOfVisitor.get(visitorOfDay(v.dynamicCodeId, v.day, v.visitorHash))!.unique = 1;
     await runEach(SQL.scans, scans.map((s) => SCAN_COLUMNS.map((column) => s[column])));
-    await runEach(SQL.rollups, rollupsOf(scans, (scan) => scan.day));
-    await runEach(SQL.quarterRollups, rollupsOf(scans, (scan) => Math.floor(Date.parse(scan.scannedAt) / QUARTER_MS)));
+    const { daily, quarters } = rollupsOf(scans);
+    await runEach(SQL.rollups, daily);
+    await runEach(SQL.quarterRollups, quarters);
     await writeScanEvents(runEach, scans);
     return scans.length;
   });
@@ -263,26 +275,42 @@ async function writeScanEvents(runEach: RunEach, scans: ScanRow[]): Promise<void
 
 type Rollup = [dynamicCodeId: string, bucket: string | number, dimension: string, value: string, scans: number, uniqueScans: number];
 
-/** The batch's contribution to the rollups that analytics read, per bucket: the UTC day (ScanDaily) or the UTC quarter hour (ScanQuarter). */
-function rollupsOf(scans: ScanRow[], bucketOf: (scan: ScanRow) => string | number): Rollup[] {
-  const sums = new Map<string, Rollup>();
-  const add = (scan: ScanRow, bucket: string | number, dimension: string, value: string) => {
-    const key = `${scan.dynamicCodeId}|${bucket}|${dimension}|${value}`;
+/**
+ * The batch's contribution to the rollups that analytics read: per UTC day (ScanDaily) and per
+ * UTC quarter hour (ScanQuarter), each total and each value of each dimension. The scans of a
+ * batch share few (code, quarter, country, agent) profiles: they are counted per profile first,
+ * so each scan costs one lookup instead of ten.
+ */
+function rollupsOf(scans: ScanRow[]): { daily: Rollup[]; quarters: Rollup[] } {
+  const profiles = new Map<string, { scan: ScanRow; scans: number; uniqueScans: number }>();
+  for (const scan of scans) {
+    const key = `${scan.dynamicCodeId}|${scan.quarter}|${scan.country}|${scan.device}|${scan.os}|${scan.browser}`;
+    const profile = profiles.get(key);
+    if (profile) {
+      profile.scans += 1;
+      profile.uniqueScans += scan.unique;
+    } else profiles.set(key, { scan, scans: 1, uniqueScans: scan.unique });
+  }
+  const sumsOf = () => new Map<string, Rollup>();
+  const [daily, quarters] = [sumsOf(), sumsOf()];
+  const add = (sums: Map<string, Rollup>, code: string, bucket: string | number, dimension: string, value: string, scans: number, uniqueScans: number) => {
+    const key = `${code}|${bucket}|${dimension}|${value}`;
     const sum = sums.get(key);
     if (sum) {
-      sum[4] += 1;
-      sum[5] += scan.unique;
-    } else sums.set(key, [scan.dynamicCodeId, bucket, dimension, value, 1, scan.unique]);
+      sum[4] += scans;
+      sum[5] += uniqueScans;
+    } else sums.set(key, [code, bucket, dimension, value, scans, uniqueScans]);
   };
-  for (const scan of scans) {
-    const bucket = bucketOf(scan);
-    add(scan, bucket, "total", "");
-    add(scan, bucket, "country", scan.country);
-    add(scan, bucket, "device", scan.device);
-    add(scan, bucket, "os", scan.os);
-    add(scan, bucket, "browser", scan.browser);
+  for (const { scan, scans, uniqueScans } of profiles.values()) {
+    for (const [sums, bucket] of [[daily, scan.day], [quarters, scan.quarter]] as const) {
+      add(sums, scan.dynamicCodeId, bucket, "total", "", scans, uniqueScans);
+      add(sums, scan.dynamicCodeId, bucket, "country", scan.country, scans, uniqueScans);
+      add(sums, scan.dynamicCodeId, bucket, "device", scan.device, scans, uniqueScans);
+      add(sums, scan.dynamicCodeId, bucket, "os", scan.os, scans, uniqueScans);
+      add(sums, scan.dynamicCodeId, bucket, "browser", scan.browser, scans, uniqueScans);
+    }
   }
-  return [...sums.values()];
+  return { daily: [...daily.values()], quarters: [...quarters.values()] };
 }
 
 // Parameters bound per row on SQLite, one JSON parameter per statement on PostgreSQL (see
@@ -351,6 +379,7 @@ export async function flushScans(): Promise<void> {
     })
     .catch((error) => {
       logError("scans.write_failed", { count: batch.length }, error);
+      for (const scan of batch) scan.fresh = false; // the failure may have come after the commit
       buffer.scans.unshift(...batch); // kept for the next try: nothing accepted is lost
       failed = true;
     });

@@ -4,12 +4,14 @@
 // spool; a spool that cannot be written still answers every redirect.
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { chmodSync, mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, it } from "node:test";
 import { db } from "../../server/db";
 import { visitorHash } from "../../server/scan/recorder";
+import { frame } from "../../server/scan/spool/framing";
+import { timeOrderedId } from "../../server/ids";
 import { http, personalKey, until } from "../helpers";
 import { startServer, type RunningServer } from "../../scripts/harness";
 
@@ -177,6 +179,24 @@ describe("scan spool", () => {
       assert.equal(replay.alreadyStored, duringReplay, "the scans the killed writers had committed are skipped, each once");
       assert.equal(replay.scans, recorded, "every scan the spool held is written");
       assert.equal(await third.stop(), 0);
+    } finally {
+      rmSync(spool, { recursive: true, force: true });
+    }
+  });
+
+  it("a spool left by an earlier version (one scan a record, not one turn a record) is replayed whole", async () => {
+    const { id } = await dynamicCode("Spool of an earlier version");
+    const spool = mkdtempSync(path.join(tmpdir(), "qr-spool-v1-"));
+    try {
+      const at = Date.parse("2026-11-01T10:00:00Z");
+      const records = Array.from({ length: 30 }, (_, n) => Buffer.from(JSON.stringify([timeOrderedId("scan"), id, at + n, "https://example.com/spool", agentOf(n), "203.0.113.9", null])));
+      writeFileSync(path.join(spool, "scans-000000000001.spool"), frame(records));
+      const server = await startServer({ SCAN_SPOOL_DIR: spool, LOG_LEVEL: "info" });
+      const replay = await replayLine(server);
+      assert.deepEqual([replay.scans, replay.stored], [30, 30]);
+      const hashes = await db.scanEvent.findMany({ where: { dynamicCodeId: id }, select: { visitorHash: true } });
+      assert.deepEqual(new Set(hashes.map((h) => h.visitorHash)), new Set(Array.from({ length: 30 }, (_, n) => visitorHash("203.0.113.9", agentOf(n)))));
+      assert.equal(await server.stop(), 0);
     } finally {
       rmSync(spool, { recursive: true, force: true });
     }

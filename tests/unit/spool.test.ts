@@ -1,6 +1,6 @@
 // The scan spool's files (server/scan/spool): framing, torn records, the checkpoint and the lock.
 import assert from "node:assert/strict";
-import { cpSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync, openSync, writeSync, closeSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync, openSync, writeSync, closeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, it } from "node:test";
@@ -16,10 +16,10 @@ function tempDir() {
 }
 
 type Torn = { file: string; offset: number; reason: string };
-function openSpool(dir: string, segmentBytes?: number) {
+function openSpool(dir: string, segmentBytes?: number, checkpointMs?: number) {
   const torn: Torn[] = [];
   const errors: string[] = [];
-  const spool = new Spool(dir, { fsyncMs: 0, segmentBytes, onError: (_e, what) => errors.push(what), onTorn: (file, offset, reason) => torn.push({ file, offset, reason }) });
+  const spool = new Spool(dir, { fsyncMs: 0, segmentBytes, checkpointMs, onError: (_e, what) => errors.push(what), onTorn: (file, offset, reason) => torn.push({ file, offset, reason }) });
   const leftovers = spool.open();
   return { spool, leftovers, torn, errors };
 }
@@ -117,6 +117,34 @@ describe("spool files", () => {
       spool.written(positions[9]);
       assert.equal(segments(), 2);
       spool.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("with checkpointMs, the checkpoint moves at most that often (behind, never ahead), and to the last report on close", async () => {
+    const dir = tempDir();
+    try {
+      const { spool } = openSpool(dir, undefined, 60_000);
+      const [first, second, third] = ["a", "b", "c"].map((text) => spool.append([payload(text)])!);
+      const checkpoint = () => readFileSync(path.join(dir, "checkpoint"), "utf8");
+      spool.written(first);
+      const atFirst = checkpoint();
+      spool.written(second);
+      spool.written(third);
+      assert.equal(checkpoint(), atFirst, "within the minute, the checkpoint stays at the first report");
+      // A crash now replays b and c (written, yet ahead of the checkpoint): the replay skips stored scans.
+      const copy = tempDir();
+      cpSync(dir, copy, { recursive: true });
+      rmSync(path.join(copy, "lock"));
+      const probe = openSpool(copy);
+      assert.deepEqual(await replayed(probe.spool), ["b", "c"]);
+      probe.spool.close();
+      rmSync(copy, { recursive: true, force: true });
+      spool.close();
+      const { spool: next } = openSpool(dir);
+      assert.deepEqual(await replayed(next), [], "a clean close leaves nothing to replay");
+      next.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

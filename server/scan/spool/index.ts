@@ -17,19 +17,27 @@ import { Spool, SpoolInUseError } from "./spool";
 
 export { SpoolInUseError };
 
-/** Scans written per transaction while replaying. */
+/** Scans written per transaction while replaying (at least; a turn's record is not split). */
 const REPLAY_BATCH = 1000;
+/** The checkpoint moves at most once a second (a crash replays at most a second more, and stored scans are skipped). */
+const CHECKPOINT_MS = 1000;
 /** A replay that failed outside the database starts again after this long. */
 const REPLAY_RETRY_MS = 10_000;
 const LOG_EVERY_MS = 60_000;
 
 const state = processSingleton("scans.spool", () => ({ spool: null as Spool | null, replaying: false, loggedAt: 0, unlogged: 0 }));
 
-const encode = (s: BufferedScan) => Buffer.from(JSON.stringify([s.id, s.dynamicCodeId, s.scannedAt, s.destinationUrl, s.userAgent, s.address, s.countryHeader]));
+type Fields = [string, string, number, string, string, string, string | null];
 
-function decode(payload: Buffer): BufferedScan {
-  const [id, dynamicCodeId, scannedAt, destinationUrl, userAgent, address, countryHeader] = JSON.parse(payload.toString("utf8")) as [string, string, number, string, string, string, string | null];
-  return { id, dynamicCodeId, scannedAt, destinationUrl, userAgent, address, countryHeader };
+/** A turn's scans as one record (one JSON array per scan): one buffer and one checksum a turn, not one a scan. */
+const encode = (scans: BufferedScan[]) => Buffer.from(JSON.stringify(scans.map((s): Fields => [s.id, s.dynamicCodeId, s.scannedAt, s.destinationUrl, s.userAgent, s.address, s.countryHeader])));
+
+const scanOf = ([id, dynamicCodeId, scannedAt, destinationUrl, userAgent, address, countryHeader]: Fields): BufferedScan => ({ id, dynamicCodeId, scannedAt, destinationUrl, userAgent, address, countryHeader });
+
+/** A record's scans: a turn's (an array of scans), or one scan (as spools written before turns were one record hold). */
+function decode(payload: Buffer): BufferedScan[] {
+  const value = JSON.parse(payload.toString("utf8")) as Fields | Fields[];
+  return Array.isArray(value[0]) ? (value as Fields[]).map(scanOf) : [scanOf(value as Fields)];
 }
 
 /** One log line a minute at most, with how many failures it stands for. */
@@ -49,6 +57,7 @@ function failed(error: unknown, what: string, scans: number): void {
 export function startSpool(): void {
   const spool = new Spool(env.scanSpoolDir, {
     fsyncMs: env.scanSpoolFsyncMs,
+    checkpointMs: CHECKPOINT_MS,
     onError: (error, what) => failed(error, what, 0),
     onTorn: (file, offset, reason) => logWarn("scans.spool_torn_record", { file, offset, reason }),
     onLeftovers: () => void replay(spool),
@@ -58,7 +67,7 @@ export function startSpool(): void {
   if (!spool.writable) failed(spool.lastError, "open", 0);
   setScanSpool({
     append(scans) {
-      const position = spool.append(scans.map(encode));
+      const position = spool.append([encode(scans)]);
       if (position === null) failed(spool.lastError, "write", scans.length);
       return position;
     },
@@ -76,19 +85,19 @@ async function replay(spool: Spool): Promise<void> {
   let stored = 0;
   try {
     for await (const { records } of spool.leftovers()) {
-      for (let i = 0; i < records.length; i += REPLAY_BATCH) {
-        const chunk = records.slice(i, i + REPLAY_BATCH);
-        const scans: BufferedScan[] = [];
-        for (const record of chunk) {
-          try {
-            scans.push(decode(record.payload));
-          } catch (error) {
-            logError("scans.spool_record_unreadable", {}, error); // whole and checksummed, yet not a scan: skipped
-          }
+      // Records (a turn's scans each) gathered up to REPLAY_BATCH scans a write.
+      let scans: BufferedScan[] = [];
+      for (const [i, record] of records.entries()) {
+        try {
+          for (const scan of decode(record.payload)) scans.push(scan);
+        } catch (error) {
+          logError("scans.spool_record_unreadable", {}, error); // whole and checksummed, yet not scans: skipped
         }
+        if (scans.length < REPLAY_BATCH && i < records.length - 1) continue;
         read += scans.length;
         if (scans.length > 0) stored += await writeReplayedScans(scans);
-        spool.replayed(chunk[chunk.length - 1].end);
+        spool.replayed(record.end);
+        scans = [];
       }
     }
     spool.replayDone();
