@@ -6,6 +6,7 @@ import { actorOf, recordActivity, type ActivityInput } from "../activity";
 import { db, dialectSql, epochMs, isUniqueViolation, selectRows } from "../db";
 import { DomainError } from "../errors";
 import { env } from "../env";
+import { logError } from "../log";
 import { randomString, timeOrderedId } from "../ids";
 import { processSingleton } from "../process-singleton";
 import type { Actor } from "./library";
@@ -19,6 +20,19 @@ const PREFIX: Record<KeyScope, string> = { personal: "qrp_", business: "qrb_" };
 const KEY_PATTERN = /^qr[pb]_[0-9A-Za-z]{40}$/;
 /** lastUsedAt is a hint, not an audit log: write it at most this often per key. */
 const LAST_USED_RESOLUTION_MS = 60_000;
+/** The keys used since the last write of lastUsedAt, written together this often (one statement, not one per key). */
+const LAST_USED_FLUSH_MS = 1000;
+const lastUsed = processSingleton("apiKeys.lastUsed", () => ({ ids: new Set<string>(), timer: null as NodeJS.Timeout | null }));
+
+function markUsed(id: string): void {
+  lastUsed.ids.add(id);
+  lastUsed.timer ??= setTimeout(() => {
+    const ids = [...lastUsed.ids];
+    lastUsed.ids.clear();
+    lastUsed.timer = null;
+    void db.apiKey.updateMany({ where: { id: { in: ids } }, data: { lastUsedAt: new Date() } }).catch((error) => logError("api_keys.last_used_failed", { keys: ids.length }, error));
+  }, LAST_USED_FLUSH_MS).unref();
+}
 
 export const hashKey = (key: string) => createHash("sha256").update(key).digest("hex");
 
@@ -208,8 +222,6 @@ export async function authenticateApiKey(presented: PresentedKey): Promise<Princ
     libraryVersion = key.teamLibraryVersion!;
   }
 
-  if (key.lastUsedAt === null || now - key.lastUsedAt > LAST_USED_RESOLUTION_MS) {
-    void db.apiKey.update({ where: { id: key.id }, data: { lastUsedAt: new Date(now) } }).catch(() => undefined);
-  }
+  if (key.lastUsedAt === null || now - key.lastUsedAt > LAST_USED_RESOLUTION_MS) markUsed(key.id);
   return { ...actor, apiKeyId: key.id, scope: key.scope as KeyScope, libraryVersion };
 }

@@ -78,6 +78,23 @@ describe("authentication", () => {
     assert.equal(`${row.prefix}…${row.lastFour}`, `${key.slice(0, 8)}…${key.slice(-4)}`);
   });
 
+  it("a key's last use is written within a second of it, then at most once a minute", async () => {
+    const { key, keyId } = await personalKey();
+    const lastUsed = async () => (await db.apiKey.findUniqueOrThrow({ where: { id: keyId } })).lastUsedAt;
+    assert.equal(await lastUsed(), null);
+    const before = Date.now();
+    assert.equal((await http("GET", "/v1/dynqrcodes", { key })).status, 200);
+    let first: Date | null = null;
+    for (let i = 0; i < 50 && first === null; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      first = await lastUsed();
+    }
+    assert.ok(first && first.getTime() >= before - 1000 && first.getTime() <= Date.now(), `written within a second (${first?.toISOString()})`);
+    assert.equal((await http("GET", "/v1/dynqrcodes", { key })).status, 200);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    assert.deepEqual(await lastUsed(), first, "the next use within the minute writes nothing");
+  });
+
   it("authentication comes before routing: an unknown route without a key is 401", async () => {
     const r = await http("GET", "/v1/nothing-here");
     assert.equal(r.status, 401);
