@@ -162,9 +162,11 @@ async function main() {
     console.log(row("/q/<code>, bot (not recorded)", unrecorded));
     console.log(row("/q/<code> (recorded)", shortLink));
     const ratio = (l: Load) => (l.requestsPerSecond / baseline.requestsPerSecond).toFixed(2);
-    console.log(`ratio /q ÷ bare: ${ratio(shortLink)} recorded, ${ratio(unrecorded)} not recorded (goal ≥ 0.50); p99 ${shortLink.p99} ms (goal < 20)`);
     const backend = backendName(database.url);
-    figure(`/q recorded ÷ bare (${backend})`, `${ratio(shortLink)} (${shortLink.requestsPerSecond.toFixed(0)} ÷ ${baseline.requestsPerSecond.toFixed(0)} req/s)`, "≥ 0.50", Number(ratio(shortLink)) >= 0.5);
+    // Issue 18: recorded at least 0.5 of the floor on SQLite, 0.45 on PostgreSQL + Redis.
+    const goal = backend === "SQLite" ? 0.5 : 0.45;
+    console.log(`ratio /q ÷ bare: ${ratio(shortLink)} recorded (goal ≥ ${goal.toFixed(2)}), ${ratio(unrecorded)} not recorded (goal ≥ 0.50); p99 ${shortLink.p99} ms (goal < 20)`);
+    figure(`/q recorded ÷ bare (${backend})`, `${ratio(shortLink)} (${shortLink.requestsPerSecond.toFixed(0)} ÷ ${baseline.requestsPerSecond.toFixed(0)} req/s)`, `≥ ${goal.toFixed(2)}`, Number(ratio(shortLink)) >= goal);
     figure(`/q not recorded ÷ bare (${backend})`, ratio(unrecorded), "≥ 0.50", Number(ratio(unrecorded)) >= 0.5);
     figure(`/q recorded p99 (${backend})`, `${shortLink.p99} ms`, "< 20 ms", shortLink.p99 < 20);
     // wrk counts the answers that arrive before its clock stops; up to one request per
