@@ -20,18 +20,25 @@ const PREFIX: Record<KeyScope, string> = { personal: "qrp_", business: "qrb_" };
 const KEY_PATTERN = /^qr[pb]_[0-9A-Za-z]{40}$/;
 /** lastUsedAt is a hint, not an audit log: write it at most this often per key. */
 const LAST_USED_RESOLUTION_MS = 60_000;
-/** The keys used since the last write of lastUsedAt, written together this often (one statement, not one per key). */
-const LAST_USED_FLUSH_MS = 1000;
-const lastUsed = processSingleton("apiKeys.lastUsed", () => ({ ids: new Set<string>(), timer: null as NodeJS.Timeout | null }));
+/**
+ * The keys whose lastUsedAt is due, written together at the end of the event-loop turn in
+ * which they were used: one statement for the turn's keys, not one per key (a wave of 3,000 keys
+ * was 3,000 statements), and still at once, before the caller's next request: on SQLite a
+ * write from another connection that lands inside a transaction's read-then-write fails that
+ * transaction.
+ */
+const lastUsed = processSingleton("apiKeys.lastUsed", () => ({ ids: new Set<string>(), scheduled: false }));
 
 function markUsed(id: string): void {
   lastUsed.ids.add(id);
-  lastUsed.timer ??= setTimeout(() => {
+  if (lastUsed.scheduled) return;
+  lastUsed.scheduled = true;
+  setImmediate(() => {
     const ids = [...lastUsed.ids];
     lastUsed.ids.clear();
-    lastUsed.timer = null;
+    lastUsed.scheduled = false;
     void db.apiKey.updateMany({ where: { id: { in: ids } }, data: { lastUsedAt: new Date() } }).catch((error) => logError("api_keys.last_used_failed", { keys: ids.length }, error));
-  }, LAST_USED_FLUSH_MS).unref();
+  });
 }
 
 export const hashKey = (key: string) => createHash("sha256").update(key).digest("hex");

@@ -78,7 +78,7 @@ describe("authentication", () => {
     assert.equal(`${row.prefix}…${row.lastFour}`, `${key.slice(0, 8)}…${key.slice(-4)}`);
   });
 
-  it("a key's last use is written within a second of it, then at most once a minute", async () => {
+  it("a key's last use is written at once, then at most once a minute", async () => {
     const { key, keyId } = await personalKey();
     const lastUsed = async () => (await db.apiKey.findUniqueOrThrow({ where: { id: keyId } })).lastUsedAt;
     assert.equal(await lastUsed(), null);
