@@ -18,6 +18,9 @@ export type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
 /** Which database DATABASE_URL names, decided once for the process. */
 export const dialect: "sqlite" | "postgres" = env.backend;
 
+/** How long a SQLite connection waits for another's write lock before it gives up. */
+const LOCK_WAIT_MS = 5000;
+
 type SqliteConnection = { connection: Database.Database; statements: Map<string, Database.Statement> };
 /** The driver-level connections, one set per process (server/process-singleton.ts). */
 const connections: { pgPool?: Pool; reader?: SqliteConnection; writer?: SqliteConnection } = processSingleton("db.connections", () => ({}));
@@ -35,9 +38,31 @@ function pgPool(): Pool {
   return connections.pgPool;
 }
 
+/**
+ * Prisma's SQLite adapter begins its transactions with a plain (deferred) `BEGIN`: such a
+ * transaction reads from a snapshot and asks for the write lock only at its first write, and if
+ * another connection (the scan writer's thread, another process) committed in between, SQLite
+ * fails that write with SQLITE_BUSY at once ("Operation has timed out"). Beginning with
+ * `BEGIN IMMEDIATE` takes the write lock first (waiting for it up to the connection's timeout),
+ * so nothing can commit between a transaction's reads and its writes. The adapter has no
+ * option for it; its connection is public, so its one `BEGIN` statement is swapped on it.
+ */
+function immediateTransactions(factory: PrismaBetterSqlite3): PrismaBetterSqlite3 {
+  const connect = factory.connect.bind(factory);
+  factory.connect = async () => {
+    const adapter = await connect();
+    const connection = (adapter as unknown as { client: Database.Database }).client;
+    const prepare = connection.prepare.bind(connection);
+    connection.prepare = ((sql: string) => prepare(sql === "BEGIN" ? "BEGIN IMMEDIATE" : sql)) as typeof connection.prepare;
+    return adapter;
+  };
+  return factory;
+}
+
 function createClient(): Db {
   if (dialect === "postgres") return new PostgresClient({ adapter: new PrismaPg(pgPool(), { disposeExternalPool: true }) }) as unknown as Db;
-  const client = new SqliteClient({ adapter: new PrismaBetterSqlite3({ url: `file:${sqliteFileOf(env.databaseUrl)}`, timeout: 5000 }) });
+  const adapter = immediateTransactions(new PrismaBetterSqlite3({ url: `file:${sqliteFileOf(env.databaseUrl)}`, timeout: LOCK_WAIT_MS }));
+  const client = new SqliteClient({ adapter });
   // WAL lets readers run beside the writer; it is a property of the file, set once.
   void client.$queryRawUnsafe("PRAGMA journal_mode = WAL").catch(() => undefined);
   void client.$executeRawUnsafe("PRAGMA synchronous = NORMAL").catch(() => undefined);
@@ -75,7 +100,8 @@ function pgStatement(sql: string, values: unknown[], arrays = false) {
 function openSqlite(role: "reader" | "writer"): SqliteConnection {
   const file = sqliteFileOf(env.databaseUrl);
   if (role === "reader") return { connection: new Database(file, { readonly: true, fileMustExist: true }), statements: new Map() };
-  const connection = new Database(file, { fileMustExist: true, timeout: 5000 });
+  // The main thread's writer never lets SQLite wait for the lock (see `beginImmediate`).
+  const connection = new Database(file, { fileMustExist: true, timeout: isMainThread ? 0 : LOCK_WAIT_MS });
   // As on Prisma's connection (createClient): the embedded database's documented durability.
   connection.pragma("synchronous = NORMAL");
   return { connection, statements: new Map() };
@@ -161,7 +187,7 @@ export async function writeTransaction<T>(work: (runEach: RunEach) => Promise<T>
     return returned;
   };
   const transaction = (verb: string) => sqliteStatement("writer", verb).run();
-  transaction("BEGIN IMMEDIATE");
+  await beginImmediate(() => transaction("BEGIN IMMEDIATE"));
   try {
     const result = await work(runEach);
     transaction("COMMIT");
@@ -173,6 +199,23 @@ export async function writeTransaction<T>(work: (runEach: RunEach) => Promise<T>
       // nothing was begun, or SQLite rolled back already
     }
     throw error;
+  }
+}
+
+/**
+ * Takes SQLite's write lock for a driver-level transaction. SQLite waits for a busy lock by
+ * blocking its thread; on the main thread the holder may be a Prisma transaction of this same
+ * thread, which cannot go on while the event loop is blocked, so there the wait is made of
+ * short sleeps between turns instead (the connection's own timeout is 0).
+ */
+async function beginImmediate(begin: () => void): Promise<void> {
+  for (const end = Date.now() + LOCK_WAIT_MS; ; ) {
+    try {
+      return begin();
+    } catch (error) {
+      if (!String((error as { code?: string }).code).startsWith("SQLITE_BUSY") || Date.now() > end) throw error;
+      await new Promise((r) => setTimeout(r, 2));
+    }
   }
 }
 

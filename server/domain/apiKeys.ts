@@ -23,23 +23,15 @@ const LAST_USED_RESOLUTION_MS = 60_000;
 /**
  * The keys whose lastUsedAt is due, written together at the end of the event-loop turn in
  * which they were used: one statement for the turn's keys, not one per key (a wave of 3,000 keys
- * was 3,000 statements), and still at once, before the caller's next request: on SQLite a
- * write from another connection that lands inside a transaction's read-then-write fails that
- * transaction.
+ * was 3,000 statements), and still at once, before the caller's next request.
  */
-const lastUsed = processSingleton("apiKeys.lastUsed", () => ({ ids: new Set<string>(), scheduled: false }));
-
-function markUsed(id: string): void {
-  lastUsed.ids.add(id);
-  if (lastUsed.scheduled) return;
-  lastUsed.scheduled = true;
-  setImmediate(() => {
-    const ids = [...lastUsed.ids];
-    lastUsed.ids.clear();
-    lastUsed.scheduled = false;
-    void db.apiKey.updateMany({ where: { id: { in: ids } }, data: { lastUsedAt: new Date() } }).catch((error) => logError("api_keys.last_used_failed", { keys: ids.length }, error));
-  });
-}
+const lastUsedWriter = processSingleton("apiKeys.lastUsed", () => new DataLoader<string, void>(
+  async (ids) => {
+    await db.apiKey.updateMany({ where: { id: { in: [...ids] } }, data: { lastUsedAt: new Date() } }).catch((error) => logError("api_keys.last_used_failed", { keys: ids.length }, error));
+    return ids.map(() => undefined);
+  },
+  { cache: false, batchScheduleFn: (dispatch) => setImmediate(dispatch) },
+));
 
 export const hashKey = (key: string) => createHash("sha256").update(key).digest("hex");
 
@@ -229,6 +221,6 @@ export async function authenticateApiKey(presented: PresentedKey): Promise<Princ
     libraryVersion = key.teamLibraryVersion!;
   }
 
-  if (key.lastUsedAt === null || now - key.lastUsedAt > LAST_USED_RESOLUTION_MS) markUsed(key.id);
+  if (key.lastUsedAt === null || now - key.lastUsedAt > LAST_USED_RESOLUTION_MS) void lastUsedWriter.load(key.id);
   return { ...actor, apiKeyId: key.id, scope: key.scope as KeyScope, libraryVersion };
 }

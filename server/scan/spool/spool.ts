@@ -288,7 +288,7 @@ export class Spool {
   /** On a clean exit: synced, checkpointed, closed, the directory free for the next process. */
   close(): void {
     if (this.timer) clearInterval(this.timer);
-    if (this.locked && this.live > 0) this.persistLive();
+    if (this.locked) this.persistLive();
     if (this.fd !== null) {
       try {
         fs.fsyncSync(this.fd);
