@@ -43,9 +43,14 @@ function pgPool(): Pool {
  * transaction reads from a snapshot and asks for the write lock only at its first write, and if
  * another connection (the scan writer's thread, another process) committed in between, SQLite
  * fails that write with SQLITE_BUSY at once ("Operation has timed out"). Beginning with
- * `BEGIN IMMEDIATE` takes the write lock first (waiting for it up to the connection's timeout),
- * so nothing can commit between a transaction's reads and its writes. The adapter has no
- * option for it; its connection is public, so its one `BEGIN` statement is swapped on it.
+ * `BEGIN IMMEDIATE` takes the write lock first, so nothing can commit between a transaction's
+ * reads and its writes. The wait for the lock blocks the thread (SQLite's busy handler, up to
+ * LOCK_WAIT_MS): the scan writer's thread holds it for a few milliseconds per commit, and the
+ * main thread's own driver writes never hold it across a turn (`writeTransaction`).
+ * The adapter has no option for it; its connection is public, so its one `BEGIN` statement is
+ * swapped on it. Should the lock not come within the wait, the transaction begins deferred as
+ * before: the adapter holds a lock of its own from before its BEGIN, and leaves it held for good
+ * if the BEGIN throws (prisma/orm#29933), which would stop every later transaction.
  */
 function immediateTransactions(factory: PrismaBetterSqlite3): PrismaBetterSqlite3 {
   const connect = factory.connect.bind(factory);
@@ -53,7 +58,16 @@ function immediateTransactions(factory: PrismaBetterSqlite3): PrismaBetterSqlite
     const adapter = await connect();
     const connection = (adapter as unknown as { client: Database.Database }).client;
     const prepare = connection.prepare.bind(connection);
-    connection.prepare = ((sql: string) => prepare(sql === "BEGIN" ? "BEGIN IMMEDIATE" : sql)) as typeof connection.prepare;
+    const begin = {
+      run: () => {
+        try {
+          return prepare("BEGIN IMMEDIATE").run();
+        } catch {
+          return prepare("BEGIN").run();
+        }
+      },
+    };
+    connection.prepare = ((sql: string) => (sql === "BEGIN" ? begin : prepare(sql))) as typeof connection.prepare;
     return adapter;
   };
   return factory;
@@ -158,6 +172,8 @@ export function insertEach(table: string, columns: readonly string[], casts: Rec
  * before its WAL reaches the disk (1.5 to 2 ms a commit here): for writes that a crash of the
  * database machine may undo without harm (the webhook dispatcher's claims and outcomes: an
  * undone one means a delivery is made again, which at-least-once delivery allows).
+ * On SQLite `work` must not wait for anything but its `runEach` calls (which run at once): a
+ * Prisma transaction of the same thread waiting for the lock blocks the thread until it is free.
  */
 export async function writeTransaction<T>(work: (runEach: RunEach) => Promise<T>, options: { durable: boolean } = { durable: true }): Promise<T> {
   if (dialect === "postgres") {
@@ -187,7 +203,7 @@ export async function writeTransaction<T>(work: (runEach: RunEach) => Promise<T>
     return returned;
   };
   const transaction = (verb: string) => sqliteStatement("writer", verb).run();
-  await beginImmediate(() => transaction("BEGIN IMMEDIATE"));
+  await beginImmediate();
   try {
     const result = await work(runEach);
     transaction("COMMIT");
@@ -208,12 +224,13 @@ export async function writeTransaction<T>(work: (runEach: RunEach) => Promise<T>
  * thread, which cannot go on while the event loop is blocked, so there the wait is made of
  * short sleeps between turns instead (the connection's own timeout is 0).
  */
-async function beginImmediate(begin: () => void): Promise<void> {
+async function beginImmediate(): Promise<void> {
   for (const end = Date.now() + LOCK_WAIT_MS; ; ) {
     try {
-      return begin();
+      sqliteStatement("writer", "BEGIN IMMEDIATE").run();
+      return;
     } catch (error) {
-      if (!String((error as { code?: string }).code).startsWith("SQLITE_BUSY") || Date.now() > end) throw error;
+      if (!String((error as { code?: string }).code).startsWith("SQLITE_BUSY") || Date.now() >= end) throw error;
       await new Promise((r) => setTimeout(r, 2));
     }
   }

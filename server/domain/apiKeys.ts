@@ -27,7 +27,9 @@ const LAST_USED_RESOLUTION_MS = 60_000;
  */
 const lastUsedWriter = processSingleton("apiKeys.lastUsed", () => new DataLoader<string, void>(
   async (ids) => {
-    await db.apiKey.updateMany({ where: { id: { in: [...ids] } }, data: { lastUsedAt: new Date() } }).catch((error) => logError("api_keys.last_used_failed", { keys: ids.length }, error));
+    // Without a cache, a key used by several requests of the turn comes once per request.
+    const distinct = [...new Set(ids)];
+    await db.apiKey.updateMany({ where: { id: { in: distinct } }, data: { lastUsedAt: new Date() } }).catch((error) => logError("api_keys.last_used_failed", { keys: distinct.length }, error));
     return ids.map(() => undefined);
   },
   { cache: false, batchScheduleFn: (dispatch) => setImmediate(dispatch) },

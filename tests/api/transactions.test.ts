@@ -4,7 +4,11 @@
 // other connection here is the running server, a process of its own, writing through /v1.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { db, writeTransaction } from "../../server/db";
+import Database from "better-sqlite3";
+import { Client } from "pg";
+import { db, dialect, writeTransaction } from "../../server/db";
+import { pgConfigFromUrl, sqliteFileOf } from "../../server/database-url";
+import { env } from "../../server/env";
 import { http, personalKey } from "../helpers";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -44,7 +48,7 @@ describe("transactions and other connections' writes", () => {
     const ticker = setInterval(() => ticks++, 10);
     await db.$transaction(async (tx) => {
       await tx.user.update({ where: { id: user.id }, data: { name: "First, in the transaction" } });
-      // The webhook dispatcher and retention write so on the server's main thread.
+      // Retention writes so on the server's main thread (and the recorder, when its thread is not running).
       driverWrite = writeTransaction((runEach) => runEach(rename, [["Second, through the driver", user.id]]));
       await sleep(300);
     });
@@ -54,4 +58,42 @@ describe("transactions and other connections' writes", () => {
     assert.ok(ticks >= 15, `the event loop ran ${ticks} timer turns in 300 ms`);
     assert.equal((await db.user.findUniqueOrThrow({ where: { id: user.id } })).name, "Second, through the driver");
   });
+
+  it("a transaction that waited out another connection's write lock still runs, and so do the ones after it", async () => {
+    const { user } = await personalKey();
+    // Another connection takes the write lock and keeps it past the lock wait (5 s: on SQLite
+    // Prisma's BEGIN IMMEDIATE gives up, and the transaction begins deferred instead).
+    const holder = dialect === "sqlite" ? sqliteHolder() : await postgresHolder();
+    await holder.lock();
+    await db.$transaction(
+      async (tx) => {
+        await holder.release();
+        await tx.user.update({ where: { id: user.id }, data: { name: "After the wait" } });
+      },
+      { maxWait: 10_000 },
+    );
+    holder.close();
+    // Had the failed BEGIN kept the adapter's own lock, no transaction could begin again.
+    await db.$transaction(async (tx) => tx.user.update({ where: { id: user.id }, data: { name: "And the next one" } }));
+    assert.equal((await db.user.findUniqueOrThrow({ where: { id: user.id } })).name, "And the next one");
+  });
 });
+
+function sqliteHolder() {
+  const connection = new Database(sqliteFileOf(env.databaseUrl), { fileMustExist: true });
+  return {
+    lock: async () => void connection.exec("BEGIN IMMEDIATE"),
+    release: async () => void connection.exec("ROLLBACK"),
+    close: () => connection.close(),
+  };
+}
+
+async function postgresHolder() {
+  const client = new Client(pgConfigFromUrl(env.databaseUrl));
+  await client.connect();
+  return {
+    lock: async () => void (await client.query(`BEGIN; LOCK TABLE "User" IN EXCLUSIVE MODE`)),
+    release: async () => void (await client.query("ROLLBACK")),
+    close: () => void client.end(),
+  };
+}

@@ -288,7 +288,8 @@ export class Spool {
   /** On a clean exit: synced, checkpointed, closed, the directory free for the next process. */
   close(): void {
     if (this.timer) clearInterval(this.timer);
-    if (this.locked) this.persistLive();
+    // live stays 0 when open() failed after taking the lock: the checkpoint on disk is kept.
+    if (this.locked && this.live > 0) this.persistLive();
     if (this.fd !== null) {
       try {
         fs.fsyncSync(this.fd);

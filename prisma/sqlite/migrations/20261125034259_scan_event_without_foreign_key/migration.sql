@@ -1,7 +1,7 @@
--- ScanEvent without its foreign key to DynamicCode (its cascade never ran: codes are only ever
--- soft-deleted), rebuilt as a WITHOUT ROWID table stored in the order of its key: a scan's
--- insert updates two B-trees instead of three (the rowid table, its key and the code's index).
--- Same columns, every row copied.
+-- ScanEvent without its foreign key to DynamicCode, as on PostgreSQL (where its check cost every
+-- scan written a lookup and a row lock of its code); its cascade never ran: codes are only ever
+-- soft-deleted. SQLite cannot drop a key: the table is rebuilt, with the same columns, key and
+-- index, every row copied (in one transaction, holding the write lock while it copies).
 -- RedefineTables
 PRAGMA defer_foreign_keys=ON;
 PRAGMA foreign_keys=OFF;
@@ -19,7 +19,7 @@ CREATE TABLE "new_ScanEvent" (
     "destinationUrl" TEXT NOT NULL,
 
     PRIMARY KEY ("id", "scannedAt")
-) WITHOUT ROWID;
+);
 INSERT INTO "new_ScanEvent" ("browser", "country", "day", "destinationUrl", "device", "dynamicCodeId", "id", "os", "scannedAt", "unique", "visitorHash") SELECT "browser", "country", "day", "destinationUrl", "device", "dynamicCodeId", "id", "os", "scannedAt", "unique", "visitorHash" FROM "ScanEvent";
 DROP TABLE "ScanEvent";
 ALTER TABLE "new_ScanEvent" RENAME TO "ScanEvent";
