@@ -57,15 +57,17 @@ function buildOnce() {
 
 const backendName = (url: string) => (url.startsWith("file:") ? "SQLite" : "PostgreSQL");
 
-type Load = { requestsPerSecond: number; p99: number; p50: number; redirects: number; other: number };
+type Load = { requestsPerSecond: number; p99: number; p50: number; redirects: number; other: number; seconds: number };
 
 /**
  * Throughput and latency with wrk (C, one thread: it leaves more of two cores to the server than
  * autocannon; ../shared/notes/load-generators.md). Every answer the short link gives that is not
  * an error is a 302, so wrk's "Non-2xx or 3xx responses" and socket errors are the others.
+ * `script`: a wrk Lua script that makes the requests (the API's keys in turn).
  */
-async function load(url: string, userAgent = USER_AGENT, seconds = duration): Promise<Load> {
-  const child = spawn("wrk", ["-t1", `-c${connections}`, `-d${seconds}s`, "--latency", "-H", `User-Agent: ${userAgent}`, url], { stdio: ["ignore", "pipe", "inherit"] });
+async function load(url: string, userAgent = USER_AGENT, seconds = duration, script?: string): Promise<Load> {
+  const args = ["-t1", `-c${connections}`, `-d${seconds}s`, "--latency", "-H", `User-Agent: ${userAgent}`, ...(script ? ["-s", script] : []), url];
+  const child = spawn("wrk", args, { stdio: ["ignore", "pipe", "inherit"] });
   let out = "";
   child.stdout.on("data", (chunk) => (out += chunk));
   const code = await new Promise((resolve) => child.on("close", resolve));
@@ -77,7 +79,14 @@ async function load(url: string, userAgent = USER_AGENT, seconds = duration): Pr
   };
   const total = number(/(\d+) requests in/);
   const other = number(/Non-2xx or 3xx responses: (\d+)/) + (out.match(/Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/)?.slice(1).reduce((sum, n) => sum + Number(n), 0) ?? 0);
-  return { requestsPerSecond: number(/Requests\/sec:\s+([\d.]+)/), p99: Math.round(ms("99") * 10) / 10, p50: Math.round(ms("50") * 10) / 10, redirects: total - number(/Non-2xx or 3xx responses: (\d+)/), other };
+  return {
+    requestsPerSecond: number(/Requests\/sec:\s+([\d.]+)/),
+    p99: Math.round(ms("99") * 10) / 10,
+    p50: Math.round(ms("50") * 10) / 10,
+    redirects: total - number(/Non-2xx or 3xx responses: (\d+)/),
+    other,
+    seconds: number(/requests in ([\d.]+)s/),
+  };
 }
 
 /** Rounds of one load as one: mean req/s, the worst p50 and p99, all answers summed. */
@@ -89,6 +98,7 @@ function combined(rounds: Load[]): Load {
     p50: Math.max(...rounds.map((l) => l.p50)),
     redirects: rounds.reduce((sum, l) => sum + l.redirects, 0),
     other: rounds.reduce((sum, l) => sum + l.other, 0),
+    seconds: rounds.reduce((sum, l) => sum + l.seconds, 0),
   };
 }
 
@@ -504,40 +514,24 @@ request = function()
   return wrk.format("GET", nil, { ["X-API-Key"] = keys[i] })
 end
 `);
-  const measure = async (target: string) => {
-    const child = spawn("wrk", ["-t1", `-c${connections}`, `-d${duration}s`, "--latency", "-s", script, target], { stdio: ["ignore", "pipe", "inherit"] });
-    let out = "";
-    child.stdout.on("data", (chunk) => (out += chunk));
-    if ((await new Promise((resolve) => child.on("close", resolve))) !== 0) throw new Error(`wrk failed: ${out}`);
-    const number = (pattern: RegExp) => Number(out.match(pattern)?.[1] ?? 0);
-    const ms = (percent: string) => {
-      const [, value, unit] = out.match(new RegExp(`^\\s+${percent}%\\s+([\\d.]+)(us|ms|s)`, "m")) ?? [];
-      return value === undefined ? NaN : Math.round(Number(value) * (unit === "us" ? 0.001 : unit === "s" ? 1000 : 1) * 10) / 10;
-    };
-    const seconds = number(/requests in ([\d.]+)s/);
-    const other = number(/Non-2xx or 3xx responses: (\d+)/);
-    const ok = number(/(\d+) requests in/) - other;
-    return { requestsPerSecond: ok / seconds, p50: ms("50"), p99: ms("99"), ok, other };
+  // Only the 200s count: the rate of the answers that are not errors.
+  const measure = async (target: string): Promise<Load> => {
+    const l = await load(target, USER_AGENT, duration, script);
+    return { ...l, requestsPerSecond: l.redirects / l.seconds };
   };
   try {
     console.log(`
 API: GET /v1/dynqrcodes (50 records), ${keys.length} keys in turn, wrk -t1 -c${connections}, ${rounds} alternating rounds of ${duration} s, on ${backendName(database.url)}`);
     await measure(`http://127.0.0.1:${port}/v1/dynqrcodes`); // warm-up, not counted
     await measure(url);
-    const [baselines, reals]: Awaited<ReturnType<typeof measure>>[][] = [[], []];
+    const [baselines, reals]: Load[][] = [[], []];
     for (let round = 1; round <= rounds; round++) {
       baselines.push(await measure(`http://127.0.0.1:${port}/v1/dynqrcodes`));
       reals.push(await measure(url));
       console.log(`round ${round}: bare ${baselines.at(-1)!.requestsPerSecond.toFixed(0)} req/s, API ${reals.at(-1)!.requestsPerSecond.toFixed(0)} req/s, ratio ${(reals.at(-1)!.requestsPerSecond / baselines.at(-1)!.requestsPerSecond).toFixed(2)}`);
     }
-    const mean = (list: Awaited<ReturnType<typeof measure>>[]) => ({
-      requestsPerSecond: list.reduce((sum, l) => sum + l.requestsPerSecond, 0) / list.length,
-      p50: Math.max(...list.map((l) => l.p50)),
-      p99: Math.max(...list.map((l) => l.p99)),
-      other: list.reduce((sum, l) => sum + l.other, 0),
-    });
-    const [baseline, real] = [mean(baselines), mean(reals)];
-    const row = (name: string, l: ReturnType<typeof mean>) =>
+    const [baseline, real] = [combined(baselines), combined(reals)];
+    const row = (name: string, l: Load) =>
       `${name.padEnd(28)}${l.requestsPerSecond.toFixed(0).padStart(10)} req/s   p50 ${String(l.p50).padStart(3)} ms   p99 ${String(l.p99).padStart(3)} ms   non-200 ${l.other}`;
     console.log(row("bare node:http, same JSON", baseline));
     console.log(row("GET /v1/dynqrcodes", real));

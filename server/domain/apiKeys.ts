@@ -20,6 +20,9 @@ const PREFIX: Record<KeyScope, string> = { personal: "qrp_", business: "qrb_" };
 const KEY_PATTERN = /^qr[pb]_[0-9A-Za-z]{40}$/;
 /** lastUsedAt is a hint, not an audit log: write it at most this often per key. */
 const LAST_USED_RESOLUTION_MS = 60_000;
+/** DataLoader options for the work of one event-loop turn, gathered at its end, never cached. */
+const ONE_TURN = { cache: false, batchScheduleFn: (dispatch: () => void) => setImmediate(dispatch) };
+
 /**
  * The keys whose lastUsedAt is due, written together at the end of the event-loop turn in
  * which they were used: one statement for the turn's keys, not one per key (a wave of 3,000 keys
@@ -32,7 +35,7 @@ const lastUsedWriter = processSingleton("apiKeys.lastUsed", () => new DataLoader
     await db.apiKey.updateMany({ where: { id: { in: distinct } }, data: { lastUsedAt: new Date() } }).catch((error) => logError("api_keys.last_used_failed", { keys: distinct.length }, error));
     return ids.map(() => undefined);
   },
-  { cache: false, batchScheduleFn: (dispatch) => setImmediate(dispatch) },
+  ONE_TURN,
 ));
 
 export const hashKey = (key: string) => createHash("sha256").update(key).digest("hex");
@@ -177,7 +180,7 @@ const keyLoader = processSingleton("apiKeys.loader", () => new DataLoader<string
     return hashes.map((hash) => byHash.get(hash));
   },
   // Batch what arrives in one turn: the gate yields a turn (setImmediate) before the lookup.
-  { cache: false, batchScheduleFn: (dispatch) => setImmediate(dispatch) },
+  ONE_TURN,
 ));
 
 /** A key as presented: its hash and the scope its prefix names, before any lookup. */
