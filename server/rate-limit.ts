@@ -9,8 +9,10 @@
 //
 // Faults: when Redis is away or slow (a command waits at most 250 ms), each instance falls
 // back to its own in-process limits, logs the fault, and returns to Redis when it is back.
+import DataLoader from "dataloader";
 import type { Redis } from "ioredis";
 import { env } from "./env";
+import { ONE_TURN } from "./event-loop";
 import { logError } from "./log";
 import { processSingleton } from "./process-singleton";
 import { defineScript, neverReady, redis, redisPrefix, whenReady } from "./redis";
@@ -98,51 +100,65 @@ export const takeInProcess = (key: string, rule: Rule, cost = 1, now = Date.now(
 
 // ---- Redis ------------------------------------------------------------------------------
 
+// One decision per key of KEYS, in order: a key named twice sees its first decision.
 const SCRIPT = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local capacity, rate, quota, cost, ttl = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
-local s = redis.call('HMGET', KEYS[1], 'tokens', 'at', 'day', 'used')
 local day = math.floor(now / 86400000)
-local tokens = capacity
-if s[1] then tokens = math.min(capacity, tonumber(s[1]) + math.max(0, now - tonumber(s[2])) * rate / 1000) end
-local used = 0
-if tonumber(s[3]) == day then used = tonumber(s[4]) end
-local need = math.max(cost, 1)
 local reset = (day + 1) * 86400000
-local retry = 0
-if cost < 0 then
-  tokens = math.min(capacity, tokens - cost)
-elseif quota > 0 and used + need > quota then
-  retry = reset - now
-elseif tokens < need then
-  retry = (need - tokens) * 1000 / rate
-else
-  tokens = tokens - cost
-  used = used + cost
+local out = {}
+for i, key in ipairs(KEYS) do
+  local a = (i - 1) * 5
+  local capacity, rate, quota, cost, ttl = tonumber(ARGV[a + 1]), tonumber(ARGV[a + 2]), tonumber(ARGV[a + 3]), tonumber(ARGV[a + 4]), tonumber(ARGV[a + 5])
+  local s = redis.call('HMGET', key, 'tokens', 'at', 'day', 'used')
+  local tokens = capacity
+  if s[1] then tokens = math.min(capacity, tonumber(s[1]) + math.max(0, now - tonumber(s[2])) * rate / 1000) end
+  local used = 0
+  if tonumber(s[3]) == day then used = tonumber(s[4]) end
+  local need = math.max(cost, 1)
+  local retry = 0
+  if cost < 0 then
+    tokens = math.min(capacity, tokens - cost)
+  elseif quota > 0 and used + need > quota then
+    retry = reset - now
+  elseif tokens < need then
+    retry = (need - tokens) * 1000 / rate
+  else
+    tokens = tokens - cost
+    used = used + cost
+  end
+  redis.call('HSET', key, 'tokens', tostring(tokens), 'at', tostring(now), 'day', tostring(day), 'used', tostring(used))
+  redis.call('PEXPIRE', key, ttl)
+  out[#out + 1] = math.ceil(retry)
+  out[#out + 1] = used
+  out[#out + 1] = reset / 1000
 end
-redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'at', tostring(now), 'day', tostring(day), 'used', tostring(used))
-redis.call('PEXPIRE', KEYS[1], ttl)
-return {math.ceil(retry), used, reset / 1000}
+return out
 `;
 
-type LimitingRedis = Redis & { qrTakeToken(key: string, ...args: (string | number)[]): Promise<[number, number, number]> };
+type LimitingRedis = Redis & { qrTakeTokens(keyCount: number, ...keysThenArgs: (string | number)[]): Promise<number[]> };
 
 // Defined on the connection as it is made (EVALSHA, and the script itself only when Redis does not know it).
-defineScript("qrTakeToken", 1, SCRIPT);
-const withScript = (client: Redis) => client as LimitingRedis;
+defineScript("qrTakeTokens", undefined, SCRIPT);
 
-async function takeOnRedis(client: Redis, key: string, rule: Rule, cost: number): Promise<Decision> {
-  const [retryMs, used, resetAt] = await withScript(client).qrTakeToken(
-    `${redisPrefix()}rl:${key}`,
-    rule.capacity,
-    rule.refillPerSecond,
-    rule.dailyQuota,
-    cost,
-    lifetimeMs(rule),
-  );
-  return decision(retryMs, used, resetAt);
-}
+type Asked = { key: string; rule: Rule; cost: number };
+/** A batch larger than this is split: one script holds Redis for all of its keys. */
+const MAX_BATCH = 500;
+
+/**
+ * The takes of one event-loop turn (every /v1 request of a burst takes its limits here), in
+ * one script run: one command to build, send, run and parse for the turn, not one per request.
+ */
+const redisTakes = processSingleton("rateLimit.redisTakes", () => new DataLoader<Asked, Decision>(
+  async (asked) => {
+    const client = redis() as LimitingRedis;
+    const keys = asked.map(({ key }) => `${redisPrefix()}rl:${key}`);
+    const args = asked.flatMap(({ rule, cost }) => [rule.capacity, rule.refillPerSecond, rule.dailyQuota, cost, lifetimeMs(rule)]);
+    const answers = await client.qrTakeTokens(keys.length, ...keys, ...args);
+    return asked.map((_, i) => decision(answers[3 * i], answers[3 * i + 1], answers[3 * i + 2]));
+  },
+  { ...ONE_TURN, maxBatchSize: MAX_BATCH },
+));
 
 /** Checks and consumes `cost` (0: only asks) of the limit named `key`. Never throws. */
 export async function take(key: string, rule: Rule, cost = 1): Promise<Decision> {
@@ -152,7 +168,7 @@ export async function take(key: string, rule: Rule, cost = 1): Promise<Decision>
   if (client && !limiter.redisFailing && neverReady(client)) await (limiter.firstConnection ??= whenReady(client, 250).catch(() => undefined));
   if (client && client.status === "ready") {
     try {
-      const decision = await takeOnRedis(client, key, rule, cost);
+      const decision = await redisTakes.load({ key, rule, cost });
       if (limiter.redisFailing) {
         limiter.redisFailing = false;
         logError("ratelimit.redis_restored", {});

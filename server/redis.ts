@@ -16,10 +16,13 @@ const connections: Connections = processSingleton("redis.connections", () => ({ 
  * ioredis then failed the whole pipeline ("pipeline[functionName] is not a function") and threw
  * an uncaught error, and a request waiting on that pipeline never got its answer.
  */
-const scripts = processSingleton("redis.scripts", () => ({} as Record<string, { numberOfKeys: number; lua: string }>));
+const scripts = processSingleton("redis.scripts", () => ({} as Record<string, { numberOfKeys?: number; lua: string }>));
 
-/** Registers a script, at a module's load (a second copy of the module finds it on the connection already). */
-export function defineScript(name: string, numberOfKeys: number, lua: string): void {
+/**
+ * Registers a script, at a module's load (a second copy of the module finds it on the
+ * connection already). Without `numberOfKeys`, each call names its number of keys first.
+ */
+export function defineScript(name: string, numberOfKeys: number | undefined, lua: string): void {
   scripts[name] = { numberOfKeys, lua };
   const live = connections.commands as (Redis & Record<string, unknown>) | undefined;
   if (live && !live[name]) live.defineCommand(name, { numberOfKeys, lua });

@@ -8,7 +8,6 @@ import { clientAddress } from "../client-address";
 import { authenticateApiKey, presentedKey, type PresentedKey, type Principal } from "../domain/apiKeys";
 import { libraryKey } from "../domain/library";
 import { DomainError, isKeyGuess } from "../errors";
-import { nextTurn } from "../event-loop";
 import { jsonAnswer, jsonText, toResponse, type Answer } from "../http/answer";
 import { errorAnswer } from "../http/errors";
 import { processSingleton } from "../process-singleton";
@@ -32,8 +31,11 @@ export type V1Request = {
   body: ReadableStream<Uint8Array> | null;
 };
 
-/** Answers of `cachedByLibraryVersion` routes, as sent; an old version's answers age out. */
-const answers = processSingleton("v1.listAnswers", () => new LRUCache<string, string>({ maxSize: 32 * 2 ** 20, sizeCalculation: (text) => text.length }));
+/**
+ * Answers of `cachedByLibraryVersion` routes, as the bytes sent (encoded once, not measured and
+ * encoded again on every request); an old version's answers age out.
+ */
+const answers = processSingleton("v1.listAnswers", () => new LRUCache<string, Buffer>({ maxSize: 32 * 2 ** 20, sizeCalculation: (bytes) => bytes.length }));
 
 /** Reads the body up to the limit; null when it is larger. */
 async function readBody(req: V1Request): Promise<string | null> {
@@ -90,12 +92,6 @@ const rateLimited = (scope: "personal" | "business" | "invalid_key", retryAfter:
   return new DomainError("rate_limited", "Rate limit exceeded", undefined, { "Retry-After": String(retryAfter) });
 };
 
-/** The route template a path falls under, for labels and logs: never the raw path. */
-function routeTemplate(path: string): string {
-  if (path === "/openapi.json") return "/v1/openapi.json";
-  const route = routesFor(path)[0];
-  return route ? `/v1${route.path}` : "/v1/{unknown}";
-}
 
 /** A request with a missing or invalid key counts against its client address. */
 async function countGuess(req: V1Request): Promise<void> {
@@ -119,13 +115,13 @@ async function admit(req: V1Request, meta: Meta): Promise<Principal> {
   }
   const rule = keyRule(presented.scope);
   const limiterKey = `key:${presented.hash}`;
-  // The limits are asked for first, and decided while the key is looked up.
+  // The limits are asked for first, and decided while the key is looked up. The lookup runs
+  // at the end of the turn (a DataLoader batch), so every request of a burst that has already
+  // arrived takes its token before any of them does its database work (synchronous on
+  // SQLite): otherwise each would be decided only after the previous ones were served, about
+  // 3 ms apart, and a burst of 50 spans more than the 100 ms in which a business bucket
+  // refills one token.
   const deciding = take(limiterKey, rule);
-  // Let every request that has already arrived take its token before this one does its
-  // database work (synchronous on SQLite): otherwise each request of a burst is decided only
-  // after the previous ones were served, about 3 ms apart, and a burst of 50 spans more than
-  // the 100 ms in which a business bucket refills one token.
-  await nextTurn();
   let principal: Principal;
   try {
     principal = await authenticateApiKey(presented);
@@ -174,12 +170,15 @@ async function dispatch(req: V1Request, requestId: string, meta: Meta): Promise<
   const path = url.pathname.replace(/^\/v1/, "").replace(/\/+$/, "") || "/";
   const method = req.method.toUpperCase();
 
-  meta.route = routeTemplate(path);
   if (path === "/openapi.json") {
+    meta.route = "/v1/openapi.json";
     if (method !== "GET" && method !== "HEAD") throw new DomainError("method_not_allowed", "Method not allowed", undefined, { Allow: "GET" });
     return jsonAnswer(200, openApiDocument());
   }
 
+  const candidates = routesFor(path);
+  // The route template, for labels and logs: never the raw path.
+  meta.route = candidates.length > 0 ? `/v1${candidates[0].path}` : "/v1/{unknown}";
   let principal: Principal;
   try {
     principal = await admit(req, meta);
@@ -188,7 +187,6 @@ async function dispatch(req: V1Request, requestId: string, meta: Meta): Promise<
     throw error;
   }
 
-  const candidates = routesFor(path);
   if (candidates.length === 0) throw new DomainError("not_found", "Not found");
   // HEAD is answered wherever GET is, without the body.
   const matched = candidates.find((r) => r.method === (method === "HEAD" ? "GET" : method));
@@ -230,8 +228,10 @@ async function callRoute(matched: ProcedureRoute, principal: Principal, requestI
   if (cached !== undefined) return jsonText(200, cached);
   const ctx: Context = { requestId, session: null, principal };
   const text = JSON.stringify(await callProcedure(matched, ctx, input));
-  if (cacheKey !== null) answers.set(cacheKey, text);
-  return jsonText(matched.successStatus, text);
+  if (cacheKey === null) return jsonText(matched.successStatus, text);
+  const bytes = Buffer.from(text);
+  answers.set(cacheKey, bytes);
+  return jsonText(matched.successStatus, bytes);
 }
 
 /**

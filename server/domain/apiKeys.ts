@@ -6,6 +6,7 @@ import { actorOf, recordActivity, type ActivityInput } from "../activity";
 import { db, dialectSql, epochMs, isUniqueViolation, selectRows } from "../db";
 import { DomainError } from "../errors";
 import { env } from "../env";
+import { ONE_TURN } from "../event-loop";
 import { logError } from "../log";
 import { randomString, timeOrderedId } from "../ids";
 import { processSingleton } from "../process-singleton";
@@ -20,8 +21,6 @@ const PREFIX: Record<KeyScope, string> = { personal: "qrp_", business: "qrb_" };
 const KEY_PATTERN = /^qr[pb]_[0-9A-Za-z]{40}$/;
 /** lastUsedAt is a hint, not an audit log: write it at most this often per key. */
 const LAST_USED_RESOLUTION_MS = 60_000;
-/** DataLoader options for the work of one event-loop turn, gathered at its end, never cached. */
-const ONE_TURN = { cache: false, batchScheduleFn: (dispatch: () => void) => setImmediate(dispatch) };
 
 /**
  * The keys whose lastUsedAt is due, written together at the end of the event-loop turn in

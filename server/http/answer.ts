@@ -15,7 +15,7 @@ export type Answer = {
   route?: string;
 };
 
-export const jsonText = (status: number, text: string, headers: Record<string, string> = {}): Answer => ({
+export const jsonText = (status: number, text: string | Uint8Array, headers: Record<string, string> = {}): Answer => ({
   status,
   headers: { ...headers, "Content-Type": "application/json; charset=utf-8" },
   body: text,
