@@ -178,7 +178,7 @@ const keyLoader = processSingleton("apiKeys.loader", () => new DataLoader<string
     const byHash = new Map(rows.map((row) => [row.hashedKey, row]));
     return hashes.map((hash) => byHash.get(hash));
   },
-  // Batch what arrives in one turn: the gate yields a turn (setImmediate) before the lookup.
+  // The keys of the requests that arrived in one turn, looked up at its end (setImmediate).
   ONE_TURN,
 ));
 
