@@ -100,7 +100,8 @@ export const takeInProcess = (key: string, rule: Rule, cost = 1, now = Date.now(
 
 // ---- Redis ------------------------------------------------------------------------------
 
-// One decision per key of KEYS, in order: a key named twice sees its first decision.
+// One decision per key of KEYS, in order: a key named twice is decided twice, the second time
+// on the state the first decision left.
 const SCRIPT = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
@@ -141,17 +142,21 @@ type LimitingRedis = Redis & { qrTakeTokens(keyCount: number, ...keysThenArgs: (
 // Defined on the connection as it is made (EVALSHA, and the script itself only when Redis does not know it).
 defineScript("qrTakeTokens", undefined, SCRIPT);
 
-type Asked = { key: string; rule: Rule; cost: number };
+type Asked = { client: Redis; key: string; rule: Rule; cost: number };
 /** A batch larger than this is split: one script holds Redis for all of its keys. */
 const MAX_BATCH = 500;
 
 /**
  * The takes of one event-loop turn (every /v1 request of a burst takes its limits here), in
- * one script run: one command to build, send, run and parse for the turn, not one per request.
+ * one script run: one command to build, send, run and parse for the turn, not one per request
+ * (that cost the main thread about a tenth of its time under API load). Needs one Redis, not a
+ * cluster (a script's keys must share a slot); Upstash runs such scripts. A failed run fails
+ * every take of the turn, and each falls back to the in-process limits, as a single one did.
  */
 const redisTakes = processSingleton("rateLimit.redisTakes", () => new DataLoader<Asked, Decision>(
   async (asked) => {
-    const client = redis() as LimitingRedis;
+    // The connection take() found ready (never a new one, made after a close).
+    const client = asked[0].client as LimitingRedis;
     const keys = asked.map(({ key }) => `${redisPrefix()}rl:${key}`);
     const args = asked.flatMap(({ rule, cost }) => [rule.capacity, rule.refillPerSecond, rule.dailyQuota, cost, lifetimeMs(rule)]);
     const answers = await client.qrTakeTokens(keys.length, ...keys, ...args);
@@ -168,7 +173,7 @@ export async function take(key: string, rule: Rule, cost = 1): Promise<Decision>
   if (client && !limiter.redisFailing && neverReady(client)) await (limiter.firstConnection ??= whenReady(client, 250).catch(() => undefined));
   if (client && client.status === "ready") {
     try {
-      const decision = await redisTakes.load({ key, rule, cost });
+      const decision = await redisTakes.load({ client, key, rule, cost });
       if (limiter.redisFailing) {
         limiter.redisFailing = false;
         logError("ratelimit.redis_restored", {});

@@ -40,9 +40,10 @@ function connect(role: string): Redis | undefined {
     // A slow Redis must not hold requests up: callers fall back (rate limits: in process).
     commandTimeout: role === "subscriber" ? undefined : 250,
     enableOfflineQueue: role === "subscriber", // a subscriber must queue its SUBSCRIBE
-    // The commands of requests that arrive together (every /v1 request takes its limits
-    // here) leave in one write.
+    // The commands of requests that arrive together leave in one write. The rate limits are
+    // already one command per turn (server/rate-limit.ts): sent at once, not a turn later.
     enableAutoPipelining: role !== "subscriber",
+    autoPipeliningIgnoredCommands: ["qrTakeTokens"],
     scripts: role === "subscriber" ? {} : { ...scripts },
     retryStrategy: (times) => Math.min(times * 200, 2000),
     lazyConnect: false,

@@ -3,7 +3,7 @@
 import { createHash } from "node:crypto";
 import DataLoader from "dataloader";
 import { actorOf, recordActivity, type ActivityInput } from "../activity";
-import { db, dialectSql, epochMs, isUniqueViolation, selectRows } from "../db";
+import { db, dialectSql, epochMs, isUniqueViolation, selectRows, type Dialect } from "../db";
 import { DomainError } from "../errors";
 import { env } from "../env";
 import { ONE_TURN } from "../event-loop";
@@ -159,9 +159,11 @@ type KeyRow = {
 // The keys presented by the requests of one turn of the event loop, looked up in one statement
 // (still one read per request, never a cached answer): the key, its owner, the owner's team and
 // that team's owner, for every key at once (Prisma would send one query per relation, per key).
-const KEY_LOOKUP = dialectSql(
-  (d) => `
-  SELECT k."hashedKey", k."id", k."userId", k."teamId", k."scope", ${epochMs(d, 'k."revokedAt"')} AS "revokedAt",
+// On PostgreSQL each hash is looked up on its own (a LATERAL subquery that OFFSET 0 keeps from
+// being flattened): the generic plan of `hashedKey IN (…)` hashed the hashes and scanned the
+// whole key table, 0.47 ms for 42 hashes among 3,000 keys (and more with every key), against
+// 0.23 ms for 42 index lookups. SQLite already searches the index once per hash.
+const KEY_COLUMNS = (d: Dialect) => `k."hashedKey", k."id", k."userId", k."teamId", k."scope", ${epochMs(d, 'k."revokedAt"')} AS "revokedAt",
          ${epochMs(d, 'k."activeFrom"')} AS "activeFrom", ${epochMs(d, 'k."lastUsedAt"')} AS "lastUsedAt",
          u."tier" AS "userTier", m."teamId" AS "memberTeamId", m."role" AS "memberRole", o."tier" AS "teamOwnerTier",
          u."libraryVersion" AS "userLibraryVersion", t."libraryVersion" AS "teamLibraryVersion"
@@ -169,8 +171,12 @@ const KEY_LOOKUP = dialectSql(
   JOIN "User" u ON u."id" = k."userId"
   LEFT JOIN "Membership" m ON m."userId" = k."userId"
   LEFT JOIN "Team" t ON t."id" = m."teamId"
-  LEFT JOIN "User" o ON o."id" = t."ownerId"
-  WHERE k."hashedKey" IN (SELECT value FROM ${d === "sqlite" ? "json_each(?)" : "json_array_elements_text(?::json)"})`,
+  LEFT JOIN "User" o ON o."id" = t."ownerId"`;
+const KEY_LOOKUP = dialectSql((d) =>
+  d === "sqlite"
+    ? `SELECT ${KEY_COLUMNS(d)} WHERE k."hashedKey" IN (SELECT value FROM json_each(?))`
+    : `SELECT found.* FROM json_array_elements_text(?::json) AS presented(hash)
+       CROSS JOIN LATERAL (SELECT ${KEY_COLUMNS(d)} WHERE k."hashedKey" = presented.hash OFFSET 0) AS found`,
 );
 const keyLoader = processSingleton("apiKeys.loader", () => new DataLoader<string, KeyRow | undefined>(
   async (hashes) => {
