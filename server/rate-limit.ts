@@ -140,7 +140,7 @@ return out
 type LimitingRedis = Redis & { qrTakeTokens(keyCount: number, ...keysThenArgs: (string | number)[]): Promise<number[]> };
 
 // Defined on the connection as it is made (EVALSHA, and the script itself only when Redis does not know it).
-defineScript("qrTakeTokens", undefined, SCRIPT);
+defineScript("qrTakeTokens", undefined, SCRIPT, true);
 
 type Asked = { client: Redis; key: string; rule: Rule; cost: number };
 /** A batch larger than this is split: one script holds Redis for all of its keys. */

@@ -17,13 +17,17 @@ const connections: Connections = processSingleton("redis.connections", () => ({ 
  * an uncaught error, and a request waiting on that pipeline never got its answer.
  */
 const scripts = processSingleton("redis.scripts", () => ({} as Record<string, { numberOfKeys?: number; lua: string }>));
+/** Scripts whose callers already send one command per turn: sent at once, not a turn later through the auto-pipeline. */
+const unpipelined = processSingleton("redis.unpipelined", () => [] as string[]);
 
 /**
  * Registers a script, at a module's load (a second copy of the module finds it on the
  * connection already). Without `numberOfKeys`, each call names its number of keys first.
+ * `batched`: its caller gathers a turn's work into one call (server/rate-limit.ts).
  */
-export function defineScript(name: string, numberOfKeys: number | undefined, lua: string): void {
+export function defineScript(name: string, numberOfKeys: number | undefined, lua: string, batched = false): void {
   scripts[name] = { numberOfKeys, lua };
+  if (batched && !unpipelined.includes(name)) unpipelined.push(name);
   const live = connections.commands as (Redis & Record<string, unknown>) | undefined;
   if (live && !live[name]) live.defineCommand(name, { numberOfKeys, lua });
 }
@@ -40,10 +44,11 @@ function connect(role: string): Redis | undefined {
     // A slow Redis must not hold requests up: callers fall back (rate limits: in process).
     commandTimeout: role === "subscriber" ? undefined : 250,
     enableOfflineQueue: role === "subscriber", // a subscriber must queue its SUBSCRIBE
-    // The commands of requests that arrive together leave in one write. The rate limits are
-    // already one command per turn (server/rate-limit.ts): sent at once, not a turn later.
+    // The commands of requests that arrive together leave in one write, except the batched
+    // scripts' (one command per turn already). The list is read at every call: shared, so a
+    // script defined after the connection is made is in it too.
     enableAutoPipelining: role !== "subscriber",
-    autoPipeliningIgnoredCommands: ["qrTakeTokens"],
+    autoPipeliningIgnoredCommands: unpipelined,
     scripts: role === "subscriber" ? {} : { ...scripts },
     retryStrategy: (times) => Math.min(times * 200, 2000),
     lazyConnect: false,
