@@ -28,6 +28,8 @@ export type Context = {
   session: { userId: string } | null;
   /** The authenticated key, for /v1 calls (set by the gate before any procedure runs). */
   principal: Principal | null;
+  /** The hosts the request reached the service on (server/served-host.ts), for the redirect-loop rule. */
+  servedHosts?: readonly string[];
   /** The client address that counts (server/client-address.ts), for the pages' calls. */
   clientAddress?: string;
   /** Gives this browser a new session at the account's current session version (after it ended the others). */
@@ -79,5 +81,5 @@ export const sessionProcedure = publicProcedure.use(({ ctx, next }) => {
 
 export const apiKeyProcedure = publicProcedure.use(({ ctx, next }) => {
   if (!ctx.principal) throw new DomainError("missing_key", "Missing API key");
-  return next({ ctx: { ...ctx, principal: ctx.principal } });
+  return next({ ctx: { ...ctx, principal: { ...ctx.principal, servedHosts: ctx.servedHosts } } });
 });

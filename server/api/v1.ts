@@ -11,7 +11,7 @@ import { DomainError, isKeyGuess } from "../errors";
 import { jsonAnswer, jsonText, toResponse, type Answer } from "../http/answer";
 import { errorAnswer } from "../http/errors";
 import { processSingleton } from "../process-singleton";
-import { withServedHosts } from "../served-host";
+import { servedHostsOf } from "../served-host";
 import { forget, invalidKeyRule, keyRule, take } from "../rate-limit";
 import { claimIdempotencyKey, IDEMPOTENCY_HEADER, idempotencyKeyOf, REPLAYED_HEADER, requestHash } from "../idempotency";
 import { logError } from "../log";
@@ -204,7 +204,7 @@ async function dispatch(req: V1Request, requestId: string, meta: Meta): Promise<
   const key = method === "GET" || method === "HEAD" ? null : idempotencyKeyOf(req.headers.get(IDEMPOTENCY_HEADER));
   // The procedure's input, as the OpenAPI document describes it: the JSON body, or the query
   // string, and the path's parameters over either.
-  const run = () => callRoute(matched, principal, requestId, url, hasBody ? withPathParams(jsonObject(bodyText), params) : { ...queryInput(url.searchParams), ...params });
+  const run = () => callRoute(matched, { requestId, session: null, principal, servedHosts: servedHostsOf(req.headers) }, url, hasBody ? withPathParams(jsonObject(bodyText), params) : { ...queryInput(url.searchParams), ...params });
   if (key === null) return run();
 
   // An Idempotency-Key: claimed before the procedure runs; a retry gets the first answer.
@@ -222,11 +222,11 @@ async function dispatch(req: V1Request, requestId: string, meta: Meta): Promise<
 }
 
 /** A procedure route's answer: its list page from memory when the library has not changed, else its procedure's. */
-async function callRoute(matched: ProcedureRoute, principal: Principal, requestId: string, url: URL, input: Record<string, unknown>): Promise<Answer> {
+async function callRoute(matched: ProcedureRoute, ctx: Context & { principal: Principal }, url: URL, input: Record<string, unknown>): Promise<Answer> {
+  const { principal } = ctx;
   const cacheKey = matched.cachedByLibraryVersion ? `${libraryKey(principal.library)} ${principal.libraryVersion} ${matched.path} ${url.search}` : null;
   const cached = cacheKey === null ? undefined : answers.get(cacheKey);
   if (cached !== undefined) return jsonText(200, cached);
-  const ctx: Context = { requestId, session: null, principal };
   const text = JSON.stringify(await callProcedure(matched, ctx, input));
   if (cacheKey === null) return jsonText(matched.successStatus, text);
   const bytes = new TextEncoder().encode(text);
@@ -256,7 +256,7 @@ export async function answerV1(req: V1Request): Promise<Answer> {
   const meta: Meta = {};
   let answer: Answer;
   try {
-    answer = await withServedHosts(req.headers, () => dispatch(req, requestId, meta));
+    answer = await dispatch(req, requestId, meta);
   } catch (error) {
     answer = errorAnswer(error, requestId);
   }

@@ -13,7 +13,7 @@ import { initialReviewStatus, libraryOwner, libraryWhere, recordCodeDeleted, typ
 import { totalScansOf } from "./analytics";
 import { keysetPages, newestInLibrary, toPage } from "./paging";
 import { refuseUnreadableStyles } from "./readableStyles";
-import { batchArray, bodyObject, decodeCursor, nameField, styleField, toSeconds, urlField } from "./validation";
+import { batchArray, bodyObject, decodeCursor, nameField, refuseServedShortLinks, styleField, toSeconds, urlField, type NamedDestination } from "./validation";
 
 export const STATUSES = ["active", "paused", "draft"] as const;
 export type DynamicStatus = (typeof STATUSES)[number];
@@ -101,6 +101,16 @@ export async function listDynamicCodes(library: Library, page: { limit?: number;
 
 const CODE_ATTEMPTS = 5;
 
+/** A dynamic code's destinations as sent (destination_url, expired_url, each target's url), at `at` in the input (a batch's item). */
+export const dynamicDestinations = (
+  item: { destination_url?: string; expired_url?: string | null; targets?: { url: string }[] | null },
+  at: PropertyKey[] = [],
+): NamedDestination[] => [
+  { path: [...at, "destination_url"], label: "destination_url", url: item.destination_url },
+  { path: [...at, "expired_url"], label: "expired_url", url: item.expired_url },
+  ...(item.targets ?? []).map((target, i) => ({ path: [...at, "targets", i, "url"], label: `targets[${i}].url`, url: target.url })),
+];
+
 /**
  * Creates the items, all or none; a code collision (unique index) retries with fresh codes.
  * `statuses` (the pages' CSV import): a status per item other than the library's first one,
@@ -112,6 +122,7 @@ export async function createDynamicCodes(
   items: DynamicCodeInput[],
   { statuses, batch = false }: { statuses?: (DynamicStatus | null)[]; batch?: boolean } = {},
 ): Promise<DynamicRecord[]> {
+  refuseServedShortLinks(actor.servedHosts, items.flatMap((item, i) => dynamicDestinations(item, batch ? ["dynqrcodes", i] : [])));
   const now = new Date();
   const initial: DynamicStatus = initialReviewStatus(actor.library);
   const statusOf = (i: number) => statuses?.[i] ?? initial;
@@ -180,6 +191,7 @@ export async function updateDynamicCode(actor: Actor, input: z.infer<typeof dyna
   if (destination_url === undefined && name === undefined && status === undefined && style === undefined && RULE_FIELDS.every((field) => input[field] === undefined)) {
     throw new DomainError("invalid", `Send at least one of destination_url, name, status, style, ${RULE_FIELDS.join(", ")}`);
   }
+  refuseServedShortLinks(actor.servedHosts, dynamicDestinations(input));
   const row = await findLive(actor.library, code);
   await refuseUnreadableStyles([{ text: shortUrl(code), style }]);
   if (status !== undefined && status !== row.status) checkStatusChange(actor, status);

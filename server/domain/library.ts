@@ -12,6 +12,8 @@ export type Actor = {
   apiKeyId?: string;
   /** Team role for team libraries. */
   role?: "admin" | "writer" | "viewer";
+  /** The hosts the request reached the service on (server/served-host.ts): destinations on their /q/ are refused. */
+  servedHosts?: readonly string[];
 };
 
 /** The Prisma filter that confines a query to one library. */

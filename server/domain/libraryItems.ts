@@ -5,15 +5,15 @@ import { z } from "zod";
 import { db, dialect, dialectSql, selectRows } from "../db";
 import { DomainError, fromZodIssues, invalid, notFound, type BatchItemError } from "../errors";
 import { totalScansOf } from "./analytics";
-import { createDynamicCodes, deleteDynamicCode, dynamicBatchInput, settableStatuses, shortUrl, updateDynamicCode, dynamicPatchInput } from "./dynamicCodes";
+import { createDynamicCodes, deleteDynamicCode, dynamicBatchInput, dynamicDestinations, settableStatuses, shortUrl, updateDynamicCode, dynamicPatchInput } from "./dynamicCodes";
 import { libraryCondition, libraryWhere, type Actor, type Library } from "./library";
-import { createStaticCodes, deleteStaticCode, staticBatchInput } from "./staticCodes";
+import { createStaticCodes, deleteStaticCode, staticBatchInput, staticDestinations } from "./staticCodes";
 import { parseLines } from "./pastedLines";
 import { capacityProblem, renderSvg } from "./qrImage";
 import { resolvedStyle } from "./qrStyle";
 import { refuseUnreadableStyles } from "./readableStyles";
 import { membershipOf, type ItemKind, type Role } from "./teams";
-import { styleField, styleShape, type Style } from "./validation";
+import { servedShortLinkIssues, styleField, styleShape, type Style } from "./validation";
 import { rulesRecordOf, type RulesRecord } from "../rules";
 
 export const libraryKindField = z.enum(["personal", "team"]);
@@ -21,11 +21,12 @@ export type LibraryKind = z.infer<typeof libraryKindField>;
 export const PAGE_SIZE = 20;
 
 /** The account acting on one of its libraries: its own, or its team's with its role. */
-export async function actorFor(userId: string, scope: LibraryKind): Promise<Actor> {
-  if (scope === "personal") return { userId, library: { kind: "personal", userId } };
+/** The account acting on its personal or team library; `servedHosts`: the hosts its request reached (server/served-host.ts). */
+export async function actorFor(userId: string, scope: LibraryKind, servedHosts?: readonly string[]): Promise<Actor> {
+  if (scope === "personal") return { userId, library: { kind: "personal", userId }, servedHosts };
   const membership = await membershipOf(userId);
   if (!membership) throw new DomainError("forbidden", "You are not in a team");
-  return { userId, library: { kind: "team", teamId: membership.teamId }, role: membership.role as Role };
+  return { userId, library: { kind: "team", teamId: membership.teamId }, role: membership.role as Role, servedHosts };
 }
 
 export function requireEditor(actor: Actor): void {
@@ -169,8 +170,12 @@ async function createItems(
     kind === "static"
       ? staticBatchInput.safeParse({ qrcodes: items.map((i) => ({ name: i.name, url: i.url })) })
       : dynamicBatchInput.safeParse({ dynqrcodes: items.map((i) => ({ name: i.name, destination_url: i.url })) });
-  if (!batch.success) {
-    const error = fromZodIssues(batch.error.issues);
+  // Destinations on a /q/ of a host the request reached are refused by line too.
+  const issues = batch.success
+    ? servedShortLinkIssues(actor.servedHosts, items.flatMap((item, i) => (kind === "static" ? staticDestinations(item, ["qrcodes", i]) : dynamicDestinations({ destination_url: item.url }, ["dynqrcodes", i]))))
+    : batch.error.issues;
+  if (issues.length > 0) {
+    const error = fromZodIssues(issues);
     if (!error.items) throw earlier.length > 0 ? new DomainError("invalid", "Some lines are invalid", earlier) : error;
     const all = [...earlier, ...error.items.map((e) => ({ index: reportedIndex(e.index), error: e.error }))].sort((a, b) => a.index - b.index);
     throw new DomainError("invalid", "Some items are invalid", all);

@@ -9,7 +9,7 @@ import { keysetPages, newestInLibrary, toPage } from "./paging";
 import { capacityProblem } from "./qrImage";
 import { resolvedStyle } from "./qrStyle";
 import { refuseUnreadableStyles } from "./readableStyles";
-import { batchArray, bodyObject, decodeCursor, nameField, styleField, toSeconds, urlField } from "./validation";
+import { batchArray, bodyObject, decodeCursor, nameField, refuseServedShortLinks, styleField, toSeconds, urlField, type NamedDestination } from "./validation";
 
 export const staticCodeInput = bodyObject({ url: urlField("url"), name: nameField, style: styleField.optional() }).superRefine((item, ctx) => {
   // The image encodes the URL itself: refuse one that no QR code at the style's level can hold.
@@ -50,8 +50,12 @@ export async function listStaticCodes(library: Library, page: { limit?: number; 
   return { qrcodes: result.rows.map(staticRecordOf), next_cursor: result.next_cursor };
 }
 
+/** A static code's destination, at `at` in the input (a batch's item). */
+export const staticDestinations = (item: { url: string }, at: PropertyKey[] = []): NamedDestination[] => [{ path: [...at, "url"], label: "url", url: item.url }];
+
 /** Creates every item or none (one statement, one transaction); `batch`: refusals are listed by index. */
 export async function createStaticCodes(actor: Actor, items: StaticCodeInput[], batch = false): Promise<StaticRecord[]> {
+  refuseServedShortLinks(actor.servedHosts, items.flatMap((item, i) => staticDestinations(item, batch ? ["qrcodes", i] : [])));
   await refuseUnreadableStyles(items.map((item) => ({ text: item.url, style: item.style })), batch ? "qrcodes" : null);
   const now = new Date();
   const rows = items.map((item) => ({

@@ -1,9 +1,8 @@
 // Input rules shared by the REST API and the web app (contract: "Records").
 // Every message names the field and says what to send instead.
 import { z } from "zod";
-import { invalid } from "../errors";
+import { fromZodIssues, invalid } from "../errors";
 import { env } from "../env";
-import { servedHosts } from "../served-host";
 import { logoProblem } from "./logo";
 import { cheapUnreadableReason, FINDER_SHAPES, FRAME_TEXT_MAX, LOGO_SIZE, MAX_LOGO_BYTES, MODULE_SHAPES, unreadable } from "./qrStyle";
 
@@ -25,11 +24,32 @@ export function urlProblem(value: string): string | null {
   }
   if (url.username || url.password) return "must not contain credentials";
   const own = [env.shortBaseUrl, env.appUrl].map((base) => new URL(base));
-  const loops =
-    own.some((base) => base.host === url.host && url.pathname.startsWith(`${base.pathname.replace(/\/$/, "")}/q/`)) ||
-    (servedHosts().includes(url.host) && url.pathname.startsWith("/q/"));
-  if (loops) return "must not point to this service's own /q/ short links";
+  if (own.some((base) => base.host === url.host && url.pathname.startsWith(`${base.pathname.replace(/\/$/, "")}/q/`))) return LOOP;
   return null;
+}
+const LOOP = "must not point to this service's own /q/ short links";
+
+/** A destination the request names by the label its message uses (`targets[0].url`), at its place in the input (`["dynqrcodes", 2, "targets", 0, "url"]`). */
+export type NamedDestination = { path: PropertyKey[]; label: string; url: string | null | undefined };
+
+/**
+ * The part of the redirect-loop rule that depends on the request: `/q/` on a host the request
+ * reached (`servedHostsOf`). The schemas refuse the configured base URLs themselves; this is
+ * checked by the domain, which gets the hosts with the actor. Worded as a failed input check.
+ */
+export function servedShortLinkIssues(servedHosts: readonly string[] | undefined, destinations: NamedDestination[]): { path: PropertyKey[]; message: string }[] {
+  if (!servedHosts || servedHosts.length === 0) return [];
+  return destinations.flatMap(({ path, label, url }) => {
+    if (!url) return [];
+    const parsed = URL.parse(url);
+    return parsed && servedHosts.includes(parsed.host) && parsed.pathname.startsWith("/q/") ? [{ path, message: `${label} ${LOOP}` }] : [];
+  });
+}
+
+/** The same, thrown as a failed input check (a batch's items by index). */
+export function refuseServedShortLinks(servedHosts: readonly string[] | undefined, destinations: NamedDestination[]): void {
+  const issues = servedShortLinkIssues(servedHosts, destinations);
+  if (issues.length > 0) throw fromZodIssues(issues);
 }
 
 export const urlField = (field: string) =>

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { request } from "node:http";
 import { describe, it } from "node:test";
 import { MAX_BYTES } from "../../server/domain/qrImage";
-import { BASE_URL, http, personalKey } from "../helpers";
+import { BASE_URL, http, logIn, personalKey, TEST_PASSWORD } from "../helpers";
 
 const longUrl = (bytes: number) => `https://example.com/${"a".repeat(bytes - "https://example.com/".length)}`;
 
@@ -39,11 +39,11 @@ describe("records an image can always draw", () => {
   });
 });
 
-/** A POST of JSON to this server, sent with another Host header: the address a caller reached it on. */
-function postWithHost(path: string, host: string, key: string, json: unknown) {
+/** JSON sent to this server with the given headers (another Host: the address a caller reached it on). */
+function sendJson(method: string, path: string, headers: Record<string, string>, json: unknown) {
   const bytes = Buffer.from(JSON.stringify(json));
   return new Promise<{ status: number; body: unknown }>((resolve, reject) => {
-    const req = request(`${BASE_URL}${path}`, { method: "POST", headers: { host, "x-api-key": key, "content-type": "application/json", "content-length": bytes.length } }, (res) => {
+    const req = request(`${BASE_URL}${path}`, { method, headers: { ...headers, "content-type": "application/json", "content-length": bytes.length } }, (res) => {
       let body = "";
       res.on("data", (c) => (body += c));
       res.on("end", () => resolve({ status: res.statusCode!, body: JSON.parse(body) }));
@@ -52,21 +52,61 @@ function postWithHost(path: string, host: string, key: string, json: unknown) {
     req.end(bytes);
   });
 }
+const postWithHost = (path: string, host: string, key: string, json: unknown) => sendJson("POST", path, { host, "x-api-key": key }, json);
 
 describe("the redirect-loop guard", () => {
+  const port = new URL(BASE_URL).port;
+  const host = `qr.internal.example:${port}`;
+  const loop = "must not point to this service's own /q/ short links";
+
   it("refuses this service's own /q/ on the host the request reached, not only on APP_URL", async () => {
     const { key } = await personalKey();
-    const port = new URL(BASE_URL).port;
-    const host = `qr.internal.example:${port}`;
     for (const destination of [`http://${host}/q/abcdefgh`, `https://QR.internal.example:${port}/q/abcdefgh?x=1`]) {
       const r = await postWithHost("/v1/dynqrcodes", host, key, { destination_url: destination, name: "loop" });
-      assert.deepEqual([r.status, r.body], [400, { error: "destination_url must not point to this service's own /q/ short links" }], destination);
+      assert.deepEqual([r.status, r.body], [400, { error: `destination_url ${loop}` }], destination);
     }
     const batch = await postWithHost("/v1/qrcodes/batch", host, key, { qrcodes: [{ url: "https://example.com", name: "ok" }, { url: `http://${host}/q/abcdefgh`, name: "loop" }] });
-    assert.deepEqual([batch.status, batch.body], [400, { errors: [{ index: 1, error: "url must not point to this service's own /q/ short links" }] }]);
+    assert.deepEqual([batch.status, batch.body], [400, { errors: [{ index: 1, error: `url ${loop}` }] }]);
     // Another path on that host, and /q/ on a host the request did not reach, are fine.
     assert.equal((await postWithHost("/v1/dynqrcodes", host, key, { destination_url: `http://${host}/menu`, name: "page" })).status, 201);
     assert.equal((await postWithHost("/v1/dynqrcodes", host, key, { destination_url: "https://other.example/q/abcdefgh", name: "other" })).status, 201);
+  });
+
+  it("the same for the rules' destinations, in a PATCH and in a batch, and through X-Forwarded-Host", async () => {
+    const { key } = await personalKey();
+    const created = await postWithHost("/v1/dynqrcodes", host, key, { destination_url: "https://example.com/menu", name: "menu" });
+    const code = (created.body as { created: { code: string }[] }).created[0].code;
+    const patch = (json: unknown, headers: Record<string, string> = { host }) => sendJson("PATCH", `/v1/dynqrcodes/${code}`, { ...headers, "x-api-key": key }, json);
+    assert.deepEqual(await patch({ destination_url: `http://${host}/q/abcdefgh` }), { status: 400, body: { error: `destination_url ${loop}` } });
+    assert.deepEqual(await patch({ targets: [{ url: "https://example.com/ios", os: "iOS" }, { url: `http://${host}/q/x`, os: "Android" }] }), { status: 400, body: { error: `targets[1].url ${loop}` } });
+    assert.deepEqual(await patch({ expired_url: "https://proxy.example/q/abcdefgh" }, { "x-forwarded-host": "proxy.example" }), { status: 400, body: { error: `expired_url ${loop}` } });
+    const batch = await postWithHost("/v1/dynqrcodes/batch", host, key, {
+      dynqrcodes: [{ destination_url: "https://example.com", name: "ok" }, { destination_url: "https://example.com", name: "rule", targets: [{ url: `http://${host}/q/x`, os: "iOS" }] }],
+    });
+    assert.deepEqual(batch, { status: 400, body: { errors: [{ index: 1, error: `targets[0].url ${loop}` }] } });
+    const unchanged = await patch({ name: "still the menu" });
+    assert.equal(unchanged.status, 200);
+    assert.deepEqual([(unchanged.body as { destination_url: string }).destination_url, (unchanged.body as { targets: unknown }).targets, (unchanged.body as { expired_url: unknown }).expired_url], ["https://example.com/menu", null, null], "nothing refused was stored");
+  });
+
+  it("the web pages refuse it too: a form, pasted lines, and a CSV import's check", async () => {
+    const { user } = await personalKey();
+    const page = await logIn(user.email, TEST_PASSWORD);
+    // The pages' calls as a browser that reached the service on `host` sends them (same origin).
+    const call = (procedure: string, input: unknown) => sendJson("POST", `/api/trpc/${procedure}`, { host, origin: `http://${host}`, cookie: page.cookie() }, input);
+    const message = (r: { body: unknown }) => (r.body as { error: { message: string } }).error?.message;
+    const form = await call("library.create", { scope: "personal", kind: "dynamic", name: "loop", url: `http://${host}/q/abcdefgh` });
+    assert.equal(form.status, 400);
+    assert.match(message(form), /must not point to this service's own \/q\/ short links/);
+    const lines = await call("library.createMany", { scope: "personal", kind: "static", lines: `ok, https://example.com\nloop, http://${host}/q/abcdefgh` });
+    assert.equal(lines.status, 400);
+    assert.match(message(lines), /^Line 2: .*must not point to this service's own \/q\/ short links$/);
+    const check = await call("libraryImport.check", { scope: "personal", kind: "dynamic", rows: [{ line: 2, name: "ok", url: "https://example.com" }, { line: 3, name: "loop", url: `http://${host}/q/abcdefgh` }] });
+    assert.equal(check.status, 200);
+    const problems = (check.body as { result: { data: { problems: { line: number; error: string }[] } } }).result.data.problems;
+    assert.deepEqual(problems.map((p) => p.line), [3]);
+    assert.match(problems[0].error, /must not point to this service's own \/q\/ short links/);
+    assert.deepEqual(await page.query("library.page", { scope: "personal" }).then((p) => (p as { items: unknown[] }).items), [], "nothing created");
   });
 });
 

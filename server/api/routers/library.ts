@@ -23,29 +23,29 @@ export const libraryRouter = createTRPCRouter({
         drafts: z.boolean().optional(),
       }),
     )
-    .query(async ({ ctx, input }) => libraryPage(await actorFor(ctx.session.userId, input.scope), input)),
+    .query(async ({ ctx, input }) => libraryPage(await actorFor(ctx.session.userId, input.scope, ctx.servedHosts), input)),
 
   create: sessionProcedure
     .input(inLibrary.extend({ kind: itemKind, name: z.string(), url: z.string() }))
-    .mutation(async ({ ctx, input }) => createItem(await actorFor(ctx.session.userId, input.scope), input.kind, input).then(() => ({ created: 1 }))),
+    .mutation(async ({ ctx, input }) => createItem(await actorFor(ctx.session.userId, input.scope, ctx.servedHosts), input.kind, input).then(() => ({ created: 1 }))),
 
   /** Pasted lines `name, url`: all created or none. */
   createMany: sessionProcedure
     .input(inLibrary.extend({ kind: itemKind, lines: z.string().max(100_000) }))
-    .mutation(async ({ ctx, input }) => ({ created: await createFromLines(await actorFor(ctx.session.userId, input.scope), input.kind, input.lines) })),
+    .mutation(async ({ ctx, input }) => ({ created: await createFromLines(await actorFor(ctx.session.userId, input.scope, ctx.servedHosts), input.kind, input.lines) })),
 
   update: sessionProcedure
     .input(inLibrary.extend({ patch: dynamicPatchInput }))
-    .mutation(async ({ ctx, input }) => updateItem(await actorFor(ctx.session.userId, input.scope), input.patch)),
+    .mutation(async ({ ctx, input }) => updateItem(await actorFor(ctx.session.userId, input.scope, ctx.servedHosts), input.patch)),
 
-  remove: sessionProcedure.input(item).mutation(async ({ ctx, input }) => removeItem(await actorFor(ctx.session.userId, input.scope), input.kind, input.id)),
+  remove: sessionProcedure.input(item).mutation(async ({ ctx, input }) => removeItem(await actorFor(ctx.session.userId, input.scope, ctx.servedHosts), input.kind, input.id)),
 
   /** The style editor's live preview and decode check (a mutation: a logo does not fit in a URL). */
   previewStyle: sessionProcedure
     .input(item.extend({ style: z.unknown() }))
-    .mutation(async ({ ctx, input }) => previewItemStyle(await actorFor(ctx.session.userId, input.scope), input.kind, input.id, input.style)),
+    .mutation(async ({ ctx, input }) => previewItemStyle(await actorFor(ctx.session.userId, input.scope, ctx.servedHosts), input.kind, input.id, input.style)),
 
   saveStyle: sessionProcedure
     .input(item.extend({ style: z.unknown() }))
-    .mutation(async ({ ctx, input }) => ({ style: await saveStyle(await actorFor(ctx.session.userId, input.scope), input.kind, input.id, input.style) })),
+    .mutation(async ({ ctx, input }) => ({ style: await saveStyle(await actorFor(ctx.session.userId, input.scope, ctx.servedHosts), input.kind, input.id, input.style) })),
 });

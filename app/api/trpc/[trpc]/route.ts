@@ -5,7 +5,7 @@ import { appRouter } from "@/server/api/root";
 import { renewedSessionCookie, sessionUserId } from "@/server/auth";
 import { clientAddress } from "@/server/client-address";
 import { logError } from "@/server/log";
-import { withServedHosts } from "@/server/served-host";
+import { servedHostsOf } from "@/server/served-host";
 
 /** State changes must come from our own pages (CSRF): the Origin must be this host. */
 function sameOrigin(req: Request): boolean {
@@ -23,26 +23,25 @@ const handler = (req: Request) => {
   if (req.method !== "GET" && !sameOrigin(req)) {
     return Response.json({ error: { message: "Cross-site request refused" } }, { status: 403 });
   }
-  return withServedHosts(req.headers, () =>
-    fetchRequestHandler({
-      endpoint: "/api/trpc",
-      req,
-      router: appRouter,
-      createContext: async ({ resHeaders }) => {
-        const userId = await sessionUserId();
-        return {
-          requestId,
-          session: userId ? { userId } : null,
-          principal: null,
-          clientAddress: clientAddress(req.headers),
-          keepSession: async (account) => resHeaders.append("set-cookie", await renewedSessionCookie(account)),
-        };
-      },
-      onError: ({ error, path }) => {
-        if (error.code === "INTERNAL_SERVER_ERROR") logError("trpc.internal_error", { requestId, path }, error.cause ?? error);
-      },
-    }),
-  );
+  return fetchRequestHandler({
+    endpoint: "/api/trpc",
+    req,
+    router: appRouter,
+    createContext: async ({ resHeaders }) => {
+      const userId = await sessionUserId();
+      return {
+        requestId,
+        session: userId ? { userId } : null,
+        principal: null,
+        servedHosts: servedHostsOf(req.headers),
+        clientAddress: clientAddress(req.headers),
+        keepSession: async (account) => resHeaders.append("set-cookie", await renewedSessionCookie(account)),
+      };
+    },
+    onError: ({ error, path }) => {
+      if (error.code === "INTERNAL_SERVER_ERROR") logError("trpc.internal_error", { requestId, path }, error.cause ?? error);
+    },
+  });
 };
 
 export { handler as GET, handler as POST };
