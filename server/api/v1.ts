@@ -204,7 +204,9 @@ async function dispatch(req: V1Request, requestId: string, meta: Meta): Promise<
   const key = method === "GET" || method === "HEAD" ? null : idempotencyKeyOf(req.headers.get(IDEMPOTENCY_HEADER));
   // The procedure's input, as the OpenAPI document describes it: the JSON body, or the query
   // string, and the path's parameters over either.
-  const run = () => callRoute(matched, { requestId, session: null, principal, servedHosts: servedHostsOf(req.headers) }, url, hasBody ? withPathParams(jsonObject(bodyText), params) : { ...queryInput(url.searchParams), ...params });
+  // The hosts the request reached matter only to destinations, which only a body names.
+  const ctx = { requestId, session: null, principal, servedHosts: hasBody ? servedHostsOf(req.headers) : undefined };
+  const run = () => callRoute(matched, ctx, url, hasBody ? withPathParams(jsonObject(bodyText), params) : { ...queryInput(url.searchParams), ...params });
   if (key === null) return run();
 
   // An Idempotency-Key: claimed before the procedure runs; a retry gets the first answer.
