@@ -62,6 +62,7 @@ const schema = z
     SCAN_SPOOL_DIR: z.preprocess(unset, z.string().default("./data/spool")),
     SCAN_SPOOL_FSYNC_MS: integer("SCAN_SPOOL_FSYNC_MS", 0, 1000),
     SCAN_WRITER_TEST_PAUSE_MS: integer("SCAN_WRITER_TEST_PAUSE_MS", 0, 0),
+    SERVE_PAGES: z.preprocess(unset, z.enum(["1", "true", "0", "false"], { error: "SERVE_PAGES must be 1, true, 0 or false" }).default("1")).transform((v) => v === "1" || v === "true"),
     SHUTDOWN_DRAIN_SECONDS: z.preprocess(unset, z.coerce.number({ error: "SHUTDOWN_DRAIN_SECONDS must be a number of seconds, 0 or more" }).min(0, "SHUTDOWN_DRAIN_SECONDS must be a number of seconds, 0 or more").default(5)),
   })
   .transform((v) => {
@@ -98,6 +99,8 @@ const schema = z
       logLevel: v.LOG_LEVEL,
       /** Access lines for /q requests too. */
       logShortLinks: v.LOG_SHORT_LINKS,
+      /** SERVE_PAGES=0: an instance for /v1 and /q only, which never starts Next (README, "Running in production"). */
+      servePages: v.SERVE_PAGES,
       /** How long a SIGTERM'd instance keeps serving, /readyz 503, before it closes connections. */
       shutdownDrainSeconds: v.SHUTDOWN_DRAIN_SECONDS,
       /** Raw scan events older than this many days are deleted (the rollups keep counting them); null keeps them forever. */

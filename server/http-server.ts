@@ -56,8 +56,10 @@ const SHORT_LINK_ROUTE = "/q/{code}";
 /** The pages' first path segments (app/*): a page's label is `/<segment>` or `/<segment>/*`, never its raw path. */
 const PAGE_SEGMENTS = new Set(readdirSync(new URL("../app", import.meta.url), { withFileTypes: true }).filter((d) => d.isDirectory() && /^[a-z][\w-]*$/.test(d.name)).map((d) => d.name));
 
-const app = next({ dev, hostname: host, port });
-const handleWithNext = app.getRequestHandler();
+// Not started at all on an instance for /v1 and /q only (SERVE_PAGES=0).
+const app = env.servePages ? next({ dev, hostname: host, port }) : null;
+const handleWithNext = app?.getRequestHandler();
+const NOT_SERVED = jsonAnswer(ERROR_TABLE.not_found.status, { error: "Not found: this instance serves only /v1 and /q (SERVE_PAGES=0)" });
 let stopping = false;
 
 /** A request header's (first) value. */
@@ -221,7 +223,8 @@ function serveWithNext(req: IncomingMessage, res: ServerResponse) {
   const route = nextRoute(req.url ?? "/");
   const requestId = randomUUID();
   res.once("finish", () => finished(route, requestId, req.method ?? "GET", res.statusCode, started));
-  void handleWithNext(req, res);
+  if (handleWithNext) void handleWithNext(req, res);
+  else void writeAnswer(res, req.method ?? "GET", NOT_SERVED);
 }
 
 const server = createServer((req, res) => {
@@ -270,7 +273,7 @@ try {
   console.error(`Refusing to start: ${(error as Error).message}`);
   process.exit(1);
 }
-await app.prepare();
+await app?.prepare();
 startScanWriterThread();
 startImagePool();
 startWebhookDispatcher();
