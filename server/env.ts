@@ -15,8 +15,8 @@ const integer = (name: string, min: number, fallback: number) =>
 const positive = (name: string, fallback: number) => z.preprocess(unset, z.coerce.number({ error: `${name} must be a positive number` }).positive(`${name} must be a positive number`).default(fallback));
 const baseUrl = (name: string) =>
   optional(z.url({ protocol: /^https?$/, error: `${name} must be an http(s) URL` }).transform((url) => url.replace(/\/+$/, "")));
-const flag = (name: string) =>
-  z.preprocess(unset, z.enum(["1", "true", "0", "false"], { error: `${name} must be 1, true, 0 or false` }).optional()).transform((v) => v === "1" || v === "true");
+const flag = (name: string, on = false) =>
+  z.preprocess(unset, z.enum(["1", "true", "0", "false"], { error: `${name} must be 1, true, 0 or false` }).default(on ? "1" : "0")).transform((v) => v === "1" || v === "true");
 
 const schema = z
   .object({
@@ -49,7 +49,7 @@ const schema = z
     WEBHOOK_RETRY_SCALE: positive("WEBHOOK_RETRY_SCALE", 1),
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: flag("WEBHOOK_ALLOW_PRIVATE_NETWORKS"),
     METRICS_TOKEN: optional(z.string().min(16, "METRICS_TOKEN must be at least 16 characters")),
-    METRICS: z.preprocess(unset, z.enum(["1", "true", "0", "false"], { error: "METRICS must be 1, true, 0 or false" }).default("1")).transform((v) => v === "1" || v === "true"),
+    METRICS: flag("METRICS", true),
     LOG_LEVEL: z.preprocess(unset, z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], { error: "LOG_LEVEL must be fatal, error, warn, info, debug, trace or silent" }).default("info")),
     LOG_SHORT_LINKS: flag("LOG_SHORT_LINKS"),
     SMTP_URL: optional(z.string().regex(/^smtps?:\/\/[^/]/, "SMTP_URL must start with smtp:// or smtps://")),
@@ -58,11 +58,11 @@ const schema = z
     MAIL_OUTBOX_DIR: z.preprocess(unset, z.string().default("./data/outbox")),
     CLOCK_OFFSET_SECONDS: z.preprocess(unset, z.coerce.number({ error: "CLOCK_OFFSET_SECONDS must be a number of seconds" }).finite("CLOCK_OFFSET_SECONDS must be a number of seconds").default(0)),
     SCAN_EVENT_RETENTION_DAYS: optional(z.coerce.number({ error: "SCAN_EVENT_RETENTION_DAYS must be a whole number of days, 1 or more" }).int("SCAN_EVENT_RETENTION_DAYS must be a whole number of days, 1 or more").min(1, "SCAN_EVENT_RETENTION_DAYS must be a whole number of days, 1 or more")),
-    SCAN_SPOOL: z.preprocess(unset, z.enum(["1", "true", "0", "false"], { error: "SCAN_SPOOL must be 1, true, 0 or false" }).default("1")).transform((v) => v === "1" || v === "true"),
+    SCAN_SPOOL: flag("SCAN_SPOOL", true),
     SCAN_SPOOL_DIR: z.preprocess(unset, z.string().default("./data/spool")),
     SCAN_SPOOL_FSYNC_MS: integer("SCAN_SPOOL_FSYNC_MS", 0, 1000),
     SCAN_WRITER_TEST_PAUSE_MS: integer("SCAN_WRITER_TEST_PAUSE_MS", 0, 0),
-    SERVE_PAGES: z.preprocess(unset, z.enum(["1", "true", "0", "false"], { error: "SERVE_PAGES must be 1, true, 0 or false" }).default("1")).transform((v) => v === "1" || v === "true"),
+    SERVE_PAGES: flag("SERVE_PAGES", true),
     SHUTDOWN_DRAIN_SECONDS: z.preprocess(unset, z.coerce.number({ error: "SHUTDOWN_DRAIN_SECONDS must be a number of seconds, 0 or more" }).min(0, "SHUTDOWN_DRAIN_SECONDS must be a number of seconds, 0 or more").default(5)),
   })
   .transform((v) => {

@@ -3,7 +3,7 @@
 // app/v1/[[...path]]/route.ts: a Next route handler costs far more per request
 // (docs/BENCHMARKS.md), and a token bucket refilled 10 times a second needs a burst of
 // requests checked within milliseconds of each other. Everything else (pages, /api) goes to
-// Next. The client address is decided here from the socket (server/client-address.ts).
+// Next, unless the instance serves only /v1 and /q (SERVE_PAGES=0: Next is not even loaded). The client address is decided here from the socket (server/client-address.ts).
 //
 // /healthz, /readyz and /metrics are answered first (server/http/ops.ts), outside the /v1 gate.
 // Every request is counted (server/metrics.ts) under its route template and access-logged
@@ -18,7 +18,6 @@
 // the next start writes what the spool holds, in the background.
 //   node --import tsx server/http-server.ts [--dev] [--port N] [--host H]
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import next from "next";
 import { answerV1 } from "./api/v1";
 import { ERROR_TABLE } from "./errors";
 import { jsonAnswer, writeAnswer } from "./http/answer";
@@ -56,8 +55,8 @@ const SHORT_LINK_ROUTE = "/q/{code}";
 /** The pages' first path segments (app/*): a page's label is `/<segment>` or `/<segment>/*`, never its raw path. */
 const PAGE_SEGMENTS = new Set(readdirSync(new URL("../app", import.meta.url), { withFileTypes: true }).filter((d) => d.isDirectory() && /^[a-z][\w-]*$/.test(d.name)).map((d) => d.name));
 
-// Not started at all on an instance for /v1 and /q only (SERVE_PAGES=0).
-const app = env.servePages ? next({ dev, hostname: host, port }) : null;
+// Not loaded at all on an instance for /v1 and /q only (SERVE_PAGES=0).
+const app = env.servePages ? (await import("next")).default({ dev, hostname: host, port }) : null;
 const handleWithNext = app?.getRequestHandler();
 const NOT_SERVED = jsonAnswer(ERROR_TABLE.not_found.status, { error: "Not found: this instance serves only /v1 and /q (SERVE_PAGES=0)" });
 let stopping = false;
@@ -224,7 +223,7 @@ function serveWithNext(req: IncomingMessage, res: ServerResponse) {
   const requestId = randomUUID();
   res.once("finish", () => finished(route, requestId, req.method ?? "GET", res.statusCode, started));
   if (handleWithNext) void handleWithNext(req, res);
-  else void writeAnswer(res, req.method ?? "GET", NOT_SERVED);
+  else void writeAnswer(res, req.method ?? "GET", { ...NOT_SERVED, headers: { ...NOT_SERVED.headers, "X-Request-Id": requestId } });
 }
 
 const server = createServer((req, res) => {

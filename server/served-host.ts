@@ -6,8 +6,8 @@
 // actor, and the domain refuses such destinations (`refuseServedShortLinks`).
 //
 // Passed along explicitly, not through an AsyncLocalStorage: on Node 20 one in use turns on
-// promise hooks for every promise of the process, which cost the /v1 gate about 7 % of its
-// throughput (docs/BENCHMARKS.md).
+// promise hooks for every promise of the process, which cost the /v1 gate about 8 % of its
+// throughput (docs/BENCHMARKS.md, session 17).
 import { memoize } from "./memoize";
 
 /** `host:port` as `URL.host` writes it (lower case, no default port); remembered, as a service is reached under few names. */

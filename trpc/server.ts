@@ -13,7 +13,7 @@ import { makeQueryClient } from "./query-client";
 /** One query cache per request. */
 export const getQueryClient = cache(makeQueryClient);
 
-/** The context /api/trpc builds for a call from the pages (app/api/trpc/[trpc]/route.ts). */
+/** The context /api/trpc builds for a call from the pages (app/api/trpc/[trpc]/route.ts), for the queries a page prefetches (no served hosts: they write nothing). */
 const createContext = cache(async (): Promise<Context> => {
   const userId = await sessionUserId();
   return { requestId: randomUUID(), session: userId ? { userId } : null, principal: null };

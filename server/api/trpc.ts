@@ -81,5 +81,6 @@ export const sessionProcedure = publicProcedure.use(({ ctx, next }) => {
 
 export const apiKeyProcedure = publicProcedure.use(({ ctx, next }) => {
   if (!ctx.principal) throw new DomainError("missing_key", "Missing API key");
-  return next({ ctx: { ...ctx, principal: { ...ctx.principal, servedHosts: ctx.servedHosts } } });
+  // The hosts the request reached go with the actor to the domain (only a body brings them).
+  return next({ ctx: { ...ctx, principal: ctx.servedHosts ? { ...ctx.principal, servedHosts: ctx.servedHosts } : ctx.principal } });
 });

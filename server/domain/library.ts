@@ -13,7 +13,7 @@ export type Actor = {
   /** Team role for team libraries. */
   role?: "admin" | "writer" | "viewer";
   /** The hosts the request reached the service on (server/served-host.ts): destinations on their /q/ are refused. */
-  servedHosts?: readonly string[];
+  servedHosts?: readonly string[] | null;
 };
 
 /** The Prisma filter that confines a query to one library. */

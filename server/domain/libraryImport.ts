@@ -9,10 +9,10 @@ import { IMPORT_BATCH_SIZE, IMPORT_CHECK_SIZE } from "../../clients/typescript/s
 import { DomainError, fromZodIssues } from "../errors";
 import { claimIdempotencyKey, requestHash, type StoredAnswer } from "../idempotency";
 import { logError } from "../log";
-import { createDynamicCodes, dynamicCodeInput, dynamicDestinations, STATUSES, statusChangeProblem, type DynamicStatus } from "./dynamicCodes";
+import { createDynamicCodes, dynamicCodeInput, STATUSES, statusChangeProblem, type DynamicStatus } from "./dynamicCodes";
 import { initialReviewStatus, libraryKey, type Actor } from "./library";
-import { libraryKindField, requireEditor } from "./libraryItems";
-import { createStaticCodes, staticCodeInput, staticDestinations } from "./staticCodes";
+import { itemDestinations, libraryKindField, requireEditor } from "./libraryItems";
+import { createStaticCodes, staticCodeInput } from "./staticCodes";
 import { servedShortLinkIssues } from "./validation";
 import { itemKind, type ItemKind } from "./teams";
 
@@ -50,7 +50,7 @@ function requestedStatus(actor: Actor, row: ImportRow): DynamicStatus | null {
 /** The first problem of a row under the API's rules (a create's body, then who may set its status), or null. */
 function rowProblem(actor: Actor, kind: ItemKind, row: ImportRow): string | null {
   const parsed = kind === "static" ? staticCodeInput.safeParse({ name: row.name, url: row.url }) : dynamicCodeInput.safeParse({ name: row.name, destination_url: row.url });
-  const issues = parsed.success ? servedShortLinkIssues(actor.servedHosts, kind === "static" ? staticDestinations({ url: row.url }) : dynamicDestinations({ destination_url: row.url })) : parsed.error.issues;
+  const issues = [...servedShortLinkIssues(actor.servedHosts, itemDestinations(kind, row.url)), ...(parsed.success ? [] : parsed.error.issues)];
   if (issues.length > 0) return fromZodIssues(issues).message;
   if (kind === "static") return row.status?.trim() ? "status is only for dynamic codes" : null;
   const status = row.status?.trim() ?? "";

@@ -13,21 +13,28 @@ import { capacityProblem, renderSvg } from "./qrImage";
 import { resolvedStyle } from "./qrStyle";
 import { refuseUnreadableStyles } from "./readableStyles";
 import { membershipOf, type ItemKind, type Role } from "./teams";
-import { servedShortLinkIssues, styleField, styleShape, type Style } from "./validation";
+import { servedShortLinkIssues, styleField, styleShape, type NamedDestination, type Style } from "./validation";
 import { rulesRecordOf, type RulesRecord } from "../rules";
 
 export const libraryKindField = z.enum(["personal", "team"]);
 export type LibraryKind = z.infer<typeof libraryKindField>;
 export const PAGE_SIZE = 20;
 
-/** The account acting on one of its libraries: its own, or its team's with its role. */
-/** The account acting on its personal or team library; `servedHosts`: the hosts its request reached (server/served-host.ts). */
-export async function actorFor(userId: string, scope: LibraryKind, servedHosts?: readonly string[]): Promise<Actor> {
+/**
+ * The account acting on one of its libraries: its own, or its team's with its role.
+ * `servedHosts`: the hosts its request reached (server/served-host.ts), for a call that may
+ * write destinations; null for one that writes none.
+ */
+export async function actorFor(userId: string, scope: LibraryKind, servedHosts: readonly string[] | null | undefined): Promise<Actor> {
   if (scope === "personal") return { userId, library: { kind: "personal", userId }, servedHosts };
   const membership = await membershipOf(userId);
   if (!membership) throw new DomainError("forbidden", "You are not in a team");
   return { userId, library: { kind: "team", teamId: membership.teamId }, role: membership.role as Role, servedHosts };
 }
+
+/** A library item's destination (a static code's url, a dynamic code's destination_url), at its place in a batch of its kind when `index` is given. */
+export const itemDestinations = (kind: ItemKind, url: string, index?: number): NamedDestination[] =>
+  kind === "static" ? staticDestinations({ url }, index === undefined ? [] : ["qrcodes", index]) : dynamicDestinations({ destination_url: url }, index === undefined ? [] : ["dynqrcodes", index]);
 
 export function requireEditor(actor: Actor): void {
   if (actor.role === "viewer") throw new DomainError("forbidden", "Viewers only read the team library: ask an admin to make you a writer");
@@ -170,10 +177,9 @@ async function createItems(
     kind === "static"
       ? staticBatchInput.safeParse({ qrcodes: items.map((i) => ({ name: i.name, url: i.url })) })
       : dynamicBatchInput.safeParse({ dynqrcodes: items.map((i) => ({ name: i.name, destination_url: i.url })) });
-  // Destinations on a /q/ of a host the request reached are refused by line too.
-  const issues = batch.success
-    ? servedShortLinkIssues(actor.servedHosts, items.flatMap((item, i) => (kind === "static" ? staticDestinations(item, ["qrcodes", i]) : dynamicDestinations({ destination_url: item.url }, ["dynqrcodes", i]))))
-    : batch.error.issues;
+  // With the destinations on a /q/ of a host the request reached: every bad line at once (the
+  // create functions check those again, as they do for /v1).
+  const issues = [...servedShortLinkIssues(actor.servedHosts, items.flatMap((item, i) => itemDestinations(kind, item.url, i))), ...(batch.success ? [] : batch.error.issues)];
   if (issues.length > 0) {
     const error = fromZodIssues(issues);
     if (!error.items) throw earlier.length > 0 ? new DomainError("invalid", "Some lines are invalid", earlier) : error;

@@ -37,17 +37,21 @@ export type NamedDestination = { path: PropertyKey[]; label: string; url: string
  * reached (`servedHostsOf`). The schemas refuse the configured base URLs themselves; this is
  * checked by the domain, which gets the hosts with the actor. Worded as a failed input check.
  */
-export function servedShortLinkIssues(servedHosts: readonly string[] | undefined, destinations: NamedDestination[]): { path: PropertyKey[]; message: string }[] {
+export function servedShortLinkIssues(servedHosts: readonly string[] | null | undefined, destinations: NamedDestination[]): { path: PropertyKey[]; message: string }[] {
   if (!servedHosts || servedHosts.length === 0) return [];
   return destinations.flatMap(({ path, label, url }) => {
-    if (!url) return [];
-    const parsed = URL.parse(url);
-    return parsed && servedHosts.includes(parsed.host) && parsed.pathname.startsWith("/q/") ? [{ path, message: `${label} ${LOOP}` }] : [];
+    let parsed: URL;
+    try {
+      parsed = new URL(url ?? "");
+    } catch {
+      return []; // no URL at all: the schemas refuse it
+    }
+    return servedHosts.includes(parsed.host) && parsed.pathname.startsWith("/q/") ? [{ path, message: `${label} ${LOOP}` }] : [];
   });
 }
 
 /** The same, thrown as a failed input check (a batch's items by index). */
-export function refuseServedShortLinks(servedHosts: readonly string[] | undefined, destinations: NamedDestination[]): void {
+export function refuseServedShortLinks(servedHosts: readonly string[] | null | undefined, destinations: NamedDestination[]): void {
   const issues = servedShortLinkIssues(servedHosts, destinations);
   if (issues.length > 0) throw fromZodIssues(issues);
 }

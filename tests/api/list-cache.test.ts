@@ -38,7 +38,7 @@ describe("list pages follow every change to the library", () => {
     await http("DELETE", `/v1/dynqrcodes/${three.code}`, { key });
     assert.deepEqual(names((await dynamicList(key, "?limit=2")).dynqrcodes), ["Renamed by PATCH", "Code 1"]);
 
-    const actor = await actorFor(user.id, "personal");
+    const actor = await actorFor(user.id, "personal", null);
     await updateItem(actor, { code: one.code, destination_url: "https://example.org/from-the-web" });
     assert.equal((await dynamicList(key)).dynqrcodes.find((d) => d.code === one.code)!.destination_url, "https://example.org/from-the-web");
     await saveStyle(actor, "dynamic", one.code, { foreground: "#112233", background: "#ffffff" });

@@ -98,9 +98,10 @@ describe("the redirect-loop guard", () => {
     const form = await call("library.create", { scope: "personal", kind: "dynamic", name: "loop", url: `http://${host}/q/abcdefgh` });
     assert.equal(form.status, 400);
     assert.match(message(form), /must not point to this service's own \/q\/ short links/);
-    const lines = await call("library.createMany", { scope: "personal", kind: "static", lines: `ok, https://example.com\nloop, http://${host}/q/abcdefgh` });
+    // Every bad line at once: the loop with the schemas' own problems.
+    const lines = await call("library.createMany", { scope: "personal", kind: "static", lines: `ok, https://example.com\nloop, http://${host}/q/abcdefgh\nbad, ftp://example.com` });
     assert.equal(lines.status, 400);
-    assert.match(message(lines), /^Line 2: .*must not point to this service's own \/q\/ short links$/);
+    assert.match(message(lines), /^Line 2: .*must not point to this service's own \/q\/ short links\nLine 3: .*must be an absolute http or https URL$/);
     const check = await call("libraryImport.check", { scope: "personal", kind: "dynamic", rows: [{ line: 2, name: "ok", url: "https://example.com" }, { line: 3, name: "loop", url: `http://${host}/q/abcdefgh` }] });
     assert.equal(check.status, 200);
     const problems = (check.body as { result: { data: { problems: { line: number; error: string }[] } } }).result.data.problems;

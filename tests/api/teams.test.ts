@@ -9,7 +9,7 @@ import { http, logIn, makeTeam, makeUser } from "../helpers";
 import { env } from "../../server/env";
 
 /** The review queue on /business: the team library's drafts. */
-const reviewQueue = async (userId: string) => (await libraryPage(await actorFor(userId, "team"), { drafts: true })).items;
+const reviewQueue = async (userId: string) => (await libraryPage(await actorFor(userId, "team", null), { drafts: true })).items;
 
 type Created = { created: { code: string; team_id: string | null; status: string }[] };
 

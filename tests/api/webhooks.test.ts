@@ -325,7 +325,7 @@ describe("webhooks: scans, timeouts, crashes, several instances, the outbox's cl
     const first = await db.webhookDelivery.findFirstOrThrow({ where: { eventId: resent } });
     const stored = await db.webhookEvent.findUniqueOrThrow({ where: { id: resent } });
     await new Promise((r) => setTimeout(r, 20));
-    const { delivery_id } = await resendDelivery(await actorFor(user.id, "personal"), hook.webhook_id, first.id);
+    const { delivery_id } = await resendDelivery(await actorFor(user.id, "personal", null), hook.webhook_id, first.id);
     assert.ok((await db.webhookEvent.findUniqueOrThrow({ where: { id: resent } })).createdAt > stored.createdAt, "renewed");
     await db.webhookEvent.update({ where: { id: resent }, data: { createdAt: new Date(Date.now() + 20 * day) } }); // as if resent 20 days on
     assert.equal(await cleanOutbox(new Date(Date.now() + 29 * day)), 0, "nothing before 30 days");

@@ -66,17 +66,17 @@ const pageById = inLibrary.extend({ webhook_id: webhookIdParam });
 
 /** The pages' calls: the account's personal library or its team's (an admin's), as the scope says. */
 export const webhookPagesRouter = createTRPCRouter({
-  list: sessionProcedure.input(inLibrary).query(async ({ ctx, input }) => listWebhooks(await actorFor(ctx.session.userId, input.scope))),
+  list: sessionProcedure.input(inLibrary).query(async ({ ctx, input }) => listWebhooks(await actorFor(ctx.session.userId, input.scope, null))),
   create: sessionProcedure
     .input(inLibrary.extend({ body: webhookCreateInput }))
-    .mutation(async ({ ctx, input }) => createWebhook(await actorFor(ctx.session.userId, input.scope), input.body)),
+    .mutation(async ({ ctx, input }) => createWebhook(await actorFor(ctx.session.userId, input.scope, null), input.body)),
   update: sessionProcedure
     .input(inLibrary.extend({ body: webhookPatchInput }))
-    .mutation(async ({ ctx, input }) => updateWebhook(await actorFor(ctx.session.userId, input.scope), input.body)),
-  remove: sessionProcedure.input(pageById).mutation(async ({ ctx, input }) => deleteWebhook(await actorFor(ctx.session.userId, input.scope), input.webhook_id)),
-  deliveries: sessionProcedure.input(pageById).query(async ({ ctx, input }) => listDeliveries(await actorFor(ctx.session.userId, input.scope), input.webhook_id)),
-  test: sessionProcedure.input(pageById).mutation(async ({ ctx, input }) => sendTestEvent(await actorFor(ctx.session.userId, input.scope), input.webhook_id)),
+    .mutation(async ({ ctx, input }) => updateWebhook(await actorFor(ctx.session.userId, input.scope, null), input.body)),
+  remove: sessionProcedure.input(pageById).mutation(async ({ ctx, input }) => deleteWebhook(await actorFor(ctx.session.userId, input.scope, null), input.webhook_id)),
+  deliveries: sessionProcedure.input(pageById).query(async ({ ctx, input }) => listDeliveries(await actorFor(ctx.session.userId, input.scope, null), input.webhook_id)),
+  test: sessionProcedure.input(pageById).mutation(async ({ ctx, input }) => sendTestEvent(await actorFor(ctx.session.userId, input.scope, null), input.webhook_id)),
   resend: sessionProcedure
     .input(pageById.extend({ delivery_id: z.string() }))
-    .mutation(async ({ ctx, input }) => resendDelivery(await actorFor(ctx.session.userId, input.scope), input.webhook_id, input.delivery_id)),
+    .mutation(async ({ ctx, input }) => resendDelivery(await actorFor(ctx.session.userId, input.scope, null), input.webhook_id, input.delivery_id)),
 });

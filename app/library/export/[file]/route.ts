@@ -11,5 +11,5 @@ export const GET = sessionRoute<{ file: string }>(async (userId, req, { file }) 
   const name = file.replace(/\.csv$/, "");
   const scope = libraryKindField.safeParse(new URL(req.url).searchParams.get("scope") ?? "personal");
   if (!file.endsWith(".csv") || !isLibraryExport(name) || !scope.success) return null;
-  return libraryExportAnswer(name, (await actorFor(userId, scope.data)).library);
+  return libraryExportAnswer(name, (await actorFor(userId, scope.data, null)).library);
 });
