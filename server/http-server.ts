@@ -3,7 +3,8 @@
 // app/v1/[[...path]]/route.ts: a Next route handler costs far more per request
 // (docs/BENCHMARKS.md), and a token bucket refilled 10 times a second needs a burst of
 // requests checked within milliseconds of each other. Everything else (pages, /api) goes to
-// Next, unless the instance serves only /v1 and /q (SERVE_PAGES=0: Next is not even loaded). The client address is decided here from the socket (server/client-address.ts).
+// Next, unless the instance serves only /v1 and /q (SERVE_PAGES=0: Next is not even loaded).
+// The client address is decided here from the socket (server/client-address.ts).
 //
 // /healthz, /readyz and /metrics are answered first (server/http/ops.ts), outside the /v1 gate.
 // Every request is counted (server/metrics.ts) under its route template and access-logged

@@ -23,7 +23,7 @@ export const libraryRouter = createTRPCRouter({
         drafts: z.boolean().optional(),
       }),
     )
-    .query(async ({ ctx, input }) => libraryPage(await actorFor(ctx.session.userId, input.scope, ctx.servedHosts), input)),
+    .query(async ({ ctx, input }) => libraryPage(await actorFor(ctx.session.userId, input.scope, null), input)),
 
   create: sessionProcedure
     .input(inLibrary.extend({ kind: itemKind, name: z.string(), url: z.string() }))
@@ -38,14 +38,14 @@ export const libraryRouter = createTRPCRouter({
     .input(inLibrary.extend({ patch: dynamicPatchInput }))
     .mutation(async ({ ctx, input }) => updateItem(await actorFor(ctx.session.userId, input.scope, ctx.servedHosts), input.patch)),
 
-  remove: sessionProcedure.input(item).mutation(async ({ ctx, input }) => removeItem(await actorFor(ctx.session.userId, input.scope, ctx.servedHosts), input.kind, input.id)),
+  remove: sessionProcedure.input(item).mutation(async ({ ctx, input }) => removeItem(await actorFor(ctx.session.userId, input.scope, null), input.kind, input.id)),
 
   /** The style editor's live preview and decode check (a mutation: a logo does not fit in a URL). */
   previewStyle: sessionProcedure
     .input(item.extend({ style: z.unknown() }))
-    .mutation(async ({ ctx, input }) => previewItemStyle(await actorFor(ctx.session.userId, input.scope, ctx.servedHosts), input.kind, input.id, input.style)),
+    .mutation(async ({ ctx, input }) => previewItemStyle(await actorFor(ctx.session.userId, input.scope, null), input.kind, input.id, input.style)),
 
   saveStyle: sessionProcedure
     .input(item.extend({ style: z.unknown() }))
-    .mutation(async ({ ctx, input }) => ({ style: await saveStyle(await actorFor(ctx.session.userId, input.scope, ctx.servedHosts), input.kind, input.id, input.style) })),
+    .mutation(async ({ ctx, input }) => ({ style: await saveStyle(await actorFor(ctx.session.userId, input.scope, null), input.kind, input.id, input.style) })),
 });
