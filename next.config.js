@@ -9,7 +9,7 @@ const securityHeaders = [
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   // Native and driver packages are loaded by Node at run time, not bundled.
-  serverExternalPackages: ["better-sqlite3", "@prisma/adapter-better-sqlite3", "@prisma/adapter-pg", "pg", "@napi-rs/canvas", "pdfkit", "zxing-wasm"],
+  serverExternalPackages: ["better-sqlite3", "@prisma/adapter-better-sqlite3", "@prisma/adapter-pg", "pg", "@napi-rs/canvas", "pdfkit", "fontkit", "zxing-wasm"],
   poweredByHeader: false,
   turbopack: { root: import.meta.dirname },
   headers: async () => [{ source: "/:path*", headers: securityHeaders }],

@@ -5,11 +5,12 @@
 // the web library's images, downloads and the style editor's preview, and the decode check
 // (server/domain/styleCheck.ts). Node only: the browser gets the rules from ./qrStyle.
 import { createHash } from "node:crypto";
-import { createCanvas, loadImage, type SKRSContext2D } from "@napi-rs/canvas";
+import { createCanvas, loadImage, Path2D, type SKRSContext2D } from "@napi-rs/canvas";
 import { LRUCache } from "lru-cache";
 import PDFDocument from "pdfkit";
 import { processSingleton } from "../process-singleton";
 import QRCode from "qrcode";
+import { captionPath, FEATURES, layoutCaption, type CaptionLayout, type Face } from "./frameText";
 import { parseLogo } from "./logo";
 import { contrastRatio, DEFAULT_SIZE, DEFAULT_STYLE, resolvedStyle, SIZE_MM, type ResolvedStyle } from "./qrStyle";
 import type { Style } from "./validation";
@@ -37,7 +38,8 @@ type Scene = {
   height: number;
   boxes: Box[];
   logo: { x: number; y: number; side: number; png: Buffer } | null;
-  caption: { text: string; x: number; y: number; fontSize: number; color: string } | null;
+  /** The frame's text, `fontSize` modules a em, from `left` along the `baseline`; `outline` its glyphs as SVG path data. */
+  caption: { layout: CaptionLayout; left: number; baseline: number; fontSize: number; color: string; outline: string } | null;
 };
 
 /** The frame's border and the band under the code that holds its text, in modules. */
@@ -48,6 +50,8 @@ const FINDER_RADII = { square: [0, 0, 0], rounded: [2, 1.4, 0.8], dot: [3.5, 2.5
 const MODULE_RADIUS = { square: 0, rounded: 0.3, dot: 0.5 } as const;
 /** The logo is drawn inside its cleared square, this share of the side away from its edges. */
 const LOGO_PADDING = 0.08;
+/** The height above the baseline, in em, of the middle of a capital (Noto Sans: 0.714 em high) and of an ideograph. */
+const CAPTION_MIDDLE = 0.36;
 
 /** Centres of the alignment patterns of a version (ISO/IEC 18004 table E.1, as `qrcode` places them). */
 function alignmentCentres(version: number): number[] {
@@ -128,11 +132,14 @@ async function sceneOf(text: string, style: Style): Promise<Scene> {
     : null;
   let caption: Scene["caption"] = null;
   if (s.frame) {
-    // Sized to fit the band's height and the frame's width (a wide glyph is about 0.62 em).
-    const fontSize = Math.min(FRAME_BAND * 0.5, (width - 2) / (0.62 * [...s.frame.text].length));
+    // As large as the band allows (half its height), narrower if the text needs it.
+    const layout = layoutCaption(s.frame.text);
+    const fontSize = Math.min(FRAME_BAND * 0.5, (width - 2) / Math.max(layout.width, 1e-6));
     // The code's own colour that stands out more on the frame's.
     const color = contrastRatio(s.background, s.frame.color) >= contrastRatio(s.foreground, s.frame.color) ? s.background : s.foreground;
-    caption = { text: s.frame.text, x: width / 2, y: frame + side + FRAME_BAND / 2, fontSize, color };
+    // Centred; the baseline so that a capital (or an ideograph's middle) sits in the band's middle.
+    const [left, baseline] = [(width - layout.width * fontSize) / 2, frame + side + FRAME_BAND / 2 + CAPTION_MIDDLE * fontSize];
+    caption = { layout, left, baseline, fontSize, color, outline: captionPath(layout, left, baseline, fontSize) };
   }
   return { width, height, boxes, logo, caption };
 }
@@ -157,7 +164,6 @@ function svgPath({ x, y, w, h, r }: Box): string {
   const a = (dx: number, dy: number) => `a${num(r)} ${num(r)} 0 0 1 ${num(dx)} ${num(dy)}`;
   return `M${num(x + r)} ${num(y)}h${num(w - 2 * r)}${a(r, r)}v${num(h - 2 * r)}${a(-r, r)}h${num(-(w - 2 * r))}${a(-r, -r)}v${num(-(h - 2 * r))}${a(r, -r)}z`;
 }
-const escapeXml = (text: string) => text.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 export async function renderSvg(text: string, style: Style, size = DEFAULT_SIZE): Promise<string> {
   const scene = await sceneOf(text, style);
@@ -167,12 +173,7 @@ export async function renderSvg(text: string, style: Style, size = DEFAULT_SIZE)
     const { x, y, side, png } = scene.logo;
     parts.push(`<image x="${num(x)}" y="${num(y)}" width="${num(side)}" height="${num(side)}" href="data:image/png;base64,${png.toString("base64")}"/>`);
   }
-  if (scene.caption) {
-    const { text: caption, x, y, fontSize, color } = scene.caption;
-    parts.push(
-      `<text x="${num(x)}" y="${num(y)}" fill="${color}" font-family="DejaVu Sans, Helvetica, Arial, sans-serif" font-weight="bold" font-size="${num(fontSize)}" text-anchor="middle" dominant-baseline="central">${escapeXml(caption)}</text>`,
-    );
-  }
+  if (scene.caption) parts.push(`<path fill="${scene.caption.color}" d="${scene.caption.outline}"/>`);
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${heightFor(scene, width)}" viewBox="0 0 ${scene.width} ${scene.height}">${parts.join("")}</svg>\n`;
 }
 
@@ -197,12 +198,8 @@ async function drawCanvas(text: string, style: Style, sizeFor: number | ((module
     ctx.drawImage(await loadImage(png), x, y, side, side);
   }
   if (scene.caption) {
-    const { text: caption, x, y, fontSize, color } = scene.caption;
-    ctx.font = `bold ${fontSize}px "DejaVu Sans", sans-serif`;
-    ctx.fillStyle = color;
-    ctx.textAlign = "center";
-    ctx.textBaseline = "middle";
-    ctx.fillText(caption, x, y);
+    ctx.fillStyle = scene.caption.color;
+    ctx.fill(new Path2D(scene.caption.outline));
   }
   return canvas;
 }
@@ -223,6 +220,19 @@ export async function renderPixels(text: string, style: Style, size: number, mod
 }
 
 const POINTS_PER_MM = 72 / 25.4;
+
+/**
+ * pdfkit opens a font anew for each document, and a new fontkit font parses its layout
+ * tables at its first text (Noto Sans's kerning: 20 to 40 ms on an idle core, 400 under load).
+ * The document's font is given the thread's own, parsed once; its subset stays the
+ * document's. (pdfkit 0.20's EmbeddedFont: `font` and `subset`. Left alone if that changes.)
+ */
+function sharedFace(doc: PDFKit.PDFDocument, face: Face): void {
+  const embedded = (doc as unknown as { _font?: { font?: { postscriptName?: string }; subset?: unknown } })._font;
+  if (embedded?.font?.postscriptName !== face.font.postscriptName || !embedded.subset || embedded.font === face.font) return;
+  embedded.font = face.font;
+  embedded.subset = face.font.createSubset();
+}
 
 /** A one-page vector PDF, `sizeMm` millimetres wide. */
 export async function renderPdf(text: string, style: Style, sizeMm: number = SIZE_MM.default): Promise<Buffer> {
@@ -249,9 +259,17 @@ export async function renderPdf(text: string, style: Style, sizeMm: number = SIZ
     doc.image(png, x, y, { width: side, height: side });
   }
   if (scene.caption) {
-    const { text: caption, y, fontSize, color } = scene.caption;
-    doc.font("Helvetica-Bold").fontSize(fontSize).fillColor(color);
-    doc.text(caption, 0, y - doc.currentLineHeight() / 2, { width: scene.width, align: "center", lineBreak: false });
+    // Each run as text in its own font (embedded, subset: it prints as drawn and copies as
+    // written), shaped by the same fontkit with the same features where the others drew it.
+    const { layout, left, baseline, fontSize, color } = scene.caption;
+    doc.fillColor(color);
+    for (const run of layout.runs) {
+      const name = run.face.font.postscriptName;
+      doc.registerFont(name, run.face.bytes);
+      doc.font(name).fontSize(fontSize);
+      sharedFace(doc, run.face);
+      doc.text(run.text, left + run.x * fontSize, baseline, { lineBreak: false, baseline: "alphabetic", features: FEATURES as PDFKit.Mixins.OpenTypeFeatures[] });
+    }
   }
   doc.end();
   return ended;

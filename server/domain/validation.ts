@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { fromZodIssues, invalid } from "../errors";
 import { env } from "../env";
+import { undrawableCharacters } from "./frameText";
 import { logoProblem } from "./logo";
 import { cheapUnreadableReason, FINDER_SHAPES, FRAME_TEXT_MAX, LOGO_SIZE, MAX_LOGO_BYTES, MODULE_SHAPES, unreadable } from "./qrStyle";
 
@@ -81,6 +82,12 @@ export const nameField = z
 const colour = (field: string) =>
   z.string({ error: `style.${field} must be a colour like #1a2b3c` }).regex(/^#[0-9a-fA-F]{6}$/, `style.${field} must be a colour like #1a2b3c`);
 
+/** "ไ (U+0E44)", and "U+E000" alone for what shows as nothing or a box (private use, unassigned, format characters). */
+function codePointName(c: string): string {
+  const code = `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`;
+  return /^[\p{L}\p{N}\p{P}\p{S}]$/u.test(c) ? `${c} (${code})` : code;
+}
+
 const logoSizeProblem = `style.logo_size must be an integer from ${LOGO_SIZE.min} to ${LOGO_SIZE.max} (percent of the code's area)`;
 const frameTextProblem = `style.frame.text must be 1 to ${FRAME_TEXT_MAX} characters, no control characters`;
 
@@ -113,7 +120,12 @@ export const styleShape = z.strictObject(
         {
           text: z
             .string({ error: frameTextProblem })
-            .refine((text) => [...text].length >= 1 && [...text].length <= FRAME_TEXT_MAX && !CONTROL.test(text), frameTextProblem),
+            .refine((text) => [...text].length >= 1 && [...text].length <= FRAME_TEXT_MAX && !CONTROL.test(text), { message: frameTextProblem, abort: true })
+            // After the length: at most 24 characters reach the fonts' tables.
+            .superRefine((text, ctx) => {
+              const missing = undrawableCharacters(text);
+              if (missing.length > 0) ctx.addIssue({ code: "custom", message: `style.frame.text has characters no font can draw: ${missing.map(codePointName).join(", ")}` });
+            }),
           color: colour("frame.color"),
         },
         { error: 'style.frame must be an object {"text": ..., "color": "#rrggbb"}' },
