@@ -66,3 +66,37 @@ test("the style editor designs a code that scans: logo, shapes, frame; the previ
   expect(decodePng(Buffer.from(await png.body()))).toBe(short_url);
   await shot(page, "qr-design-saved");
 });
+
+test("the style editor's frame text in any script: previewed as saved; a character no font draws is named and refused", async ({ page, request }) => {
+  const user = await account("frames", "pro", "Fay Rame");
+  const { key } = await generateKey(user.id, "personal");
+  const headers = { "x-api-key": key };
+  const created = await (await request.post("/v1/dynqrcodes", { headers, data: { destination_url: "https://example.com/menu", name: "Menu" } })).json();
+  const { code } = created.created[0];
+  await logIn(page, user.email, "/library");
+  const row = page.getByTestId(`item-${code}`);
+  await row.getByRole("button", { name: "Style" }).click();
+
+  // The issue's text: Polish and Japanese, drawn as outlines (no font needed where the SVG is shown).
+  await row.getByLabel("Frame text").fill("Zażółć gęślą — メニュー");
+  await expect(row.getByTestId(`style-check-${code}`)).toHaveText("This design scans");
+  const src = await row.getByTestId("style-preview").getAttribute("src");
+  const previewSvg = decodeURIComponent(src!.replace(/^data:image\/svg\+xml;charset=utf-8,/, ""));
+  expect(previewSvg).not.toMatch(/<text|font-family/);
+  await shot(page, "qr-design-frame-scripts");
+  await row.getByRole("button", { name: "Save style" }).click();
+  await expect(row.getByRole("button", { name: "Save style" })).toHaveCount(0);
+  expect(await (await request.get(`/v1/dynqrcodes/${code}/image?format=svg&size=192`, { headers })).text()).toBe(previewSvg);
+
+  // A private-use character: named where "This design scans" would be, no preview, the save refused.
+  await row.getByRole("button", { name: "Style" }).click();
+  await row.getByLabel("Frame text").fill("Menu \ue000");
+  const error = "style.frame.text has characters no font can draw: U+E000";
+  await expect(row.getByTestId(`style-check-${code}`)).toHaveText(error);
+  await expect(row.getByTestId("style-preview")).toHaveCount(0);
+  await row.getByRole("button", { name: "Save style" }).click();
+  await expect(row.getByTestId(`style-error-${code}`)).toContainText(error);
+  await shot(page, "qr-design-frame-refused");
+  const saved = (await (await request.get("/v1/dynqrcodes", { headers })).json()).dynqrcodes.find((d: { code: string }) => d.code === code);
+  expect(saved.style.frame.text).toBe("Zażółć gęślą — メニュー");
+});
