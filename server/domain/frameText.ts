@@ -10,6 +10,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import bidiFactory from "bidi-js";
+import { LRUCache } from "lru-cache";
 import * as fontkit from "fontkit";
 import { processSingleton } from "../process-singleton";
 
@@ -28,6 +29,10 @@ export type Face = { bytes: Buffer; font: fontkit.Font };
 
 /** Each read once per thread when a character first needs it; fontkit parses a table only when it is first used. */
 const loaded = processSingleton("images.faces", () => ({
+  /** Layouts by text: every image and check of a record lays out the same caption. */
+  layouts: new LRUCache<string, CaptionLayout>({ max: 256 }),
+  /** Outlines by text, place and size: a batch's codes of one version share theirs. */
+  outlines: new LRUCache<string, string>({ max: 64 }),
   faces: FACE_FILES.map((): Face | null => null),
   bidi: null as ReturnType<typeof bidiFactory> | null,
   graphemes: new Intl.Segmenter("und", { granularity: "grapheme" }),
@@ -76,7 +81,7 @@ export function undrawableCharacters(text: string): string[] {
 
 /** One run of one font and one direction, at 1 unit a em: its glyphs' outlines and where the run starts. */
 export type CaptionRun = { face: Face; text: string; rtl: boolean; x: number; advance: number; outline: fontkit.Glyph[]; positions: fontkit.GlyphPosition[] };
-export type CaptionLayout = { runs: CaptionRun[]; width: number };
+export type CaptionLayout = { text: string; runs: CaptionRun[]; width: number };
 
 /** Runs in logical order: one font and one bidi level, in a direction fontkit finds by itself. */
 function logicalRuns(text: string) {
@@ -116,6 +121,8 @@ function visualOrder<R extends { level: number }>(runs: R[]): R[] {
 
 /** The text laid out at a size of 1 (em), left edge at 0, baseline at 0, y up as in fonts. */
 export function layoutCaption(text: string): CaptionLayout {
+  const cached = loaded.layouts.get(text);
+  if (cached) return cached;
   let x = 0;
   const runs = visualOrder(logicalRuns(text)).map(({ face: index, level, text: runText }): CaptionRun => {
     const { font } = face(index);
@@ -126,7 +133,9 @@ export function layoutCaption(text: string): CaptionLayout {
     x += advance;
     return run;
   });
-  return { runs, width: x };
+  const layout = { text, runs, width: x };
+  loaded.layouts.set(text, layout);
+  return layout;
 }
 
 const num = (value: number) => String(Math.round(value * 1000) / 1000);
@@ -136,6 +145,9 @@ const num = (value: number) => String(Math.round(value * 1000) / 1000);
  * and its baseline at `baseline` (y down, as in SVG and canvases).
  */
 export function captionPath(layout: CaptionLayout, left: number, baseline: number, size: number): string {
+  const key = JSON.stringify([layout.text, left, baseline, size]);
+  const cached = loaded.outlines.get(key);
+  if (cached !== undefined) return cached;
   const parts: string[] = [];
   for (const run of layout.runs) {
     const scale = size / run.face.font.unitsPerEm;
@@ -154,5 +166,7 @@ export function captionPath(layout: CaptionLayout, left: number, baseline: numbe
       pen += p.xAdvance * scale;
     });
   }
-  return parts.join("");
+  const outline = parts.join("");
+  loaded.outlines.set(key, outline);
+  return outline;
 }
