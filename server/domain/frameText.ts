@@ -27,7 +27,7 @@ const EMOJI_FACE = FACE_FILES.length - 1;
 
 export type Face = { bytes: Buffer; font: fontkit.Font };
 
-/** Each read once per thread when a character first needs it; fontkit parses a table only when it is first used. */
+/** Per thread: the fonts, each read when a character first needs it (fontkit parses a table at its first use), and caches. */
 const loaded = processSingleton("images.faces", () => ({
   /** Layouts by text: every image and check of a record lays out the same caption. */
   layouts: new LRUCache<string, CaptionLayout>({ max: 256 }),
@@ -55,7 +55,7 @@ const IGNORABLE = /[\u200c\u200d\ufe00-\ufe0f\u{e0020}-\u{e007f}\u{e0100}-\u{e01
 const COMMON = /^[\p{Script=Common}\p{Script=Inherited}]+$/u;
 /** A sequence asking for the emoji presentation (VS16, a skin tone, a joined sequence, keycap, flag), or an emoji-only character. */
 const EMOJI = /\ufe0f|\u200d|[\u{1f3fb}-\u{1f3ff}\u20e3\u{1f1e6}-\u{1f1ff}]|^\p{Emoji_Presentation}/u;
-/** Scripts that fontkit lays out right to left (their own direction, used when it has no word). */
+/** Scripts that fontkit lays out right to left (it takes a run's direction from the first script in it). */
 const RTL_SCRIPT = /[\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Syriac}\p{Script=Thaana}\p{Script=Nko}]/u;
 /** OpenType features applied by every output (fontkit's defaults plus kerning), so the PDF's runs are shaped as the others'. */
 export const FEATURES = ["kern"];
