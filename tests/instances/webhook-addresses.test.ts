@@ -18,7 +18,7 @@ type Delivery = { attempts: number; status: string; response_status: number | nu
 
 describe("webhook addresses on a server without WEBHOOK_ALLOW_PRIVATE_NETWORKS", () => {
   it("refuses special addresses at registration and at every delivery's connection", async () => {
-    const database = await freshDatabase("webhook-addresses");
+    const database = await freshDatabase("webhook_addresses");
     const sockets: Socket[] = [];
     const listener = createServer((socket) => void sockets.push(socket.on("error", () => undefined)));
     await new Promise<void>((resolve) => listener.listen(0, "::", resolve));
