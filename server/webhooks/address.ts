@@ -36,13 +36,14 @@ const addressProblem = (address: string, policy: WebhookPolicy) => (policy.allow
  * allowed port, no credentials, and every address its host resolves to public.
  */
 export async function endpointUrlProblem(url: string, policy = configuredPolicy()): Promise<string | null> {
+  if (url.length > 2048) return PUBLIC_URL_MESSAGE;
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
     return PUBLIC_URL_MESSAGE;
   }
-  if (url.length > 2048 || parsed.username || parsed.password) return PUBLIC_URL_MESSAGE;
+  if (parsed.username || parsed.password) return PUBLIC_URL_MESSAGE;
   if (schemeOrPortProblem(parsed.protocol, portOf(parsed.protocol, parsed.port), policy)) return PUBLIC_URL_MESSAGE;
   if (policy.allowPrivateNetworks) return null;
   const host = unbracketed(parsed.hostname);

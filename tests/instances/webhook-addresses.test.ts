@@ -6,15 +6,28 @@
 // that resolved public when saved and to 127.0.0.1 now does; a loopback literal; http; another
 // port) get no request from the server without it: each attempt fails with the reason in the
 // delivery log, and a listener of the test's own on that port sees no connection. No DNS but
-// the machine's own name for localhost, no traffic off the machine.
+// the machine's own name for localhost, no traffic off the machine. And a redirect is never
+// followed (checked with the flag set, where a receiver on loopback may answer).
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
+import { createServer as createHttpServer } from "node:http";
 import { createServer, type AddressInfo, type Socket } from "node:net";
 import { describe, it } from "node:test";
 import { freshDatabase, startServer } from "../../scripts/harness";
 import { logIn } from "../helpers";
 
 type Delivery = { attempts: number; status: string; response_status: number | null; response_body: string | null };
+
+/** The endpoint's only delivery once it has been attempted, from the pages' delivery log. */
+async function attempted(page: Awaited<ReturnType<typeof logIn>>, id: string): Promise<Delivery> {
+  let log: Delivery[] = [];
+  for (const deadline = Date.now() + 30_000; !(log[0]?.attempts > 0) && Date.now() < deadline; ) {
+    log = ((await page.query("webhooks.deliveries", { scope: "personal", webhook_id: id })) as { deliveries: Delivery[] }).deliveries;
+    if (!(log[0]?.attempts > 0)) await new Promise((r) => setTimeout(r, 100));
+  }
+  assert.equal(log.length, 1, id);
+  return log[0];
+}
 
 describe("webhook addresses on a server without WEBHOOK_ALLOW_PRIVATE_NETWORKS", () => {
   it("refuses special addresses at registration and at every delivery's connection", async () => {
@@ -29,14 +42,35 @@ describe("webhook addresses on a server without WEBHOOK_ALLOW_PRIVATE_NETWORKS",
       const env = { DATABASE_URL: database.url, REDIS_URL: "" };
 
       // Saved while private networks were allowed.
-      const open = await startServer({ ...env, WEBHOOK_ALLOW_PRIVATE_NETWORKS: "1" });
-      const { key } = (await (await logIn("pro@example.com", "demo-password", open.base))("keys.generatePersonal")) as { key: string };
+      const open = await startServer({ ...env, WEBHOOK_ALLOW_PRIVATE_NETWORKS: "1", WEBHOOK_RETRY_SCALE: "1" });
+      const openPage = await logIn("pro@example.com", "demo-password", open.base);
+      const { key } = (await openPage("keys.generatePersonal")) as { key: string };
       const saved: Record<string, string> = {};
       for (const url of [`https://localhost:${port}/rebound`, `https://127.0.0.1:${port}/literal`, `http://localhost:${port}/plain`, `https://localhost:${port + 1}/port`]) {
         const r = await fetch(`${open.base}/v1/webhooks`, { method: "POST", headers: { "x-api-key": key, "content-type": "application/json" }, body: JSON.stringify({ url, events: ["qrcode.deleted"] }) });
         assert.equal(r.status, 201, url);
         saved[url] = ((await r.json()) as { webhook: { webhook_id: string } }).webhook.webhook_id;
         await new Promise((r) => setTimeout(r, 210)); // the key's bucket
+      }
+      // A redirect is not followed: a receiver that answers 302 to a path of its own gets one request, the attempt is not delivered.
+      const paths: string[] = [];
+      const redirecting = createHttpServer((req, res) => {
+        paths.push(req.url ?? "");
+        res.writeHead(302, { location: "/inside" }).end();
+      });
+      await new Promise<void>((resolve) => redirecting.listen(0, "127.0.0.1", resolve));
+      try {
+        const headers = { "x-api-key": key, "content-type": "application/json" };
+        const url = `http://127.0.0.1:${(redirecting.address() as AddressInfo).port}/moved`;
+        const created = await fetch(`${open.base}/v1/webhooks`, { method: "POST", headers, body: JSON.stringify({ url, events: ["qrcode.deleted"] }) });
+        const id = ((await created.json()) as { webhook: { webhook_id: string } }).webhook.webhook_id;
+        assert.equal((await fetch(`${open.base}/v1/webhooks/${id}/test`, { method: "POST", headers })).status, 202);
+        const log = await attempted(openPage, id);
+        assert.deepEqual([log.attempts, log.status, log.response_status, paths], [1, "pending", 302, ["/moved"]]);
+        assert.equal((await fetch(`${open.base}/v1/webhooks/${id}`, { method: "DELETE", headers })).status, 200);
+      } finally {
+        redirecting.closeAllConnections();
+        await new Promise((resolve) => redirecting.close(resolve));
       }
       await open.stop();
 
@@ -91,7 +125,6 @@ describe("webhook addresses on a server without WEBHOOK_ALLOW_PRIVATE_NETWORKS",
 
         // Each saved endpoint's test event, one at a time: attempted, refused before any request, the reason kept.
         const page = await logIn("pro@example.com", "demo-password", strict.base);
-        const logOf = async (id: string) => ((await page.query("webhooks.deliveries", { scope: "personal", webhook_id: id })) as { deliveries: Delivery[] }).deliveries;
         const reasons: Record<string, string> = {
           [`https://localhost:${port}/rebound`]: `refused: localhost resolves to 127.0.0.1, not a public address (Loopback, 127.0.0.0/8); no request was sent`,
           [`https://127.0.0.1:${port}/literal`]: "refused: 127.0.0.1 is not a public address (Loopback, 127.0.0.0/8); no request was sent",
@@ -100,15 +133,10 @@ describe("webhook addresses on a server without WEBHOOK_ALLOW_PRIVATE_NETWORKS",
         };
         for (const [url, id] of Object.entries(saved)) {
           assert.equal((await api("POST", `/v1/webhooks/${id}/test`)).status, 202);
-          let log: Delivery[] = [];
-          for (const deadline = Date.now() + 30_000; !(log[0]?.attempts > 0) && Date.now() < deadline; ) {
-            log = await logOf(id);
-            if (!(log[0]?.attempts > 0)) await new Promise((r) => setTimeout(r, 100));
-          }
-          assert.equal(log.length, 1, url);
-          assert.deepEqual([log[0].attempts, log[0].status, log[0].response_status], [1, "pending", null], url);
+          const log = await attempted(page, id);
+          assert.deepEqual([log.attempts, log.status, log.response_status], [1, "pending", null], url);
           // localhost may also be ::1 on another machine.
-          assert.equal(log[0].response_body?.replace("to ::1, not a public address (Loopback Address, ::1/128)", "to 127.0.0.1, not a public address (Loopback, 127.0.0.0/8)"), reasons[url], url);
+          assert.equal(log.response_body?.replace("to ::1, not a public address (Loopback Address, ::1/128)", "to 127.0.0.1, not a public address (Loopback, 127.0.0.0/8)"), reasons[url], url);
         }
         assert.equal(sockets.length, 0, "no connection reached the listener");
       } finally {
