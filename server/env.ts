@@ -48,6 +48,15 @@ const schema = z
     INVALID_KEY_LIMIT_PER_SECOND: positive("INVALID_KEY_LIMIT_PER_SECOND", 1),
     WEBHOOK_RETRY_SCALE: positive("WEBHOOK_RETRY_SCALE", 1),
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: flag("WEBHOOK_ALLOW_PRIVATE_NETWORKS"),
+    WEBHOOK_ALLOWED_PORTS: z.preprocess(
+      unset,
+      z
+        .string()
+        .default("443")
+        .transform((list) => list.split(",").map((port) => port.trim()))
+        .refine((ports) => ports.every((port) => /^\d{1,5}$/.test(port) && Number(port) >= 1 && Number(port) <= 65535), "WEBHOOK_ALLOWED_PORTS must be a comma-separated list of ports from 1 to 65535")
+        .transform((ports) => [...new Set(ports.map(Number))]),
+    ),
     METRICS_TOKEN: optional(z.string().min(16, "METRICS_TOKEN must be at least 16 characters")),
     METRICS: flag("METRICS", true),
     LOG_LEVEL: z.preprocess(unset, z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], { error: "LOG_LEVEL must be fatal, error, warn, info, debug, trace or silent" }).default("info")),
@@ -91,7 +100,10 @@ const schema = z
       invalidKeyPerSecond: v.INVALID_KEY_LIMIT_PER_SECOND,
       /** Multiplies the webhook retry delays (and the 5 days after which a failing endpoint is disabled). */
       webhookRetryScale: v.WEBHOOK_RETRY_SCALE,
+      /** Also lifts WEBHOOK_ALLOWED_PORTS and the https-only rule (server/webhooks/address.ts). */
       webhookAllowPrivateNetworks: v.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
+      /** The ports webhook endpoints may use (443 by default). */
+      webhookAllowedPorts: v.WEBHOOK_ALLOWED_PORTS,
       /** With it, /metrics asks for `Authorization: Bearer <token>`; without it, loopback clients only. */
       metricsToken: v.METRICS_TOKEN ?? null,
       /** METRICS=0: nothing counted (the benchmark's baseline); /metrics still answers. */

@@ -5,7 +5,7 @@
 // claim expires after CLAIM_MS, so a crashed instance's attempts are made by another), POSTs
 // them one event per request, at most PER_ENDPOINT at a time, none started later than
 // START_WITHIN_MS after the claim (the rest go back), signed, with a 10 s timeout and no
-// redirects followed, through a connection whose DNS answer is checked (address.ts), and writes
+// redirects followed, through a connection whose address is checked (address.ts), and writes
 // their outcomes in one transaction. A 2xx is delivered; anything else is tried again after 5 s,
 // 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (× WEBHOOK_RETRY_SCALE), then failed. An endpoint whose
 // deliveries have all failed for 5 days (× the same scale) is disabled, with the reason.
@@ -17,7 +17,7 @@ import { env } from "../env";
 import { logError } from "../log";
 import { firstIdAt } from "../ids";
 import { processSingleton } from "../process-singleton";
-import { guardedLookup } from "./address";
+import { configuredPolicy, guardedConnector } from "./address";
 import { signatureHeaders } from "./signature";
 
 const RETRY_DELAYS_S = [5, 300, 1800, 7200, 18000, 36000, 36000];
@@ -62,7 +62,7 @@ const state: State = processSingleton("webhooks.dispatcher", () => ({
 /** Starts delivering in this thread, with the outbox's hourly clean-up (the dispatcher's thread, at start). */
 export function startDelivering(): void {
   if (state.timer) return;
-  state.agent = new Agent({ connect: { lookup: guardedLookup as never }, connections: PER_ENDPOINT });
+  state.agent = new Agent({ connect: guardedConnector(configuredPolicy()), connections: PER_ENDPOINT });
   state.timer = setInterval(() => void tick(), POLL_MS);
   state.timer.unref();
   state.cleaner = setInterval(() => void cleanOutbox().catch((error) => logError("webhooks.clean_failed", {}, error)), CLEAN_EVERY_MS);

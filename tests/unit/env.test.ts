@@ -32,6 +32,18 @@ describe("configuration", () => {
     for (const bad of ["0", "1.5", "a year"]) assert.deepEqual(problems({ SCAN_EVENT_RETENTION_DAYS: bad }), ["SCAN_EVENT_RETENTION_DAYS must be a whole number of days, 1 or more"]);
   });
 
+  it("WEBHOOK_ALLOWED_PORTS: 443 by default, else a list of ports", () => {
+    const byDefault = parseEnv({});
+    assert.ok("env" in byDefault);
+    assert.deepEqual(byDefault.env.webhookAllowedPorts, [443]);
+    const listed = parseEnv({ WEBHOOK_ALLOWED_PORTS: "443, 8443,8443" });
+    assert.ok("env" in listed);
+    assert.deepEqual(listed.env.webhookAllowedPorts, [443, 8443]);
+    for (const bad of ["0", "65536", "443,", "https", "44.3", "443;8443"]) {
+      assert.deepEqual(problems({ WEBHOOK_ALLOWED_PORTS: bad }), ["WEBHOOK_ALLOWED_PORTS must be a comma-separated list of ports from 1 to 65535"], bad);
+    }
+  });
+
   it("APP_URL's default follows PORT", () => {
     const parsed = parseEnv({ PORT: "3900" });
     assert.ok("env" in parsed);
