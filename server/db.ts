@@ -203,19 +203,26 @@ export async function writeTransaction<T>(work: (runEach: RunEach) => Promise<T>
     return returned;
   };
   const transaction = (verb: string) => sqliteStatement("writer", verb).run();
-  await beginImmediate();
-  try {
-    const result = await work(runEach);
-    transaction("COMMIT");
-    return result;
-  } catch (error) {
+  // The thread has one writer connection: a second transaction begun while the first awaits its
+  // work would fail ("cannot start a transaction within a transaction") or run inside it (two
+  // webhook lanes finishing at once did). So they take turns.
+  const turn = writerTurns.last.then(async () => {
+    await beginImmediate();
     try {
-      transaction("ROLLBACK");
-    } catch {
-      // nothing was begun, or SQLite rolled back already
+      const result = await work(runEach);
+      transaction("COMMIT");
+      return result;
+    } catch (error) {
+      try {
+        transaction("ROLLBACK");
+      } catch {
+        // nothing was begun, or SQLite rolled back already
+      }
+      throw error;
     }
-    throw error;
-  }
+  });
+  writerTurns.last = turn.catch(() => undefined);
+  return turn;
 }
 
 /**
@@ -224,6 +231,9 @@ export async function writeTransaction<T>(work: (runEach: RunEach) => Promise<T>
  * thread, which cannot go on while the event loop is blocked, so there the wait is made of
  * short sleeps between turns instead (the connection's own timeout is 0).
  */
+/** The end of the last SQLite write transaction this thread queued (`writeTransaction`). */
+const writerTurns = processSingleton("db.writerTurns", () => ({ last: Promise.resolve() as Promise<unknown> }));
+
 async function beginImmediate(): Promise<void> {
   for (const end = Date.now() + LOCK_WAIT_MS; ; ) {
     try {
