@@ -13,7 +13,7 @@ import { capacityProblem, renderSvg } from "./qrImage";
 import { resolvedStyle } from "./qrStyle";
 import { refuseUnreadableStyles } from "./readableStyles";
 import { membershipOf, type ItemKind, type Role } from "./teams";
-import { servedShortLinkIssues, styleField, styleShape, type NamedDestination, type Style } from "./validation";
+import { MAX_BATCH, servedShortLinkIssues, styleField, styleShape, type NamedDestination, type Style } from "./validation";
 import { rulesRecordOf, type RulesRecord } from "../rules";
 
 export const libraryKindField = z.enum(["personal", "team"]);
@@ -208,6 +208,8 @@ export async function createFromLines(actor: Actor, kind: ItemKind, text: string
   requireEditor(actor);
   const { items, problems } = parseLines(text);
   if (items.length === 0 && problems.length === 0) throw invalid("Write at least one line: name, https://…");
+  // Refused before any line is checked (the batch's own rule and words).
+  if (items.length > MAX_BATCH) throw invalid(`A batch holds at most ${MAX_BATCH} items`);
   // Every bad line at once: those that are not `name, url` and those whose name or URL is refused.
   return createItems(actor, kind, items, (i) => items[i].line - 1, problems);
 }

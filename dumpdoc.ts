@@ -1,0 +1,2 @@
+import { openApiDocument } from "./server/api/openapi";
+console.log(JSON.stringify(openApiDocument(), null, 1));
