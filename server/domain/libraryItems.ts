@@ -14,6 +14,7 @@ import { resolvedStyle } from "./qrStyle";
 import { refuseUnreadableStyles } from "./readableStyles";
 import { membershipOf, type ItemKind, type Role } from "./teams";
 import { MAX_BATCH, servedShortLinkIssues, styleField, styleShape, type NamedDestination, type Style } from "./validation";
+import { sendableUrl } from "../urls";
 import { rulesRecordOf, type RulesRecord } from "../rules";
 
 export const libraryKindField = z.enum(["personal", "team"]);
@@ -149,10 +150,10 @@ export async function libraryPage(actor: Actor, query: LibraryPageQuery) {
     const common = { name: row.name, style: JSON.parse(row.style) as Style, createdAt: row.createdAt.toISOString(), createdBy: row.createdBy.email };
     if (kind === "static") {
       const s = row as (typeof statics)[number];
-      return { ...common, kind, id: s.id, url: s.url, shortUrl: null, status: s.reviewStatus as LibraryItem["status"], totalScans: null, rules: null };
+      return { ...common, kind, id: s.id, url: sendableUrl(s.url), shortUrl: null, status: s.reviewStatus as LibraryItem["status"], totalScans: null, rules: null };
     }
     const d = row as (typeof dynamics)[number];
-    return { ...common, kind, id: d.code, url: d.destinationUrl, shortUrl: shortUrl(d.code), status: d.status as LibraryItem["status"], totalScans: totals.get(d.id) ?? 0, rules: rulesRecordOf(d) };
+    return { ...common, kind, id: d.code, url: sendableUrl(d.destinationUrl), shortUrl: shortUrl(d.code), status: d.status as LibraryItem["status"], totalScans: totals.get(d.id) ?? 0, rules: rulesRecordOf(d) };
   });
   const total = staticCount + dynamicCount;
   // The statuses the page offers are the ones the update will accept.
@@ -230,7 +231,7 @@ async function encodedTextOf(actor: Actor, kind: ItemKind, id: string): Promise<
   if (kind === "static") {
     const record = await db.staticCode.findFirst({ where: { id, ...where }, select: { url: true } });
     if (!record) throw notFound("QR code not found");
-    return record.url;
+    return sendableUrl(record.url);
   }
   const record = await db.dynamicCode.findFirst({ where: { code: id, ...where, deletedAt: null }, select: { code: true } });
   if (!record) throw notFound("Dynamic QR code not found");

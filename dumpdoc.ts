@@ -1,2 +1,0 @@
-import { openApiDocument } from "./server/api/openapi";
-console.log(JSON.stringify(openApiDocument(), null, 1));
