@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { fromZodIssues, invalid } from "../errors";
 import { env } from "../env";
+import { processSingleton } from "../process-singleton";
 import { leadsToShortLink, MAX_URL_LENGTH, ownHostOfBase, ownHostOfHeader, parsedHttpUrl, serialisedUrl, type OwnHost } from "../urls";
 import { logoProblem } from "./logo";
 import { cheapUnreadableReason, FINDER_SHAPES, FRAME_TEXT_MAX, LOGO_SIZE, MAX_LOGO_BYTES, MODULE_SHAPES, unreadable } from "./qrStyle";
@@ -12,8 +13,7 @@ const required = (field: string, expected: string) => (issue: Issue) =>
   issue.input === undefined ? `${field} is required` : `${field} must be ${expected}`;
 
 /** The service's configured base URLs as own hosts (read once: the environment is fixed). */
-let configuredHosts: OwnHost[] | undefined;
-const baseHosts = () => (configuredHosts ??= [env.shortBaseUrl, env.appUrl].map(ownHostOfBase).filter((h): h is OwnHost => h !== null));
+const baseHosts = () => processSingleton("validation.baseHosts", () => [env.shortBaseUrl, env.appUrl].map(ownHostOfBase).filter((h): h is OwnHost => h !== null));
 
 /**
  * Why `value` is not an acceptable destination, or null. Cheap rules first: the length of the
@@ -23,12 +23,13 @@ export function urlProblem(value: string): string | null {
   return checkedDestination(value).problem;
 }
 
+type CheckedUrl = { value: string; problem: string | null; serialised: string };
 /** The last URL checked: a field's rule, its message and its serialisation ask about the same string in turn; parsed once. */
-let lastChecked: { value: string; problem: string | null; serialised: string } = { value: "", problem: "must be an absolute http or https URL", serialised: "" };
+const lastChecked = processSingleton("validation.lastCheckedUrl", (): { url: CheckedUrl } => ({ url: { value: "", problem: "must be an absolute http or https URL", serialised: "" } }));
 
-function checkedDestination(value: string): { problem: string | null; serialised: string } {
-  if (value === lastChecked.value) return lastChecked;
-  const serialised = (problem: string | null, text = "") => (lastChecked = { value, problem, serialised: text });
+function checkedDestination(value: string): CheckedUrl {
+  if (value === lastChecked.url.value) return lastChecked.url;
+  const serialised = (problem: string | null, text = "") => (lastChecked.url = { value, problem, serialised: text });
   if (value.length > MAX_URL_LENGTH) return serialised(`must be at most ${MAX_URL_LENGTH} characters`);
   const url = parsedHttpUrl(value);
   if (!url || value.trim() !== value || !url.hostname) return serialised("must be an absolute http or https URL");
