@@ -9,7 +9,8 @@ import { createDynamicCodes, deleteDynamicCode, dynamicBatchInput, dynamicDestin
 import { libraryCondition, libraryWhere, type Actor, type Library } from "./library";
 import { createStaticCodes, deleteStaticCode, staticBatchInput, staticDestinations } from "./staticCodes";
 import { parseLines } from "./pastedLines";
-import { capacityProblem, renderSvg } from "./qrImage";
+import { capacityProblem } from "./qrImage";
+import { renderImage } from "../images/renderer";
 import { resolvedStyle } from "./qrStyle";
 import { refuseUnreadableStyles } from "./readableStyles";
 import { membershipOf, type ItemKind, type Role } from "./teams";
@@ -259,7 +260,8 @@ export async function previewItemStyle(actor: Actor, kind: ItemKind, id: string,
   const text = await encodedTextOf(actor, kind, id);
   // A well-formed style is drawn even when it would not scan (with its reason); an unsafe logo never is.
   const shape = styleShape.safeParse(input);
-  const svg = shape.success ? await renderSvg(text, shape.data, PREVIEW_SIZE).catch(() => null) : null;
+  // Drawn as the image routes draw (a long URL's SVG off the event loop), counted against the user's bound.
+  const svg = shape.success ? await renderImage(`preview:${actor.userId}`, { text, style: shape.data, size: PREVIEW_SIZE, format: "svg" }).then(String).catch(() => null) : null;
   try {
     await checkItemStyle(actor, kind, id, input);
     return { svg, problem: null };
