@@ -8,7 +8,7 @@ import { clientAddress } from "../client-address";
 import { authenticateApiKey, presentedKey, type PresentedKey, type Principal } from "../domain/apiKeys";
 import { libraryKey } from "../domain/library";
 import { DomainError, isKeyGuess } from "../errors";
-import { nestsDeeperThan, readBody, TOO_DEEP } from "../http/body";
+import { jsonShapeProblem, readBody } from "../http/body";
 import { jsonAnswer, jsonText, toResponse, type Answer } from "../http/answer";
 import { errorAnswer } from "../http/errors";
 import { processSingleton } from "../process-singleton";
@@ -50,7 +50,8 @@ async function jsonBodyText(req: V1Request): Promise<string> {
 
 /** A JSON body's syntax and shape (400). */
 function jsonObject(text: string): Record<string, unknown> {
-  if (nestsDeeperThan(text)) throw new DomainError("invalid", TOO_DEEP);
+  const shape = jsonShapeProblem(text);
+  if (shape) throw new DomainError("invalid", shape);
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -4,7 +4,7 @@ import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { appRouter } from "@/server/api/root";
 import { renewedSessionCookie, sessionUserId } from "@/server/auth";
 import { clientAddress } from "@/server/client-address";
-import { nestsDeeperThan, readBody, TOO_DEEP } from "@/server/http/body";
+import { jsonShapeProblem, readBody } from "@/server/http/body";
 import { logError } from "@/server/log";
 import { servedHostsOf } from "@/server/served-host";
 
@@ -21,8 +21,8 @@ function sameOrigin(req: Request): boolean {
 
 /**
  * The largest body a page sends: the CSV import's check of 1,000 rows, each a name and a URL at
- * their limits (about 3 MB). Anything larger is refused unread, and JSON nested deeper than any
- * call needs is refused unparsed (server/http/body.ts).
+ * their limits (about 3 MB). Anything larger is refused unread, and JSON nested deeper or with
+ * more values than any call needs is refused unparsed (server/http/body.ts).
  */
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
@@ -36,7 +36,8 @@ async function bounded(req: Request): Promise<Request | Response> {
     return Response.json({ error: { message: (error as Error).message } }, { status: 400 });
   }
   if (text === null) return Response.json({ error: { message: "The body must be at most 4 MiB" } }, { status: 413, headers: { Connection: "close" } });
-  if (nestsDeeperThan(text)) return Response.json({ error: { message: TOO_DEEP } }, { status: 400 });
+  const shape = jsonShapeProblem(text);
+  if (shape) return Response.json({ error: { message: shape } }, { status: 400 });
   return new Request(req.url, { method: req.method, headers: req.headers, body: text });
 }
 
