@@ -27,6 +27,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import { freePort, freshDatabase, startRedis, startServer } from "./harness";
+import { hostile } from "./bench/hostile";
 
 // Servers outside the embedded database need both secrets (they refuse to start without).
 process.env.NEXTAUTH_SECRET ??= "bench-only-session-secret-not-for-production";
@@ -1035,7 +1036,7 @@ async function growth() {
 }
 
 const only = process.argv.includes("--only") ? process.argv[process.argv.indexOf("--only") + 1] : "";
-const SECTIONS: Record<string, () => Promise<void>> = { shortlink: main, operations, rules, api, ratelimit: rateLimiter, analytics, images, webhooks, spool, writepath: writePath, growth };
+const SECTIONS: Record<string, () => Promise<void>> = { shortlink: main, operations, rules, api, ratelimit: rateLimiter, analytics, images, webhooks, spool, writepath: writePath, growth, hostile: () => (buildOnce(), hostile(Math.min(duration, 10))) };
 if (only) {
   await SECTIONS[only]();
 } else {

@@ -43,6 +43,7 @@ import { redis, whenReady } from "./redis";
 import { startWebhookDispatcher, stopWebhookDispatcher } from "./webhooks/thread";
 import { startRetentionSweep } from "./activity";
 import { startScanRetention } from "./scan/retention";
+import { shortLinkCodeOf, SHORT_LINK } from "./urls";
 
 const args = process.argv.slice(2);
 const option = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
@@ -51,7 +52,6 @@ const port = Number(option("--port") ?? env.port);
 const host = option("--host") ?? env.host;
 /** How long requests in flight may take to finish once a stop signal arrives. */
 const GRACE_MS = 5_000;
-const SHORT_LINK = /^\/q\/([^/?]+)(?:\?|$)/;
 const SHORT_LINK_ROUTE = "/q/{code}";
 /** The pages' first path segments (app/*): a page's label is `/<segment>` or `/<segment>/*`, never its raw path. */
 const PAGE_SEGMENTS = new Set(readdirSync(new URL("../app", import.meta.url), { withFileTypes: true }).filter((d) => d.isDirectory() && /^[a-z][\w-]*$/.test(d.name)).map((d) => d.name));
@@ -110,6 +110,18 @@ function formPassword(req: IncomingMessage): Promise<string | null> {
     req.on("error", reject);
     req.on("close", () => resolve(null)); // aborted mid-body: nobody waits for an answer (after "end", a no-op)
   });
+}
+
+/**
+ * Another spelling of a short link's path (`//q/<code>`, `/q/<code>/`, `/Q/<code>`, escapes):
+ * a 308 to `/q/<code>`. The redirect-loop rule refuses every path `shortLinkCodeOf` routes here.
+ */
+function redirectToShortLink(req: IncomingMessage, res: ServerResponse) {
+  const url = req.url ?? "/";
+  const query = url.includes("?") ? url.slice(url.indexOf("?")) : "";
+  const location = `/q/${encodeURIComponent(shortLinkCodeOf(url)!)}${query}`;
+  res.writeHead(308, { Location: location, "Cache-Control": "no-store", "Content-Type": "text/plain; charset=utf-8" }).end(req.method === "HEAD" ? undefined : `Permanent Redirect: ${location}\n`);
+  countRequest(SHORT_LINK_ROUTE, req.method ?? "GET", 308, null);
 }
 
 /** A request's end, counted and logged under its route template. */
@@ -235,6 +247,7 @@ const server = createServer((req, res) => {
   if (stopping) res.setHeader("Connection", "close");
   const shortLink = SHORT_LINK.exec(req.url ?? "");
   if (shortLink && (req.method === "GET" || req.method === "HEAD" || req.method === "POST")) void serveShortLink(req, res, shortLink[1], address);
+  else if (!shortLink && shortLinkCodeOf(req.url ?? "/") !== null) redirectToShortLink(req, res);
   else if (/^\/v1(?:[/?]|$)/.test(req.url ?? "")) void serveV1(req, res);
   else {
     const path = (req.url ?? "/").split("?")[0];

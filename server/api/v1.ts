@@ -8,6 +8,7 @@ import { clientAddress } from "../client-address";
 import { authenticateApiKey, presentedKey, type PresentedKey, type Principal } from "../domain/apiKeys";
 import { libraryKey } from "../domain/library";
 import { DomainError, isKeyGuess } from "../errors";
+import { jsonShapeProblem, readBody } from "../http/body";
 import { jsonAnswer, jsonText, toResponse, type Answer } from "../http/answer";
 import { errorAnswer } from "../http/errors";
 import { processSingleton } from "../process-singleton";
@@ -38,43 +39,19 @@ export type V1Request = {
  */
 const answers = processSingleton("v1.listAnswers", () => new LRUCache<string, Uint8Array>({ maxSize: 32 * 2 ** 20, sizeCalculation: (bytes) => bytes.byteLength }));
 
-/** Reads the body up to the limit; null when it is larger. */
-async function readBody(req: V1Request): Promise<string | null> {
-  const declared = Number(req.headers.get("content-length") ?? "0");
-  if (declared > MAX_BODY_BYTES) return null;
-  if (!req.body) return "";
-  const reader = req.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_BODY_BYTES) {
-      await reader.cancel();
-      return null;
-    }
-    chunks.push(value);
-  }
-  try {
-    // fatal: invalid UTF-8 is refused, not replaced with U+FFFD.
-    return new TextDecoder("utf-8", { fatal: true }).decode(Buffer.concat(chunks));
-  } catch {
-    throw new DomainError("invalid", "The body is not valid UTF-8");
-  }
-}
-
 /** A JSON body's text: content type (415), size (413), UTF-8 (400). */
 async function jsonBodyText(req: V1Request): Promise<string> {
   const type = req.headers.get("content-type") ?? "";
   if (!/^application\/json\s*(;|$)/i.test(type)) throw new DomainError("unsupported_media_type", "Content-Type must be application/json");
-  const text = await readBody(req);
+  const text = await readBody(req, MAX_BODY_BYTES);
   if (text === null) throw new DomainError("payload_too_large", "The body must be at most 1 MiB");
   return text;
 }
 
 /** A JSON body's syntax and shape (400). */
 function jsonObject(text: string): Record<string, unknown> {
+  const shape = jsonShapeProblem(text);
+  if (shape) throw new DomainError("invalid", shape);
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -13,6 +13,7 @@ import { keysetPages } from "./paging";
 import { resolveRange, type Range, type RangeQuery } from "./dateRange";
 import { QUARTER_MS, QUARTERS_A_DAY, dateOfDay, localTimeText, offsetMinutes, offsetText } from "./timeZones";
 import { firstIdAt } from "../ids";
+import { sendableUrl } from "../urls";
 
 const count = z.number().int();
 const breakdown = <K extends string>(key: K) => z.array(z.object({ [key]: z.string(), scans: count } as Record<K, z.ZodString> & { scans: typeof count }));
@@ -403,8 +404,8 @@ export async function scanExport(library: Library, code: string, query: RangeQue
       for await (const rows of pages)
         yield rows.map(([, scannedAt, country, device, os, browser, unique, destination]) =>
           local
-            ? [scannedAt, localTime(scannedAt), country, device, os, browser, unique === true || unique === 1, destination]
-            : [scannedAt, country, device, os, browser, unique === true || unique === 1, destination],
+            ? [scannedAt, localTime(scannedAt), country, device, os, browser, unique === true || unique === 1, sendableUrl(destination)]
+            : [scannedAt, country, device, os, browser, unique === true || unique === 1, sendableUrl(destination)],
         );
     })(),
   };

@@ -14,6 +14,7 @@ import { totalScansOf } from "./analytics";
 import { keysetPages, newestInLibrary, toPage } from "./paging";
 import { refuseUnreadableStyles } from "./readableStyles";
 import { batchArray, bodyObject, decodeCursor, nameField, refuseServedShortLinks, styleField, toSeconds, urlField, type NamedDestination } from "./validation";
+import { sendableUrl } from "../urls";
 
 export const STATUSES = ["active", "paused", "draft"] as const;
 export type DynamicStatus = (typeof STATUSES)[number];
@@ -64,7 +65,7 @@ export const shortUrl = (code: string) => `${env.shortBaseUrl}/q/${code}`;
 export const dynamicRecordOf = (row: Row): DynamicRecord => ({
   code: row.code,
   short_url: shortUrl(row.code),
-  destination_url: row.destinationUrl,
+  destination_url: sendableUrl(row.destinationUrl),
   name: row.name,
   style: JSON.parse(row.style),
   status: row.status as DynamicStatus,
@@ -256,6 +257,9 @@ export async function* dynamicExportRows(library: Library): AsyncGenerator<unkno
   );
   for await (const rows of pages) {
     const total = await totalScansOf(rows.map((r) => r.id));
-    yield rows.map((r) => [r.code, r.name, shortUrl(r.code), r.destinationUrl, r.status, r.teamId, r.createdAt, r.updatedAt, total.get(r.id) ?? 0, r.expiresAt, r.expiredUrl, r.targets, r.utm, r.passwordHash !== null]);
+    yield rows.map((r) => {
+      const { expired_url, targets } = rulesRecordOf(r);
+      return [r.code, r.name, shortUrl(r.code), sendableUrl(r.destinationUrl), r.status, r.teamId, r.createdAt, r.updatedAt, total.get(r.id) ?? 0, r.expiresAt, expired_url, targets && JSON.stringify(targets), r.utm, r.passwordHash !== null];
+    });
   }
 }

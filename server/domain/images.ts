@@ -10,13 +10,14 @@ import { capacityProblem } from "./qrImage";
 import { DEFAULT_SIZE, IMAGE_FORMATS, MAX_SIZE, MIN_SIZE, resolvedStyle, SIZE_MM, type ImageFormat } from "./qrStyle";
 import type { ItemKind } from "./teams";
 import type { Style } from "./validation";
+import { sendableUrl } from "../urls";
 
 /** What the image encodes: a static code's URL, a dynamic code's short URL (so scans are recorded). */
 async function encodedText(library: Library, kind: ItemKind, id: string): Promise<{ text: string; style: Style }> {
   if (kind === "static") {
     const row = await db.staticCode.findFirst({ where: { id, ...libraryWhere(library) }, select: { url: true, style: true } });
     if (!row) throw notFound("QR code not found");
-    return { text: row.url, style: JSON.parse(row.style) };
+    return { text: sendableUrl(row.url), style: JSON.parse(row.style) };
   }
   const row = await db.dynamicCode.findFirst({ where: { code: id, ...libraryWhere(library), deletedAt: null }, select: { style: true } });
   if (!row) throw notFound("Dynamic QR code not found");

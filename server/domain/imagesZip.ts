@@ -18,6 +18,7 @@ import { searchWhere } from "./libraryItems";
 import { keysetPages } from "./paging";
 import type { ItemKind } from "./teams";
 import type { Style } from "./validation";
+import { sendableUrl } from "../urls";
 
 /** Ids one request may name (a URL holds about this many anyway). */
 export const MAX_ZIP_IDS = 1000;
@@ -57,7 +58,7 @@ function recordPages(library: Library, kind: ItemKind, pick: ZipPick): AsyncGene
         (after, take) => db.staticCode.findMany({ where: where(after) as never, orderBy: { id: "asc" }, take, select: { id: true, name: true, url: true, style: true } }),
         ZIP_PAGE,
       );
-      for await (const rows of pages) yield rows.map((r) => ({ kind, id: r.id, name: r.name, text: r.url, style: JSON.parse(r.style) as Style }));
+      for await (const rows of pages) yield rows.map((r) => ({ kind, id: r.id, name: r.name, text: sendableUrl(r.url), style: JSON.parse(r.style) as Style }));
     })();
   }
   return (async function* () {

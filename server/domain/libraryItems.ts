@@ -9,11 +9,13 @@ import { createDynamicCodes, deleteDynamicCode, dynamicBatchInput, dynamicDestin
 import { libraryCondition, libraryWhere, type Actor, type Library } from "./library";
 import { createStaticCodes, deleteStaticCode, staticBatchInput, staticDestinations } from "./staticCodes";
 import { parseLines } from "./pastedLines";
-import { capacityProblem, renderSvg } from "./qrImage";
+import { capacityProblem } from "./qrImage";
+import { renderImage } from "../images/renderer";
 import { resolvedStyle } from "./qrStyle";
 import { refuseUnreadableStyles } from "./readableStyles";
 import { membershipOf, type ItemKind, type Role } from "./teams";
-import { servedShortLinkIssues, styleField, styleShape, type NamedDestination, type Style } from "./validation";
+import { MAX_BATCH, servedShortLinkIssues, styleField, styleShape, type NamedDestination, type Style } from "./validation";
+import { sendableUrl } from "../urls";
 import { rulesRecordOf, type RulesRecord } from "../rules";
 
 export const libraryKindField = z.enum(["personal", "team"]);
@@ -149,10 +151,10 @@ export async function libraryPage(actor: Actor, query: LibraryPageQuery) {
     const common = { name: row.name, style: JSON.parse(row.style) as Style, createdAt: row.createdAt.toISOString(), createdBy: row.createdBy.email };
     if (kind === "static") {
       const s = row as (typeof statics)[number];
-      return { ...common, kind, id: s.id, url: s.url, shortUrl: null, status: s.reviewStatus as LibraryItem["status"], totalScans: null, rules: null };
+      return { ...common, kind, id: s.id, url: sendableUrl(s.url), shortUrl: null, status: s.reviewStatus as LibraryItem["status"], totalScans: null, rules: null };
     }
     const d = row as (typeof dynamics)[number];
-    return { ...common, kind, id: d.code, url: d.destinationUrl, shortUrl: shortUrl(d.code), status: d.status as LibraryItem["status"], totalScans: totals.get(d.id) ?? 0, rules: rulesRecordOf(d) };
+    return { ...common, kind, id: d.code, url: sendableUrl(d.destinationUrl), shortUrl: shortUrl(d.code), status: d.status as LibraryItem["status"], totalScans: totals.get(d.id) ?? 0, rules: rulesRecordOf(d) };
   });
   const total = staticCount + dynamicCount;
   // The statuses the page offers are the ones the update will accept.
@@ -208,6 +210,8 @@ export async function createFromLines(actor: Actor, kind: ItemKind, text: string
   requireEditor(actor);
   const { items, problems } = parseLines(text);
   if (items.length === 0 && problems.length === 0) throw invalid("Write at least one line: name, https://…");
+  // Refused before any line is checked (the batch's own rule and words).
+  if (items.length > MAX_BATCH) throw invalid(`A batch holds at most ${MAX_BATCH} items`);
   // Every bad line at once: those that are not `name, url` and those whose name or URL is refused.
   return createItems(actor, kind, items, (i) => items[i].line - 1, problems);
 }
@@ -228,7 +232,7 @@ async function encodedTextOf(actor: Actor, kind: ItemKind, id: string): Promise<
   if (kind === "static") {
     const record = await db.staticCode.findFirst({ where: { id, ...where }, select: { url: true } });
     if (!record) throw notFound("QR code not found");
-    return record.url;
+    return sendableUrl(record.url);
   }
   const record = await db.dynamicCode.findFirst({ where: { code: id, ...where, deletedAt: null }, select: { code: true } });
   if (!record) throw notFound("Dynamic QR code not found");
@@ -256,7 +260,8 @@ export async function previewItemStyle(actor: Actor, kind: ItemKind, id: string,
   const text = await encodedTextOf(actor, kind, id);
   // A well-formed style is drawn even when it would not scan (with its reason); an unsafe logo never is.
   const shape = styleShape.safeParse(input);
-  const svg = shape.success ? await renderSvg(text, shape.data, PREVIEW_SIZE).catch(() => null) : null;
+  // Drawn as the image routes draw (a long URL's SVG off the event loop), counted against the user's bound.
+  const svg = shape.success ? await renderImage(`preview:${actor.userId}`, { text, style: shape.data, size: PREVIEW_SIZE, format: "svg" }).then(String).catch(() => null) : null;
   try {
     await checkItemStyle(actor, kind, id, input);
     return { svg, problem: null };

@@ -9,6 +9,7 @@ import { keysetPages, newestInLibrary, toPage } from "./paging";
 import { capacityProblem } from "./qrImage";
 import { resolvedStyle } from "./qrStyle";
 import { refuseUnreadableStyles } from "./readableStyles";
+import { sendableUrl } from "../urls";
 import { batchArray, bodyObject, decodeCursor, nameField, refuseServedShortLinks, styleField, toSeconds, urlField, type NamedDestination } from "./validation";
 
 export const staticCodeInput = bodyObject({ url: urlField("url"), name: nameField, style: styleField.optional() }).superRefine((item, ctx) => {
@@ -35,7 +36,7 @@ type Row = { id: string; url: string; name: string; style: string; createdAt: Da
 /** A stored row as the API shows it. */
 export const staticRecordOf = (row: Row): StaticRecord => ({
   qr_id: row.id,
-  url: row.url,
+  url: sendableUrl(row.url),
   name: row.name,
   style: JSON.parse(row.style),
   created_at: toSeconds(row.createdAt),
@@ -99,5 +100,5 @@ export async function* staticExportRows(library: Library): AsyncGenerator<unknow
       select: { id: true, name: true, url: true, createdAt: true, updatedAt: true },
     }),
   );
-  for await (const rows of pages) yield rows.map((r) => [r.id, r.name, r.url, r.createdAt, r.updatedAt]);
+  for await (const rows of pages) yield rows.map((r) => [r.id, r.name, sendableUrl(r.url), r.createdAt, r.updatedAt]);
 }

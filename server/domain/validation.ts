@@ -3,6 +3,8 @@
 import { z } from "zod";
 import { fromZodIssues, invalid } from "../errors";
 import { env } from "../env";
+import { processSingleton } from "../process-singleton";
+import { leadsToShortLink, MAX_URL_LENGTH, ownHostOfBase, ownHostOfHeader, parsedHttpUrl, serialisedUrl, type OwnHost } from "../urls";
 import { undrawableCharacters } from "./frameText";
 import { logoProblem } from "./logo";
 import { cheapUnreadableReason, FINDER_SHAPES, FRAME_TEXT_MAX, LOGO_SIZE, MAX_LOGO_BYTES, MODULE_SHAPES, unreadable } from "./qrStyle";
@@ -11,43 +13,57 @@ type Issue = { input?: unknown };
 const required = (field: string, expected: string) => (issue: Issue) =>
   issue.input === undefined ? `${field} is required` : `${field} must be ${expected}`;
 
-/** Why `value` is not an acceptable destination, or null. */
+/** The service's configured base URLs as own hosts (read once: the environment is fixed). */
+const baseHosts = () => processSingleton("validation.baseHosts", () => [env.shortBaseUrl, env.appUrl].map(ownHostOfBase).filter((h): h is OwnHost => h !== null));
+
+/**
+ * Why `value` is not an acceptable destination, or null. Cheap rules first: the length of the
+ * raw string before it is parsed; then the serialisation is judged (its length, the loop rule).
+ */
 export function urlProblem(value: string): string | null {
-  if (value.length > 2048) return "must be at most 2048 characters";
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return "must be an absolute http or https URL";
-  }
-  if ((url.protocol !== "http:" && url.protocol !== "https:") || value.trim() !== value || !url.hostname) {
-    return "must be an absolute http or https URL";
-  }
-  if (url.username || url.password) return "must not contain credentials";
-  const own = [env.shortBaseUrl, env.appUrl].map((base) => new URL(base));
-  if (own.some((base) => base.host === url.host && url.pathname.startsWith(`${base.pathname.replace(/\/$/, "")}/q/`))) return LOOP;
-  return null;
+  return checkedDestination(value).problem;
+}
+
+type CheckedUrl = { value: string; problem: string | null; serialised: string };
+/** The last URL checked: a field's rule, its message and its serialisation ask about the same string in turn; parsed once. */
+const lastChecked = processSingleton("validation.lastCheckedUrl", (): { url: CheckedUrl } => ({ url: { value: "", problem: "must be an absolute http or https URL", serialised: "" } }));
+
+function checkedDestination(value: string): CheckedUrl {
+  if (value === lastChecked.url.value) return lastChecked.url;
+  const serialised = (problem: string | null, text = "") => (lastChecked.url = { value, problem, serialised: text });
+  if (value.length > MAX_URL_LENGTH) return serialised(`must be at most ${MAX_URL_LENGTH} characters`);
+  const url = parsedHttpUrl(value);
+  if (!url || value.trim() !== value || !url.hostname) return serialised("must be an absolute http or https URL");
+  if (url.username || url.password) return serialised("must not contain credentials");
+  const text = serialisedUrl(url, value);
+  if (text.length > MAX_URL_LENGTH) return serialised(`must be at most ${MAX_URL_LENGTH} characters once encoded (a character outside ASCII takes up to 9, as %XX)`);
+  if (leadsToShortLink(url, baseHosts())) return serialised(LOOP);
+  return serialised(null, text);
 }
 const LOOP = "must not point to this service's own /q/ short links";
+
+/** An accepted destination as the service stores, echoes and sends it (README "Decisions"): the WHATWG serialisation. */
+export const serialisedDestination = (value: string): string => checkedDestination(value).serialised;
+
+/** A URL field's string rule: refused (and nothing after it run) unless `urlProblem` passes, then serialised. */
+export const checkedUrl = (schema: z.ZodString, message: (issue: z.core.$ZodRawIssue) => string) =>
+  schema.refine((value) => urlProblem(value) === null, { error: message, abort: true }).overwrite(serialisedDestination);
 
 /** A destination the request names by the label its message uses (`targets[0].url`), at its place in the input (`["dynqrcodes", 2, "targets", 0, "url"]`). */
 export type NamedDestination = { path: PropertyKey[]; label: string; url: string | null | undefined };
 
 /**
- * The part of the redirect-loop rule that depends on the request: `/q/` on a host the request
- * reached (`servedHostsOf`). The schemas refuse the configured base URLs themselves; this is
- * checked by the domain, which gets the hosts with the actor. Worded as a failed input check.
+ * The part of the redirect-loop rule that depends on the request: a short link on a host the
+ * request reached (`servedHostsOf`). The schemas refuse the configured base URLs themselves;
+ * this is checked by the domain, which gets the hosts with the actor. Worded as a failed input check.
  */
 export function servedShortLinkIssues(servedHosts: readonly string[] | null | undefined, destinations: NamedDestination[]): { path: PropertyKey[]; message: string }[] {
   if (!servedHosts || servedHosts.length === 0) return [];
+  const hosts = servedHosts.map(ownHostOfHeader).filter((h): h is OwnHost => h !== null);
   return destinations.flatMap(({ path, label, url }) => {
-    let parsed: URL;
-    try {
-      parsed = new URL(url ?? "");
-    } catch {
-      return []; // no URL at all: the schemas refuse it
-    }
-    return servedHosts.includes(parsed.host) && parsed.pathname.startsWith("/q/") ? [{ path, message: `${label} ${LOOP}` }] : [];
+    // No URL at all, or one too long to parse: the schemas refuse it.
+    const parsed = url && url.length <= MAX_URL_LENGTH ? parsedHttpUrl(url) : null;
+    return parsed && leadsToShortLink(parsed, hosts) ? [{ path, message: `${label} ${LOOP}` }] : [];
   });
 }
 
@@ -58,13 +74,8 @@ export function refuseServedShortLinks(servedHosts: readonly string[] | null | u
 }
 
 export const urlField = (field: string) =>
-  z
-    .string({ error: required(field, "a string") })
-    .superRefine((value, ctx) => {
-      const problem = urlProblem(value);
-      if (problem) ctx.addIssue({ code: "custom", message: `${field} ${problem}` });
-    })
-    .meta({ description: "Absolute http or https URL, at most 2048 characters, no credentials.", example: "https://example.com/menu", format: "uri", maxLength: 2048 });
+  checkedUrl(z.string({ error: required(field, "a string") }), (issue) => `${field} ${urlProblem(issue.input as string)}`)
+    .meta({ description: "Absolute http or https URL, at most 2048 characters as sent and once encoded, no credentials; stored and echoed as its WHATWG serialisation (punycode host, percent-encoded UTF-8).", example: "https://example.com/menu", format: "uri", maxLength: 2048 });
 
 /** Control characters (a NUL would go raw into CSV exports), never part of a name. */
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
@@ -72,8 +83,10 @@ const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 export const nameField = z
   .string({ error: required("name", "a string") })
   .superRefine((value, ctx) => {
-    // Characters, not UTF-16 units: an emoji is one.
-    const length = [...value.trim()].length;
+    // Characters, not UTF-16 units: an emoji is one. Counted only when it can be 200 or fewer
+    // (two units a character at most): a megabyte is refused before it is split.
+    const trimmed = value.trim();
+    const length = trimmed.length > 400 ? Infinity : [...trimmed].length;
     if (length < 1 || length > 200) ctx.addIssue({ code: "custom", message: "name must be 1 to 200 characters (after trimming)" });
     else if (CONTROL.test(value)) ctx.addIssue({ code: "custom", message: "name must not contain control characters (line breaks, tabs, NUL)" });
   })
@@ -120,7 +133,8 @@ export const styleShape = z.strictObject(
         {
           text: z
             .string({ error: frameTextProblem })
-            .refine((text) => [...text].length >= 1 && [...text].length <= FRAME_TEXT_MAX && !CONTROL.test(text), { message: frameTextProblem, abort: true })
+            // Split into characters only when short enough to pass (two UTF-16 units a character at most).
+            .refine((text) => text.length <= FRAME_TEXT_MAX * 2 && [...text].length >= 1 && [...text].length <= FRAME_TEXT_MAX && !CONTROL.test(text), { message: frameTextProblem, abort: true })
             // After the length: at most 24 characters reach the fonts' tables.
             .superRefine((text, ctx) => {
               const missing = undrawableCharacters(text);
@@ -168,11 +182,25 @@ export const bodyObject = <T extends z.ZodRawShape>(shape: T) =>
         : "The body must be a JSON object",
   });
 
+/**
+ * An array of at most `max` items whose items are checked only up to one past it: zod checks
+ * every element before the length, so 100,000 of them would each be checked (and named) first.
+ * The one over `max` keeps the refusal that of an array one too long.
+ */
+export const boundedArray = <T extends z.ZodType>(max: number, array: z.ZodArray<T>) =>
+  z.preprocess((value) => (Array.isArray(value) && value.length > max + 1 ? value.slice(0, max + 1) : value), array);
+
+/** The most items a batch create holds (on /v1 and in the pages' pasted lines). */
+export const MAX_BATCH = 50;
+
 export const batchArray = <T extends z.ZodType>(field: string, item: T) =>
-  z
-    .array(item, { error: required(field, "an array of objects") })
-    .min(1, `${field} must hold at least 1 item`)
-    .max(50, "A batch holds at most 50 items");
+  boundedArray(
+    MAX_BATCH,
+    z
+      .array(item, { error: required(field, "an array of objects") })
+      .min(1, `${field} must hold at least 1 item`)
+      .max(MAX_BATCH, `A batch holds at most ${MAX_BATCH} items`),
+  );
 
 export const listQuery = z.object({
   // A query string's "20" is read as a number here, in the query's own schema: decimal digits

@@ -5,7 +5,7 @@
 // images are kept in a small cache keyed by everything that decides them (format, size,
 // encoded text, style), so a record's new version or style is a new key. Only PNGs go to the
 // pool: their cost grows with the square of the size (a 2,048 px one is most of a second),
-// while an SVG's does not grow with it (1 to 6 ms, the encoding of the matrix), so SVGs, the
+// while an SVG's does not grow with it (1 to 6 ms for a short text, the encoding of the matrix), so SVGs, the
 // library's thumbnails among them, are drawn here at once rather than queued behind others'
 // PNGs. One key may have at most IMAGES_PER_KEY PNGs drawing or waiting; beyond that it is
 // answered 429 at once. PDFs go to the pool like PNGs; so does the decode check of a style
@@ -71,12 +71,18 @@ const cacheKey = ({ text, style, size, format, sizeMm }: RenderJob) =>
 const tooMany = () =>
   new DomainError("rate_limited", "Too many images at once for this key: try again in a moment", undefined, { "Retry-After": "1" });
 
-/** The image for `job`, from the cache or drawn (a PNG counted against `key`'s bound). */
+/**
+ * SVGs of texts up to this many bytes are drawn here (a few ms); longer ones go to the pool like
+ * PNGs: the encoder's segmentation of a 2 KB URL takes up to a second (issue 37).
+ */
+const SVG_HERE_BYTES = 256;
+
+/** The image for `job`, from the cache or drawn (a PNG, or a long text's SVG, counted against `key`'s bound). */
 export async function renderImage(key: string, job: RenderJob): Promise<Rendered> {
   const id = cacheKey(job);
   const cached = state.cache.get(id);
   if (cached !== undefined) return cached;
-  if (job.format === "svg") {
+  if (job.format === "svg" && Buffer.byteLength(job.text) <= SVG_HERE_BYTES) {
     const image = await renderHere(job);
     state.drawn++;
     state.cache.set(id, image);

@@ -4,7 +4,7 @@
 // item by index as every batch error does.
 import { z } from "zod";
 import { now } from "../clock";
-import { urlProblem } from "../domain/validation";
+import { boundedArray, checkedUrl, urlProblem } from "../domain/validation";
 import { COUNTRIES, MAX_TARGETS, TARGET_DEVICES, TARGET_OS, UTM_KEYS } from "./choices";
 
 export { COUNTRIES, MAX_TARGETS, TARGET_DEVICES, TARGET_OS, UTM_KEYS };
@@ -20,9 +20,10 @@ function fieldOf(path: PropertyKey[] | undefined, top: string): string {
 
 type Issue = { path?: PropertyKey[]; input?: unknown; code?: string; keys?: string[] };
 
-const targetUrl = z
-  .string({ error: (issue) => `${fieldOf(issue.path, "targets")} ${issue.input === undefined ? "is required" : "must be a string"}` })
-  .refine((value) => urlProblem(value) === null, { error: (issue) => `${fieldOf(issue.path, "targets")} ${urlProblem(issue.input as string)}` })
+const targetUrl = checkedUrl(
+  z.string({ error: (issue) => `${fieldOf(issue.path, "targets")} ${issue.input === undefined ? "is required" : "must be a string"}` }),
+  (issue) => `${fieldOf(issue.path, "targets")} ${urlProblem(issue.input as string)}`,
+)
   .meta({ description: "Where a matching scan goes: the same rules as destination_url.", format: "uri", maxLength: 2048 });
 
 const choice = (values: readonly string[], what: string) =>
@@ -53,9 +54,10 @@ export const targetField = z
   .meta({ id: "Target", description: "A rule: a scan matching every condition given goes to url.", example: { url: "https://apps.apple.com/app/id1", os: "iOS" } });
 export type Target = z.infer<typeof targetField>;
 
-export const targetsField = z
-  .array(targetField, { error: "targets must be an array of rules, or null" })
-  .max(MAX_TARGETS, `targets holds at most ${MAX_TARGETS} rules`)
+export const targetsField = boundedArray(
+  MAX_TARGETS,
+  z.array(targetField, { error: "targets must be an array of rules, or null" }).max(MAX_TARGETS, `targets holds at most ${MAX_TARGETS} rules`),
+)
   .nullable()
   .meta({ description: `Up to ${MAX_TARGETS} rules, tried in order; the first whose conditions all match decides the destination, else destination_url.` });
 
@@ -87,9 +89,7 @@ export const expiresAtField = z
 /** On create the expiry must lie ahead (a PATCH may end a code now). */
 export const futureExpiresAtField = expiresAtField.refine((value) => value === null || value > now().getTime() / 1000, "expires_at must be in the future");
 
-export const expiredUrlField = z
-  .string({ error: "expired_url must be a string, or null" })
-  .refine((value) => urlProblem(value) === null, { error: (issue) => `expired_url ${urlProblem(issue.input as string)}` })
+export const expiredUrlField = checkedUrl(z.string({ error: "expired_url must be a string, or null" }), (issue) => `expired_url ${urlProblem(issue.input as string)}`)
   .nullable()
   .meta({ description: "Where the short link sends scans once the code has expired; null: a 410 page.", format: "uri", maxLength: 2048 });
 

@@ -5,6 +5,7 @@
 // first matching target, else destination_url → UTM parameters.
 import { countryOf } from "../scan/country";
 import { describeAgent } from "../scan/recorder";
+import { sendableUrl } from "../urls";
 import type { Target, Utm } from "./fields";
 
 export * from "./fields";
@@ -13,13 +14,16 @@ export { answerPasswordForm, checkPassword, passwordFormPage, type PasswordCheck
 /** The rule columns of a DynamicCode row. */
 export type RuleColumns = { expiresAt: Date | string | null; expiredUrl: string | null; targets: string | null; utm: string | null; passwordHash: string | null };
 
+/** Targets as sent: their URLs serialised (rows stored before the rule may hold raw ones; server/urls.ts). */
+export const sendableTargets = (targets: Target[]): Target[] => targets.map((t) => ({ ...t, url: sendableUrl(t.url) }));
+
 /** The rules as records show them. */
 export type RulesRecord = { expires_at: number | null; expired_url: string | null; targets: Target[] | null; utm: Utm | null; password_protected: boolean };
 export const rulesRecordOf = (row: RuleColumns): RulesRecord => ({
   // new Date(): a raw query gives SQLite's stored text or PostgreSQL's Date.
   expires_at: row.expiresAt === null ? null : Math.floor(new Date(row.expiresAt).getTime() / 1000),
-  expired_url: row.expiredUrl,
-  targets: row.targets === null ? null : (JSON.parse(row.targets) as Target[]),
+  expired_url: row.expiredUrl === null ? null : sendableUrl(row.expiredUrl),
+  targets: row.targets === null ? null : sendableTargets(JSON.parse(row.targets) as Target[]),
   utm: row.utm === null ? null : (JSON.parse(row.utm) as Utm),
   password_protected: row.passwordHash !== null,
 });
@@ -58,13 +62,13 @@ export function resolvedRulesOf(row: RuleColumns): { destination: (url: string) 
   const utm = row.utm === null ? null : (JSON.parse(row.utm) as Utm);
   const rules: ResolvedRules = {};
   if (row.expiresAt !== null) rules.expiresAt = new Date(row.expiresAt).getTime();
-  if (row.expiredUrl !== null) rules.expiredUrl = row.expiredUrl;
+  if (row.expiredUrl !== null) rules.expiredUrl = sendableUrl(row.expiredUrl);
   if (row.targets !== null) {
-    const targets = (JSON.parse(row.targets) as Target[]).map((t) => ({ ...t, url: withUtm(t.url, utm) }));
+    const targets = (JSON.parse(row.targets) as Target[]).map((t) => ({ ...t, url: withUtm(sendableUrl(t.url), utm) }));
     if (targets.length > 0) rules.targets = targets;
   }
   if (row.passwordHash !== null) rules.passwordHash = row.passwordHash;
-  return { destination: (url) => withUtm(url, utm), rules };
+  return { destination: (url) => withUtm(sendableUrl(url), utm), rules };
 }
 
 /** The scan facts targets may ask about. */

@@ -7,6 +7,7 @@ import { DomainError, notFound } from "../errors";
 import { timeOrderedId } from "../ids";
 import { libraryKey, type Actor } from "../domain/library";
 import { bodyObject, toSeconds } from "../domain/validation";
+import { MAX_URL_LENGTH } from "../urls";
 import { endpointUrlProblem } from "./address";
 import { EVENT_TYPES, recordEvents } from "./events";
 import { newSecret } from "./signature";
@@ -22,7 +23,11 @@ const eventsField = z
     if (unknown !== undefined) ctx.addIssue({ code: "custom", message: `Unknown event: ${unknown}` });
   })
   .meta({ description: `Event names: ${EVENT_TYPES.join(", ")}.`, example: ["dynqrcode.created", "scan.created"] });
-const urlField = z.string({ error: "url must be a public https URL" }).meta({ description: "A public https URL (checked again, after DNS, at every delivery).", format: "uri", maxLength: 2048, example: "https://example.com/hooks/qr" });
+const urlField = z
+  .string({ error: "url must be a public https URL" })
+  // Refused before anything parses or resolves it.
+  .max(MAX_URL_LENGTH, { error: `url must be at most ${MAX_URL_LENGTH} characters`, abort: true })
+  .meta({ description: "A public https URL (checked again, after DNS, at every delivery).", format: "uri", maxLength: 2048, example: "https://example.com/hooks/qr" });
 const descriptionField = z.string({ error: "description must be a string" }).max(500, "description must be at most 500 characters").meta({ example: "Order system" });
 export const webhookIdParam = z.string().meta({ description: "The webhook_id of the endpoint." });
 

@@ -810,7 +810,7 @@ export interface operations {
                 "application/json": {
                     /**
                      * Format: uri
-                     * @description Absolute http or https URL, at most 2048 characters, no credentials.
+                     * @description Absolute http or https URL, at most 2048 characters as sent and once encoded, no credentials; stored and echoed as its WHATWG serialisation (punycode host, percent-encoded UTF-8).
                      * @example https://example.com/menu
                      */
                     url: string;
@@ -1012,7 +1012,7 @@ export interface operations {
                     qrcodes: {
                         /**
                          * Format: uri
-                         * @description Absolute http or https URL, at most 2048 characters, no credentials.
+                         * @description Absolute http or https URL, at most 2048 characters as sent and once encoded, no credentials; stored and echoed as its WHATWG serialisation (punycode host, percent-encoded UTF-8).
                          * @example https://example.com/menu
                          */
                         url: string;
@@ -1505,7 +1505,7 @@ export interface operations {
                 "application/json": {
                     /**
                      * Format: uri
-                     * @description Absolute http or https URL, at most 2048 characters, no credentials.
+                     * @description Absolute http or https URL, at most 2048 characters as sent and once encoded, no credentials; stored and echoed as its WHATWG serialisation (punycode host, percent-encoded UTF-8).
                      * @example https://example.com/menu
                      */
                     destination_url: string;
@@ -1980,7 +1980,7 @@ export interface operations {
                     dynqrcodes: {
                         /**
                          * Format: uri
-                         * @description Absolute http or https URL, at most 2048 characters, no credentials.
+                         * @description Absolute http or https URL, at most 2048 characters as sent and once encoded, no credentials; stored and echoed as its WHATWG serialisation (punycode host, percent-encoded UTF-8).
                          * @example https://example.com/menu
                          */
                         destination_url: string;
@@ -2363,7 +2363,7 @@ export interface operations {
                 "application/json": {
                     /**
                      * Format: uri
-                     * @description Absolute http or https URL, at most 2048 characters, no credentials.
+                     * @description Absolute http or https URL, at most 2048 characters as sent and once encoded, no credentials; stored and echoed as its WHATWG serialisation (punycode host, percent-encoded UTF-8).
                      * @example https://example.com/menu
                      */
                     destination_url?: string;

@@ -8,7 +8,7 @@ import { createTRPCRouter, sessionProcedure } from "../trpc";
 export const libraryImportRouter = createTRPCRouter({
   /** Every row's problem, by line, in the labels' words; creates nothing. */
   check: sessionProcedure.input(importCheckInput).mutation(async ({ ctx, input }) => ({
-    problems: checkImportRows(await actorFor(ctx.session.userId, input.scope, ctx.servedHosts), input.kind, input.rows).map((p) => ({ line: p.line, error: inLabelWords(p.error) })),
+    problems: (await checkImportRows(await actorFor(ctx.session.userId, input.scope, ctx.servedHosts), input.kind, input.rows)).map((p) => ({ line: p.line, error: inLabelWords(p.error) })),
   })),
 
   /** One batch of up to 50 rows, all or nothing; the same file and position again replays it. */

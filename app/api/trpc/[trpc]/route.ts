@@ -4,6 +4,7 @@ import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { appRouter } from "@/server/api/root";
 import { renewedSessionCookie, sessionUserId } from "@/server/auth";
 import { clientAddress } from "@/server/client-address";
+import { jsonShapeProblem, readBody } from "@/server/http/body";
 import { logError } from "@/server/log";
 import { servedHostsOf } from "@/server/served-host";
 
@@ -18,11 +19,35 @@ function sameOrigin(req: Request): boolean {
   }
 }
 
-const handler = (req: Request) => {
+/**
+ * The largest body a page sends: the CSV import's check of 1,000 rows, each a name and a URL at
+ * their limits (about 3 MB). Anything larger is refused unread, and JSON nested deeper or with
+ * more values than any call needs is refused unparsed (server/http/body.ts).
+ */
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+/** The request with its body read within the limits, or the refusal (in tRPC's error shape, as the 403). */
+async function bounded(req: Request): Promise<Request | Response> {
+  if (req.method === "GET" || req.method === "HEAD") return req;
+  let text: string | null;
+  try {
+    text = await readBody(req, MAX_BODY_BYTES);
+  } catch (error) {
+    return Response.json({ error: { message: (error as Error).message } }, { status: 400 });
+  }
+  if (text === null) return Response.json({ error: { message: "The body must be at most 4 MiB" } }, { status: 413, headers: { Connection: "close" } });
+  const shape = jsonShapeProblem(text);
+  if (shape) return Response.json({ error: { message: shape } }, { status: 400 });
+  return new Request(req.url, { method: req.method, headers: req.headers, body: text });
+}
+
+const handler = async (received: Request) => {
   const requestId = randomUUID();
-  if (req.method !== "GET" && !sameOrigin(req)) {
+  if (received.method !== "GET" && !sameOrigin(received)) {
     return Response.json({ error: { message: "Cross-site request refused" } }, { status: 403 });
   }
+  const req = await bounded(received);
+  if (req instanceof Response) return req;
   return fetchRequestHandler({
     endpoint: "/api/trpc",
     req,

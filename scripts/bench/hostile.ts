@@ -1,0 +1,75 @@
+// npm run bench -- --only hostile (issue 37): the p99 of /q at a steady 200 scans a second,
+// alone and then while two callers send hostile requests back to back (scripts/bench/hostile-bodies.ts:
+// the largest body each route of both edges accepts, filled with what costs the most to check),
+// in the same run on one server. Goal: the p99 with hostile requests in flight under 50 ms.
+import autocannon from "autocannon";
+import { freshDatabase, startServer } from "../harness";
+import { hostileBodies, type HostileRequest } from "./hostile-bodies";
+
+const PASSWORD = "bench-password-1";
+const SCANS_PER_SECOND = 200;
+const CALLERS = 8;
+
+const figure = (name: string, value: string, goal: string, met: boolean) => console.log(`BENCH-FIGURE ${JSON.stringify({ name, value, goal, met })}`);
+
+export async function hostile(seconds: number): Promise<void> {
+  const database = await freshDatabase("bench");
+  process.env.DATABASE_URL = database.url;
+  const { db } = await import("../../server/db");
+  const { createUser } = await import("../../server/domain/users");
+  const { generateKey } = await import("../../server/domain/apiKeys");
+  const { createDynamicCodes } = await import("../../server/domain/dynamicCodes");
+  const { logIn } = await import("../../tests/helpers");
+  const server = await startServer({ DATABASE_URL: database.url, RATE_LIMIT_PERSONAL_DAILY_QUOTA: "1000000" });
+  try {
+    // Callers of their own (each key's rate limit leaves room for the hostile load), each with a code, a key and a session.
+    const callers: { key: string; cookie: string; requests: HostileRequest[]; code: string }[] = [];
+    for (let i = 0; i < CALLERS; i++) {
+      const user = await createUser({ email: `hostile-bench-${i}@example.com`, password: PASSWORD, name: `Hostile ${i}` }, "pro", { verified: true });
+      const actor = { userId: user.id, library: { kind: "personal" as const, userId: user.id } };
+      const [record] = await createDynamicCodes(actor, [{ destination_url: "https://example.com/landing", name: "scanned" }]);
+      const { key } = await generateKey(user.id, "personal");
+      const page = await logIn(user.email, PASSWORD, server.base);
+      callers.push({ key, cookie: page.cookie(), requests: hostileBodies(record.code), code: record.code });
+    }
+    const scanned = `${server.base}/q/${callers[0].code}`;
+    const scans = async () => {
+      const result = await autocannon({ url: scanned, connections: 10, overallRate: SCANS_PER_SECOND, duration: seconds, headers: { "user-agent": "Mozilla/5.0 (bench)" } });
+      return { p50: result.latency.p50, p99: result.latency.p99, count: result.requests.total, errors: result.errors + result.non2xx - result["3xx"] };
+    };
+    const send = async (request: HostileRequest, caller: (typeof callers)[number]): Promise<number> => {
+      const headers: Record<string, string> = { "content-type": "application/json", ...(request.edge === "v1" ? { "x-api-key": caller.key } : { cookie: caller.cookie, origin: server.base }) };
+      const res = await fetch(server.base + request.path, { method: request.method, headers, body: request.body });
+      await res.arrayBuffer();
+      return res.status;
+    };
+    console.log(`\nHostile requests: /q at ${SCANS_PER_SECOND}/s for ${seconds} s alone, then while 2 callers send the ${callers[0].requests.length} hostile requests back to back, on ${database.url.startsWith("file:") ? "SQLite" : "PostgreSQL"}`);
+    await scans(); // warm-up, not counted
+    const alone = await scans();
+    let sending = true;
+    let sent = 0;
+    const statuses = new Map<string, number>();
+    const senders = [0, 1].map(async (k) => {
+      for (let n = k; sending; n += 2) {
+        const caller = callers[n % CALLERS];
+        const request = caller.requests[Math.floor(n / CALLERS) % caller.requests.length];
+        const status = await send(request, caller);
+        sent++;
+        statuses.set(String(status), (statuses.get(String(status)) ?? 0) + 1);
+      }
+    });
+    const busy = await scans();
+    sending = false;
+    await Promise.all(senders);
+    const row = (name: string, l: Awaited<ReturnType<typeof scans>>) => `${name.padEnd(48)}p50 ${String(l.p50).padStart(4)} ms   p99 ${String(l.p99).padStart(4)} ms   (${l.count} scans, ${l.errors} not 302)`;
+    console.log(row("/q alone", alone));
+    console.log(row("/q while hostile requests are in flight", busy));
+    console.log(`hostile requests answered meanwhile: ${sent} (${[...statuses].map(([s, n]) => `${s}×${n}`).join(" ")})`);
+    figure("/q p99 alone (hostile section's baseline)", `${alone.p99} ms`, "—", true);
+    figure("/q p99 while hostile requests are in flight", `${busy.p99} ms (${sent} hostile requests)`, "< 50 ms", busy.p99 < 50);
+  } finally {
+    await server.stop();
+    await db.$disconnect();
+    await database.cleanup();
+  }
+}
