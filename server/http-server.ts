@@ -43,6 +43,10 @@ import { redis, whenReady } from "./redis";
 import { startWebhookDispatcher, stopWebhookDispatcher } from "./webhooks/thread";
 import { startRetentionSweep } from "./activity";
 import { startScanRetention } from "./scan/retention";
+import { keepNewFilesPrivate, tightenDataFiles } from "./private-files";
+
+// Before anything is written: what this process creates is its user's alone.
+keepNewFilesPrivate();
 
 const args = process.argv.slice(2);
 const option = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
@@ -268,6 +272,7 @@ async function stop(signal: NodeJS.Signals) {
 // A missing or weak secret, or no way to send mail in production, stops the server here, with
 // the reason, not at the first log-in or sign-up.
 try {
+  tightenDataFiles();
   for (const name of SECRET_NAMES) secret(name);
   if (env.mailProblem) throw new Error(env.mailProblem);
   if (env.scanSpool) startSpool(); // another live process holding SCAN_SPOOL_DIR stops this one
