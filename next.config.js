@@ -1,10 +1,7 @@
+import { SECURITY_HEADERS } from "./server/http/security-headers.js";
+
 /** Headers that every answer of Next carries (the page policy itself is set in proxy.ts). */
-const securityHeaders = [
-  { key: "X-Content-Type-Options", value: "nosniff" },
-  { key: "Referrer-Policy", value: "strict-origin-when-cross-origin" },
-  { key: "X-Frame-Options", value: "DENY" },
-  { key: "Permissions-Policy", value: "camera=(), microphone=(), geolocation=()" },
-];
+const securityHeaders = Object.entries(SECURITY_HEADERS).map(([key, value]) => ({ key, value }));
 
 /** @type {import('next').NextConfig} */
 const nextConfig = {

@@ -5,6 +5,10 @@
 // (PostgreSQL: pg_dump / pg_restore, see the README's "Running in production".)
 import { backendOf, sqliteFileOf } from "../server/database-url";
 import { env } from "../server/env";
+import { keepNewFilesPrivate } from "../server/private-files";
+
+// A backup holds what the database holds: 0600, as the database.
+keepNewFilesPrivate();
 
 const USAGE = "usage: npm run admin -- set-tier <email> <free|pro|business> | backup <file> | restore <file>";
 const [command, ...rest] = process.argv.slice(2);

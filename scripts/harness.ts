@@ -30,7 +30,8 @@ export type RunningServer = {
   output: () => string;
 };
 
-export async function startServer(env: Record<string, string | undefined> = {}, port?: number): Promise<RunningServer> {
+/** `cwd`: another working directory (its ./data is the server's), laid out like the repository. */
+export async function startServer(env: Record<string, string | undefined> = {}, port?: number, cwd?: string): Promise<RunningServer> {
   port ??= await freePort();
   // SERVER_NODE_ARGS: extra Node options for the server (say --cpu-prof, which NODE_OPTIONS refuses).
   const nodeArgs = process.env.SERVER_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
@@ -44,6 +45,7 @@ export async function startServer(env: Record<string, string | undefined> = {}, 
     // no access lines unless a test asks for them (LOG_LEVEL).
     env: { ...process.env, PORT: String(port), SHUTDOWN_DRAIN_SECONDS: "0", LOG_LEVEL: process.env.LOG_LEVEL ?? "warn", ...env, NODE_ENV: "production" },
     stdio: ["ignore", "pipe", "pipe"],
+    cwd,
   });
   let output = "";
   child.stdout!.on("data", (chunk: Buffer) => (output += chunk));

@@ -5,6 +5,11 @@ import { spawn, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { backendOf, sqliteFileOf } from "../server/database-url";
 import { env } from "../server/env";
+import { keepNewFilesPrivate } from "../server/private-files";
+
+// The database, data/secrets.json and the outbox are created by this script's children, which
+// inherit the umask (folders 0700, files 0600).
+keepNewFilesPrivate();
 
 const args = process.argv.slice(2);
 const port = args.includes("--port") ? args[args.indexOf("--port") + 1] : (process.env.PORT ?? "3000");
@@ -29,7 +34,7 @@ if (isNewEmbedded) console.log("Log in as pro@example.com / demo-password (see t
 const child = spawn(process.execPath, ["--import", "tsx", "server/http-server.ts", ...(dev ? ["--dev"] : []), "--port", port], {
   stdio: "inherit",
   // The README's demo command (--build) writes mails to data/outbox/ when no SMTP server is
-  // set, and logs their links; `npm start` alone is a deployment, which needs SMTP_URL.
+  // set (the log names each file); `npm start` alone is a deployment, which needs SMTP_URL.
   env: { ...process.env, PORT: port, NODE_ENV: dev ? "development" : "production", ...(args.includes("--build") ? { MAIL_OUTBOX: process.env.MAIL_OUTBOX ?? "1" } : {}) },
 });
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => child.kill(signal));

@@ -21,7 +21,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { answerV1 } from "./api/v1";
 import { ERROR_TABLE } from "./errors";
-import { jsonAnswer, writeAnswer } from "./http/answer";
+import { jsonAnswer, plainAnswer, writeAnswer } from "./http/answer";
 import { addressFromSocket } from "./client-address";
 import { env } from "./env";
 import { accessLogOn, logError, logInfo, logRequest } from "./log";
@@ -44,6 +44,10 @@ import { startWebhookDispatcher, stopWebhookDispatcher } from "./webhooks/thread
 import { startRetentionSweep } from "./activity";
 import { startScanRetention } from "./scan/retention";
 import { shortLinkCodeOf, SHORT_LINK } from "./urls";
+import { keepNewFilesPrivate, tightenDataFiles } from "./private-files";
+
+// Before anything is written: what this process creates is its user's alone.
+keepNewFilesPrivate();
 
 const args = process.argv.slice(2);
 const option = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
@@ -60,6 +64,8 @@ const PAGE_SEGMENTS = new Set(readdirSync(new URL("../app", import.meta.url), { 
 const app = env.servePages ? (await import("next")).default({ dev, hostname: host, port }) : null;
 const handleWithNext = app?.getRequestHandler();
 const NOT_SERVED = jsonAnswer(ERROR_TABLE.not_found.status, { error: "Not found: this instance serves only /v1 and /q (SERVE_PAGES=0)" });
+const unavailable = plainAnswer(ERROR_TABLE.database_unavailable.status, "Try again in a moment.");
+const DATABASE_UNAVAILABLE = { ...unavailable, headers: { ...unavailable.headers, "Retry-After": "1", "Cache-Control": "no-store" } };
 let stopping = false;
 
 /** A request header's (first) value. */
@@ -90,7 +96,7 @@ async function serveShortLink(req: IncomingMessage, res: ServerResponse, code: s
   } catch (error) {
     // Only when the code is not cached and the database cannot be reached.
     logError("shortlink.failed", { code }, error);
-    res.writeHead(ERROR_TABLE.database_unavailable.status, { "Content-Type": "text/plain; charset=utf-8", "Retry-After": "1", "Cache-Control": "no-store" }).end("Try again in a moment.\n");
+    await writeAnswer(res, req.method!, DATABASE_UNAVAILABLE);
   }
   const ms = started === 0 ? 0 : performance.now() - started;
   countRequest(SHORT_LINK_ROUTE, req.method!, res.statusCode, started === 0 ? null : ms / 1000);
@@ -279,6 +285,7 @@ async function stop(signal: NodeJS.Signals) {
 // A missing or weak secret, or no way to send mail in production, stops the server here, with
 // the reason, not at the first log-in or sign-up.
 try {
+  tightenDataFiles();
   for (const name of SECRET_NAMES) secret(name);
   if (env.mailProblem) throw new Error(env.mailProblem);
   if (env.scanSpool) startSpool(); // another live process holding SCAN_SPOOL_DIR stops this one

@@ -1,7 +1,7 @@
 // Server secrets (session signing, visitor hashing). Taken from the environment; with the
 // embedded SQLite default and no value set, a random one is generated once and kept in
 // ./data/secrets.json (never committed). A PostgreSQL deployment must set them.
-import { hkdfSync, randomBytes } from "node:crypto";
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { env } from "./env";
@@ -41,7 +41,7 @@ export function secret(envName: (typeof SECRET_NAMES)[number]): string {
   if (env.backend !== "sqlite") {
     throw new Error(`${envName} must be set when DATABASE_URL is not the embedded SQLite database`);
   }
-  mkdirSync(path.dirname(SECRETS_FILE), { recursive: true });
+  mkdirSync(path.dirname(SECRETS_FILE), { recursive: true, mode: 0o700 });
   const stored: Record<string, string> = existsSync(SECRETS_FILE) ? JSON.parse(readFileSync(SECRETS_FILE, "utf8")) : {};
   if (!stored[envName]) {
     stored[envName] = randomBytes(32).toString("base64url");
@@ -57,4 +57,25 @@ export function secret(envName: (typeof SECRET_NAMES)[number]): string {
  */
 export function derivedKey(purpose: string): Buffer {
   return Buffer.from(hkdfSync("sha256", secret("NEXTAUTH_SECRET"), "", `qr-records:${purpose}`, 32));
+}
+
+/**
+ * `text` sealed for `purpose` (AES-256-GCM under derivedKey(purpose)): `v1.<iv>.<tag>.<ciphertext>`,
+ * base64url. Secrets that must be read back (TOTP, webhook signing) are stored so: a copy of
+ * the database alone does not give them away.
+ */
+export function seal(purpose: string, text: string): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv("aes-256-gcm", derivedKey(purpose), iv);
+  const sealed = Buffer.concat([cipher.update(text, "utf8"), cipher.final()]);
+  return ["v1", iv, cipher.getAuthTag(), sealed].map((part) => (typeof part === "string" ? part : part.toString("base64url"))).join(".");
+}
+
+/** What seal(purpose, …) sealed; throws when it cannot be opened (another NEXTAUTH_SECRET, or damaged). */
+export function unseal(purpose: string, stored: string): string {
+  const [version, iv, tag, sealed] = stored.split(".");
+  if (version !== "v1") throw new Error(`Unknown sealed secret version ${version}`);
+  const decipher = createDecipheriv("aes-256-gcm", derivedKey(purpose), Buffer.from(iv, "base64url"));
+  decipher.setAuthTag(Buffer.from(tag, "base64url"));
+  return Buffer.concat([decipher.update(Buffer.from(sealed, "base64url")), decipher.final()]).toString("utf8");
 }

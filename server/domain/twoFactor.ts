@@ -4,7 +4,6 @@
 // key derived from NEXTAUTH_SECRET), never hashed and never logged; recovery codes are stored
 // as SHA-256 hashes and shown once. A code accepted at log-in cannot be used again (its time
 // step is spent in the rate-limit store, shared through Redis).
-import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
 import { generateSecret, generateURI, verify } from "otplib";
 import { actorOf, recordActivity } from "../activity";
 import { now } from "../clock";
@@ -13,7 +12,7 @@ import { DomainError, invalid } from "../errors";
 import { randomString, timeOrderedId } from "../ids";
 import { logError } from "../log";
 import { loginRules, take } from "../rate-limit";
-import { derivedKey } from "../secrets";
+import { seal, unseal } from "../secrets";
 import { hashToken } from "./accountTokens";
 import { verifyPassword } from "./passwords";
 import { renderSvg } from "./qrImage";
@@ -28,25 +27,15 @@ const spentStepRule = { capacity: 1, refillPerSecond: 1 / 120, dailyQuota: 0 };
 
 // ---- the stored secret ------------------------------------------------------------------
 
-const sealingKey = () => derivedKey("totp-secret");
+const PURPOSE = "totp-secret";
 
-/** `v1.<iv>.<tag>.<ciphertext>`, base64url. */
-export function sealSecret(secret: string): string {
-  const iv = randomBytes(12);
-  const cipher = createCipheriv("aes-256-gcm", sealingKey(), iv);
-  const sealed = Buffer.concat([cipher.update(secret, "utf8"), cipher.final()]);
-  return ["v1", iv, cipher.getAuthTag(), sealed].map((part) => (typeof part === "string" ? part : part.toString("base64url"))).join(".");
-}
+export const sealSecret = (secret: string): string => seal(PURPOSE, secret);
 
 /** The secret, or null when it cannot be opened (sealed under another NEXTAUTH_SECRET): then
  * no app code matches, and the account logs in with a recovery code. */
 function openSecret(stored: string): string | null {
   try {
-    const [version, iv, tag, sealed] = stored.split(".");
-    if (version !== "v1") throw new Error(`Unknown sealed secret version ${version}`);
-    const decipher = createDecipheriv("aes-256-gcm", sealingKey(), Buffer.from(iv, "base64url"));
-    decipher.setAuthTag(Buffer.from(tag, "base64url"));
-    return Buffer.concat([decipher.update(Buffer.from(sealed, "base64url")), decipher.final()]).toString("utf8");
+    return unseal(PURPOSE, stored);
   } catch (error) {
     logError("two_factor.secret_unreadable", {}, error);
     return null;

@@ -5,6 +5,7 @@ import type { ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { csvChunks, datedFilename } from "./csv";
+import { EDGE_HEADERS } from "./security-headers";
 
 export type Answer = {
   status: number;
@@ -75,8 +76,13 @@ export function toResponse({ status, headers, body }: Answer): Response {
   return new Response(stream, { status, headers });
 }
 
-/** For the Node server. Whole bodies carry their length; Node sends no body in answer to HEAD. */
-export async function writeAnswer(res: ServerResponse, method: string, { status, headers, body }: Answer): Promise<void> {
+/**
+ * For the Node server, with the security headers Next would have added. Whole bodies carry
+ * their length; Node sends no body in answer to HEAD.
+ */
+export async function writeAnswer(res: ServerResponse, method: string, answer: Answer): Promise<void> {
+  const { status, body } = answer;
+  const headers = { ...EDGE_HEADERS, ...answer.headers };
   if (!isStream(body)) {
     res.writeHead(status, { ...headers, "Content-Length": body === null ? 0 : Buffer.byteLength(body) }).end(body ?? undefined);
     return;

@@ -1,7 +1,7 @@
 // Mail (contract: "Accounts for real"): every mail the service sends goes through sendMail.
 // With SMTP_URL, nodemailer (MIT-0) speaks SMTP to that server; without it (outside
 // production, or with MAIL_OUTBOX=1) each mail is written as an .eml file under
-// MAIL_OUTBOX_DIR and its links are logged, so a fresh clone works with nothing installed.
+// MAIL_OUTBOX_DIR (0600, its name logged), so a fresh clone works with nothing installed.
 // A mail the SMTP server refuses is retried in the background (1 s, 10 s, 1 min, 5 min) and
 // each failure is logged without the mail's links; the action that asked for it is already
 // committed and stands (a reset link can be asked for again). A restart forgets retries
@@ -63,12 +63,12 @@ function message(mail: Mail) {
 
 async function writeToOutbox(mail: Mail): Promise<void> {
   const info = (await transports.eml.sendMail(message(mail))) as unknown as { message: Buffer };
-  mkdirSync(env.mailOutboxDir, { recursive: true });
+  // The mails hold live reset and verification links: the owner's alone, like the spool.
+  mkdirSync(env.mailOutboxDir, { recursive: true, mode: 0o700 });
   const file = path.join(env.mailOutboxDir, `${timeOrderedId("mail")}.eml`);
-  writeFileSync(file, info.message);
-  // Only without an SMTP server (never in a deployment that has one): the reader of the log is
-  // the person trying the app, and these links are how they verify or reset.
-  logInfo("mail.outbox", { to: mail.to, subject: mail.subject, file, links: mail.action ? [mail.action.url] : [] });
+  writeFileSync(file, info.message, { mode: 0o600 });
+  // The file's name, never its links: whoever reads the log must not be able to use them.
+  logInfo("mail.outbox", { to: mail.to, subject: mail.subject, file });
 }
 
 async function sendOverSmtp(smtp: Transporter, mail: Mail, attempt: number): Promise<void> {

@@ -1,5 +1,6 @@
 // The short link's own small pages (unknown, paused, removed, expired codes; the password
-// form): phone-sized, no script, in the app's colours.
+// form): phone-sized, no script, in the app's colours, with the pages' security headers.
+import { EDGE_HEADERS } from "../http/security-headers";
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** A page with a title, a line of text and, optionally, more HTML (already safe) under it. */
@@ -13,4 +14,4 @@ button{margin-top:1rem;width:100%;font-size:1rem;padding:.7rem;border:0;border-r
 .alert{color:#a40e26;font-weight:600}</style>
 </head><body><main><h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p>${more}<p>▦ QR Records</p></main></body></html>`;
 
-export const HTML_HEADERS = { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" } as const;
+export const HTML_HEADERS = { ...EDGE_HEADERS, "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" } as const;

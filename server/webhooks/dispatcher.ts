@@ -19,6 +19,7 @@ import { firstIdAt } from "../ids";
 import { processSingleton } from "../process-singleton";
 import { configuredPolicy, guardedConnector } from "./address";
 import { signatureHeaders } from "./signature";
+import { openSigningSecret } from "./signing-secret";
 
 const RETRY_DELAYS_S = [5, 300, 1800, 7200, 18000, 36000, 36000];
 const DISABLE_AFTER_S = 5 * 24 * 3600;
@@ -35,6 +36,7 @@ const START_WITHIN_MS = CLAIM_MS - TIMEOUT_MS - 3000;
 const KEPT_BYTES = 1024;
 const KEEP_EVENTS_MS = 30 * 24 * 3600 * 1000;
 const CLEAN_EVERY_MS = 3600 * 1000;
+const UNREADABLE_SECRET = "Its signing secret cannot be read (NEXTAUTH_SECRET changed): create the webhook again";
 
 type State = {
   timer: NodeJS.Timeout | null;
@@ -177,7 +179,10 @@ async function deliverBatch(endpointId: string): Promise<boolean> {
     await db.webhookDelivery.deleteMany({ where: { endpointId, id: { in: claimedIds } } });
     return true;
   }
-  if (!endpoint.enabled) {
+  const secret = openSigningSecret(endpoint.secret);
+  if (!endpoint.enabled || secret === null) {
+    // Sealed under another NEXTAUTH_SECRET: nothing can be signed, and only a new endpoint has a secret its owner knows.
+    if (endpoint.enabled) await db.webhookEndpoint.update({ where: { id: endpoint.id }, data: { enabled: false, disabledReason: UNREADABLE_SECRET, updatedAt: now } });
     await db.webhookDelivery.updateMany({ where: { endpointId, id: { in: claimedIds } }, data: { status: "failed", responseBody: "the endpoint is disabled", claimedUntil: null, claimedBy: null } });
     return true;
   }
@@ -188,7 +193,7 @@ async function deliverBatch(endpointId: string): Promise<boolean> {
       const delivery = claimed[next++];
       if (delivery.payload === null) continue;
       const started = Date.now();
-      const headers = { "content-type": "application/json", "user-agent": "QR-Records-Webhooks/1.0", ...signatureHeaders(endpoint.secret, delivery.eventId, delivery.payload, Math.floor(started / 1000)) };
+      const headers = { "content-type": "application/json", "user-agent": "QR-Records-Webhooks/1.0", ...signatureHeaders(secret, delivery.eventId, delivery.payload, Math.floor(started / 1000)) };
       const answer = await post(endpoint.url, headers, delivery.payload);
       const at = new Date();
       const delivered = answer.status !== null && answer.status >= 200 && answer.status < 300;

@@ -11,6 +11,7 @@ import { MAX_URL_LENGTH } from "../urls";
 import { endpointUrlProblem } from "./address";
 import { EVENT_TYPES, recordEvents } from "./events";
 import { newSecret } from "./signature";
+import { sealSigningSecret } from "./signing-secret";
 import { wakeDispatcher } from "./dispatcher";
 
 export const MAX_ENDPOINTS = 10;
@@ -109,15 +110,16 @@ export async function createWebhook(actor: Actor, input: z.infer<typeof webhookC
   const library = requireManager(actor);
   await checkUrl(input.url);
   const now = new Date();
+  const secret = newSecret();
   const row = await db.$transaction(async (tx) => {
     if ((await tx.webhookEndpoint.count({ where: { library } })) >= MAX_ENDPOINTS) throw new DomainError("invalid", `A library holds at most ${MAX_ENDPOINTS} webhook endpoints`);
     const created = await tx.webhookEndpoint.create({
-      data: { id: timeOrderedId("wh"), library, url: input.url, events: JSON.stringify([...new Set(input.events)]), description: input.description ?? "", secret: newSecret(), createdAt: now, updatedAt: now },
+      data: { id: timeOrderedId("wh"), library, url: input.url, events: JSON.stringify([...new Set(input.events)]), description: input.description ?? "", secret: sealSigningSecret(secret), createdAt: now, updatedAt: now },
     });
     await recordWebhookChange(tx, actor, "webhook.created", created);
     return created;
   });
-  return { webhook: { ...toRecord(row), secret: row.secret } };
+  return { webhook: { ...toRecord(row), secret } };
 }
 
 export async function updateWebhook(actor: Actor, input: z.infer<typeof webhookPatchInput>) {

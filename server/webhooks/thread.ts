@@ -8,6 +8,7 @@ import { isMainThread, parentPort, Worker, workerData } from "node:worker_thread
 import { logError } from "../log";
 import { processSingleton } from "../process-singleton";
 import { paceBy, sendWakesTo, startDelivering, stopDelivering, wakeDispatcher } from "./dispatcher";
+import { sealPlainSigningSecrets } from "./signing-secret";
 
 type Message = "wake" | "stop";
 type ThreadData = { role?: string; busy?: SharedArrayBuffer } | null;
@@ -18,6 +19,7 @@ if (!isMainThread && parentPort && (workerData as ThreadData)?.role === "webhook
   const port = parentPort;
   const busy = new Int32Array((workerData as { busy: SharedArrayBuffer }).busy);
   paceBy(() => Atomics.load(busy, 0) / SCALE);
+  void sealPlainSigningSecrets().catch((error) => logError("webhooks.sealing_failed", {}, error));
   startDelivering();
   port.on("message", (message: Message) => {
     if (message === "wake") wakeDispatcher();

@@ -1,12 +1,14 @@
 // The pages' security headers and session cookies: a CSP with a fresh nonce per answer that
 // the page's own scripts carry (the browser specs check that nothing is refused), no
-// framing, no sniffing; cookies HttpOnly and SameSite=Lax, and Secure behind https.
+// framing, no sniffing, on the short link's pages and /v1 too (answered before Next); cookies
+// HttpOnly and SameSite=Lax, and Secure behind https.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { startServer, type RunningServer } from "../../scripts/harness";
-import { BASE_URL, logIn, makeUser, TEST_PASSWORD } from "../helpers";
+import { BASE_URL, http, logIn, makeUser, personalKey, TEST_PASSWORD } from "../helpers";
 
 const cookieNamed = (lines: string[], name: string) => lines.find((line) => line.split("=")[0].endsWith(name));
+const SAME_ON_EVERY_ANSWER = ["x-content-type-options", "referrer-policy", "x-frame-options", "permissions-policy"];
 
 describe("web security", () => {
   it("every page answers with the security headers, and its scripts carry the policy's nonce", async () => {
@@ -34,6 +36,43 @@ describe("web security", () => {
       }
     }
     assert.equal(nonces.size, pages.length, "a fresh nonce for every answer");
+  });
+
+  it("the short link's pages and /v1's answers carry the pages' security headers; the pages' policy forbids every script", async () => {
+    const page = await fetch(`${BASE_URL}/login`);
+    const expected = SAME_ON_EVERY_ANSWER.map((name) => page.headers.get(name));
+    assert.deepEqual(expected.slice(0, 3), ["nosniff", "strict-origin-when-cross-origin", "DENY"]);
+    const { key } = await personalKey();
+    const create = async (rules: object) => {
+      const r = await http("POST", "/v1/dynqrcodes", { key, json: { destination_url: "https://example.com/", name: "Headers", ...rules } });
+      assert.equal(r.status, 201, r.text);
+      return (r.body as { created: { code: string }[] }).created[0].code;
+    };
+    const [gone, expired, locked] = [await create({}), await create({ expires_at: Math.floor(Date.now() / 1000) + 60 }), await create({ password: "open sesame" })];
+    assert.equal((await http("DELETE", `/v1/dynqrcodes/${gone}`, { key })).status, 200);
+    assert.equal((await http("PATCH", `/v1/dynqrcodes/${expired}`, { key, json: { expires_at: Math.floor(Date.now() / 1000) - 1 } })).status, 200);
+    const form = (password: string) => ({ body: new URLSearchParams({ password }).toString(), headers: { "content-type": "application/x-www-form-urlencoded" } });
+    const answers: { what: string; status: number; res: { status: number; headers: Headers } }[] = [];
+    const answer = async (what: string, status: number, reply: Promise<{ status: number; headers: Headers }>) => answers.push({ what, status, res: await reply });
+    await answer("unknown code", 404, http("GET", "/q/zzzzzzzz"));
+    await answer("deleted code", 410, http("GET", `/q/${gone}`));
+    await answer("expired code", 410, http("GET", `/q/${expired}`));
+    await answer("password form", 200, http("GET", `/q/${locked}`));
+    await answer("password form (HEAD)", 200, http("HEAD", `/q/${locked}`));
+    await answer("form too large", 413, http("POST", `/q/${locked}`, form("x".repeat(5000))));
+    for (let i = 1; i <= 10; i++) await answer(`wrong password ${i}`, 401, http("POST", `/q/${locked}`, form(`guess ${i}`)));
+    await answer("too many tries", 429, http("POST", `/q/${locked}`, form("guess 11")));
+    for (const { what, res } of answers) assert.match(res.headers.get("content-type") ?? "", /^text\/html/, what);
+    await answer("/v1 list", 200, http("GET", "/v1/dynqrcodes", { key }));
+    await answer("/v1 without a key", 401, http("GET", "/v1/dynqrcodes"));
+    await answer("/v1 unknown path", 404, http("GET", "/v1/nothing-here", { key }));
+    for (const { what, status, res } of answers) {
+      assert.equal(res.status, status, what);
+      assert.deepEqual(SAME_ON_EVERY_ANSWER.map((name) => res.headers.get(name)), expected, what);
+      const csp = res.headers.get("content-security-policy") ?? "";
+      for (const directive of ["default-src 'none'", "frame-ancestors 'none'", "form-action 'self'", "base-uri 'none'"]) assert.ok(csp.includes(directive), `${what}: ${directive} missing from ${csp}`);
+      assert.ok(!csp.includes("script-src"), `${what}: no script may run: ${csp}`);
+    }
   });
 
   it("the session cookie is HttpOnly and SameSite=Lax, without Secure over plain http", async () => {

@@ -5,7 +5,7 @@
 // pg_dump of the tests' database, pg_restore'd into a new one, serves the same records.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, it } from "node:test";
@@ -69,6 +69,7 @@ describe("embedded database backup and restore", { skip: onPostgres ? "the SQLit
       const recordedBefore = count();
       const taken = tsx(["scripts/admin.ts", "backup", backup], { DATABASE_URL: url });
       assert.equal(taken.status, 0, taken.stderr);
+      assert.equal(statSync(backup).mode & 0o777, 0o600, "a backup is its owner's alone (npm run admin's umask)");
       const recordedAfter = count();
       await new Promise((r) => setTimeout(r, 300));
       running = false;
