@@ -11,7 +11,7 @@ import { after, before, describe, it } from "node:test";
 import { simpleParser } from "mailparser";
 import { startServer, type RunningServer } from "../../scripts/harness";
 import { freshEmail, mailedToken, mutate, refusal, signUp } from "../accounts";
-import { BASE_URL, logIn, makeUser } from "../helpers";
+import { BASE_URL, logIn, makeUser, TEST_PASSWORD } from "../helpers";
 import { linkIn } from "../mail-sink";
 
 const EXPIRED = "This link has expired or was already used: ask for a new one";
@@ -48,7 +48,7 @@ describe("expiry, on servers whose clock runs ahead", () => {
   it("an email change link lives 24 hours", async () => {
     const user = await makeUser("pro");
     const next = freshEmail();
-    await (await logIn(user.email))("account.changeEmail", { email: next });
+    await (await logIn(user.email))("account.changeEmail", { email: next, currentPassword: TEST_PASSWORD });
     const token = await mailedToken(next, /Confirm your new email address/, "/confirm-email");
     assert.equal(refusal(await mutate("account.confirmEmail", { token }, { base: dayLater.base })), EXPIRED);
   });
