@@ -38,5 +38,5 @@ test("change the email with the password, then undo it from the old address", as
   await page.getByLabel("Email").fill(person.email);
   await page.getByLabel("Password").fill("undo-password-2");
   await page.getByRole("button", { name: "Log in" }).click();
-  await expect(page.locator("dl.facts").getByText(person.email)).toBeVisible();
+  await expect(page.locator("dl.facts").getByText(person.email)).toBeVisible({ timeout: 30_000 });
 });

@@ -82,13 +82,13 @@ const verificationMail = (user: Account, token: string) =>
 async function claimNotice(owner: Account, via: "signup" | "email_change"): Promise<void> {
   await recordActivity({ userId: owner.id, actor: null, action: "email.claim_attempted", target: owner.email, detail: { via } });
   if (!(await take(`taken-notice:${owner.email}`, accountRules.takenNotice)).allowed) return;
-  const what = via === "signup" ? "create a new QR Records account" : "move another QR Records account";
+  const what = via === "signup" ? "create a new QR Records account with" : "move another QR Records account to";
   void sendMail({
     to: owner.email,
     subject: "Someone tried to use your email address",
     paragraphs: [
       `Hello ${owner.name},`,
-      `Someone tried to ${what} to ${owner.email}, which already belongs to your account. Nothing changed, and they were not told that this address has an account.`,
+      `Someone tried to ${what} ${owner.email}, which already belongs to your account. Nothing changed, and they were not told that this address has an account.`,
       `If it was you: log in with this address, or set a new password if you forgot it (${appLink("/forgot-password")}). If it was not you, there is nothing to do.`,
     ],
     action: { label: "Log in", url: appLink("/login") },
