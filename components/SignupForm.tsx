@@ -23,7 +23,9 @@ export function SignupForm({ email: invited, next }: { email: string; next: stri
     void run(async () => {
       await signup.mutateAsync({ email, password, name: String(form.get("name")) });
       const result = await signIn("credentials", { email, password, redirect: false });
-      if (!result || result.error) throw new Error("Account created, but the log-in failed: log in by hand");
+      // An address that already has an account gets the same answer to the sign-up and its
+      // owner a mail; the log-in then fails unless the password was the account's own.
+      if (!result || result.error) throw new Error(`We sent a mail to ${email}: follow it, or log in`);
       setDone(true);
       router.replace(next);
       router.refresh();

@@ -60,7 +60,7 @@ test("every page has no WCAG 2 AA error (HTML_CodeSniffer) and no sideways scrol
   const anonymous = await browser.newPage({ viewport: DESKTOP });
   // The account pages a mailed link opens are checked with a token that is no good: the page
   // a person meets when a link has expired.
-  for (const path of ["/", "/login", "/signup", "/forgot-password", "/reset-password?token=expired", "/verify-email?token=expired", "/confirm-email?token=expired", "/invite/expired"]) {
+  for (const path of ["/", "/login", "/signup", "/forgot-password", "/reset-password?token=expired", "/verify-email?token=expired", "/confirm-email?token=expired", "/undo-email-change?token=expired", "/invite/expired"]) {
     await anonymous.goto(path);
     await expect(anonymous.locator("main h1").first()).toBeVisible();
     await audit(anonymous, `${path.split("?")[0].slice(1).replace("/", "-") || "home"}-1280`);

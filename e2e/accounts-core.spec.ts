@@ -65,6 +65,12 @@ for (const [name, viewport] of Object.entries(WIDTHS)) {
     // Change email: confirmed from the new address.
     const next = `core-new-${randomUUID()}@test.example`;
     await page.getByLabel("New email").fill(next);
+    // The password again: a wrong one is refused at the form.
+    const emailPanel = page.getByTestId("email-panel");
+    await emailPanel.getByLabel("Current password").fill("not-the-password");
+    await page.getByRole("button", { name: "Change email" }).click();
+    await expect(emailPanel.getByRole("alert")).toHaveText("Current password is wrong");
+    await emailPanel.getByLabel("Current password").fill("core-password-2");
     await page.getByRole("button", { name: "Change email" }).click();
     await expect(page.getByText(`We sent a link to ${next}`)).toBeVisible();
     await noSideScroll(page, viewport.width);

@@ -8,7 +8,7 @@ import { clientAddress, countryHeaderOf } from "./client-address";
 import { AUTHENTICATION_CODE_REQUIRED } from "./domain/accountWords";
 import { logIn } from "./domain/logins";
 import { liveSessionVersion } from "./domain/sessions";
-import { loginRules, take } from "./rate-limit";
+import { LOGIN_BRAKE_MS, loginRules, take } from "./rate-limit";
 import { env } from "./env";
 import { logError, logWarn } from "./log";
 import { countRateLimited } from "./metrics";
@@ -47,19 +47,22 @@ export const authOptions: NextAuthOptions = {
         const password = String(credentials?.password ?? "");
         const headers = new Headers(req.headers as Record<string, string>);
         const address = clientAddress(headers);
-        // Failed log-ins (a wrong password or authentication code) are limited per account and
-        // per client address (server/rate-limit.ts): ask both limits first, and spend a token of
-        // each only when the log-in fails.
-        const limits = [
-          { key: `login:account:${email}`, rule: loginRules.account },
+        // Failed log-ins (a wrong password or authentication code) lock the pair of account and
+        // client address, and the address; the account's brake only delays (server/rate-limit.ts,
+        // loginRules), so failures from elsewhere never lock its owner out. Ask first, and spend
+        // a token of each only when the log-in fails.
+        const locks = [
+          { key: `login:pair:${address}|${email}`, rule: loginRules.pair },
           { key: `login:address:${address}`, rule: loginRules.address },
         ];
-        const asked = await Promise.all(limits.map((l) => take(l.key, l.rule, 0)));
-        const wait = Math.max(...asked.map((d) => d.retryAfter));
+        const brake = { key: `login:account:${email}`, rule: loginRules.brake };
+        const [pair, byAddress, braked] = await Promise.all([...locks, brake].map((l) => take(l.key, l.rule, 0)));
+        const wait = Math.max(pair.retryAfter, byAddress.retryAfter);
         if (wait > 0) {
           countRateLimited("login");
           throw new Error(`Too many failed log-ins: try again in ${Math.ceil(wait / 60)} minute(s)`);
         }
+        if (!braked.allowed) await new Promise((resolve) => setTimeout(resolve, LOGIN_BRAKE_MS));
         const outcome = await logIn(email, password, String(credentials?.code ?? ""), {
           userAgent: headers.get("user-agent") ?? "",
           address,
@@ -68,7 +71,7 @@ export const authOptions: NextAuthOptions = {
         if (outcome.ok) return outcome.user;
         // The login form shows the code field on this exact message.
         if (outcome.reason === "code_required") throw new Error(AUTHENTICATION_CODE_REQUIRED);
-        await Promise.all(limits.map((l) => take(l.key, l.rule)));
+        await Promise.all([...locks, brake].map((l) => take(l.key, l.rule)));
         if (outcome.reason === "code") throw new Error("Wrong authentication code");
         return null;
       },

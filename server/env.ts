@@ -46,6 +46,7 @@ const schema = z
     RATE_LIMIT_BUSINESS_DAILY_QUOTA: positive("RATE_LIMIT_BUSINESS_DAILY_QUOTA", 10000),
     INVALID_KEY_LIMIT_BURST: positive("INVALID_KEY_LIMIT_BURST", 60),
     INVALID_KEY_LIMIT_PER_SECOND: positive("INVALID_KEY_LIMIT_PER_SECOND", 1),
+    SIGNUP_LIMIT_PER_HOUR: positive("SIGNUP_LIMIT_PER_HOUR", 30),
     WEBHOOK_RETRY_SCALE: positive("WEBHOOK_RETRY_SCALE", 1),
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: flag("WEBHOOK_ALLOW_PRIVATE_NETWORKS"),
     WEBHOOK_ALLOWED_PORTS: z.preprocess(
@@ -98,6 +99,8 @@ const schema = z
       businessDailyQuota: v.RATE_LIMIT_BUSINESS_DAILY_QUOTA,
       invalidKeyBurst: v.INVALID_KEY_LIMIT_BURST,
       invalidKeyPerSecond: v.INVALID_KEY_LIMIT_PER_SECOND,
+      /** Sign-ups one client address may make in an hour (a burst of as many, refilled over the hour). */
+      signupPerHour: v.SIGNUP_LIMIT_PER_HOUR,
       /** Multiplies the webhook retry delays (and the 5 days after which a failing endpoint is disabled). */
       webhookRetryScale: v.WEBHOOK_RETRY_SCALE,
       /** Also lifts WEBHOOK_ALLOWED_PORTS and the https-only rule (server/webhooks/address.ts). */

@@ -208,11 +208,23 @@ export const keyRule = (scope: "personal" | "business"): Rule =>
 /** Requests with a missing or invalid key, per client address. */
 export const invalidKeyRule = (): Rule => ({ capacity: env.invalidKeyBurst, refillPerSecond: env.invalidKeyPerSecond, dailyQuota: 0 });
 
-/** Failed log-ins: 5 per account and 20 per address, refilled over 15 minutes. */
+/**
+ * Failed log-ins (OWASP ASVS 2.2.1: a soft lock-out that no one else can set off): 5 per
+ * account from one client address lock that pair only, and 20 per address lock the address,
+ * each refilled over 15 minutes. Past 10 failures of an account from anywhere, each attempt
+ * on it waits LOGIN_BRAKE_MS first: it slows guessing from many addresses and never refuses
+ * the right password from an address of its own. `account` is for the checks on /profile,
+ * where the caller holds the account's session: 5 wrong answers, then refused.
+ */
 export const loginRules = {
   account: { capacity: 5, refillPerSecond: 5 / 900, dailyQuota: 0 },
+  pair: { capacity: 5, refillPerSecond: 5 / 900, dailyQuota: 0 },
   address: { capacity: 20, refillPerSecond: 20 / 900, dailyQuota: 0 },
+  brake: { capacity: 10, refillPerSecond: 10 / 900, dailyQuota: 0 },
 } satisfies Record<string, Rule>;
+
+/** How long a log-in waits while its account's brake is on (bounded: it only slows). */
+export const LOGIN_BRAKE_MS = 2000;
 
 /** Keys generated on the pages: 10 per account, refilled over an hour. */
 export const keyGenerationRule: Rule = { capacity: 10, refillPerSecond: 10 / 3600, dailyQuota: 0 };
@@ -232,6 +244,12 @@ export const accountRules = {
   passwordCheck: loginRules.account,
   /** Email changes asked for: 3 per account. */
   emailChange: perHour(3),
+  /** Sign-ups per client address, SIGNUP_LIMIT_PER_HOUR (taken addresses count as new ones, so the limit tells nothing). */
+  get signupByAddress() {
+    return perHour(env.signupPerHour);
+  },
+  /** Notices to an address someone tried to sign up or move an account with: 3 per address, then no more mail (never a refusal, which would tell). */
+  takenNotice: perHour(3),
 } satisfies Record<string, Rule>;
 
 /** Team invitations (each sends a mail): 20 per team, refilled over an hour. */

@@ -3,7 +3,8 @@
 // Origin), sign-up as the page does it, and the tokens of the mails it sent.
 import { randomUUID } from "node:crypto";
 import { db } from "../server/db";
-import { BASE_URL } from "./helpers";
+import { generate } from "otplib";
+import { BASE_URL, logIn, makeUser } from "./helpers";
 import { linkIn, waitForMail } from "./mail-sink";
 
 export type PageReply = { status: number; body: { result?: { data: unknown }; error?: { message: string; data?: { code: string } } }; text: string };
@@ -52,3 +53,25 @@ export async function mailedToken(email: string, subject: RegExp, pathname: stri
 
 /** The account's activity entries of `action`. */
 export const entries = (userId: string, action: string) => db.activityEntry.findMany({ where: { userId, action }, orderBy: { id: "asc" } });
+
+// ---- two-factor authentication ----
+
+export type Setup = { secret: string; uri: string; qrSvg: string };
+
+/** A code of the secret's app, `steps` time steps (30 s) from now. */
+export const codeOf = (secret: string, steps = 0) => generate({ secret, epoch: Math.floor(Date.now() / 1000) + steps * 30 });
+
+/** An account with two-factor on: its session, secret and recovery codes. */
+export async function withTwoFactor() {
+  const user = await makeUser("pro");
+  const session = await logIn(user.email);
+  const setup = (await session("twoFactor.start")) as Setup;
+  const { recoveryCodes } = (await session("twoFactor.confirm", { code: await codeOf(setup.secret) })) as { recoveryCodes: string[] };
+  return { user, session, secret: setup.secret, recoveryCodes };
+}
+
+/** Six digits that are no code of the secret within a step of now. */
+export async function wrongCodeOf(secret: string): Promise<string> {
+  const near = await Promise.all([-1, 0, 1].map((steps) => codeOf(secret, steps)));
+  return ["000000", "111111", "222222", "333333"].find((c) => !near.includes(c))!;
+}

@@ -38,9 +38,9 @@ export async function deleteAccount(userId: string, confirmation: z.infer<typeof
   const user = await db.user.findUnique({ where: { id: userId } });
   if (!user || user.deletedAt) throw notFound("No such account");
   if (confirmation.email.trim().toLowerCase() !== user.email) throw invalid(`Type your email address (${user.email}) to confirm`);
-  // A wrong password here counts as a failed log-in of the account (a stolen session must not
-  // be able to guess it faster than the log-in form allows).
-  const limitKey = `login:account:${user.email}`;
+  // Wrong passwords here are limited as the other checks on /profile are (a stolen session must
+  // not guess it faster than the log-in form allows); failed log-ins elsewhere never block it.
+  const limitKey = `password-check:${user.id}`;
   const asked = await take(limitKey, loginRules.account, 0);
   if (!asked.allowed) throw new DomainError("rate_limited", `Too many wrong passwords: try again in ${Math.ceil(asked.retryAfter / 60)} minute(s)`);
   if (!(await verifyPassword(confirmation.password, user.passwordHash))) {

@@ -8,13 +8,15 @@ import { DomainError } from "../errors";
 import { randomString, timeOrderedId } from "../ids";
 import { hashKey } from "./apiKeys";
 
-export type TokenPurpose = "verify_email" | "reset_password" | "change_email";
+export type TokenPurpose = "verify_email" | "reset_password" | "change_email" | "undo_email_change";
 
 /** How long a mailed link works. */
 export const TOKEN_LIFETIME_SECONDS: Record<TokenPurpose, number> = {
   verify_email: 24 * 3600,
   reset_password: 3600,
   change_email: 24 * 3600,
+  // Mailed to the old address once a change is confirmed: its owner may read mail rarely.
+  undo_email_change: 7 * 24 * 3600,
 };
 
 /** What is stored of a mailed token, an invitation link or a recovery code: the SHA-256 an API key gets. */

@@ -1,6 +1,6 @@
 // Accounts: sign-up, credential checks, tiers.
 import { z } from "zod";
-import { db } from "../db";
+import { db, type Tx } from "../db";
 import { DomainError, invalid } from "../errors";
 import { timeOrderedId } from "../ids";
 import { hashPassword, verifyPassword } from "./passwords";
@@ -24,10 +24,12 @@ export async function createUser({ email, password, name }: z.infer<typeof signu
   if (await db.user.findUnique({ where: { email } })) {
     throw new DomainError("conflict", "An account with this email already exists");
   }
-  return db.user.create({
-    data: { id: timeOrderedId("usr"), email, name, tier, passwordHash: await hashPassword(password), emailVerifiedAt: options.verified ? new Date() : null },
-  });
+  return insertUser({ email, name, passwordHash: await hashPassword(password) }, tier, options.verified ? new Date() : null);
 }
+
+/** The row of a new account (its password already hashed); a taken address fails as a unique violation. */
+export const insertUser = (fields: { email: string; name: string; passwordHash: string }, tier: Tier = "free", emailVerifiedAt: Date | null = null, client: Tx | typeof db = db) =>
+  client.user.create({ data: { id: timeOrderedId("usr"), ...fields, tier, emailVerifiedAt } });
 
 /** What the pages show of an account, or null when there is no such account. */
 export async function accountOf(userId: string): Promise<{ id: string; email: string; name: string; tier: Tier } | null> {

@@ -103,7 +103,7 @@ describe("account deletion", () => {
     assert.match(await fetch(`${BASE_URL}/invite/${token}`).then((r) => r.text()), /This invitation was cancelled/);
   });
 
-  it("wrong passwords count against the account's log-in limit", async () => {
+  it("wrong passwords count against the account's /profile limit", async () => {
     const { user } = await personalKey("pro");
     const page = await logIn(user.email);
     for (let i = 0; i < 5; i++) await assert.rejects(page("account.delete", { email: user.email, password: `wrong-${i}` }), /Password is not right/);

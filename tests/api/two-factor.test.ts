@@ -5,30 +5,10 @@
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { describe, it } from "node:test";
-import { generate } from "otplib";
 import { db } from "../../server/db";
 import { renderSvg } from "../../server/domain/qrImage";
+import { codeOf, wrongCodeOf, withTwoFactor, type Setup } from "../accounts";
 import { BASE_URL, logIn, makeUser, TEST_PASSWORD } from "../helpers";
-
-type Setup = { secret: string; uri: string; qrSvg: string };
-
-/** A code of the secret's app, `steps` time steps (30 s) from now. */
-const codeOf = (secret: string, steps = 0) => generate({ secret, epoch: Math.floor(Date.now() / 1000) + steps * 30 });
-
-/** An account with two-factor on: its session, secret and recovery codes. */
-async function withTwoFactor() {
-  const user = await makeUser("pro");
-  const session = await logIn(user.email);
-  const setup = (await session("twoFactor.start")) as Setup;
-  const { recoveryCodes } = (await session("twoFactor.confirm", { code: await codeOf(setup.secret) })) as { recoveryCodes: string[] };
-  return { user, session, secret: setup.secret, recoveryCodes };
-}
-
-/** Six digits that are no code of the secret within a step of now. */
-async function wrongCodeOf(secret: string): Promise<string> {
-  const near = await Promise.all([-1, 0, 1].map((steps) => codeOf(secret, steps)));
-  return ["000000", "111111", "222222", "333333"].find((c) => !near.includes(c))!;
-}
 
 const actionsOf = async (userId: string) => (await db.activityEntry.findMany({ where: { userId }, orderBy: { id: "asc" } })).map((e) => e.action);
 

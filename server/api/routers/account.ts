@@ -12,6 +12,7 @@ import {
   resetRequestInput,
   signUp,
   tokenInput,
+  undoEmailChange,
   verifyEmail,
 } from "../../domain/accounts";
 import { deleteAccount, deletionInput } from "../../domain/accountDeletion";
@@ -21,9 +22,10 @@ import { createTRPCRouter, publicProcedure, sessionProcedure } from "../trpc";
 const UNKNOWN = "unknown";
 
 export const accountRouter = createTRPCRouter({
-  signup: publicProcedure.input(signupInput).mutation(async ({ input }) => {
-    const user = await signUp(input);
-    return { email: user.email };
+  // The same answer whether or not the address has an account.
+  signup: publicProcedure.input(signupInput).mutation(async ({ ctx, input }) => {
+    await signUp(input, ctx.clientAddress ?? UNKNOWN);
+    return { email: input.email };
   }),
 
   verifyEmail: publicProcedure.input(tokenInput).mutation(({ ctx, input }) => verifyEmail(input.token, ctx.clientAddress ?? UNKNOWN)),
@@ -52,11 +54,13 @@ export const accountRouter = createTRPCRouter({
   }),
 
   changeEmail: sessionProcedure.input(changeEmailInput).mutation(async ({ ctx, input }) => {
-    await requestEmailChange(ctx.session.userId, input.email);
+    await requestEmailChange(ctx.session.userId, input);
     return { sent: true };
   }),
 
   confirmEmail: publicProcedure.input(tokenInput).mutation(({ ctx, input }) => confirmEmailChange(input.token, ctx.clientAddress ?? UNKNOWN)),
+
+  undoEmailChange: publicProcedure.input(tokenInput).mutation(({ ctx, input }) => undoEmailChange(input.token, ctx.clientAddress ?? UNKNOWN)),
 
   logOutEverywhere: sessionProcedure.mutation(async ({ ctx }) => {
     await logOutEverywhere(ctx.session.userId);

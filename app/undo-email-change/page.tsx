@@ -1,0 +1,8 @@
+import { MailedLink } from "@/components/MailedLink";
+
+export const dynamic = "force-dynamic";
+
+export default async function UndoEmailChangePage({ searchParams }: { searchParams: Promise<{ token?: string }> }) {
+  const { token } = await searchParams;
+  return <MailedLink kind="undo" token={token ?? ""} />;
+}
