@@ -216,7 +216,11 @@ export async function writeScans(batch: BufferedScan[]): Promise<number> {
     for (const scan of scans) if (!firstOfVisitor.has(scan.visitor)) firstOfVisitor.set(scan.visitor, scan);
     // The primary key decides which visitors are new for the day: the rows it lets in are
     // returned, and the first scan of each such visitor in the batch is the unique one.
-    const visits = [...firstOfVisitor.values()].map((s) => [s.dynamicCodeId, s.day, s.visitorHash]);
+    // Every statement that may wait for another writer's row (a visitor mark, a rollup) takes
+    // its rows in one global order, the same in every process: two writers over the same codes
+    // then wait for each other, never each for the other (a deadlock, which cost PostgreSQL its
+    // deadlock_timeout and a batch written again, each time).
+    const visits = inKeyOrder(firstOfVisitor).map((s) => [s.dynamicCodeId, s.day, s.visitorHash]);
     const fresh = (await runEach(SQL.visits, visits)) as { dynamicCodeId: string; day: string; visitorHash: string }[];
     for (const v of fresh) firstOfVisitor.get(visitorOfDay(v.dynamicCodeId, v.day, v.visitorHash))!.unique = 1;
     await runEach(SQL.scans, scans.map((s) => SCAN_COLUMNS.map((column) => s[column])));
@@ -310,7 +314,12 @@ function rollupsOf(scans: ScanRow[]): { daily: Rollup[]; quarters: Rollup[] } {
       add(sums, scan.dynamicCodeId, bucket, "browser", scan.browser, scans, uniqueScans);
     }
   }
-  return { daily: [...daily.values()], quarters: [...quarters.values()] };
+  return { daily: inKeyOrder(daily), quarters: inKeyOrder(quarters) };
+}
+
+/** A map's values in the order of their keys (code units, as every writer sorts them). */
+function inKeyOrder<T>(rows: Map<string, T>): T[] {
+  return [...rows.keys()].sort().map((key) => rows.get(key)!);
 }
 
 // Parameters bound per row on SQLite, one JSON parameter per statement on PostgreSQL (see
