@@ -11,6 +11,7 @@ import { processSingleton } from "../process-singleton";
 import { redis } from "../redis";
 import { spoolCheck } from "../scan/spool";
 import { copyLoaded } from "../scan/live-copy";
+import { scansBehind, secondsBehind } from "../scan/recorder";
 import { jsonAnswer, type Answer } from "./answer";
 
 const PATHS = ["/healthz", "/readyz", "/metrics"];
@@ -118,7 +119,11 @@ export async function answerOps(req: OpsRequest): Promise<Answer> {
   if (req.path === "/healthz") return jsonAnswer(200, { status: "ok" }, NO_STORE);
   if (req.path === "/readyz") {
     const { ready, degraded, checks } = await readiness();
-    return jsonAnswer(ready ? 200 : 503, { status: !ready ? "not ready" : degraded ? "degraded" : "ready", checks }, NO_STORE);
+    // The scans answered and not yet written, and about how long writing them takes (null while
+    // the writes fail): a backlog keeps the instance ready (its redirects are fine; taking it
+    // out would only move its load onto the others).
+    const behind = { scans: scansBehind(), seconds: secondsBehind() };
+    return jsonAnswer(ready ? 200 : 503, { status: !ready ? "not ready" : degraded ? "degraded" : "ready", checks, scans_behind: behind }, NO_STORE);
   }
   if (req.path !== "/metrics") return notFound();
   if (env.metricsToken !== null) {
