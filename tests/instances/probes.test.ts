@@ -5,60 +5,12 @@
 // through a TCP relay of the test's own, which plays the faults: the shared server is never
 // stopped. PostgreSQL only (SQLite has no connection to lose).
 import assert from "node:assert/strict";
-import net from "node:net";
 import { describe, it } from "node:test";
 import { env } from "../../server/env";
 import { dialect } from "../../server/db";
-import { freePort, startServer } from "../../scripts/harness";
+import { startServer } from "../../scripts/harness";
+import { faultRelay } from "../fault-relay";
 import { personalKey } from "../helpers";
-
-type Mode = "relay" | "stall" | "refuse";
-
-/** A relay to PostgreSQL that can stall (hold every byte, accept and hold new connections) or refuse (cut and refuse all). */
-async function relay(target: { host: string; port: number }) {
-  let mode: Mode = "relay";
-  const sockets = new Set<net.Socket>();
-  const port = await freePort();
-  let server: net.Server | null = null;
-  const listen = () =>
-    new Promise<void>((resolve) => {
-      server = net.createServer((client) => {
-        sockets.add(client);
-        client.on("error", () => undefined);
-        client.on("close", () => sockets.delete(client));
-        if (mode === "stall") return; // accepted, never answered
-        const upstream = net.connect(target.port, target.host);
-        sockets.add(upstream);
-        upstream.on("error", () => client.destroy());
-        upstream.on("close", () => (sockets.delete(upstream), client.destroy()));
-        client.on("close", () => upstream.destroy());
-        // Each byte passes only while relaying: a stall holds them (the connection stays open).
-        client.on("data", (chunk) => mode === "relay" && upstream.write(chunk));
-        upstream.on("data", (chunk) => mode === "relay" && client.write(chunk));
-      });
-      server.listen(port, "127.0.0.1", () => resolve());
-    });
-  await listen();
-  return {
-    port,
-    async set(next: Mode) {
-      mode = next;
-      if (next === "refuse") {
-        for (const socket of sockets) socket.destroy();
-        await new Promise((resolve) => server!.close(resolve));
-      }
-      if (next === "stall") for (const socket of sockets) socket.pause();
-      if (next === "relay") {
-        for (const socket of sockets) socket.destroy(); // held bytes are gone: those connections are done
-        if (!server!.listening) await listen();
-      }
-    },
-    close: () => {
-      for (const socket of sockets) socket.destroy();
-      server?.close();
-    },
-  };
-}
 
 const timed = async (url: string, headers: Record<string, string> = {}) => {
   const started = performance.now();
@@ -69,11 +21,8 @@ const timed = async (url: string, headers: Record<string, string> = {}) => {
 
 describe("probes while the database stalls or is gone", { skip: dialect === "postgres" ? false : "PostgreSQL only" }, () => {
   it("/readyz within 1 s, /v1 503 within 2 s, then serves again", async (t) => {
-    const url = new URL(env.databaseUrl);
-    const proxy = await relay({ host: url.hostname, port: Number(url.port || 5432) });
-    url.hostname = "127.0.0.1";
-    url.port = String(proxy.port);
-    const server = await startServer({ DATABASE_URL: url.toString(), REDIS_URL: "", SERVE_PAGES: "0" });
+    const proxy = await faultRelay(env.databaseUrl);
+    const server = await startServer({ DATABASE_URL: proxy.url, REDIS_URL: "", SERVE_PAGES: "0" });
     try {
       const { key } = await personalKey();
       const list = () => timed(`${server.base}/v1/dynqrcodes`, { "x-api-key": key });
