@@ -85,11 +85,12 @@ type ScanBuffer = {
   /** Scans written per second of writing (a moving average of the batches), and whether the last write failed. */
   rate: number;
   failing: boolean;
-  /** The scans of the batch being written. */
+  /** The scans of the batch being written, and since when (performance.now()). */
   inFlight: number;
+  writeStarted: number;
 };
 // One per process (Next's copy of this module and the Node server's share it).
-const buffer: ScanBuffer = processSingleton("scans.buffer", () => ({ scans: [], timer: null, writing: null, write: writeScans, spool: null, turn: [], turnSpooled: null, retryAt: 0, overflow: null, rate: 0, failing: false, inFlight: 0 }));
+const buffer: ScanBuffer = processSingleton("scans.buffer", () => ({ scans: [], timer: null, writing: null, write: writeScans, spool: null, turn: [], turnSpooled: null, retryAt: 0, overflow: null, rate: 0, failing: false, inFlight: 0, writeStarted: 0 }));
 watchScanBuffer(() => ({ memory: inMemory(), spool: buffer.overflow?.scans ?? 0 }), () => secondsBehind());
 
 const DESKTOP_OS = /^(Windows|Mac OS|Linux|Ubuntu|Debian|Fedora|Chromium OS|Chrome OS)/;
@@ -396,7 +397,7 @@ export async function flushScans(): Promise<void> {
   const batch = buffer.scans.splice(0, FLUSH_SIZE);
   buffer.inFlight = batch.length;
   let failed = false;
-  const started = performance.now();
+  const started = (buffer.writeStarted = performance.now());
   buffer.writing = buffer
     .write(batch)
     .then(async (stored) => {
@@ -453,8 +454,15 @@ const inMemory = () => buffer.scans.length + buffer.turn.length + buffer.inFligh
 export function scansBehind(): number {
   return inMemory() + (buffer.overflow?.scans ?? 0);
 }
-/** About how long the unwritten scans take to write at the recent rate (null while writes fail). */
-export const secondsBehind = (): number | null => (buffer.failing || (buffer.rate === 0 && scansBehind() > 0) ? null : Math.round((scansBehind() / Math.max(buffer.rate, 1)) * 10) / 10);
+/** A write in flight this long is taken for a database that does not take writes. */
+const STUCK_MS = 5000;
+
+/** About how long the unwritten scans take to write at the recent rate (null while writes fail or hang). */
+export function secondsBehind(): number | null {
+  const stuck = buffer.inFlight > 0 && performance.now() - buffer.writeStarted > STUCK_MS;
+  if (buffer.failing || stuck || (buffer.rate === 0 && scansBehind() > 0)) return null;
+  return Math.round((scansBehind() / Math.max(buffer.rate, 1)) * 10) / 10;
+}
 
 /** The writer's rate, a moving average over batches (each weighs by its size). */
 function measured(stored: number, seconds: number): void {
