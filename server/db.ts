@@ -177,8 +177,8 @@ function pgStatement(sql: string, values: unknown[], arrays = false) {
 function openSqlite(role: "reader" | "writer"): SqliteConnection {
   const file = sqliteFileOf(env.databaseUrl);
   if (role === "reader") return { connection: new Database(file, { readonly: true, fileMustExist: true }), statements: new Map() };
-  // The writer never lets SQLite wait for the lock (see `beginImmediate`).
-  const connection = new Database(file, { fileMustExist: true, timeout: 0 });
+  // The main thread's writer never lets SQLite wait for the lock (see `beginImmediate`).
+  const connection = new Database(file, { fileMustExist: true, timeout: isMainThread ? 0 : LOCK_WAIT_MS });
   // As on Prisma's connection (createClient): the embedded database's documented durability.
   connection.pragma("synchronous = NORMAL");
   return { connection, statements: new Map() };
@@ -284,10 +284,8 @@ export async function writeTransaction<T>(work: (runEach: RunEach) => Promise<T>
 /**
  * Takes SQLite's write lock for a driver-level transaction. SQLite waits for a busy lock by
  * blocking its thread; on the main thread the holder may be a Prisma transaction of this same
- * thread, which cannot go on while the event loop is blocked, and the scan writer's thread
- * blocked inside SQLite when the process exits ends it with a V8 fatal error (the error thrown
- * into a terminating thread): so the wait is made of short sleeps between turns instead (the
- * connection's own timeout is 0).
+ * thread, which cannot go on while the event loop is blocked, so there the wait is made of
+ * short sleeps between turns instead (the connection's own timeout is 0).
  */
 async function beginImmediate(): Promise<void> {
   for (const end = Date.now() + LOCK_WAIT_MS; ; ) {
