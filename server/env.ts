@@ -71,6 +71,7 @@ const schema = z
     SCAN_SPOOL: flag("SCAN_SPOOL", true),
     SCAN_SPOOL_DIR: z.preprocess(unset, z.string().default("./data/spool")),
     SCAN_SPOOL_FSYNC_MS: integer("SCAN_SPOOL_FSYNC_MS", 0, 1000),
+    SCAN_MEMORY_SCANS: integer("SCAN_MEMORY_SCANS", 1000, 20_000),
     SCAN_WRITER_TEST_PAUSE_MS: integer("SCAN_WRITER_TEST_PAUSE_MS", 0, 0),
     SERVE_PAGES: flag("SERVE_PAGES", true),
     SHUTDOWN_DRAIN_SECONDS: z.preprocess(unset, z.coerce.number({ error: "SHUTDOWN_DRAIN_SECONDS must be a number of seconds, 0 or more" }).min(0, "SHUTDOWN_DRAIN_SECONDS must be a number of seconds, 0 or more").default(5)),
@@ -139,6 +140,8 @@ const schema = z
       scanSpoolDir: v.SCAN_SPOOL_DIR,
       /** How often the spool is synced to the disk; 0: before every answer. */
       scanSpoolFsyncMs: v.SCAN_SPOOL_FSYNC_MS,
+      /** Unwritten scans held in memory at most; with a spool, a backlog beyond it waits there (server/scan/recorder.ts). */
+      scanMemoryScans: v.SCAN_MEMORY_SCANS,
       /** Tests only: the scan writer waits this long after each batch's commit, before its checkpoint. */
       scanWriterTestPauseMs: v.SCAN_WRITER_TEST_PAUSE_MS,
       /** Added to the server's clock for expiry rules (tokens, invitations, retention): tests move time with it. */

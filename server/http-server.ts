@@ -13,10 +13,11 @@
 // On SIGTERM/SIGINT, in this order: /readyz answers 503 `draining` at once; the server keeps
 // serving for SHUTDOWN_DRAIN_SECONDS (default 5) so a load balancer polling /readyz takes it
 // out; then it stops accepting connections, closes idle keep-alive connections, lets requests
-// in flight finish (up to 5 s), stops the webhook dispatcher, writes every buffered scan
-// (up to 10 s of tries), and exits, so each redirect that was answered is recorded. A scan is
-// in the spool (server/scan/spool) before its redirect is answered, so a kill -9 loses none:
-// the next start writes what the spool holds, in the background.
+// in flight finish (up to 5 s), stops the webhook dispatcher, writes the unwritten scans while
+// time is left, and exits: within SHUTDOWN_DRAIN_SECONDS + 10 s of the signal whatever the
+// database does (a systemd TimeoutStopSec above that never kills it). A scan is in the spool
+// (server/scan/spool) before its redirect is answered, so what was not written, like what a
+// kill -9 leaves, waits there: the next start writes it, in the background.
 //   node --import tsx server/http-server.ts [--dev] [--port N] [--host H]
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { answerV1 } from "./api/v1";
@@ -32,7 +33,7 @@ import { sqliteFileOf } from "./database-url";
 import { registerServer } from "./embedded-backup";
 import { randomUUID } from "node:crypto";
 import { SECRET_NAMES, secret } from "./secrets";
-import { drainScans } from "./scan/recorder";
+import { drainScans, scansBehind } from "./scan/recorder";
 import { answerShortLink, FORM_TOO_LARGE, MAX_FORM_BYTES, passwordOfForm } from "./scan/redirect";
 import { subscribeToChanges } from "./scan/resolve";
 import { startScanWriterThread } from "./scan/writer-thread";
@@ -263,9 +264,16 @@ const server = createServer((req, res) => {
 });
 server.keepAliveTimeout = 65_000; // longer than common load balancers' idle timeout
 
+/** The stop's bound after SHUTDOWN_DRAIN_SECONDS, and the margin kept for closing the spool and exiting. */
+const STOP_MS = 10_000;
+const EXIT_MARGIN_MS = 500;
+
 async function stop(signal: NodeJS.Signals) {
   if (stopping) return;
   stopping = true;
+  const deadline = Date.now() + env.shutdownDrainSeconds * 1000 + STOP_MS - EXIT_MARGIN_MS;
+  // Whatever hangs (a connection, the dispatcher), the process is out in time, its spool closed.
+  setTimeout(() => exit(signal, -1), deadline - Date.now() + EXIT_MARGIN_MS / 2).unref();
   // Out of the balancer first: /readyz says draining while the server still serves everything.
   startDraining();
   logInfo("shutdown.draining", { signal, seconds: env.shutdownDrainSeconds });
@@ -275,10 +283,14 @@ async function stop(signal: NodeJS.Signals) {
   await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, GRACE_MS))]);
   server.closeAllConnections();
   await stopWebhookDispatcher();
-  const left = await drainScans();
-  if (left > 0) logError("shutdown.scans_not_written", { left, signal });
+  exit(signal, await drainScans(deadline - Date.now()));
+}
+
+/** The end of a stop: what was not written stays in the spool for the next start. */
+function exit(signal: NodeJS.Signals, left: number): never {
+  if (left !== 0) logError("shutdown.scans_not_written", { left: left < 0 ? scansBehind() : left, signal, inSpool: env.scanSpool });
   closeSpool();
-  logInfo("shutdown.done", { signal, scansNotWritten: left });
+  logInfo("shutdown.done", { signal, scansNotWritten: left < 0 ? scansBehind() : left });
   process.exit(signal === "SIGINT" ? 130 : 0);
 }
 

@@ -20,7 +20,7 @@ function create() {
   const registry = new client.Registry();
   client.collectDefaultMetrics({ register: registry });
   const registers = [registry];
-  const scanBuffer = { size: () => 0 };
+  const scanBuffer = { size: () => ({ memory: 0, spool: 0 }), seconds: (): number | null => 0 };
   // The hot path's counts: prom-client hashes and validates a labels object on every inc(),
   // even on a bound child (about 8 % of /q's throughput on this machine), so a request adds 1
   // to a number here and prom-client gets the sums when it is scraped.
@@ -66,10 +66,21 @@ function create() {
     scansRecorded: new client.Counter({ name: "qr_scans_recorded_total", help: "Scans written to the database", registers }),
     bufferGauge: new client.Gauge({
       name: "qr_scan_buffer_scans",
-      help: "Scans answered and waiting in memory to be written",
+      help: "Scans answered and not yet written: in memory, and in the spool only (beyond the memory bound)",
+      labelNames: ["where"] as const,
       registers,
       collect() {
-        this.set(scanBuffer.size());
+        const { memory, spool } = scanBuffer.size();
+        this.set({ where: "memory" }, memory);
+        this.set({ where: "spool" }, spool);
+      },
+    }),
+    backlogSeconds: new client.Gauge({
+      name: "qr_scan_backlog_seconds",
+      help: "About how long the unwritten scans take to write at the writer's recent rate (-1 while writes fail)",
+      registers,
+      collect() {
+        this.set(scanBuffer.seconds() ?? -1);
       },
     }),
     spoolErrors: new client.Counter({ name: "qr_scan_spool_errors_total", help: "Scans that could not be appended to the spool (kept in memory only), and failed spool syncs and checkpoints", registers }),
@@ -126,8 +137,9 @@ export function countSpoolErrors(count: number): void {
 }
 
 /** Where the scan buffer's size is read when metrics are collected. */
-export function watchScanBuffer(size: () => number): void {
+export function watchScanBuffer(size: () => { memory: number; spool: number }, seconds: () => number | null): void {
   metrics.scanBuffer.size = size;
+  metrics.scanBuffer.seconds = seconds;
 }
 
 /** The Prometheus text exposition. */

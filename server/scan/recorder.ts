@@ -8,6 +8,9 @@
 // start writes it, and a scan's id makes that exactly once (writeScans skips stored ids).
 // Without a spool (`next dev`, serverless, or a spool that cannot be written) a hard crash
 // loses what is still in the buffer: normally the last 200 ms of scans.
+// Memory is bounded whatever the database does: beyond SCAN_MEMORY_SCANS unwritten scans, each
+// turn's scans are only appended to the spool, and the writer reads them back from it, in
+// order, as the buffer empties (a backlog of minutes costs disk, not memory).
 import { createHmac } from "node:crypto";
 import { isbot } from "isbot";
 import UAParser from "ua-parser-js";
@@ -54,6 +57,10 @@ export type ScanSpool = {
   sync: (() => Promise<void>) | null;
   /** Every spooled scan up to `position` is in the database. */
   written(position: number): void;
+  /** Where the next append goes. */
+  end(): number;
+  /** This process's spooled scans from `from` on, in order, about `most` of them (whole turns, each turn's last marked `spooled`), and where to read on. */
+  read(from: number, most: number): Promise<{ scans: BufferedScan[]; next: number }>;
 };
 
 const FLUSH_INTERVAL_MS = 200;
@@ -73,10 +80,18 @@ type ScanBuffer = {
   turnSpooled: Promise<void> | null;
   /** After a failed write, no other is tried before this time (a full buffer would try at every scan). */
   retryAt: number;
+  /** Beyond the memory bound: the scans that wait in the spool only, from `cursor` on. */
+  overflow: { cursor: number; scans: number; loading: Promise<void> | null } | null;
+  /** Scans written per second of writing (a moving average of the batches), and whether the last write failed. */
+  rate: number;
+  failing: boolean;
+  /** The scans of the batch being written, and since when (performance.now()). */
+  inFlight: number;
+  writeStarted: number;
 };
 // One per process (Next's copy of this module and the Node server's share it).
-const buffer: ScanBuffer = processSingleton("scans.buffer", () => ({ scans: [], timer: null, writing: null, write: writeScans, spool: null, turn: [], turnSpooled: null, retryAt: 0 }));
-watchScanBuffer(() => buffer.scans.length);
+const buffer: ScanBuffer = processSingleton("scans.buffer", () => ({ scans: [], timer: null, writing: null, write: writeScans, spool: null, turn: [], turnSpooled: null, retryAt: 0, overflow: null, rate: 0, failing: false, inFlight: 0, writeStarted: 0 }));
+watchScanBuffer(() => ({ memory: inMemory(), spool: buffer.overflow?.scans ?? 0 }), () => secondsBehind());
 
 const DESKTOP_OS = /^(Windows|Mac OS|Linux|Ubuntu|Debian|Fedora|Chromium OS|Chrome OS)/;
 
@@ -119,9 +134,13 @@ function spoolTurn(resolve: () => void): void {
   const spool = buffer.spool!;
   buffer.turn = [];
   buffer.turnSpooled = null;
+  const before = spool.end();
   const position = spool.append(scans);
   if (position !== null) scans[scans.length - 1].spooled = position;
-  for (const scan of scans) buffer.scans.push(scan);
+  // Spooled beyond the bound: read back later, after every scan before it (which memory holds).
+  if (position !== null && (buffer.overflow || inMemory() + scans.length > env.scanMemoryScans)) {
+    (buffer.overflow ??= { cursor: before, scans: 0, loading: null }).scans += scans.length;
+  } else for (const scan of scans) buffer.scans.push(scan);
   scheduleFlush();
   if (position !== null && spool.sync) spool.sync().then(resolve, resolve);
   else resolve();
@@ -146,6 +165,7 @@ export const newScan = (scan: ScanInput): BufferedScan => ({
 
 /** A full batch is written now; anything less within FLUSH_INTERVAL_MS. */
 function scheduleFlush(): void {
+  if (buffer.overflow && !buffer.failing && env.scanMemoryScans - inMemory() >= Math.min(FLUSH_SIZE, env.scanMemoryScans / 2)) void loadOverflow();
   const wait = buffer.retryAt - Date.now();
   if (buffer.scans.length >= FLUSH_SIZE && wait <= 0) void flushScans();
   else if (buffer.scans.length > 0) buffer.timer ??= setTimeout(() => void flushScans(), Math.max(FLUSH_INTERVAL_MS, wait));
@@ -216,7 +236,11 @@ export async function writeScans(batch: BufferedScan[]): Promise<number> {
     for (const scan of scans) if (!firstOfVisitor.has(scan.visitor)) firstOfVisitor.set(scan.visitor, scan);
     // The primary key decides which visitors are new for the day: the rows it lets in are
     // returned, and the first scan of each such visitor in the batch is the unique one.
-    const visits = [...firstOfVisitor.values()].map((s) => [s.dynamicCodeId, s.day, s.visitorHash]);
+    // Every statement that may wait for another writer's row (a visitor mark, a rollup) takes
+    // its rows in one global order, the same in every process: two writers over the same codes
+    // then wait for each other, never each for the other (a deadlock, which cost PostgreSQL its
+    // deadlock_timeout and a batch written again, each time).
+    const visits = inKeyOrder(firstOfVisitor).map((s) => [s.dynamicCodeId, s.day, s.visitorHash]);
     const fresh = (await runEach(SQL.visits, visits)) as { dynamicCodeId: string; day: string; visitorHash: string }[];
     for (const v of fresh) firstOfVisitor.get(visitorOfDay(v.dynamicCodeId, v.day, v.visitorHash))!.unique = 1;
     await runEach(SQL.scans, scans.map((s) => SCAN_COLUMNS.map((column) => s[column])));
@@ -310,7 +334,12 @@ function rollupsOf(scans: ScanRow[]): { daily: Rollup[]; quarters: Rollup[] } {
       add(sums, scan.dynamicCodeId, bucket, "browser", scan.browser, scans, uniqueScans);
     }
   }
-  return { daily: [...daily.values()], quarters: [...quarters.values()] };
+  return { daily: inKeyOrder(daily), quarters: inKeyOrder(quarters) };
+}
+
+/** A map's values in the order of their keys (code units, as every writer sorts them). */
+function inKeyOrder<T>(rows: Map<string, T>): T[] {
+  return [...rows.keys()].sort().map((key) => rows.get(key)!);
 }
 
 // Parameters bound per row on SQLite, one JSON parameter per statement on PostgreSQL (see
@@ -366,12 +395,14 @@ export async function flushScans(): Promise<void> {
   while (buffer.writing) await buffer.writing;
   if (buffer.scans.length === 0) return;
   const batch = buffer.scans.splice(0, FLUSH_SIZE);
+  buffer.inFlight = batch.length;
   let failed = false;
-  const started = performance.now();
+  const started = (buffer.writeStarted = performance.now());
   buffer.writing = buffer
     .write(batch)
     .then(async (stored) => {
       countScansWritten(stored, (performance.now() - started) / 1000);
+      measured(batch.length, (performance.now() - started) / 1000);
       await writerTestPause();
       // FIFO: every spooled scan before the batch's last mark is written.
       const spooled = lastSpooled(batch);
@@ -387,9 +418,57 @@ export async function flushScans(): Promise<void> {
     await buffer.writing;
   } finally {
     buffer.writing = null;
+    buffer.inFlight = 0;
   }
   buffer.retryAt = failed ? Date.now() + RETRY_MS : 0;
+  buffer.failing = failed;
   scheduleFlush();
+}
+
+/** Moves the next scans that wait in the spool into the buffer; the backlog is back in memory once the read reaches the last append. */
+function loadOverflow(): Promise<void> {
+  const overflow = buffer.overflow!;
+  return (overflow.loading ??= buffer
+    .spool!.read(overflow.cursor, Math.max(1, env.scanMemoryScans - inMemory()))
+    .then(({ scans, next }) => {
+      overflow.cursor = next;
+      overflow.scans = Math.max(0, overflow.scans - scans.length);
+      for (const scan of scans) buffer.scans.push(scan);
+      // (No turn is spooled between the read's end and this check: both run in one microtask chain.)
+      if (next >= buffer.spool!.end()) buffer.overflow = null;
+      else if (scans.length === 0) throw new Error("no record where the spool's backlog goes on");
+    })
+    .catch(async (error) => {
+      logError("scans.spool_read_failed", { from: overflow.cursor }, error);
+      await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
+    })
+    .finally(() => {
+      overflow.loading = null;
+      scheduleFlush();
+    }));
+}
+
+const inMemory = () => buffer.scans.length + buffer.turn.length + buffer.inFlight;
+
+/** Unwritten scans: in memory, and in the spool beyond the bound. */
+export function scansBehind(): number {
+  return inMemory() + (buffer.overflow?.scans ?? 0);
+}
+/** A write in flight this long is taken for a database that does not take writes. */
+const STUCK_MS = 5000;
+
+/** About how long the unwritten scans take to write at the recent rate (null while writes fail or hang). */
+export function secondsBehind(): number | null {
+  const stuck = buffer.inFlight > 0 && performance.now() - buffer.writeStarted > STUCK_MS;
+  if (buffer.failing || stuck || (buffer.rate === 0 && scansBehind() > 0)) return null;
+  return Math.round((scansBehind() / Math.max(buffer.rate, 1)) * 10) / 10;
+}
+
+/** The writer's rate, a moving average over batches (each weighs by its size). */
+function measured(stored: number, seconds: number): void {
+  if (stored === 0 || seconds <= 0) return;
+  const weight = Math.min(1, stored / 5000);
+  buffer.rate = buffer.rate === 0 ? stored / seconds : buffer.rate * (1 - weight) + (stored / seconds) * weight;
 }
 
 function lastSpooled(batch: BufferedScan[]): number | undefined {
@@ -427,12 +506,24 @@ export async function writeReplayedScans(batch: BufferedScan[]): Promise<number>
   }
 }
 
-/** Before exit: write until nothing is left (scans answered meanwhile are included). */
+/**
+ * Before exit: write until nothing is left (scans answered meanwhile are included) or the time
+ * is up, whatever a write in progress does; the number left unwritten (in the spool, with one,
+ * for the next start).
+ */
 export async function drainScans(deadlineMs = 10_000): Promise<number> {
   const end = Date.now() + deadlineMs;
-  while ((buffer.scans.length > 0 || buffer.turn.length > 0 || buffer.writing) && Date.now() < end) {
-    if (buffer.turn.length > 0) await new Promise((resolve) => setImmediate(resolve));
-    await flushScans();
-  }
-  return buffer.scans.length + buffer.turn.length;
+  let timer: NodeJS.Timeout | undefined;
+  const timeUp = new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.max(0, deadlineMs))));
+  const drain = async () => {
+    while ((scansBehind() > 0 || buffer.writing) && Date.now() < end) {
+      if (buffer.turn.length > 0) await new Promise((resolve) => setImmediate(resolve));
+      if (buffer.scans.length === 0 && buffer.overflow) await loadOverflow();
+      await flushScans();
+      if (buffer.failing) await new Promise((resolve) => setTimeout(resolve, Math.min(RETRY_MS, Math.max(0, end - Date.now()))));
+    }
+  };
+  await Promise.race([drain(), timeUp]);
+  clearTimeout(timer);
+  return scansBehind();
 }

@@ -5,7 +5,12 @@
 // trust its cache: it asks the database each time, and empties the cache once it is back.
 // While PostgreSQL is unreachable, a code is read from the copy of every code kept in Redis
 // (server/scan/live-copy), and the database is tried again at most once a second.
-import { db, isDatabaseUnreachable } from "../db";
+// Several processes on one SQLite file (no Redis): each change rewrites a small file beside the
+// database (`<file>.servers/changes`), which every process reads four times a second; a new
+// content empties its cache, so a change reaches every process within a second.
+import { readFile, writeFile } from "node:fs/promises";
+import { db, dialect, isDatabaseUnreachable } from "../db";
+import { sqliteFileOf } from "../database-url";
 import { nextTurn } from "../event-loop";
 import { env } from "../env";
 import { logError } from "../log";
@@ -57,8 +62,38 @@ const forget = (code: string) => {
   cache.delete(code);
 };
 
-/** With REDIS_URL: listens for other instances' changes (at once when the server starts). */
+/** The file every process on one SQLite file rewrites at each change, and reads often. */
+const changesFile = () => `${sqliteFileOf(env.databaseUrl)}.servers/changes`;
+const CHANGES_POLL_MS = 250;
+const local = processSingleton("resolve.local", () => ({ watching: false, seen: "", written: 0 }));
+
+/** Without Redis, on SQLite: another process's change (the changes file's new content) empties the cache. */
+function watchLocalChanges(): void {
+  if (local.watching || env.redisUrl || dialect !== "sqlite") return;
+  local.watching = true;
+  const read = () => readFile(changesFile(), "utf8").catch(() => "");
+  void read().then((first) => {
+    local.seen = first;
+    setInterval(() => {
+      void read().then((now) => {
+        if (now === local.seen) return;
+        local.seen = now;
+        state.generation++;
+        cache.clear();
+      });
+    }, CHANGES_POLL_MS).unref();
+  });
+}
+
+/** Tells the other processes on this SQLite file (a new content; the folder exists while a server runs). */
+async function tellLocalProcesses(): Promise<void> {
+  if (env.redisUrl || dialect !== "sqlite") return;
+  await writeFile(changesFile(), `${process.pid} ${Date.now()} ${++local.written}\n`).catch(() => undefined);
+}
+
+/** With REDIS_URL: listens for other instances' changes (at once when the server starts); else, on SQLite, for other processes'. */
 export function subscribeToChanges(): void {
+  watchLocalChanges();
   if (env.redisUrl && !state.subscription) {
     const subscription: { live: boolean } = (state.subscription = { live: false });
     const subscriber = redisSubscriber()!;
@@ -131,7 +166,7 @@ async function outageResolution(code: string, error: unknown): Promise<Resolutio
 export async function invalidateResolution(code: string): Promise<void> {
   forget(code);
   const client = redis();
-  if (!client) return;
+  if (!client) return tellLocalProcesses();
   await refreshCopy([code]);
   try {
     await whenReady(client);

@@ -3,7 +3,11 @@
 // traffic through nginx, one instance gets SIGTERM and is started again, another is killed with
 // kill -9. Then: no 5xx from nginx for /q and GETs (retried upstream), no scan lost but what
 // the killed instance had buffered (reported), the daily quota still exact across the
-// surviving instances, and a revocation refused by the very next request through nginx.
+// surviving instances, and a revocation refused by the very next request through nginx. Then
+// the database goes away under load (the instances reach PostgreSQL through a relay of the
+// test's own, which refuses and cuts every connection for a while, as a stopped server does):
+// no 5xx for /q through nginx, /v1 503, and every redirect recorded once it is back; and a
+// page's action through nginx on its non-default port is not refused as cross-site.
 // PostgreSQL + Redis only (`npm test` with DATABASE_URL=postgresql://… and REDIS_URL).
 import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
@@ -14,6 +18,8 @@ import { after, before, describe, it } from "node:test";
 import { db } from "../../server/db";
 import { freePort, startServer, type RunningServer } from "../../scripts/harness";
 import { makeTeam, personalKey, revokeKey } from "../helpers";
+import { faultRelay } from "../fault-relay";
+import { env as serverEnv } from "../../server/env";
 
 const NGINX = "/usr/sbin/nginx";
 const usable = (process.env.DATABASE_URL ?? "").startsWith("postgres") && Boolean(process.env.REDIS_URL) && existsSync(NGINX);
@@ -80,8 +86,11 @@ describe("a cluster behind nginx", { skip: usable ? false : "PostgreSQL + Redis 
   const servers: RunningServer[] = [];
   const ports: number[] = [];
   let nginx: Awaited<ReturnType<typeof startNginx>>;
-  const env = { TRUST_PROXY: "1", SHUTDOWN_DRAIN_SECONDS: "1", RATE_LIMIT_PERSONAL_DAILY_QUOTA: String(QUOTA) };
+  let relay: Awaited<ReturnType<typeof faultRelay>>;
+  const env = { TRUST_PROXY: "1", SHUTDOWN_DRAIN_SECONDS: "1", RATE_LIMIT_PERSONAL_DAILY_QUOTA: String(QUOTA), DATABASE_URL: "" };
   before(async () => {
+    relay = await faultRelay(serverEnv.databaseUrl);
+    env.DATABASE_URL = relay.url;
     for (let i = 0; i < 3; i++) ports.push(await freePort());
     servers.push(...(await Promise.all(ports.map((port) => startServer(env, port)))));
     nginx = await startNginx(ports);
@@ -89,6 +98,7 @@ describe("a cluster behind nginx", { skip: usable ? false : "PostgreSQL + Redis 
   after(async () => {
     await nginx?.stop();
     await Promise.all(servers.map((s) => s.stop()));
+    relay?.close();
   });
 
   it("SIGTERM + restart and kill -9 under traffic: no 5xx for /q and GETs, no scan lost but the killed one's buffer", async (t) => {
@@ -181,5 +191,65 @@ describe("a cluster behind nginx", { skip: usable ? false : "PostgreSQL + Redis 
     assert.deepEqual(after, [401, 401, 401]);
     void user;
     void keyId;
+  });
+
+  it("the database away under load: no 5xx for /q through nginx, /v1 503, every redirect recorded after; pages on a non-default port", async (t) => {
+    const team = await makeTeam();
+    const headers = { "x-api-key": team.adminKey, "content-type": "application/json" };
+    const created = await fetch(`${nginx.base}/v1/dynqrcodes`, { method: "POST", headers, body: JSON.stringify({ destination_url: "https://example.com/outage", name: "Outage" }) });
+    const { code } = ((await created.json()) as { created: { code: string }[] }).created[0];
+    await db.dynamicCode.update({ where: { code }, data: { status: "active" } });
+    await sleep(500); // the change reaches every instance's cache and copy
+    const { id } = await db.dynamicCode.findUniqueOrThrow({ where: { code } });
+    const before = await db.scanEvent.count({ where: { dynamicCodeId: id } });
+
+    const statuses: Record<string, Record<number, number>> = { q: {}, v1: {} };
+    const note = (kind: string, status: number) => (statuses[kind][status] = (statuses[kind][status] ?? 0) + 1);
+    let redirects = 0;
+    let slowest503 = 0;
+    let running = true;
+    const scans = async (n: number) => {
+      for (let i = 0; running; i++) {
+        const res = await fetch(`${nginx.base}/q/${code}`, { redirect: "manual", headers: { "user-agent": `${IPHONE} o${n}-${i}` } });
+        await res.arrayBuffer();
+        note("q", res.status);
+        if (res.status === 302) redirects++;
+      }
+    };
+    const reads = async () => {
+      while (running) {
+        const started = Date.now();
+        const res = await fetch(`${nginx.base}/v1/dynqrcodes?limit=5`, { headers: { "x-api-key": team.adminKey } });
+        await res.arrayBuffer();
+        note("v1", res.status);
+        if (res.status === 503) slowest503 = Math.max(slowest503, Date.now() - started);
+        await sleep(120);
+      }
+    };
+    const load = [scans(1), scans(2), scans(3), reads()];
+    await sleep(1000);
+    await relay.set("refuse");
+    await sleep(6000);
+    await relay.set("relay");
+    await sleep(2000);
+    running = false;
+    await Promise.all(load);
+    t.diagnostic(`/q ${JSON.stringify(statuses.q)}, /v1 GET ${JSON.stringify(statuses.v1)} (503 within ${slowest503} ms); redirects ${redirects}`);
+    assert.deepEqual(Object.keys(statuses.q), ["302"], nginx.errors().slice(-2000));
+    assert.ok((statuses.v1[503] ?? 0) > 0, "/v1 met the outage");
+    assert.ok(slowest503 < 2000, `a 503 took ${slowest503} ms`);
+    let recorded = 0;
+    for (let i = 0; i < 100 && recorded < before + redirects; i++) {
+      recorded = await db.scanEvent.count({ where: { dynamicCodeId: id } });
+      if (recorded < before + redirects) await sleep(200);
+    }
+    assert.equal(recorded - before, redirects, "every redirect recorded");
+
+    // A page's action through nginx, which listens on a port other than 80: the Host the
+    // instance sees keeps the port, so the action's Origin matches it.
+    const action = await fetch(`${nginx.base}/api/trpc/account.forgotPassword`, { method: "POST", headers: { "content-type": "application/json", origin: nginx.base }, body: JSON.stringify({ email: "nobody@example.com" }) });
+    const text = await action.text();
+    assert.ok(!/Cross-site/.test(text), text);
+    assert.equal(action.status, 200, text);
   });
 });

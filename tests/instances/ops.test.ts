@@ -37,7 +37,7 @@ describe("health, readiness and metrics", () => {
     assert.deepEqual(await health.json(), { status: "ok" });
     const ready = await fetch(`${open.base}/readyz`);
     assert.equal(ready.status, 200);
-    assert.deepEqual(await ready.json(), { status: "ready", checks: { database: "ok", redis: "not configured", spool: "ok" } });
+    assert.deepEqual(await ready.json(), { status: "ready", checks: { database: "ok", redis: "not configured", spool: "ok" }, scans_behind: { scans: 0, seconds: 0 } });
     assert.equal((await fetch(`${open.base}/healthz`, { method: "POST" })).status, 405);
   });
 
@@ -85,12 +85,14 @@ describe("health, readiness and metrics", () => {
     assert.ok(samples(text, "qr_http_request_duration_seconds_count", { route: "/v1/dynqrcodes", method: "POST" })[0] === 1);
     // /q pays counters only: one redirect in 64 has its duration observed.
     assert.deepEqual(samples(text, "qr_http_request_duration_seconds_count", { route: "/q/{code}", method: "GET" }), [1]);
-    for (const name of ["qr_scans_recorded_total", "qr_scan_buffer_scans", "qr_scan_write_duration_seconds_count", "process_cpu_user_seconds_total", "nodejs_eventloop_lag_seconds"]) assert.equal(samples(text, name).length, 1, name);
+    assert.equal(samples(text, "qr_scan_buffer_scans").length, 2, "in memory and in the spool");
+    for (const name of ["qr_scans_recorded_total", "qr_scan_backlog_seconds", "qr_scan_write_duration_seconds_count", "process_cpu_user_seconds_total", "nodejs_eventloop_lag_seconds"]) assert.equal(samples(text, name).length, 1, name);
     // The scans are written within 200 ms: counted once they are.
     await new Promise((r) => setTimeout(r, 600));
     const later = await (await fetch(`${open.base}/metrics`)).text();
     assert.deepEqual(samples(later, "qr_scans_recorded_total"), [70]);
-    assert.deepEqual(samples(later, "qr_scan_buffer_scans"), [0]);
+    assert.deepEqual(samples(later, "qr_scan_buffer_scans"), [0, 0]);
+    assert.deepEqual(samples(later, "qr_scan_backlog_seconds"), [0]);
     for (const secret of [key, code, user.email, "198.51.100.23", "198.51.100.99"]) assert.ok(!later.includes(secret), `${secret} is in the metrics text`);
     t.diagnostic(`metrics text: ${later.length} bytes, ${later.split("\n").filter((l) => l.startsWith("qr_")).length} qr_ samples`);
   });
@@ -102,7 +104,7 @@ describe("health, readiness and metrics", () => {
     await new Promise((r) => setTimeout(r, 200));
     const ready = await fetch(`${server.base}/readyz`);
     assert.equal(ready.status, 503);
-    assert.deepEqual(await ready.json(), { status: "not ready", checks: { database: "ok", redis: "not configured", spool: "ok", shutdown: "draining" } });
+    assert.deepEqual(await ready.json(), { status: "not ready", checks: { database: "ok", redis: "not configured", spool: "ok", shutdown: "draining" }, scans_behind: { scans: 0, seconds: 0 } });
     assert.equal((await fetch(`${server.base}/healthz`)).status, 200);
     assert.equal((await fetch(`${server.base}/v1/openapi.json`)).status, 200);
     assert.equal(await server.exited, 0);

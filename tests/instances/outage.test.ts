@@ -71,7 +71,7 @@ describe("PostgreSQL outage with Redis", { skip: ownClusterRun }, () => {
       ready = { status: res.status, body: await res.json() };
       if ((ready.body as { status: string }).status !== "degraded") await sleep(200);
     }
-    assert.deepEqual(ready, { status: 200, body: { status: "degraded", checks: { database: "unreachable", redis: "ok", spool: "ok" } } });
+    assert.deepEqual(ready, { status: 200, body: { status: "degraded", checks: { database: "unreachable", redis: "ok", spool: "ok" }, scans_behind: { scans: 0, seconds: 0 } } });
 
     // Load over every code for the outage's length, each request its own visitor.
     const statuses = new Map<number, number>();

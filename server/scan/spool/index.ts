@@ -19,6 +19,8 @@ export { SpoolInUseError };
 
 /** Scans written per transaction while replaying (at least; a turn's record is not split). */
 const REPLAY_BATCH = 1000;
+/** Read back at a time, of a backlog beyond the memory bound (about 3,000 scans). */
+const BACKLOG_READ_BYTES = 1024 * 1024;
 /** The checkpoint moves at most once a second (a crash replays at most a second more, and stored scans are skipped). */
 const CHECKPOINT_MS = 1000;
 /** A replay that failed outside the database starts again after this long. */
@@ -38,6 +40,15 @@ const scanOf = ([id, dynamicCodeId, scannedAt, destinationUrl, userAgent, addres
 function decode(payload: Buffer): BufferedScan[] {
   const value = JSON.parse(payload.toString("utf8")) as Fields | Fields[];
   return Array.isArray(value[0]) ? (value as Fields[]).map(scanOf) : [scanOf(value as Fields)];
+}
+
+function decodeOrSkip(payload: Buffer): BufferedScan[] {
+  try {
+    return decode(payload);
+  } catch (error) {
+    logError("scans.spool_record_unreadable", {}, error); // whole and checksummed, yet not scans: skipped
+    return [];
+  }
 }
 
 /** One log line a minute at most, with how many failures it stands for. */
@@ -73,6 +84,18 @@ export function startSpool(): void {
     },
     sync: env.scanSpoolFsyncMs === 0 ? () => spool.sync() : null,
     written: (position) => spool.written(position),
+    end: () => spool.end(),
+    async read(from, most) {
+      const read = await spool.read(from, BACKLOG_READ_BYTES);
+      const scans: BufferedScan[] = [];
+      for (const record of read.records) {
+        const turn = decodeOrSkip(record.payload);
+        if (turn.length > 0) turn[turn.length - 1].spooled = record.end;
+        for (const scan of turn) scans.push(scan);
+        if (scans.length >= most) return { scans, next: record.end }; // the rest is read again next time
+      }
+      return { scans, next: read.next };
+    },
   });
   if (leftovers) void replay(spool);
 }
@@ -88,11 +111,7 @@ async function replay(spool: Spool): Promise<void> {
       // Records (a turn's scans each) gathered up to REPLAY_BATCH scans a write.
       let scans: BufferedScan[] = [];
       for (const [i, record] of records.entries()) {
-        try {
-          for (const scan of decode(record.payload)) scans.push(scan);
-        } catch (error) {
-          logError("scans.spool_record_unreadable", {}, error); // whole and checksummed, yet not scans: skipped
-        }
+        for (const scan of decodeOrSkip(record.payload)) scans.push(scan);
         if (scans.length < REPLAY_BATCH && i < records.length - 1) continue;
         read += scans.length;
         if (scans.length > 0) stored += await writeReplayedScans(scans);

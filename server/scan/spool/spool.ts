@@ -7,7 +7,7 @@
 // second crash during the replay loses neither.
 import fs from "node:fs";
 import path from "node:path";
-import { frame, unframe } from "./framing";
+import { frame, HEADER_BYTES, unframe } from "./framing";
 
 /** Segment number × 2^32 + the byte offset just after a record: positions order as records do. */
 export type Position = number;
@@ -230,6 +230,34 @@ export class Spool {
     }));
   }
 
+  /** The position after the last record appended (where the next one starts, or its segment's end). */
+  end(): Position {
+    return positionOf(this.segment, this.size);
+  }
+
+  /**
+   * This process's own records from `from` on (about `bytes` of them, at least one), for a
+   * backlog that waits here rather than in memory; `next` is where the following read starts.
+   * The end of a segment before the current one (perhaps a torn record, after a failed write)
+   * leads to the next segment; nothing is read past the last append.
+   */
+  async read(from: Position, bytes: number): Promise<{ records: Leftover["records"]; next: Position }> {
+    let [segment, offset] = [segmentOf(from), offsetOf(from)];
+    for (;;) {
+      for (let size = bytes; ; ) {
+        const data = await readAt(path.join(this.dir, segmentFile(segment)), offset, size);
+        const { records, torn } = unframe(data);
+        if (records.length > 0) return { records: records.map((r) => ({ payload: r.payload, end: positionOf(segment, offset + r.end) })), next: positionOf(segment, offset + records[records.length - 1].end) };
+        // A record longer than the read: read it whole.
+        if (torn?.reason !== "short payload" || data.length < size) break;
+        size = HEADER_BYTES + data.readUInt32LE(4);
+      }
+      const later = [...this.segments].filter((n) => n > segment && n <= this.segment).sort((a, b) => a - b)[0];
+      if (segment >= this.segment || later === undefined) return { records: [], next: positionOf(segment, offset) };
+      [segment, offset] = [later, 0];
+    }
+  }
+
   /** Every live record up to `position` is in the database. */
   written(position: Position): void {
     if (position <= this.live) return;
@@ -301,6 +329,19 @@ export class Spool {
     }
     if (this.locked) fs.rmSync(path.join(this.dir, "lock"), { force: true });
     this.locked = false;
+  }
+}
+
+/** Up to `size` bytes of a file from `offset` (fewer at its end; none when it is gone). */
+async function readAt(file: string, offset: number, size: number): Promise<Buffer> {
+  const handle = await fs.promises.open(file, "r").catch(() => null);
+  if (!handle) return Buffer.alloc(0);
+  try {
+    const data = Buffer.allocUnsafe(size);
+    const { bytesRead } = await handle.read(data, 0, size, offset);
+    return data.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
   }
 }
 
