@@ -77,10 +77,10 @@ export async function reviewChange(adminId: string, decision: Decision, code: st
   return { ok: true };
 }
 
-/** The writer learns why (at their address now; a member who left is not mailed). */
+/** The writer learns why, at their address now (a deleted account is not mailed). */
 async function mailRejection(writerId: string, code: string, reason: string, fields: PendingFields, adminEmail: string) {
-  const writer = await db.user.findUnique({ where: { id: writerId }, select: { email: true } });
-  if (!writer) return;
+  const writer = await db.user.findUnique({ where: { id: writerId }, select: { email: true, deletedAt: true } });
+  if (!writer || writer.deletedAt) return;
   await sendMail({
     to: writer.email,
     subject: `Your change to ${code} was rejected`,
