@@ -8,6 +8,7 @@ import { Email } from "./Email";
 import { FormError } from "./FormError";
 import { KeyPanel, when } from "./KeyPanel";
 import { Library, useLibraryChanged } from "./Library";
+import { PendingChanges } from "./PendingChanges";
 import { FIRST_QUEUE_PAGE, libraryPageInput, reviewQueueInput, type QueueQuery } from "./libraryPageInput";
 import { useAction } from "./useAction";
 import { plural } from "./words";
@@ -188,6 +189,9 @@ function BusinessPanel({ overview }: { overview: TeamOverview }) {
 
       <Suspense fallback={<section className="card"><p className="muted">Loading the review queue…</p></section>}>
         <ReviewQueue overview={overview} mutations={mutations} />
+      </Suspense>
+      <Suspense fallback={<section className="card"><p className="muted">Loading the changes waiting for review…</p></section>}>
+        <PendingChanges isAdmin={isAdmin} />
       </Suspense>
       <Members overview={overview} mutations={mutations} />
       {isAdmin && <WebhooksPanel scope="team" />}

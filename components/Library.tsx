@@ -11,6 +11,7 @@ import { useTRPC, type RouterOutputs } from "@/trpc/react";
 import { FIRST_PAGE, libraryPageInput, type LibraryQuery } from "./libraryPageInput";
 import { Email } from "./Email";
 import { FormError } from "./FormError";
+import { ChangeNotes } from "./PendingChanges";
 import { RulesEditor } from "./RulesEditor";
 import { StyleEditor } from "./StyleEditor";
 import { useAction } from "./useAction";
@@ -36,6 +37,8 @@ export function useLibraryChanged(libraryKind: LibraryKind) {
     await Promise.all([
       queryClient.invalidateQueries(trpc.library.page.queryFilter({ scope: libraryKind })),
       libraryKind === "team" && queryClient.invalidateQueries(trpc.team.overview.queryFilter()),
+      // A writer's edit of a published code waits in the queue of changes.
+      libraryKind === "team" && queryClient.invalidateQueries(trpc.team.pendingChanges.queryFilter()),
     ]);
   };
 }
@@ -381,6 +384,7 @@ function ItemRow({
           {item.kind === "dynamic" ? "→ " : ""}
           {item.url}
         </div>
+        <ChangeNotes item={item} />
         <div className="muted small-text">
           {libraryKind === "team" && (
             <>

@@ -18,6 +18,7 @@ export default async function BusinessPage() {
     await Promise.all([
       prefetch(trpc.library.page.queryOptions(libraryPageInput("team"))),
       prefetch(trpc.library.page.queryOptions(reviewQueueInput())),
+      prefetch(trpc.team.pendingChanges.queryOptions()),
       overview.role === "admin" ? prefetch(trpc.invitations.pending.queryOptions()) : null,
     ]);
   }

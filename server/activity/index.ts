@@ -25,9 +25,15 @@ export const TEAM_ACTIONS = [
   "member.joined",
   "member.role_changed",
   "member.removed",
+  "team.created",
   "team.owner_changed",
   "draft.approved",
   "draft.rejected",
+  "code.created",
+  "code.updated",
+  "code.change_requested",
+  "code.change_approved",
+  "code.change_rejected",
   "code.deleted",
   "webhook.created",
   "webhook.updated",
@@ -55,6 +61,9 @@ export const ACCOUNT_ACTIONS = [
 
 export type ActivityAction = (typeof TEAM_ACTIONS)[number] | (typeof ACCOUNT_ACTIONS)[number];
 
+/** A value an entry's detail holds: JSON (a change's before and after are objects). */
+export type ActivityValue = string | number | boolean | null | ActivityValue[] | { [key: string]: ActivityValue };
+
 export type ActivityInput = {
   /** The team whose log shows it. */
   teamId?: string | null;
@@ -65,8 +74,8 @@ export type ActivityInput = {
   action: ActivityAction;
   /** What it was done to, as shown now: a key's display, an email, a code, a role. */
   target?: string | null;
-  /** Further facts: browser, os, country, role… (never an address, key or secret). */
-  detail?: Record<string, string | number | boolean | null>;
+  /** Further facts: browser, os, country, role; a change's `before` and `after` (never an address, key or secret). */
+  detail?: Record<string, ActivityValue>;
 };
 
 type Client = Tx | typeof db;
@@ -109,11 +118,11 @@ export type ActivityView = { id: string; time: Date; actor: string; action: stri
 export const ACTIVITY_CSV_COLUMNS = ["time", "actor", "action", "target", "details"] as const;
 export const ACTIVITY_PAGE_SIZE = 20;
 
-/** `browser: Chrome; os: Linux` from the stored JSON. */
+/** `browser: Chrome; os: Linux` from the stored JSON (an object, such as a change's before, as JSON). */
 const detailsText = (detail: string | null) =>
   detail
     ? Object.entries(JSON.parse(detail) as Record<string, unknown>)
-        .map(([key, value]) => `${key}: ${value ?? "—"}`)
+        .map(([key, value]) => `${key}: ${value !== null && typeof value === "object" ? JSON.stringify(value) : (value ?? "—")}`)
         .join("; ")
     : "";
 

@@ -127,11 +127,15 @@ function buildDocument() {
     const hasBody = (route.method === "POST" || route.method === "PATCH") && !(route.kind === "procedure" && route.noBody);
     const isWrite = route.method !== "GET";
     if (isWrite) (op as { parameters?: unknown[] }).parameters = [...((op as { parameters?: unknown[] }).parameters ?? []), { $ref: "#/components/parameters/IdempotencyKey" }];
+    const okAnswer = {
+      ...ok,
+      ...headers(...ANSWERED, ...(route.kind === "raw" && route.doc.ok.description.startsWith("CSV") ? (["Content-Disposition"] as const) : []), ...(isWrite ? (["Idempotent-Replayed"] as const) : [])),
+    };
     const responses: Record<string, unknown> = {
-      [success]: {
-        ...ok,
-        ...headers(...ANSWERED, ...(route.kind === "raw" && route.doc.ok.description.startsWith("CSV") ? (["Content-Disposition"] as const) : []), ...(isWrite ? (["Idempotent-Replayed"] as const) : [])),
-      },
+      [success]: okAnswer,
+      ...(route.kind === "procedure" && route.acceptedWhenHeld
+        ? { 202: { ...okAnswer, description: "Held for review: a writer's change to where a published team code leads. The record, its live fields unchanged, with pending_change set." } }
+        : {}),
       400: jsonError(
         hasBody ? "Invalid request (a batch lists every invalid item in errors)" : "Invalid parameters",
         hasBody ? "url must be an absolute http or https URL" : route.path.endsWith("analytics") || route.path.endsWith("export") ? "from must be a date like 2026-11-21" : "limit must be an integer from 1 to 100",
@@ -139,7 +143,11 @@ function buildDocument() {
         route.path.endsWith("/batch") ? { index: 1, error: "name must be 1 to 200 characters (after trimming)" } : undefined,
       ),
       401: jsonError("Missing, invalid, revoked or not yet active API key (Retry-After while it is not active yet)", "Invalid API key", ["X-Request-Id", "Retry-After"]),
-      403: jsonError("The key's owner has no API access, or the action needs a team admin", "API access requires a Pro or Business plan", ANSWERED),
+      403: jsonError(
+        route.method === "DELETE" ? "The key's owner has no API access, or the action needs a team admin (a published team code)" : "The key's owner has no API access, or the action needs a team admin",
+        route.method === "DELETE" && route.path.includes("qrcodes/") ? "Only a team admin can delete a published code" : "API access requires a Pro or Business plan",
+        ANSWERED,
+      ),
       404: jsonError("Not found in the key's library", route.path.startsWith("/dynqrcodes") ? "Dynamic QR code not found" : "QR code not found", ANSWERED),
       405: jsonError("The path does not answer this method (see Allow)", `Method not allowed: use ${route.method}`, [...ANSWERED, "Allow"]),
       ...(isWrite

@@ -42,6 +42,8 @@ export type ProcedureRoute = Matching & {
   noBody: boolean;
   /** 201 for the create routes, 202 for work accepted to be done later, else 200: the dispatcher answers it, the document says it. */
   successStatus: 200 | 201 | 202;
+  /** Also answers 202, with the same body, when the change waits for an admin's review (a writer's PATCH of a published team code). */
+  acceptedWhenHeld: boolean;
 };
 
 /** What the document says of a route served without a procedure. */
@@ -79,7 +81,7 @@ function procedureRoutes(): ProcedureRoute[] {
   return proceduresOf(v1Router._def.record).map(([name, procedure]) => {
     const meta = procedure._def.meta as V1Meta;
     if (!meta.openapi) throw new Error(`/v1 procedure ${name} has no route (openapi meta)`);
-    return { ...matching(meta.openapi.method as Method, meta.openapi.path), kind: "procedure", procedure, name, cachedByLibraryVersion: meta.cachedByLibraryVersion ?? false, noBody: meta.noBody ?? false, successStatus: meta.created ? 201 : meta.accepted ? 202 : 200 };
+    return { ...matching(meta.openapi.method as Method, meta.openapi.path), kind: "procedure", procedure, name, cachedByLibraryVersion: meta.cachedByLibraryVersion ?? false, noBody: meta.noBody ?? false, successStatus: meta.created ? 201 : meta.accepted ? 202 : 200, acceptedWhenHeld: meta.acceptedWhenHeld ?? false };
   });
 }
 

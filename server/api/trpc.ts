@@ -12,6 +12,8 @@ export type V1RouteMeta = {
   created?: boolean;
   /** The answer is 202 Accepted: the work is done later (a webhook test event). */
   accepted?: boolean;
+  /** The answer is 202 when the procedure held the change back for an admin's review (ctx.accept), else 200. */
+  acceptedWhenHeld?: boolean;
   /** A POST that takes nothing but its path (a webhook test event): no body, no Content-Type needed. */
   noBody?: boolean;
   /**
@@ -30,6 +32,8 @@ export type Context = {
   principal: Principal | null;
   /** The hosts the request reached the service on (server/served-host.ts), for the redirect-loop rule. */
   servedHosts?: readonly string[];
+  /** A /v1 procedure whose change waits for review (a writer's, held back) calls it: /v1 answers 202. */
+  accept?: () => void;
   /** The client address that counts (server/client-address.ts), for the pages' calls. */
   clientAddress?: string;
   /** Gives this browser a new session at the account's current session version (after it ended the others). */

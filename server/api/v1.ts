@@ -206,8 +206,9 @@ async function callRoute(matched: ProcedureRoute, ctx: Context & { principal: Pr
   const cacheKey = matched.cachedByLibraryVersion ? `${libraryKey(principal.library)} ${principal.libraryVersion} ${matched.path} ${url.search}` : null;
   const cached = cacheKey === null ? undefined : answers.get(cacheKey);
   if (cached !== undefined) return jsonText(200, cached);
-  const text = JSON.stringify(await callProcedure(matched, ctx, input));
-  if (cacheKey === null) return jsonText(matched.successStatus, text);
+  let accepted = false;
+  const text = JSON.stringify(await callProcedure(matched, { ...ctx, accept: () => (accepted = true) }, input));
+  if (cacheKey === null) return jsonText(accepted ? 202 : matched.successStatus, text);
   const bytes = new TextEncoder().encode(text);
   answers.set(cacheKey, bytes);
   return jsonText(matched.successStatus, bytes);

@@ -75,6 +75,9 @@ export async function deleteAccount(userId: string, confirmation: z.infer<typeof
       await tx.invitation.updateMany({ where: { teamId: team.id, acceptedAt: null, cancelledAt: null }, data: { cancelledAt: now() } });
       await tx.team.update({ where: { id: team.id }, data: { name: "Deleted team" } });
     }
+    // A member leaving another's team: on that team's log, as a removal is.
+    const left = await tx.membership.findFirst({ where: { userId, teamId: { notIn: teamIds } } });
+    if (left) await recordActivity({ teamId: left.teamId, actor, action: "member.removed", target: user.email, detail: { role: left.role, reason: "account deleted" } }, tx);
     await tx.membership.deleteMany({ where: { userId } });
     await tx.accountToken.deleteMany({ where: { userId } });
     await tx.recoveryCode.deleteMany({ where: { userId } });

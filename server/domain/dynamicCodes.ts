@@ -9,7 +9,8 @@ import { futureExpiresAtField, RULE_FIELDS, rulesInput, rulesRecord, rulesRecord
 import { hashPassword } from "./passwords";
 import { copyCreated } from "../scan/live-copy";
 import { changeWithEvents } from "../webhooks";
-import { initialReviewStatus, libraryOwner, libraryWhere, recordCodeDeleted, type Actor, type Library } from "./library";
+import { initialReviewStatus, libraryOwner, libraryWhere, recordCodeActivity, recordCodeDeleted, type Actor, type Library } from "./library";
+import { changedFields, heldPart, needsAdmin, pendingChangeOf, pendingChangeRecord, pendingComparison, storedChange } from "./pendingChanges";
 import { totalScansOf } from "./analytics";
 import { keysetPages, newestInLibrary, toPage } from "./paging";
 import { refuseUnreadableStyles } from "./readableStyles";
@@ -53,11 +54,12 @@ export const dynamicRecord = z
     created_at: z.number().int().meta({ description: "Seconds since the epoch.", example: 1795392000 }),
     updated_at: z.number().int().meta({ description: "Seconds since the epoch.", example: 1795392000 }),
     ...rulesRecord,
+    pending_change: pendingChangeRecord.nullable().meta({ description: "A writer's change waiting for an admin's review (team codes); null when none." }),
   })
   .meta({ id: "DynamicQrCode" });
 export type DynamicRecord = z.infer<typeof dynamicRecord>;
 
-type Row = { code: string; destinationUrl: string; name: string; style: string; status: string; teamId: string | null; createdAt: Date | number; updatedAt: Date | number } & RuleColumns;
+type Row = { code: string; destinationUrl: string; name: string; style: string; status: string; teamId: string | null; createdAt: Date | number; updatedAt: Date | number; pendingChange?: string | null } & RuleColumns;
 
 export const shortUrl = (code: string) => `${env.shortBaseUrl}/q/${code}`;
 
@@ -73,6 +75,7 @@ export const dynamicRecordOf = (row: Row): DynamicRecord => ({
   created_at: toSeconds(row.createdAt),
   updated_at: toSeconds(row.updatedAt),
   ...rulesRecordOf(row),
+  pending_change: pendingChangeOf(row.pendingChange),
 });
 
 type RuleInput = Partial<Pick<z.infer<typeof dynamicPatchInput>, (typeof RULE_FIELDS)[number]>>;
@@ -95,7 +98,7 @@ const live = (library: Library) => ({ ...libraryWhere(library), deletedAt: null 
 export async function listDynamicCodes(library: Library, page: { limit?: number; cursor?: string }) {
   const limit = page.limit ?? 50;
   const before = decodeCursor(page.cursor, "dyn");
-  const rows = await newestInLibrary("DynamicCode", ["code", "destinationUrl", "name", "style", "status", "teamId", "expiresAt", "expiredUrl", "targets", "utm", "passwordHash"], library, { before, limit, liveOnly: true });
+  const rows = await newestInLibrary("DynamicCode", ["code", "destinationUrl", "name", "style", "status", "teamId", "expiresAt", "expiredUrl", "targets", "utm", "passwordHash", "pendingChange"], library, { before, limit, liveOnly: true });
   const result = toPage(rows, limit);
   return { dynqrcodes: result.rows.map(dynamicRecordOf), next_cursor: result.next_cursor };
 }
@@ -127,7 +130,7 @@ export async function createDynamicCodes(
   const now = new Date();
   const initial: DynamicStatus = initialReviewStatus(actor.library);
   const statusOf = (i: number) => statuses?.[i] ?? initial;
-  const review = (i: number) => (statusOf(i) === "active" && initial === "draft" ? { reviewedById: actor.userId, reviewedAt: now } : {});
+  const review = (i: number) => (statusOf(i) === "active" && initial === "draft" ? { reviewedById: actor.userId, reviewedAt: now, publishedAt: now } : {});
   // Hashed once, before the transaction (scrypt is slow on purpose).
   const rules = await Promise.all(items.map(ruleColumnsOf));
   for (let attempt = 1; ; attempt++) {
@@ -153,6 +156,7 @@ export async function createDynamicCodes(
     try {
       const created = await changeWithEvents(actor.library, async (tx) => {
         await tx.dynamicCode.createMany({ data: rows });
+        await recordCodeActivity(tx, actor, "code.created", records.map((r) => ({ kind: "dynamic", target: r.code, name: r.name, after: changedFields({}, r)!.after })));
         return { result: records, events: records.map((data) => ({ type: "dynqrcode.created", data })) };
       });
       await copyCreated(rows); // they redirect through a database outage too
@@ -187,7 +191,12 @@ function checkStatusChange(actor: Actor, status: DynamicStatus): void {
   if (problem) throw problem;
 }
 
-export async function updateDynamicCode(actor: Actor, input: z.infer<typeof dynamicPatchInput>): Promise<DynamicRecord> {
+/**
+ * A PATCH. A writer's change to where a published team code leads is held back as its pending
+ * change (./pendingChanges.ts) while the rest applies: `held` says so (/v1 answers 202).
+ * dynqrcode.updated is sent when something applied, not for a held change alone.
+ */
+export async function updateDynamicCode(actor: Actor, input: z.infer<typeof dynamicPatchInput>): Promise<{ record: DynamicRecord; held: boolean }> {
   const { code, destination_url, name, status, style } = input;
   if (destination_url === undefined && name === undefined && status === undefined && style === undefined && RULE_FIELDS.every((field) => input[field] === undefined)) {
     throw new DomainError("invalid", `Send at least one of destination_url, name, status, style, ${RULE_FIELDS.join(", ")}`);
@@ -196,34 +205,52 @@ export async function updateDynamicCode(actor: Actor, input: z.infer<typeof dyna
   const row = await findLive(actor.library, code);
   await refuseUnreadableStyles([{ text: shortUrl(code), style }]);
   if (status !== undefined && status !== row.status) checkStatusChange(actor, status);
-  const review = status === "active" && row.status === "draft" ? { reviewedById: actor.userId, reviewedAt: new Date() } : {};
+  const now = new Date();
+  const review = status === "active" && row.status === "draft" ? { reviewedById: actor.userId, reviewedAt: now } : {};
+  // Only an admin sets a team code active: from then on it is published.
+  const publish = status === "active" && row.teamId !== null && row.publishedAt === null ? { publishedAt: now } : {};
+  const held = needsAdmin(actor, row.publishedAt !== null) ? heldPart(input) : null;
   const rules = await ruleColumnsOf(input);
+  const applied = {
+    ...(destination_url !== undefined && !held ? { destinationUrl: destination_url } : {}),
+    ...(name !== undefined ? { name: name.trim() } : {}),
+    ...(status !== undefined ? { status } : {}),
+    ...(style !== undefined ? { style: JSON.stringify(style) } : {}),
+    ...(held ? {} : rules),
+  };
+  const by = held && { id: actor.userId, email: (await db.user.findUniqueOrThrow({ where: { id: actor.userId }, select: { email: true } })).email };
   const updated = await changeWithEvents(actor.library, async (tx) => {
-    const record = dynamicRecordOf(
-      await tx.dynamicCode.update({
-        where: { id: row.id },
-        data: {
-          ...(destination_url !== undefined ? { destinationUrl: destination_url } : {}),
-          ...(name !== undefined ? { name: name.trim() } : {}),
-          ...(status !== undefined ? { status } : {}),
-          ...(style !== undefined ? { style: JSON.stringify(style) } : {}),
-          ...review,
-          ...rules,
-        },
-      }),
-    );
-    return { result: record, events: [{ type: "dynqrcode.updated", data: record }] };
+    const stored = await tx.dynamicCode.update({
+      where: { id: row.id },
+      data: {
+        ...applied,
+        ...review,
+        ...publish,
+        // A held change replaces the pending one, and the last rejection is no longer news; the live fields keep their time.
+        ...(held && by ? { pendingChange: storedChange(held, by, rules.passwordHash, now), changeRejection: null, ...(Object.keys(applied).length === 0 ? { updatedAt: row.updatedAt } : {}) } : {}),
+      },
+    });
+    const [before, after] = [dynamicRecordOf(row), dynamicRecordOf(stored)];
+    const ref = { kind: "dynamic" as const, target: code, name: stored.name };
+    const change = changedFields(before, after);
+    if (change) await recordCodeActivity(tx, actor, "code.updated", [{ ...ref, ...change }]);
+    if (held) await recordCodeActivity(tx, actor, "code.change_requested", [{ ...ref, ...pendingComparison(after, held) }]);
+    const events = held && Object.keys(applied).length === 0 ? [] : [{ type: "dynqrcode.updated" as const, data: after }];
+    return { result: after, events };
   });
-  await invalidateResolution(code);
-  return updated;
+  if (!held || Object.keys(applied).length > 0) await invalidateResolution(code);
+  return { record: updated, held: held !== null };
 }
 
-/** Soft delete: the short address stops resolving, the scan history stays. */
+export const PUBLISHED_DELETE = "Only a team admin can delete a published code";
+
+/** Soft delete (a writer's of a published team code is refused): the short address stops resolving, the scan history stays. */
 export async function deleteDynamicCode(actor: Actor, code: string) {
   const row = await findLive(actor.library, code);
+  if (needsAdmin(actor, row.publishedAt !== null)) throw new DomainError("forbidden", PUBLISHED_DELETE);
   await changeWithEvents(actor.library, async (tx) => {
     await tx.dynamicCode.update({ where: { id: row.id }, data: { deletedAt: new Date() } });
-    await recordCodeDeleted(tx, actor, { kind: "dynamic", target: row.code, name: row.name });
+    await recordCodeDeleted(tx, actor, { kind: "dynamic", target: row.code, name: row.name }, changedFields(dynamicRecordOf(row), {})!.before);
     return { result: null, events: [{ type: "dynqrcode.deleted", data: dynamicRecordOf(row) }] };
   });
   await invalidateResolution(code);

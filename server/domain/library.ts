@@ -1,6 +1,6 @@
 // A library is where records live: one account's personal library or a team's shared one.
 // Which library a request acts on is decided only by the key (or the page) it comes through.
-import { actorOf, recordActivity } from "../activity";
+import { actorOf, recordActivity, type ActivityValue } from "../activity";
 import type { Tx } from "../db";
 
 export type Library = { kind: "personal"; userId: string } | { kind: "team"; teamId: string };
@@ -37,11 +37,36 @@ export const initialReviewStatus = (library: Library): "draft" | "active" => (li
 /** The library as one string (`user:<id>`, `team:<id>`): the key of what is kept per library. */
 export const libraryKey = (library: Library) => (library.kind === "personal" ? `user:${library.userId}` : `team:${library.teamId}`);
 
-/** A deleted code of a team library, on the team's activity log (a personal library keeps none). */
-export async function recordCodeDeleted(tx: Tx, actor: Actor, code: { kind: "static" | "dynamic"; target: string; name: string }): Promise<void> {
-  if (actor.library.kind !== "team") return;
+/** A team code as its activity entries name it. */
+export type CodeRef = { kind: "static" | "dynamic"; target: string; name: string };
+
+/**
+ * Changes to codes of a team library, on the team's activity log, each with what the code was
+ * before and is after (the fields that changed; a personal library keeps no log). In `tx`, the
+ * change's own transaction.
+ */
+export async function recordCodeActivity(
+  tx: Tx,
+  actor: Pick<Actor, "userId" | "library" | "apiKeyId">,
+  action: "code.created" | "code.updated" | "code.deleted" | "code.change_requested" | "code.change_approved" | "code.change_rejected",
+  changes: (CodeRef & { before?: Record<string, ActivityValue> | null; after?: Record<string, ActivityValue> | null; more?: Record<string, ActivityValue> })[],
+): Promise<void> {
+  if (actor.library.kind !== "team" || changes.length === 0) return;
+  const teamId = actor.library.teamId;
+  const by = await actorOf(actor.userId, tx);
+  const via = actor.apiKeyId ? "API" : "web";
   await recordActivity(
-    { teamId: actor.library.teamId, actor: await actorOf(actor.userId, tx), action: "code.deleted", target: code.target, detail: { name: code.name, kind: code.kind, via: actor.apiKeyId ? "API" : "web" } },
+    changes.map(({ kind, target, name, before = null, after = null, more }) => ({
+      teamId,
+      actor: by,
+      action,
+      target,
+      detail: { name, kind, via, before, after, ...more },
+    })),
     tx,
   );
 }
+
+/** A deleted code of a team library, with what it was, on the team's activity log. */
+export const recordCodeDeleted = (tx: Tx, actor: Actor, code: CodeRef, before: Record<string, ActivityValue>) =>
+  recordCodeActivity(tx, actor, "code.deleted", [{ ...code, before }]);

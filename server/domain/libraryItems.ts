@@ -6,7 +6,8 @@ import { db, dialect, dialectSql, selectRows } from "../db";
 import { DomainError, fromZodIssues, invalid, notFound, type BatchItemError } from "../errors";
 import { totalScansOf } from "./analytics";
 import { createDynamicCodes, deleteDynamicCode, dynamicBatchInput, dynamicDestinations, settableStatuses, shortUrl, updateDynamicCode, dynamicPatchInput } from "./dynamicCodes";
-import { libraryCondition, libraryWhere, type Actor, type Library } from "./library";
+import { libraryCondition, libraryWhere, recordCodeActivity, type Actor, type Library } from "./library";
+import { changedFields, changeRejectionOf, pendingChangeOf, type ChangeRejection, type PendingChangeRecord } from "./pendingChanges";
 import { createStaticCodes, deleteStaticCode, staticBatchInput, staticDestinations } from "./staticCodes";
 import { parseLines } from "./pastedLines";
 import { capacityProblem } from "./qrImage";
@@ -72,6 +73,10 @@ export type LibraryItem = {
   totalScans: number | null;
   /** A dynamic code's rules as the API shows them; null for a static code. */
   rules: RulesRecord | null;
+  /** A writer's change waiting for an admin (a published team code's); null when none. */
+  pendingChange: PendingChangeRecord | null;
+  /** The last rejected change and the admin's reason, until the next change; null when none. */
+  rejection: ChangeRejection | null;
 };
 
 /** The characters a LIKE pattern gives a meaning (`%`, `_`, and PostgreSQL's escape character `\`), escaped with `\`. */
@@ -151,10 +156,10 @@ export async function libraryPage(actor: Actor, query: LibraryPageQuery) {
     const common = { name: row.name, style: JSON.parse(row.style) as Style, createdAt: row.createdAt.toISOString(), createdBy: row.createdBy.email };
     if (kind === "static") {
       const s = row as (typeof statics)[number];
-      return { ...common, kind, id: s.id, url: sendableUrl(s.url), shortUrl: null, status: s.reviewStatus as LibraryItem["status"], totalScans: null, rules: null };
+      return { ...common, kind, id: s.id, url: sendableUrl(s.url), shortUrl: null, status: s.reviewStatus as LibraryItem["status"], totalScans: null, rules: null, pendingChange: null, rejection: null };
     }
     const d = row as (typeof dynamics)[number];
-    return { ...common, kind, id: d.code, url: sendableUrl(d.destinationUrl), shortUrl: shortUrl(d.code), status: d.status as LibraryItem["status"], totalScans: totals.get(d.id) ?? 0, rules: rulesRecordOf(d) };
+    return { ...common, kind, id: d.code, url: sendableUrl(d.destinationUrl), shortUrl: shortUrl(d.code), status: d.status as LibraryItem["status"], totalScans: totals.get(d.id) ?? 0, rules: rulesRecordOf(d), pendingChange: pendingChangeOf(d.pendingChange), rejection: changeRejectionOf(d.changeRejection) };
   });
   const total = staticCount + dynamicCount;
   // The statuses the page offers are the ones the update will accept.
@@ -278,11 +283,17 @@ export async function saveStyle(actor: Actor, kind: ItemKind, id: string, input:
   const style = await checkItemStyle(actor, kind, id, input);
   const data = { style: JSON.stringify(style), updatedAt: new Date() };
   const where = libraryWhere(actor.library);
-  // Deleted meanwhile (by another tab or person): a 404, never a 500.
-  const { count } =
-    kind === "static"
-      ? await db.staticCode.updateMany({ where: { id, ...where }, data })
-      : await db.dynamicCode.updateMany({ where: { code: id, ...where, deletedAt: null }, data });
-  if (count === 0) throw notFound(kind === "static" ? "QR code not found" : "Dynamic QR code not found");
+  await db.$transaction(async (tx) => {
+    // Deleted meanwhile (by another tab or person): a 404, never a 500.
+    const row =
+      kind === "static"
+        ? await tx.staticCode.findFirst({ where: { id, ...where }, select: { id: true, name: true, style: true } })
+        : await tx.dynamicCode.findFirst({ where: { code: id, ...where, deletedAt: null }, select: { id: true, name: true, style: true } });
+    if (!row) throw notFound(kind === "static" ? "QR code not found" : "Dynamic QR code not found");
+    if (kind === "static") await tx.staticCode.update({ where: { id: row.id }, data });
+    else await tx.dynamicCode.update({ where: { id: row.id }, data });
+    const change = changedFields({ style: JSON.parse(row.style) }, { style });
+    if (change) await recordCodeActivity(tx, actor, "code.updated", [{ kind, target: id, name: row.name, ...change }]);
+  });
   return style;
 }

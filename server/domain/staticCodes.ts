@@ -1,10 +1,11 @@
 // Static QR codes: a stored URL and name in a library.
 import { z } from "zod";
 import { db } from "../db";
-import { notFound } from "../errors";
+import { DomainError, notFound } from "../errors";
 import { timeOrderedId } from "../ids";
 import { changeWithEvents } from "../webhooks";
-import { initialReviewStatus, libraryOwner, libraryWhere, recordCodeDeleted, type Actor, type Library } from "./library";
+import { initialReviewStatus, libraryOwner, libraryWhere, recordCodeActivity, recordCodeDeleted, type Actor, type Library } from "./library";
+import { changedFields, needsAdmin } from "./pendingChanges";
 import { keysetPages, newestInLibrary, toPage } from "./paging";
 import { capacityProblem } from "./qrImage";
 import { resolvedStyle } from "./qrStyle";
@@ -74,6 +75,7 @@ export async function createStaticCodes(actor: Actor, items: StaticCodeInput[], 
   const records = rows.map(staticRecordOf);
   return changeWithEvents(actor.library, async (tx) => {
     await tx.staticCode.createMany({ data: rows });
+    await recordCodeActivity(tx, actor, "code.created", records.map((r) => ({ kind: "static", target: r.qr_id, name: r.name, after: changedFields({}, r)!.after })));
     return { result: records, events: records.map((data) => ({ type: "qrcode.created", data })) };
   });
 }
@@ -82,8 +84,10 @@ export async function deleteStaticCode(actor: Actor, qrId: string) {
   return changeWithEvents(actor.library, async (tx) => {
     const row = await tx.staticCode.findFirst({ where: { id: qrId, ...libraryWhere(actor.library) } });
     if (!row) throw notFound("QR code not found");
+    // An approved team code is printed: only an admin deletes it (as a published dynamic code).
+    if (needsAdmin(actor, row.reviewStatus === "active")) throw new DomainError("forbidden", "Only a team admin can delete a published code");
     await tx.staticCode.delete({ where: { id: row.id } });
-    await recordCodeDeleted(tx, actor, { kind: "static", target: row.id, name: row.name });
+    await recordCodeDeleted(tx, actor, { kind: "static", target: row.id, name: row.name }, changedFields(staticRecordOf(row), {})!.before);
     return { result: { qr_id: qrId, deleted: true as const }, events: [{ type: "qrcode.deleted", data: staticRecordOf(row) }] };
   });
 }

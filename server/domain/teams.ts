@@ -45,6 +45,7 @@ export async function createTeam(userId: string, name: string) {
     return await db.$transaction(async (tx) => {
       const team = await tx.team.create({ data: { id: timeOrderedId("team"), name, ownerId: userId } });
       await tx.membership.create({ data: { id: timeOrderedId("mem"), teamId: team.id, userId, role: "admin" } });
+      await recordActivity({ teamId: team.id, actor: await actorOf(userId, tx), action: "team.created", target: name, detail: { before: null, after: { name } } }, tx);
       return team;
     });
   } catch (error) {
@@ -238,7 +239,8 @@ export async function reviewDrafts(adminId: string, decision: Decision, items: {
       decision === "approve"
         ? [
             await tx.staticCode.updateMany({ where: staticWhere, data: { reviewStatus: "active", ...reviewed } }),
-            await tx.dynamicCode.updateMany({ where: dynamicWhere, data: { status: "active", ...reviewed } }),
+            // Approved: published from now on (a writer's later change to where it leads waits for review).
+            await tx.dynamicCode.updateMany({ where: dynamicWhere, data: { status: "active", publishedAt: reviewed.reviewedAt, ...reviewed } }),
           ]
         : [
             await tx.staticCode.deleteMany({ where: staticWhere }),
@@ -259,7 +261,8 @@ export async function reviewDrafts(adminId: string, decision: Decision, items: {
         actor,
         action: type,
         target: item.target,
-        detail: { name: item.name, kind: item.kind },
+        // Before and after, as every change to team data: approved drafts go live, rejected ones are deleted.
+        detail: { name: item.name, kind: item.kind, before: { status: "draft" }, after: decision === "approve" ? { status: "active" } : null },
       })),
       tx,
     );

@@ -78,10 +78,18 @@ const toRecord = (row: Row): z.infer<typeof webhookRecord> => ({
   disabled_reason: row.disabledReason,
 });
 
-/** A team library's endpoint change, on the team's activity log (a personal library keeps none). */
-async function recordWebhookChange(tx: Tx, actor: Actor, action: "webhook.created" | "webhook.updated" | "webhook.deleted", row: { id: string; url: string }, changed?: string[]) {
+/** The endpoint's settings an entry shows before and after a change. */
+const settingsOf = (row: Row, only?: string[]) => {
+  const { url, events, description, enabled } = toRecord(row);
+  const all = { url, events, description, enabled };
+  return only ? Object.fromEntries(Object.entries(all).filter(([name]) => only.includes(name))) : all;
+};
+
+/** A team library's endpoint change, with its settings before and after, on the team's activity log (a personal library keeps none). */
+async function recordWebhookChange(tx: Tx, actor: Actor, action: "webhook.created" | "webhook.updated" | "webhook.deleted", row: Row, change?: { changed: string[]; from: Row }) {
   if (actor.library.kind !== "team") return;
-  const detail = { webhook_id: row.id, ...(changed ? { changed: changed.join(", ") } : {}) };
+  const [before, after] = action === "webhook.created" ? [null, settingsOf(row)] : action === "webhook.deleted" ? [settingsOf(row), null] : [settingsOf(change!.from, change!.changed), settingsOf(row, change!.changed)];
+  const detail = { webhook_id: row.id, ...(change ? { changed: change.changed.join(", ") } : {}), before, after };
   await recordActivity({ teamId: actor.library.teamId, actor: await actorOf(actor.userId, tx), action, target: row.url, detail }, tx);
 }
 
@@ -140,7 +148,7 @@ export async function updateWebhook(actor: Actor, input: z.infer<typeof webhookP
         updatedAt: new Date(),
       },
     });
-    await recordWebhookChange(tx, actor, "webhook.updated", saved, changed);
+    await recordWebhookChange(tx, actor, "webhook.updated", saved, { changed, from: row });
     return saved;
   });
   return { webhook: toRecord(updated) };

@@ -98,10 +98,14 @@ describe("activity log", () => {
     const log = (await entries({ teamId: team.id })).filter((e) => !e.action.startsWith("key.generated"));
     const by = team.admin.email;
     assert.deepEqual(summary(log), [
+      ["team.created", by, `Team ${by}`],
       ["member.role_changed", by, viewer.email],
       ["member.role_changed", by, writer.user.email],
       ["key.revoked", by, log.find((e) => e.action === "key.revoked")!.target],
       ["member.removed", by, viewer.email],
+      ["code.created", by, approved],
+      ["code.created", by, rejected],
+      ["code.created", by, deleted],
       ["draft.approved", by, approved],
       ["draft.rejected", by, rejected],
       ["code.deleted", by, deleted],
@@ -110,11 +114,14 @@ describe("activity log", () => {
       ["webhook.deleted", by, "https://93.184.215.14/hooks"],
     ]);
     const detail = (action: string) => JSON.parse(log.find((e) => e.action === action)!.detail!);
-    assert.deepEqual(JSON.parse(log[0].detail!), { from: "viewer", to: "writer" });
+    assert.deepEqual(JSON.parse(log[1].detail!), { from: "viewer", to: "writer" });
     assert.deepEqual(detail("member.removed"), { role: "writer" });
-    assert.deepEqual(detail("draft.approved"), { name: "Approved", kind: "dynamic" });
-    assert.deepEqual(detail("code.deleted"), { name: "Deleted", kind: "dynamic", via: "API" });
-    assert.deepEqual(detail("webhook.updated"), { webhook_id, changed: "description, enabled" });
+    assert.deepEqual(detail("draft.approved"), { name: "Approved", kind: "dynamic", before: { status: "draft" }, after: { status: "active" } });
+    assert.deepEqual(detail("draft.rejected"), { name: "Rejected", kind: "dynamic", before: { status: "draft" }, after: null });
+    const live = { name: "Deleted", destination_url: "https://example.com/", status: "draft", style: {}, password_protected: false };
+    assert.deepEqual(detail("code.created"), { name: "Approved", kind: "dynamic", via: "API", before: null, after: { ...live, name: "Approved" } });
+    assert.deepEqual(detail("code.deleted"), { name: "Deleted", kind: "dynamic", via: "API", before: live, after: null });
+    assert.deepEqual(detail("webhook.updated"), { webhook_id, changed: "description, enabled", before: { description: "", enabled: true }, after: { description: "paused", enabled: false } });
     // Team events are the team's: none lands on a member's own log.
     assert.ok(log.every((e) => e.userId === null || e.action === "key.revoked"));
   });
@@ -156,6 +163,7 @@ describe("activity log", () => {
     assert.deepEqual(admin.entries.map((e) => [e.action, e.actor]), [
       ["key.generated", writer.user.email],
       ["key.generated", team.admin.email],
+      ["team.created", team.admin.email],
     ]);
   });
 
@@ -172,6 +180,7 @@ describe("activity log", () => {
     assert.match(lines[2], /,key\.generated,qrb_/);
     const teamCsv = await (await session.get("/activity/team.csv")).text();
     assert.match(teamCsv.split("\r\n")[1], /,key\.generated,qrb_\w{4}…\w{4},scope: business$/);
+    assert.match(teamCsv.split("\r\n")[2], /,team\.created,Team [^,]+,"before: —; after: {""name"":""Team [^"]+""}"$/);
     assert.equal((await session.get("/activity/other.csv")).status, 404);
     assert.equal((await fetch(new URL("/activity/account.csv", BASE_URL))).status, 401);
   });

@@ -4,7 +4,7 @@ import { describe, it } from "node:test";
 import { parse } from "csv-parse/sync";
 import { BASE_URL, http, personalKey } from "../helpers";
 
-type Dyn = { code: string; short_url: string; destination_url: string; name: string; style: object; status: string; team_id: string | null; created_at: number; updated_at: number };
+type Dyn = { code: string; short_url: string; destination_url: string; name: string; style: object; status: string; team_id: string | null; created_at: number; updated_at: number; pending_change?: unknown };
 const item = (i: number) => ({ destination_url: `https://example.com/d/${i}`, name: `Dynamic ${i}` });
 
 async function createOne(key: string, body: object = item(1)): Promise<Dyn> {
@@ -22,8 +22,9 @@ describe("dynamic QR codes", () => {
     assert.equal(created.length, 1);
     const rec = created[0];
     assert.deepEqual(Object.keys(rec).sort(), [
-      "code", "created_at", "destination_url", "expired_url", "expires_at", "name", "password_protected", "short_url", "status", "style", "targets", "team_id", "updated_at", "utm",
+      "code", "created_at", "destination_url", "expired_url", "expires_at", "name", "password_protected", "pending_change", "short_url", "status", "style", "targets", "team_id", "updated_at", "utm",
     ]);
+    assert.equal(rec.pending_change, null, "a personal code never has a pending change");
     assert.match(rec.code, /^[0-9A-Za-z]{8}$/);
     assert.equal(rec.short_url, `${BASE_URL}/q/${rec.code}`);
     assert.equal(rec.status, "active");

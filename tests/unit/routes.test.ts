@@ -60,7 +60,11 @@ describe("the /v1 route table", () => {
     const created = operations.filter((o) => "201" in o.op.responses).map((o) => o.route).sort();
     assert.deepEqual(created, ["POST /dynqrcodes", "POST /dynqrcodes/batch", "POST /qrcodes", "POST /qrcodes/batch", "POST /webhooks"]);
     const accepted = operations.filter((o) => "202" in o.op.responses).map((o) => o.route);
-    assert.deepEqual(accepted, ["POST /webhooks/{webhook_id}/test"]);
+    assert.deepEqual(accepted, ["PATCH /dynqrcodes/{code}", "POST /webhooks/{webhook_id}/test"]);
+    // A writer's change held for review is 202; every other PATCH answer stays 200.
+    const patch = operations.find((o) => o.route === "PATCH /dynqrcodes/{code}")!.op.responses as Record<string, { description: string }>;
+    assert.ok("200" in patch);
+    assert.match(patch["202"].description, /Held for review/);
     for (const { op } of operations.filter((o) => "201" in o.op.responses)) assert.equal("200" in op.responses, false);
     assert.deepEqual(Object.keys(doc.components?.schemas ?? {}).filter((name) => name.startsWith("error.")), []);
   });

@@ -168,7 +168,7 @@ export interface paths {
         head?: never;
         /**
          * Change destination_url, name, status, style or the rules (null clears a rule)
-         * @description Change destination_url, name, status, style or the rules (null clears a rule)
+         * @description Change destination_url, name, status, style or the rules (null clears a rule). On a published team code (one an admin made active), a writer's change to destination_url, targets, utm, expires_at, expired_url or password does not apply: it becomes the record's pending_change, which an admin approves or rejects on the Business page, and the answer is 202 (name, style and status paused or draft apply at once).
          */
         patch: operations["dynqrcodes-update"];
         trace?: never;
@@ -526,6 +526,32 @@ export interface components {
             utm: components["schemas"]["Utm"] | null;
             /** @description Whether scans must enter a password first (the password itself is never shown). */
             password_protected: boolean;
+            /** @description A writer's change waiting for an admin's review (team codes); null when none. */
+            pending_change: components["schemas"]["PendingChange"] | null;
+        };
+        /** @description A writer's change to where a published team code leads, waiting for an admin's review; the code keeps its live values until an admin approves it. */
+        PendingChange: {
+            /** @description The new values the change would give the code, as its PATCH sent them. */
+            fields: {
+                destination_url?: string;
+                targets?: components["schemas"]["Target"][] | null;
+                utm?: components["schemas"]["Utm"] | null;
+                /**
+                 * @description Seconds since the epoch; null: never expires.
+                 * @example 1798761600
+                 */
+                expires_at?: number | null;
+                expired_url?: string | null;
+                /** @description true: the change sets a password; false: it removes it (the password itself is never shown). */
+                password_set?: boolean;
+            };
+            /** @description The email of the member who made the change. */
+            by: string;
+            /**
+             * @description Seconds since the epoch.
+             * @example 1795392000
+             */
+            created_at: number;
         };
         AnalyticsSummary: {
             from: string;
@@ -1255,7 +1281,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key's owner has no API access, or the action needs a team admin */
+            /** @description The key's owner has no API access, or the action needs a team admin (a published team code) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2239,7 +2265,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key's owner has no API access, or the action needs a team admin */
+            /** @description The key's owner has no API access, or the action needs a team admin (a published team code) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2396,6 +2422,20 @@ export interface operations {
         responses: {
             /** @description Successful response */
             200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DynamicQrCode"];
+                };
+            };
+            /** @description Held for review: a writer's change to where a published team code leads. The record, its live fields unchanged, with pending_change set. */
+            202: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2951,7 +2991,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key's owner has no API access, or the action needs a team admin */
+            /** @description The key's owner has no API access, or the action needs a team admin (a published team code) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

@@ -51,10 +51,24 @@ export const dynqrcodesRouter = createTRPCRouter({
     .mutation(async ({ ctx, input }) => ({ created: await createDynamicCodes(ctx.principal, [input]) })),
 
   update: apiKeyProcedure
-    .meta({ openapi: { method: "PATCH", path: "/dynqrcodes/{code}", tags: TAGS, summary: "Change destination_url, name, status, style or the rules (null clears a rule)" } })
+    .meta({
+      openapi: {
+        method: "PATCH",
+        path: "/dynqrcodes/{code}",
+        tags: TAGS,
+        summary: "Change destination_url, name, status, style or the rules (null clears a rule)",
+        description:
+          "Change destination_url, name, status, style or the rules (null clears a rule). On a published team code (one an admin made active), a writer's change to destination_url, targets, utm, expires_at, expired_url or password does not apply: it becomes the record's pending_change, which an admin approves or rejects on the Business page, and the answer is 202 (name, style and status paused or draft apply at once).",
+      },
+      acceptedWhenHeld: true,
+    })
     .input(dynamicPatchInput)
     .output(dynamicRecord)
-    .mutation(({ ctx, input }) => updateDynamicCode(ctx.principal, input)),
+    .mutation(async ({ ctx, input }) => {
+      const { record, held } = await updateDynamicCode(ctx.principal, input);
+      if (held) ctx.accept?.();
+      return record;
+    }),
 
   remove: apiKeyProcedure
     .meta({ openapi: { method: "DELETE", path: "/dynqrcodes/{code}", tags: TAGS, summary: "Delete a dynamic QR code (its scan history is kept)" } })

@@ -15,6 +15,8 @@ import {
   teamOverview,
   transferOwnership,
 } from "../../domain/teams";
+import { pendingChangesOf, rejectionReasonField, reviewChange } from "../../domain/changeReview";
+import { codeParam } from "../../domain/dynamicCodes";
 import { createTRPCRouter, sessionProcedure } from "../trpc";
 
 const item = z.object({ kind: itemKind, id: z.string() });
@@ -33,6 +35,12 @@ export const teamRouter = createTRPCRouter({
   revokeKey: sessionProcedure.input(z.object({ keyId: z.string() })).mutation(({ ctx, input }) => revokeTeamKey(ctx.session.userId, input.keyId).then(() => done)),
   approve: sessionProcedure.input(item).mutation(({ ctx, input }) => reviewDrafts(ctx.session.userId, "approve", [input]).then(() => done)),
   reject: sessionProcedure.input(item).mutation(({ ctx, input }) => reviewDrafts(ctx.session.userId, "reject", [input]).then(() => done)),
+  /** Writers' pending changes to published codes, with before and after (the review queue's second list). */
+  pendingChanges: sessionProcedure.query(({ ctx }) => pendingChangesOf(ctx.session.userId)),
+  /** Approve change / Reject change (with the reason the writer is mailed). */
+  reviewChange: sessionProcedure
+    .input(z.object({ code: codeParam, decision: z.enum(DECISIONS, { error: "decision must be one of approve, reject" }), reason: rejectionReasonField.optional() }))
+    .mutation(({ ctx, input }) => reviewChange(ctx.session.userId, input.decision, input.code, input.reason)),
   /** The review queue's bulk Approve / Reject: every selected draft or none. */
   review: sessionProcedure
     .input(
