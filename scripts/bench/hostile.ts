@@ -12,6 +12,20 @@ const CALLERS = 8;
 
 const figure = (name: string, value: string, goal: string, met: boolean) => console.log(`BENCH-FIGURE ${JSON.stringify({ name, value, goal, met })}`);
 
+/** The longest a /q waited, scans sent one after another, while `work` was in flight: its hold on the server's event loop. */
+async function holdOf(work: () => Promise<number>, scanned: string): Promise<number> {
+  let done = false;
+  const working = work().finally(() => (done = true));
+  let longest = 0;
+  while (!done) {
+    const start = performance.now();
+    await (await fetch(scanned, { redirect: "manual" })).arrayBuffer();
+    longest = Math.max(longest, performance.now() - start);
+  }
+  await working;
+  return longest;
+}
+
 export async function hostile(seconds: number): Promise<void> {
   const database = await freshDatabase("bench");
   process.env.DATABASE_URL = database.url;
@@ -43,6 +57,12 @@ export async function hostile(seconds: number): Promise<void> {
       await res.arrayBuffer();
       return res.status;
     };
+    console.log(`\nEach hostile request alone: the longest a /q waited while it was in flight (scans sent one after another), median of 3`);
+    for (const [i, { name }] of callers[0].requests.entries()) {
+      const holds: number[] = [];
+      for (let run = 2; run < 5; run++) holds.push(await holdOf(() => send(callers[run].requests[i], callers[run]), scanned));
+      console.log(`  ${name.padEnd(60)} ${holds.sort((a, b) => a - b)[1].toFixed(1).padStart(6)} ms`);
+    }
     console.log(`\nHostile requests: /q at ${SCANS_PER_SECOND}/s for ${seconds} s alone, then while 2 callers send the ${callers[0].requests.length} hostile requests back to back, on ${database.url.startsWith("file:") ? "SQLite" : "PostgreSQL"}`);
     await scans(); // warm-up, not counted
     const alone = await scans();

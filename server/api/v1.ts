@@ -8,6 +8,7 @@ import { clientAddress } from "../client-address";
 import { authenticateApiKey, presentedKey, type PresentedKey, type Principal } from "../domain/apiKeys";
 import { libraryKey } from "../domain/library";
 import { DomainError, isKeyGuess } from "../errors";
+import { nextTurn } from "../event-loop";
 import { jsonShapeProblem, readBody } from "../http/body";
 import { jsonAnswer, jsonText, toResponse, type Answer } from "../http/answer";
 import { errorAnswer } from "../http/errors";
@@ -39,12 +40,17 @@ export type V1Request = {
  */
 const answers = processSingleton("v1.listAnswers", () => new LRUCache<string, Uint8Array>({ maxSize: 32 * 2 ** 20, sizeCalculation: (bytes) => bytes.byteLength }));
 
+/** Bodies longer than this are parsed in a turn of their own (decoding a megabyte takes a few ms). */
+const LARGE_BODY = 64 * 1024;
+
 /** A JSON body's text: content type (415), size (413), UTF-8 (400). */
 async function jsonBodyText(req: V1Request): Promise<string> {
   const type = req.headers.get("content-type") ?? "";
   if (!/^application\/json\s*(;|$)/i.test(type)) throw new DomainError("unsupported_media_type", "Content-Type must be application/json");
   const text = await readBody(req, MAX_BODY_BYTES);
   if (text === null) throw new DomainError("payload_too_large", "The body must be at most 1 MiB");
+  // A large body's decoding, then its parse and checks, each hold the loop: other requests are served between.
+  if (text.length > LARGE_BODY) await nextTurn();
   return text;
 }
 

@@ -8,6 +8,7 @@ import { invalidateResolution } from "../scan/resolve";
 import { futureExpiresAtField, RULE_FIELDS, rulesInput, rulesRecord, rulesRecordOf, type RuleColumns } from "../rules";
 import { hashPassword } from "./passwords";
 import { copyCreated } from "../scan/live-copy";
+import { nextTurn } from "../event-loop";
 import { changeWithEvents } from "../webhooks";
 import { initialReviewStatus, libraryOwner, libraryWhere, recordCodeActivity, recordCodeDeleted, type Actor, type Library } from "./library";
 import { changedFields, heldPart, needsAdmin, pendingChangeOf, pendingChangeRecord, pendingComparison, storedChange } from "./pendingChanges";
@@ -91,6 +92,8 @@ async function ruleColumnsOf(input: RuleInput): Promise<Partial<RuleColumns>> {
     ...(input.password !== undefined ? { passwordHash: input.password === null ? null : await hashPassword(input.password) } : {}),
   };
 }
+/** Rows written per event-loop turn (a batch's are written in one transaction, a few at a time). */
+const ROWS_PER_TURN = 2;
 const NO_RULES: RuleColumns = { expiresAt: null, expiredUrl: null, targets: null, utm: null, passwordHash: null };
 
 const live = (library: Library) => ({ ...libraryWhere(library), deletedAt: null });
@@ -152,10 +155,15 @@ export async function createDynamicCodes(
     }));
     // Checked with the codes themselves: the image encodes the short URL.
     await refuseUnreadableStyles(rows.map((row, i) => ({ text: shortUrl(row.code), style: items[i].style })), batch ? "dynqrcodes" : null);
+    await nextTurn();
     const records = rows.map(dynamicRecordOf);
     try {
       const created = await changeWithEvents(actor.library, async (tx) => {
-        await tx.dynamicCode.createMany({ data: rows });
+        // A batch's rows hold up to a megabyte of URLs: written a few at a time, other requests served between.
+        for (let i = 0; i < rows.length; i += ROWS_PER_TURN) {
+          if (i > 0) await nextTurn();
+          await tx.dynamicCode.createMany({ data: rows.slice(i, i + ROWS_PER_TURN) });
+        }
         await recordCodeActivity(tx, actor, "code.created", records.map((r) => ({ kind: "dynamic", target: r.code, name: r.name, after: changedFields({}, r)!.after })));
         return { result: records, events: records.map((data) => ({ type: "dynqrcode.created", data })) };
       });

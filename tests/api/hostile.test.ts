@@ -7,7 +7,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { hostileBodies, type HostileRequest } from "../../scripts/bench/hostile-bodies";
-import { BASE_URL, http, logIn, personalKey, TEST_PASSWORD } from "../helpers";
+import { createDynamicCodes, dynamicBatchInput } from "../../server/domain/dynamicCodes";
+import { BASE_URL, http, logIn, makeUser, personalKey, TEST_PASSWORD } from "../helpers";
 
 /** Sends one hostile request as it is: /v1 with the key (paced like every test request), the pages with the session and their Origin. */
 async function send(request: HostileRequest, key: string, cookie: string): Promise<number> {
@@ -64,5 +65,25 @@ describe("nothing one caller sends can hurt the others", () => {
     console.log(`# hostile: ${requests.length} requests, ${scans.length} concurrent scans, slowest ${slowest.toFixed(1)} ms, median ${scans[scans.length >> 1].toFixed(1)} ms\n# ${statuses.join("\n# ")}`);
     assert.ok(scans.length >= 10, `${scans.length} scans`);
     assert.ok(slowest < 1000, `a scan waited ${slowest.toFixed(0)} ms behind hostile requests`);
+  });
+
+  it("a dynamic batch at the limit (24 codes of 21 URLs at 2048) is written a few rows per event-loop turn, other work served between", async () => {
+    const user = await makeUser("pro");
+    const actor = { userId: user.id, library: { kind: "personal" as const, userId: user.id } };
+    const batch = hostileBodies("unused").find((r) => r.path === "/v1/dynqrcodes/batch" && r.expect.includes(201))!;
+    const items = dynamicBatchInput.parse(JSON.parse(batch.body)).dynqrcodes;
+    assert.equal(items.length, 24);
+    let turns = 0;
+    let writing = true;
+    const turn = () => {
+      turns++;
+      if (writing) setImmediate(turn);
+    };
+    setImmediate(turn);
+    const created = await createDynamicCodes(actor, items, { batch: true });
+    writing = false;
+    assert.equal(created.length, 24);
+    // Written in one go, it held the loop for the whole batch (no turn at all ran while it was written).
+    assert.ok(turns >= 12, `${turns} event-loop turns while 24 rows were written`);
   });
 });
