@@ -11,8 +11,8 @@ import { canonicalPath, routesFor } from "../api/routes";
 function allowedAt(requestLine: string): string[] {
   const pathname = (requestLine.split(" ")[1] ?? "").split("?")[0];
   if (!pathname.startsWith("/v1/") || canonicalPath(pathname) !== pathname) return [];
-  const methods = routesFor(pathname.slice("/v1".length)).map((r) => r.method);
-  return [...new Set(methods.includes("GET") ? [...methods, "HEAD"] : methods)];
+  // As the dispatcher's 405 says it (HEAD is answered wherever GET is).
+  return [...new Set(routesFor(pathname.slice("/v1".length)).map((r) => r.method))];
 }
 
 export function answerClientError(error: Error & { code?: string; rawPacket?: Buffer }, socket: Duplex): void {
