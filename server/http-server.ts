@@ -27,6 +27,7 @@ import { addressFromSocket } from "./client-address";
 import { env } from "./env";
 import { accessLogOn, logError, logInfo, logRequest } from "./log";
 import { countRequest, sampleShortLink } from "./metrics";
+import { answerClientError } from "./http/client-error";
 import { answerOps, isOpsPath, startDraining } from "./http/ops";
 import { readdirSync } from "node:fs";
 import { sqliteFileOf } from "./database-url";
@@ -206,6 +207,7 @@ async function serveV1(req: IncomingMessage, res: ServerResponse) {
           const value = req.headers[name.toLowerCase()];
           return value === undefined ? null : Array.isArray(value) ? value.join(", ") : value;
         },
+        repeated: (name) => (req.headersDistinct[name.toLowerCase()]?.length ?? 0) > 1,
       },
       body,
     });
@@ -255,13 +257,14 @@ const server = createServer((req, res) => {
   const shortLink = SHORT_LINK.exec(req.url ?? "");
   if (shortLink && (req.method === "GET" || req.method === "HEAD" || req.method === "POST")) void serveShortLink(req, res, shortLink[1], address);
   else if (!shortLink && shortLinkCodeOf(req.url ?? "/") !== null) redirectToShortLink(req, res);
-  else if (/^\/v1(?:[/?]|$)/.test(req.url ?? "")) void serveV1(req, res);
+  else if (/^\/v1(?:[/?]|$)/i.test(req.url ?? "")) void serveV1(req, res); // `/V1` too: answered 404 naming the canonical path
   else {
     const path = (req.url ?? "/").split("?")[0];
     if (isOpsPath(path)) void serveOps(req, res, path, Array.isArray(forwardedFor) ? forwardedFor.join(", ") : forwardedFor);
     else serveWithNext(req, res);
   }
 });
+server.on("clientError", answerClientError);
 server.keepAliveTimeout = 65_000; // longer than common load balancers' idle timeout
 
 /** The stop's bound after SHUTDOWN_DRAIN_SECONDS, and the margin kept for closing the spool and exiting. */

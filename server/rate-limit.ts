@@ -33,6 +33,10 @@ export type Decision = {
   used: number;
   /** Epoch seconds of the next 00:00 UTC. */
   resetAt: number;
+  /** Whole tokens left in the bucket, after this request. */
+  tokens: number;
+  /** The limit that refused: the bucket (`burst`) or the day's quota (`daily`); null when allowed. */
+  refusedBy: "burst" | "daily" | null;
 };
 
 const DAY_MS = 86_400_000;
@@ -40,13 +44,20 @@ const DAY_MS = 86_400_000;
 /** A bucket's time to fill up again, or two days for a daily quota: its state expires after. */
 const lifetimeMs = (rule: Rule) => Math.max(rule.dailyQuota > 0 ? 2 * DAY_MS : 0, Math.ceil((rule.capacity / rule.refillPerSecond) * 1000) + 1000);
 
+/** Which limit refused, as both stores say it. */
+const DAILY = 1;
+const BURST = 2;
+
 /** Both stores answer with the wait in milliseconds: 0 passes; else whole seconds, at least 1. */
-const decision = (retryMs: number, used: number, resetAt: number): Decision => ({
+const decision = (retryMs: number, used: number, resetAt: number, tokens: number, refused: number): Decision => ({
   allowed: retryMs === 0,
   retryAfter: retryMs === 0 ? 0 : Math.max(1, Math.ceil(retryMs / 1000)),
   used,
   resetAt,
+  tokens: Math.floor(tokens),
+  refusedBy: retryMs === 0 ? null : refused === DAILY ? "daily" : "burst",
 });
+
 
 // ---- in process -------------------------------------------------------------------------
 
@@ -84,15 +95,16 @@ export function takeFromStore(store: BucketStore, key: string, rule: Rule, cost 
   const need = Math.max(cost, 1);
   const resetMs = (day + 1) * DAY_MS;
   let retryMs = 0;
+  let refused = 0;
   if (cost < 0) tokens = Math.min(rule.capacity, tokens - cost); // a refund is never refused
-  else if (rule.dailyQuota > 0 && used + need > rule.dailyQuota) retryMs = resetMs - now;
-  else if (tokens < need) retryMs = ((need - tokens) * 1000) / rule.refillPerSecond;
+  else if (rule.dailyQuota > 0 && used + need > rule.dailyQuota) [retryMs, refused] = [resetMs - now, DAILY];
+  else if (tokens < need) [retryMs, refused] = [((need - tokens) * 1000) / rule.refillPerSecond, BURST];
   else {
     tokens -= cost;
     used += cost;
   }
   states.set(key, { tokens, at: now, day, used, expiresAt: now + lifetimeMs(rule) });
-  return decision(retryMs, used, resetMs / 1000);
+  return decision(retryMs, used, resetMs / 1000, tokens, refused);
 }
 
 /** The process's own limits (the embedded default, and the fallback while Redis is away). */
@@ -118,12 +130,15 @@ for i, key in ipairs(KEYS) do
   if tonumber(s[3]) == day then used = tonumber(s[4]) end
   local need = math.max(cost, 1)
   local retry = 0
+  local refused = 0
   if cost < 0 then
     tokens = math.min(capacity, tokens - cost)
   elseif quota > 0 and used + need > quota then
     retry = reset - now
+    refused = 1
   elseif tokens < need then
     retry = (need - tokens) * 1000 / rate
+    refused = 2
   else
     tokens = tokens - cost
     used = used + cost
@@ -133,6 +148,8 @@ for i, key in ipairs(KEYS) do
   out[#out + 1] = math.ceil(retry)
   out[#out + 1] = used
   out[#out + 1] = reset / 1000
+  out[#out + 1] = math.floor(tokens)
+  out[#out + 1] = refused
 end
 return out
 `;
@@ -160,7 +177,7 @@ const redisTakes = processSingleton("rateLimit.redisTakes", () => new DataLoader
     const keys = asked.map(({ key }) => `${redisPrefix()}rl:${key}`);
     const args = asked.flatMap(({ rule, cost }) => [rule.capacity, rule.refillPerSecond, rule.dailyQuota, cost, lifetimeMs(rule)]);
     const answers = await client.qrTakeTokens(keys.length, ...keys, ...args);
-    return asked.map((_, i) => decision(answers[3 * i], answers[3 * i + 1], answers[3 * i + 2]));
+    return asked.map((_, i) => decision(answers[5 * i], answers[5 * i + 1], answers[5 * i + 2], answers[5 * i + 3], answers[5 * i + 4]));
   },
   { ...ONE_TURN, maxBatchSize: MAX_BATCH },
 ));

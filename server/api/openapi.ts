@@ -38,6 +38,8 @@ const HEADERS = {
   "X-RateLimit-Limit": header("The key's requests per UTC day.", "integer"),
   "X-RateLimit-Remaining": header("What is left of them today.", "integer"),
   "X-RateLimit-Reset": header("When the day's quota is full again: epoch seconds of the next 00:00 UTC.", "integer"),
+  "RateLimit-Policy": header('Both limits of the key (IETF draft-ietf-httpapi-ratelimit-headers): the bucket as its capacity over the seconds it takes to fill, and the daily quota, e.g. `"burst";q=20;w=2, "daily";q=10000;w=86400`.'),
+  RateLimit: header('The limit that refused, or else the one with fewer requests left: `"burst";r=0;t=1` (`r` requests left, `t` seconds until it is full again, or until the request could pass).'),
   "Retry-After": header("Seconds to wait before trying again.", "integer"),
   Allow: header("The methods this path answers."),
   "Content-Disposition": header('attachment; filename="…-YYYY-MM-DD.csv"'),
@@ -56,7 +58,7 @@ const IDEMPOTENCY_PARAMETER = {
 type HeaderName = keyof typeof HEADERS;
 const headers = (...names: HeaderName[]) => ({ headers: Object.fromEntries(names.map((n) => [n, { $ref: `#/components/headers/${n}` }])) });
 /** Every answer of an authenticated request carries its id and the key's quota. */
-const ANSWERED = ["X-Request-Id", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"] as const;
+const ANSWERED = ["X-Request-Id", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "RateLimit-Policy", "RateLimit"] as const;
 
 const jsonError = (description: string, example: string, names: readonly HeaderName[], batch?: { index: number; error: string }) => ({
   description,
@@ -137,12 +139,12 @@ function buildDocument() {
         ? { 202: { ...okAnswer, description: "Held for review: a writer's change to where a published team code leads. The record, its live fields unchanged, with pending_change set." } }
         : {}),
       400: jsonError(
-        hasBody ? "Invalid request (a batch lists every invalid item in errors)" : "Invalid parameters",
+        `${hasBody ? "Invalid request (a batch lists every invalid item in errors)" : "Invalid parameters"}; a query parameter the route does not list is \`Unknown query parameter: <name>\`${isWrite ? "; several Idempotency-Key headers are `Send one Idempotency-Key header, not several`" : ""}`,
         hasBody ? "url must be an absolute http or https URL" : route.path.endsWith("analytics") || route.path.endsWith("export") ? "from must be a date like 2026-11-21" : "limit must be an integer from 1 to 100",
         ANSWERED,
         route.path.endsWith("/batch") ? { index: 1, error: "name must be 1 to 200 characters (after trimming)" } : undefined,
       ),
-      401: jsonError("Missing, invalid, revoked or not yet active API key (Retry-After while it is not active yet)", "Invalid API key", ["X-Request-Id", "Retry-After"]),
+      401: jsonError("Missing, invalid, revoked or not yet active API key (Retry-After while it is not active yet); several x-api-key headers are `Send one x-api-key header, not several`", "Invalid API key", ["X-Request-Id", "Retry-After"]),
       403: jsonError(
         route.method === "DELETE" ? "The key's owner has no API access, or the action needs a team admin (a published team code)" : "The key's owner has no API access, or the action needs a team admin",
         route.method === "DELETE" && route.path.includes("qrcodes/") ? "Only a team admin can delete a published code" : "API access requires a Pro or Business plan",

@@ -30,6 +30,8 @@ type Matching = {
   params: string[];
   /** No parameter: a literal route such as `/qrcodes/batch` wins over `/qrcodes/{qr_id}`. */
   literal: boolean;
+  /** The query parameters the route takes: any other is refused (400 `Unknown query parameter: <name>`). */
+  queryNames: ReadonlySet<string>;
 };
 
 export type ProcedureRoute = Matching & {
@@ -58,13 +60,13 @@ export type RawRoute = Matching & {
 
 export type V1Route = ProcedureRoute | RawRoute;
 
-function matching(method: Method, path: string): Matching {
+function matching(method: Method, path: string, queryNames: Iterable<string>): Matching {
   const params: string[] = [];
   const source = path.replace(/\{(\w+)\}/g, (_, name: string) => {
     params.push(name);
     return "([^/]+)";
   });
-  return { method, path, pattern: new RegExp(`^${source}$`), params, literal: params.length === 0 };
+  return { method, path, pattern: new RegExp(`^${source}$`), params, literal: params.length === 0, queryNames: new Set([...queryNames].filter((name) => !params.includes(name))) };
 }
 
 type V1Meta = OpenApiMeta & V1RouteMeta;
@@ -81,7 +83,10 @@ function procedureRoutes(): ProcedureRoute[] {
   return proceduresOf(v1Router._def.record).map(([name, procedure]) => {
     const meta = procedure._def.meta as V1Meta;
     if (!meta.openapi) throw new Error(`/v1 procedure ${name} has no route (openapi meta)`);
-    return { ...matching(meta.openapi.method as Method, meta.openapi.path), kind: "procedure", procedure, name, cachedByLibraryVersion: meta.cachedByLibraryVersion ?? false, noBody: meta.noBody ?? false, successStatus: meta.created ? 201 : meta.accepted ? 202 : 200, acceptedWhenHeld: meta.acceptedWhenHeld ?? false };
+    // A procedure without a JSON body takes its input from the query string (as the document says).
+    const fromQuery = meta.openapi.method === "GET" || meta.openapi.method === "DELETE" || meta.noBody;
+    const shape = (procedure._def as { inputs: { shape?: object }[] }).inputs[0]?.shape ?? {};
+    return { ...matching(meta.openapi.method as Method, meta.openapi.path, fromQuery ? Object.keys(shape) : []), kind: "procedure", procedure, name, cachedByLibraryVersion: meta.cachedByLibraryVersion ?? false, noBody: meta.noBody ?? false, successStatus: meta.created ? 201 : meta.accepted ? 202 : 200, acceptedWhenHeld: meta.acceptedWhenHeld ?? false };
   });
 }
 
@@ -91,7 +96,8 @@ function rawRoute<Q extends z.ZodType<Record<string, unknown>>>(
   query: Q,
   answer: (principal: Principal, params: Record<string, string>, query: z.infer<Q>) => Promise<Answer>,
 ): RawRoute {
-  return { ...matching("GET", path), kind: "raw", doc, answer: async (principal, params, raw) => answer(principal, params, query.parse(raw)) };
+  const queryNames = doc.parameters.flatMap((p) => ((p as { in: string }).in === "query" ? [(p as { name: string }).name] : []));
+  return { ...matching("GET", path, queryNames), kind: "raw", doc, answer: async (principal, params, raw) => answer(principal, params, query.parse(raw)) };
 }
 
 const pathParameter = (name: string) => ({ name, in: "path", required: true, schema: name === "code" ? { type: "string", pattern: CODE_PATTERN } : { type: "string" } });
@@ -201,3 +207,6 @@ export function routesFor(path: string): V1Route[] {
   const matches = V1_ROUTES.filter((r) => r.pattern.test(path));
   return matches.some((r) => r.literal) ? matches.filter((r) => r.literal) : matches;
 }
+
+/** The one spelling of a /v1 path: `/v1` in lower case, no trailing slash. */
+export const canonicalPath = (pathname: string) => `/v1${pathname.slice("/v1".length).replace(/\/+$/, "")}`;

@@ -12,6 +12,7 @@ import { nextTurn } from "../event-loop";
 import { jsonShapeProblem, readBody } from "../http/body";
 import { jsonAnswer, jsonText, toResponse, type Answer } from "../http/answer";
 import { errorAnswer } from "../http/errors";
+import { rateLimitHeaders } from "../http/rate-limit-headers";
 import { processSingleton } from "../process-singleton";
 import { servedHostsOf } from "../served-host";
 import { forget, invalidKeyRule, keyRule, take } from "../rate-limit";
@@ -19,7 +20,7 @@ import { claimIdempotencyKey, IDEMPOTENCY_HEADER, idempotencyKeyOf, REPLAYED_HEA
 import { logError } from "../log";
 import { countKeyRejection, countRateLimited } from "../metrics";
 import { openApiDocument } from "./openapi";
-import { routesFor, type ProcedureRoute } from "./routes";
+import { canonicalPath, routesFor, type ProcedureRoute, type V1Route } from "./routes";
 import type { Context } from "./trpc";
 
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -29,7 +30,8 @@ export type V1Request = {
   method: string;
   /** Absolute. */
   url: string;
-  headers: { get(name: string): string | null };
+  /** `repeated`: the header was sent more than once (a Fetch `Headers` joins them with ", " and cannot tell). */
+  headers: { get(name: string): string | null; repeated?(name: string): boolean };
   body: ReadableStream<Uint8Array> | null;
 };
 
@@ -91,7 +93,10 @@ async function countGuess(req: V1Request): Promise<void> {
 async function admit(req: V1Request, meta: Meta): Promise<Principal> {
   let presented: PresentedKey;
   try {
-    presented = presentedKey(req.headers.get("x-api-key"));
+    const header = req.headers.get("x-api-key");
+    // Several headers arrive joined with ", ": a key never holds a comma.
+    if (req.headers.repeated?.("x-api-key") || header?.includes(",")) throw new DomainError("invalid_key", "Send one x-api-key header, not several");
+    presented = presentedKey(header);
   } catch (error) {
     await countGuess(req);
     throw error;
@@ -117,19 +122,16 @@ async function admit(req: V1Request, meta: Meta): Promise<Principal> {
     throw error;
   }
   const decision = await deciding;
-  meta.rateLimitHeaders = {
-    "X-RateLimit-Limit": String(rule.dailyQuota),
-    "X-RateLimit-Remaining": String(Math.max(0, rule.dailyQuota - decision.used)),
-    "X-RateLimit-Reset": String(decision.resetAt),
-  };
+  meta.rateLimitHeaders = rateLimitHeaders(rule, decision);
   if (!decision.allowed) throw rateLimited(presented.scope, decision.retryAfter);
   return principal;
 }
 
-/** A query string as an input object; each name at most once. */
-function queryInput(search: URLSearchParams): Record<string, string> {
+/** A query string as an input object; each name at most once, and only the names the route takes. */
+function queryInput(search: URLSearchParams, route: V1Route): Record<string, string> {
   const input: Record<string, string> = {};
   for (const [name, value] of search) {
+    if (!route.queryNames.has(name)) throw new DomainError("invalid", `Unknown query parameter: ${name}`);
     if (name in input) throw new DomainError("invalid", `${name} must be given once`);
     input[name] = value;
   }
@@ -150,8 +152,14 @@ function callProcedure(route: ProcedureRoute, ctx: Context, input: unknown): Pro
 
 async function dispatch(req: V1Request, requestId: string, meta: Meta): Promise<Answer> {
   const url = new URL(req.url);
-  const path = url.pathname.replace(/^\/v1/, "").replace(/\/+$/, "") || "/";
+  const path = url.pathname.slice("/v1".length) || "/";
   const method = req.method.toUpperCase();
+  // One spelling per route: `/V1/...` and a trailing slash name the canonical path, not serve it.
+  const canonical = canonicalPath(url.pathname);
+  if (canonical !== url.pathname) {
+    meta.route = "/v1/{unknown}";
+    throw new DomainError("not_found", `Not found: the path is ${canonical}`);
+  }
 
   if (path === "/openapi.json") {
     meta.route = "/v1/openapi.json";
@@ -180,16 +188,18 @@ async function dispatch(req: V1Request, requestId: string, meta: Meta): Promise<
 
   const params = pathParams(matched, path);
   if (!params) throw new DomainError("not_found", "Not found");
-  if (matched.kind === "raw") return matched.answer(principal, params, queryInput(url.searchParams));
+  if (matched.kind === "raw") return matched.answer(principal, params, queryInput(url.searchParams, matched));
+  const query = queryInput(url.searchParams, matched);
 
   const hasBody = (method === "POST" || method === "PATCH") && !matched.noBody;
   const bodyText = hasBody ? await jsonBodyText(req) : "";
+  if (req.headers.repeated?.(IDEMPOTENCY_HEADER)) throw new DomainError("invalid", "Send one Idempotency-Key header, not several");
   const key = method === "GET" || method === "HEAD" ? null : idempotencyKeyOf(req.headers.get(IDEMPOTENCY_HEADER));
   // The procedure's input, as the OpenAPI document describes it: the JSON body, or the query
   // string, and the path's parameters over either.
   // The hosts the request reached matter only to destinations, which only a body names.
   const ctx = { requestId, session: null, principal, servedHosts: hasBody ? servedHostsOf(req.headers) : undefined };
-  const run = () => callRoute(matched, ctx, url, hasBody ? withPathParams(jsonObject(bodyText), params) : { ...queryInput(url.searchParams), ...params });
+  const run = () => callRoute(matched, ctx, url, hasBody ? withPathParams(jsonObject(bodyText), params) : { ...query, ...params });
   if (key === null) return run();
 
   // An Idempotency-Key: claimed before the procedure runs; a retry gets the first answer.
