@@ -56,6 +56,7 @@ const COVERAGE: Record<string, Coverage> = {
   "account.changePassword": { none: ACCOUNT },
   "account.changeEmail": { none: "sends a mail to confirm, changes nothing yet" },
   "account.confirmEmail": { none: ACCOUNT },
+  "account.undoEmailChange": { none: ACCOUNT },
   "account.logOutEverywhere": { none: ACCOUNT },
   "account.delete": {
     run: async (fx) => fx.writerSession("account.delete", { email: fx.writer.user.email, password: TEST_PASSWORD }),
