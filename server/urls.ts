@@ -34,11 +34,20 @@ const writesPath = (raw: string) => /^[^/\\?#]*[/\\]/.test(raw.trim().replace(SC
  */
 export function serialisedUrl(url: URL, raw: string): string {
   const path = url.pathname === "/" && !writesPath(raw) ? "" : url.pathname;
-  return `${url.protocol}//${url.host}${path}${url.search}${url.hash}`;
+  return `${url.protocol}//${url.host}${strictly(path)}${strictly(url.search)}${strictly(url.hash)}`;
 }
 
-/** Characters the WHATWG serialisation never leaves raw in an http(s) URL (non-ASCII, controls, space, `"<>\`{}` and backslash). */
-const NOT_SERIALISED = /[^\x21-\x7e]|["<>\\`{}]/;
+/**
+ * ASCII that WHATWG leaves raw but RFC 3986 does not allow (`|^[]{}`, backtick, backslash, a `%`
+ * that starts no escape), percent-encoded: what we send is then also a URI by the older rule,
+ * which the OpenAPI document's `format: uri` and strict clients check. Same resource: servers
+ * decode both spellings alike.
+ */
+const NOT_RFC3986 = /[|^[\]{}`\\]|%(?![0-9a-fA-F]{2})/g;
+const strictly = (part: string) => part.replace(NOT_RFC3986, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+
+/** Characters that a serialised URL never holds raw (non-ASCII, controls, space, `"<>|^[]{}`, backtick, backslash, a bare `%`). */
+const NOT_SERIALISED = /[^\x21-\x7e]|["<>|^[\]{}`\\]|%(?![0-9a-fA-F]{2})/;
 
 /**
  * A stored URL as it may be sent. New rows hold the serialisation already; a row stored before

@@ -44,6 +44,8 @@ describe("URLs as the world writes them", () => {
       ["https://example.com:443/a b", "https://example.com/a%20b"],
       ["https://example.com/a/./b/../c", "https://example.com/a/c"],
       ["https://example.com\\path", "https://example.com/path"],
+      // Raw in WHATWG, not in RFC 3986 (the document's format: uri): escaped too.
+      ["https://example.com/a|b?q={x}^&p=5%", "https://example.com/a%7Cb?q=%7Bx%7D%5E&p=5%25"],
     ];
     const created = await http("POST", "/v1/qrcodes/batch", { key, json: { qrcodes: cases.map(([url], i) => ({ url, name: `case ${i}` })) } });
     assert.equal(created.status, 201, created.text);
