@@ -173,16 +173,6 @@ describe("input in the contract's words", () => {
     }
   });
 
-  it("a trailing slash names the same route", async () => {
-    const { key } = await personalKey();
-    const created = await http("POST", "/v1/dynqrcodes/", { key, json: { destination_url: "https://example.com/slash", name: "slash" } });
-    assert.equal(created.status, 201);
-    const listed = await http("GET", "/v1/dynqrcodes/?limit=1", { key });
-    assert.deepEqual([listed.status, (listed.body as { dynqrcodes: { name: string }[] }).dynqrcodes.map((d) => d.name)], [200, ["slash"]]);
-    const wrong = await http("PUT", "/v1/qrcodes/", { key, json: {} });
-    assert.deepEqual([wrong.status, wrong.body, wrong.headers.get("allow")], [405, { error: "Method not allowed: use GET, POST" }, "GET, POST"]);
-  });
-
   it("HEAD is answered wherever GET is, without a body", async () => {
     const { key } = await personalKey();
     const head = await http("HEAD", "/v1/qrcodes", { key });
