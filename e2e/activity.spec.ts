@@ -30,7 +30,7 @@ test("the team's activity on /business and the account's on /profile, with their
   const teamLog = page.getByTestId("activity-team");
   await expect(teamLog.getByRole("heading", { name: "Activity" })).toBeVisible();
   const rows = teamLog.getByTestId("activity-entry");
-  await expect(rows).toHaveCount(4);
+  await expect(rows).toHaveCount(5);
   // Newest first.
   await expect(rows.nth(0)).toContainText("member.role_changed");
   await expect(rows.nth(0)).toContainText(writer.email);
@@ -38,12 +38,13 @@ test("the team's activity on /business and the account's on /profile, with their
   await expect(rows.nth(1)).toContainText("key.revoked");
   await expect(rows.nth(1)).toContainText(summary.display);
   await expect(rows.nth(3)).toContainText("key.generated");
+  await expect(rows.nth(4)).toContainText("team.created");
   await teamLog.scrollIntoViewIfNeeded();
   await shotAtWidths(page, "business-activity");
   const teamCsv = await download(page, teamLog);
   expect(teamCsv.name).toMatch(/^activity-team-\d{4}-\d{2}-\d{2}\.csv$/);
   expect(teamCsv.lines[0]).toBe("time,actor,action,target,details");
-  expect(teamCsv.lines).toHaveLength(5);
+  expect(teamCsv.lines).toHaveLength(6);
   expect(teamCsv.lines[1]).toContain(`,${admin.email},member.role_changed,${writer.email},from: writer; to: viewer`);
   expect(teamCsv.lines[2]).toContain(`,key.revoked,${summary.display},scope: business`);
 
