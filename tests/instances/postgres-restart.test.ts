@@ -64,7 +64,7 @@ describe("PostgreSQL restarted under load", { skip: ownClusterRun }, () => {
     // /readyz (contract: "Operations"): 503 naming the database while it is away (without
     // Redis there is no copy of the codes to serve them all from: tests/instances/outage.test.ts).
     const down = await fetch(`${server.base}/readyz`);
-    const downBody = (await down.json()) as { status: string; checks: Record<string, string> };
+    const { scans_behind: behind, ...downBody } = (await down.json()) as { status: string; checks: Record<string, string>; scans_behind?: { scans: number; seconds: number | null } };
     await new Promise((r) => setTimeout(r, 500));
     database.start();
     let readyAgain = 0;
@@ -77,6 +77,7 @@ describe("PostgreSQL restarted under load", { skip: ownClusterRun }, () => {
     await Promise.all(load);
     assert.equal(down.status, 503);
     assert.deepEqual(downBody, { status: "not ready", checks: { database: "unreachable", redis: "not configured", spool: "ok" } });
+    assert.ok(behind && Number.isInteger(behind.scans) && behind.scans >= 0, "the unwritten scans are on /readyz");
     assert.equal(readyAgain, 200, "/readyz 200 again once PostgreSQL is back");
 
     assert.deepEqual(unclean, [], "every error during the outage is a contract error body");
