@@ -233,7 +233,7 @@ export async function reviewDrafts(adminId: string, decision: Decision, items: {
   await changeWithEvents(library, async (tx) => {
     const staticWhere = { id: { in: statics }, teamId, reviewStatus: "draft" };
     const dynamicWhere = { code: { in: dynamics }, teamId, deletedAt: null, status: "draft" };
-    // The records as the API shows them once decided, for the draft.approved / draft.rejected events.
+    // The drafts as they are: a rejection's events show them so.
     const [staticRows, dynamicRows] = [await tx.staticCode.findMany({ where: staticWhere }), await tx.dynamicCode.findMany({ where: dynamicWhere })];
     const [s, d] =
       decision === "approve"
@@ -266,10 +266,12 @@ export async function reviewDrafts(adminId: string, decision: Decision, items: {
       })),
       tx,
     );
-    const records = [
-      ...staticRows.map(staticRecordOf),
-      ...dynamicRows.map((row) => dynamicRecordOf({ ...row, status: decision === "approve" ? "active" : row.status })),
-    ];
+    // Approved: read again, as /v1 now lists them (status, updated_at); rejected: as they were, like a deletion's event.
+    const [staticsNow, dynamicsNow] =
+      decision === "approve"
+        ? [await tx.staticCode.findMany({ where: { id: { in: statics }, teamId } }), await tx.dynamicCode.findMany({ where: { code: { in: dynamics }, teamId, deletedAt: null } })]
+        : [staticRows, dynamicRows];
+    const records = [...staticsNow.map(staticRecordOf), ...dynamicsNow.map(dynamicRecordOf)];
     return { result: null, events: records.map((data) => ({ type, data })) };
   });
   await Promise.all(dynamics.map((code) => invalidateResolution(code)));

@@ -2,11 +2,12 @@
 // when the client has taken the previous one (backpressure). csv-stringify quotes the rows
 // that need it.
 import { stringify } from "csv-stringify/sync";
+import { isoSeconds } from "../timestamps";
 
 /** Cells a spreadsheet would run as a formula are prefixed with a quote. */
 const FORMULA_START = /^[=+\-@\t\r]/;
 const cell = (value: unknown): string | number | boolean => {
-  if (value instanceof Date) return value.toISOString().replace(/\.\d{3}Z$/, "Z");
+  if (value instanceof Date) return isoSeconds(value);
   if (value === null || value === undefined) return "";
   if (typeof value === "number") return value;
   if (typeof value === "boolean") return String(value);

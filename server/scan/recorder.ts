@@ -24,6 +24,7 @@ import { memoize } from "../memoize";
 import { processSingleton } from "../process-singleton";
 import { countryOf } from "./country";
 import { QUARTER_MS } from "../domain/timeZones";
+import { outboxEvent } from "../webhooks/payload";
 
 /** What the redirect knows of a scan; the rest is derived when the batch is written. */
 export type ScanInput = {
@@ -282,15 +283,18 @@ async function writeScanEvents(runEach: RunEach, scans: ScanRow[]): Promise<void
   if (subscribers.length === 0) return;
   const byCode = new Map<string, Subscriber[]>();
   for (const s of subscribers) byCode.set(s.dynamicCodeId, [...(byCode.get(s.dynamicCodeId) ?? []), s]);
-  const now = storedTime(Date.now());
+  const at = Date.now();
+  const now = storedTime(at);
   const events: unknown[][] = [];
   const deliveries: unknown[][] = [];
   for (const scan of scans) {
     const targets = byCode.get(scan.dynamicCodeId);
     if (!targets) continue;
-    const id = timeOrderedId("evt");
-    const data = { code: targets[0].code, scanned_at: `${scan.scannedAt.slice(0, 23)}Z`, country: scan.country, device: scan.device, os: scan.os, browser: scan.browser, unique: scan.unique === 1 };
-    events.push([id, targets[0].library, "scan.created", JSON.stringify({ type: "scan.created", timestamp: `${now.slice(0, 19)}Z`, data }), now]);
+    // Epoch seconds, as every time in JSON (README, "Timestamps").
+    const scannedAt = Math.floor(Date.parse(scan.scannedAt) / 1000);
+    const data = { code: targets[0].code, scanned_at: scannedAt, country: scan.country, device: scan.device, os: scan.os, browser: scan.browser, unique: scan.unique === 1 };
+    const { id, payload } = outboxEvent({ type: "scan.created", data }, at);
+    events.push([id, targets[0].library, "scan.created", payload, now]);
     for (const t of targets) deliveries.push([timeOrderedId("dlv"), t.endpointId, id, "pending", 0, now]);
   }
   await runEach(SQL.events, events);

@@ -17,6 +17,7 @@ import { env } from "../env";
 import { logError } from "../log";
 import { firstIdAt } from "../ids";
 import { processSingleton } from "../process-singleton";
+import { isoSeconds } from "../timestamps";
 import { configuredPolicy, guardedConnector } from "./address";
 import { signatureHeaders } from "./signature";
 import { openSigningSecret } from "./signing-secret";
@@ -262,7 +263,7 @@ async function noteHealth(endpoint: { id: string; failingSince: Date | null }, a
   } else if (!endpoint.failingSince) {
     await db.webhookEndpoint.updateMany({ where: { id: endpoint.id, failingSince: null }, data: { failingSince: now } });
   } else if (now.getTime() - endpoint.failingSince.getTime() >= DISABLE_AFTER_S * env.webhookRetryScale * 1000) {
-    const reason = `Every delivery failed since ${endpoint.failingSince.toISOString().replace(/\.\d{3}Z$/, "Z")}`;
+    const reason = `Every delivery failed since ${isoSeconds(endpoint.failingSince)}`;
     await db.webhookEndpoint.update({ where: { id: endpoint.id }, data: { enabled: false, disabledReason: reason, updatedAt: now } });
   }
 }

@@ -6,14 +6,12 @@ import { db, type Tx } from "../db";
 import { timeOrderedId } from "../ids";
 import { libraryKey, type Library } from "../domain/library";
 import { wakeDispatcher } from "./dispatcher";
+import { outboxEvent, type PendingEvent } from "./payload";
 
 import { EVENT_TYPES } from "./event-types";
 
 export { EVENT_TYPES };
-export type EventType = (typeof EVENT_TYPES)[number] | "webhook.test";
-export type PendingEvent = { type: EventType; data: unknown };
-
-const payloadOf = (event: PendingEvent, at: Date) => JSON.stringify({ type: event.type, timestamp: at.toISOString().replace(/\.\d{3}Z$/, "Z"), data: event.data });
+export type { EventType, PendingEvent } from "./payload";
 
 /**
  * Stores `events` of `library` and their deliveries in the caller's transaction; `only` limits
@@ -31,9 +29,9 @@ export async function recordEvents(tx: Tx, library: Library, events: PendingEven
   for (const event of events) {
     const targets = subscribed.filter((e) => only || e.events.has(event.type));
     if (targets.length === 0) continue;
-    const id = timeOrderedId("evt");
+    const { id, payload } = outboxEvent(event, now);
     ids.push(id);
-    rows.push({ id, library: key, type: event.type, payload: payloadOf(event, now), createdAt: now });
+    rows.push({ id, library: key, type: event.type, payload, createdAt: now });
     for (const endpoint of targets) deliveries.push({ id: timeOrderedId("dlv"), endpointId: endpoint.id, eventId: id, status: "pending", nextAttemptAt: now });
   }
   if (rows.length > 0) {
