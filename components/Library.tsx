@@ -461,6 +461,8 @@ function EditForm({
   const [name, setName] = useState(item.name);
   const [url, setUrl] = useState(item.url);
   const [status, setStatus] = useState(item.status);
+  // The version the form opened: a save after another tab's is refused (not the page's refetched one).
+  const [loadedAt] = useState(item.updatedAt);
   // The form's own error, shown at the form and cleared by the next change.
   const { error, busy: saving, run, clear } = useAction();
   const options = choices.includes(item.status) ? choices : [item.status, ...choices];
@@ -476,6 +478,7 @@ function EditForm({
         void run(async () => {
           await mutations.update.mutateAsync({
             scope: libraryKind,
+            updatedAt: loadedAt,
             patch: {
               code: item.id,
               ...(name !== item.name ? { name } : {}),

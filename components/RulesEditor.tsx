@@ -40,6 +40,8 @@ export function RulesEditor({ libraryKind, mutations, item, busy, done }: { libr
   const [utm, setUtm] = useState<Record<string, string>>(Object.fromEntries(UTM_KEYS.map((key) => [key, rules.utm?.[key] ?? ""])));
   const [password, setPassword] = useState("");
   const [removePassword, setRemovePassword] = useState(false);
+  // The version the form opened: a save after another tab's is refused (not the page's refetched one).
+  const [loadedAt] = useState(item.updatedAt);
   const { error, busy: saving, run, clear } = useAction();
   const prefix = `rules-${item.id}`;
 
@@ -61,6 +63,7 @@ export function RulesEditor({ libraryKind, mutations, item, busy, done }: { libr
         void run(async () => {
           await mutations.update.mutateAsync({
             scope: libraryKind,
+            updatedAt: loadedAt,
             patch: {
               code: item.id,
               expires_at: fromLocalInput(expiresAt),

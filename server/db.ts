@@ -161,6 +161,8 @@ export function isDatabaseUnreachable(error: unknown): boolean {
 
 /** A write refused by a unique index (Prisma's P2002): the callers turn it into a conflict or retry. */
 export const isUniqueViolation = (error: unknown) => (error as { code?: string } | null)?.code === "P2002";
+/** An update whose `where` matched no row (Prisma's P2025): a conditional write that lost its condition. */
+export const isRecordMissing = (error: unknown) => (error as { code?: string } | null)?.code === "P2025";
 
 /** SQL of a read, for each dialect (SQLite `?` parameters, PostgreSQL `$1…`). */
 export type DialectSql = { sqlite: string; postgres: string };

@@ -8,7 +8,7 @@ import { z } from "zod";
 type Mapping = {
   status: number;
   /** tRPC has no 410, 415, 413 or 503-for-retry of its own: the nearest code the pages understand. */
-  trpc: "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_SUPPORTED" | "CONFLICT" | "UNPROCESSABLE_CONTENT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "TOO_MANY_REQUESTS" | "SERVICE_UNAVAILABLE" | "INTERNAL_SERVER_ERROR";
+  trpc: "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_SUPPORTED" | "CONFLICT" | "PRECONDITION_FAILED" | "UNPROCESSABLE_CONTENT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "TOO_MANY_REQUESTS" | "SERVICE_UNAVAILABLE" | "INTERNAL_SERVER_ERROR";
 };
 
 export const ERROR_TABLE = {
@@ -24,6 +24,8 @@ export const ERROR_TABLE = {
   method_not_allowed: { status: 405, trpc: "METHOD_NOT_SUPPORTED" },
   conflict: { status: 409, trpc: "CONFLICT" },
   gone: { status: 410, trpc: "NOT_FOUND" },
+  /** A save whose editor saw an older version of the record (If-Unmodified-Since, the pages' forms). */
+  precondition_failed: { status: 412, trpc: "PRECONDITION_FAILED" },
   /** An Idempotency-Key sent again with another request. */
   idempotency_mismatch: { status: 422, trpc: "UNPROCESSABLE_CONTENT" },
   payload_too_large: { status: 413, trpc: "PAYLOAD_TOO_LARGE" },

@@ -55,6 +55,16 @@ const IDEMPOTENCY_PARAMETER = {
   schema: { type: "string", minLength: 1, maxLength: 255, pattern: "^[\\x20-\\x7E]+$" },
   example: "order-4711-create",
 };
+/** The optional precondition of a PATCH (README, "Stale saves"). */
+const UNMODIFIED_SINCE_PARAMETER = {
+  name: "If-Unmodified-Since",
+  in: "header",
+  required: false,
+  description:
+    "Refuses a stale save: the record's updated_at as an HTTP-date (whole seconds). If the record changed after it, the answer is 412 and nothing changes; read it again (its updated_at) and retry. A value that is not an HTTP-date is 400.",
+  schema: { type: "string" },
+  example: "Sat, 21 Nov 2026 09:30:00 GMT",
+};
 type HeaderName = keyof typeof HEADERS;
 const headers = (...names: HeaderName[]) => ({ headers: Object.fromEntries(names.map((n) => [n, { $ref: `#/components/headers/${n}` }])) });
 /** Every answer of an authenticated request carries its id and the key's quota. */
@@ -128,7 +138,8 @@ function buildDocument() {
     const success = route.kind === "procedure" ? route.successStatus : 200;
     const hasBody = (route.method === "POST" || route.method === "PATCH") && !(route.kind === "procedure" && route.noBody);
     const isWrite = route.method !== "GET";
-    if (isWrite) (op as { parameters?: unknown[] }).parameters = [...((op as { parameters?: unknown[] }).parameters ?? []), { $ref: "#/components/parameters/IdempotencyKey" }];
+    const precondition = route.kind === "procedure" && route.unmodifiedSince;
+    if (isWrite) (op as { parameters?: unknown[] }).parameters = [...((op as { parameters?: unknown[] }).parameters ?? []), { $ref: "#/components/parameters/IdempotencyKey" }, ...(precondition ? [UNMODIFIED_SINCE_PARAMETER] : [])];
     const okAnswer = {
       ...ok,
       ...headers(...ANSWERED, ...(route.kind === "raw" && route.doc.ok.description.startsWith("CSV") ? (["Content-Disposition"] as const) : []), ...(isWrite ? (["Idempotent-Replayed"] as const) : [])),
@@ -158,6 +169,7 @@ function buildDocument() {
             422: jsonError("The Idempotency-Key was used with another method, path or body", "Idempotency-Key was used with a different request", ANSWERED),
           }
         : {}),
+      ...(precondition ? { 412: jsonError("The record changed after If-Unmodified-Since: nothing was changed", "The code was changed after If-Unmodified-Since: read it again, then retry", ANSWERED) } : {}),
       ...(hasBody
         ? {
             413: jsonError("Body over 1 MiB", "The body must be at most 1 MiB", ANSWERED),

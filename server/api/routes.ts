@@ -46,6 +46,8 @@ export type ProcedureRoute = Matching & {
   successStatus: 200 | 201 | 202;
   /** Also answers 202, with the same body, when the change waits for an admin's review (a writer's PATCH of a published team code). */
   acceptedWhenHeld: boolean;
+  /** Takes If-Unmodified-Since (412 when the record changed after it). */
+  unmodifiedSince: boolean;
 };
 
 /** What the document says of a route served without a procedure. */
@@ -86,7 +88,7 @@ function procedureRoutes(): ProcedureRoute[] {
     // A procedure without a JSON body takes its input from the query string (as the document says).
     const fromQuery = meta.openapi.method === "GET" || meta.openapi.method === "DELETE" || meta.noBody;
     const shape = (procedure._def as { inputs: { shape?: object }[] }).inputs[0]?.shape ?? {};
-    return { ...matching(meta.openapi.method as Method, meta.openapi.path, fromQuery ? Object.keys(shape) : []), kind: "procedure", procedure, name, cachedByLibraryVersion: meta.cachedByLibraryVersion ?? false, noBody: meta.noBody ?? false, successStatus: meta.created ? 201 : meta.accepted ? 202 : 200, acceptedWhenHeld: meta.acceptedWhenHeld ?? false };
+    return { ...matching(meta.openapi.method as Method, meta.openapi.path, fromQuery ? Object.keys(shape) : []), kind: "procedure", procedure, name, cachedByLibraryVersion: meta.cachedByLibraryVersion ?? false, noBody: meta.noBody ?? false, successStatus: meta.created ? 201 : meta.accepted ? 202 : 200, acceptedWhenHeld: meta.acceptedWhenHeld ?? false, unmodifiedSince: meta.unmodifiedSince ?? false };
   });
 }
 

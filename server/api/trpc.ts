@@ -2,6 +2,7 @@
 import { initTRPC, TRPCError } from "@trpc/server";
 import type { OpenApiMeta } from "trpc-to-openapi";
 import type { Principal } from "../domain/apiKeys";
+import type { LastSeen } from "../domain/staleSave";
 import { z } from "zod";
 import { DomainError, domainErrorOf, ERROR_TABLE, fromZodIssues } from "../errors";
 import { inLabelWords } from "./labels";
@@ -22,6 +23,8 @@ export type V1RouteMeta = {
    * change to those codes.
    */
   cachedByLibraryVersion?: boolean;
+  /** Takes the optional If-Unmodified-Since precondition (a PATCH of a record with updated_at): ctx.lastSeen. */
+  unmodifiedSince?: boolean;
 };
 
 export type Context = {
@@ -32,6 +35,8 @@ export type Context = {
   principal: Principal | null;
   /** The hosts the request reached the service on (server/served-host.ts), for the redirect-loop rule. */
   servedHosts?: readonly string[];
+  /** The record's updated_at the caller saw (If-Unmodified-Since): a later one refuses the save (412). */
+  lastSeen?: LastSeen;
   /** A /v1 procedure whose change waits for review (a writer's, held back) calls it: /v1 answers 202. */
   accept?: () => void;
   /** The client address that counts (server/client-address.ts), for the pages' calls. */

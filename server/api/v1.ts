@@ -7,9 +7,11 @@ import { LRUCache } from "lru-cache";
 import { clientAddress } from "../client-address";
 import { authenticateApiKey, presentedKey, type PresentedKey, type Principal } from "../domain/apiKeys";
 import { libraryKey } from "../domain/library";
+import type { LastSeen } from "../domain/staleSave";
 import { DomainError, isKeyGuess } from "../errors";
 import { nextTurn } from "../event-loop";
 import { jsonShapeProblem, readBody } from "../http/body";
+import { parseHttpDate } from "../http/http-date";
 import { jsonAnswer, jsonText, toResponse, type Answer } from "../http/answer";
 import { errorAnswer } from "../http/errors";
 import { rateLimitHeaders } from "../http/rate-limit-headers";
@@ -145,6 +147,16 @@ function withPathParams(body: Record<string, unknown>, params: Record<string, st
   return { ...body, ...params };
 }
 
+/** The optional If-Unmodified-Since precondition (README, "Stale saves"): an HTTP-date, or a 400 rather than a save left unguarded. */
+function lastSeenOf(headers: V1Request["headers"]): LastSeen | undefined {
+  const value = headers.get(UNMODIFIED_SINCE);
+  if (value === null) return undefined;
+  const ms = headers.repeated?.(UNMODIFIED_SINCE) ? null : parseHttpDate(value.trim());
+  if (ms === null) throw new DomainError("invalid", "If-Unmodified-Since must be one HTTP-date such as Sun, 06 Nov 1994 08:49:37 GMT");
+  return { updatedAt: new Date(ms), from: "header" };
+}
+const UNMODIFIED_SINCE = "if-unmodified-since";
+
 /** Calls the route's procedure directly (no caller proxy): its middleware, input check and resolver. */
 function callProcedure(route: ProcedureRoute, ctx: Context, input: unknown): Promise<unknown> {
   return route.procedure({ ctx, getRawInput: async () => input, path: route.name, type: route.procedure._def.type, signal: undefined, batchIndex: 0 });
@@ -198,7 +210,7 @@ async function dispatch(req: V1Request, requestId: string, meta: Meta): Promise<
   // The procedure's input, as the OpenAPI document describes it: the JSON body, or the query
   // string, and the path's parameters over either.
   // The hosts the request reached matter only to destinations, which only a body names.
-  const ctx = { requestId, session: null, principal, servedHosts: hasBody ? servedHostsOf(req.headers) : undefined };
+  const ctx = { requestId, session: null, principal, servedHosts: hasBody ? servedHostsOf(req.headers) : undefined, lastSeen: matched.unmodifiedSince ? lastSeenOf(req.headers) : undefined };
   const run = () => callRoute(matched, ctx, url, hasBody ? withPathParams(jsonObject(bodyText), params) : { ...query, ...params });
   if (key === null) return run();
 

@@ -1,6 +1,6 @@
 // Dynamic QR codes: a short code whose /q/<code> address redirects to a changeable destination.
 import { z } from "zod";
-import { db, isUniqueViolation, type Tx } from "../db";
+import { db, isRecordMissing, isUniqueViolation, type Tx } from "../db";
 import { DomainError, notFound } from "../errors";
 import { env } from "../env";
 import { randomString, timeOrderedId } from "../ids";
@@ -15,6 +15,7 @@ import { changedFields, heldPart, needsAdmin, pendingChangeOf, pendingChangeReco
 import { totalScansOf } from "./analytics";
 import { keysetPages, newestInLibrary, toPage } from "./paging";
 import { refuseUnreadableStyles } from "./readableStyles";
+import { refuseStale, staleSave, type LastSeen } from "./staleSave";
 import { batchArray, bodyObject, decodeCursor, nameField, refuseServedShortLinks, styleField, toSeconds, urlField, type NamedDestination } from "./validation";
 import { sendableUrl } from "../urls";
 
@@ -204,13 +205,14 @@ function checkStatusChange(actor: Actor, status: DynamicStatus): void {
  * change (./pendingChanges.ts) while the rest applies: `held` says so (/v1 answers 202).
  * dynqrcode.updated is sent when something applied, not for a held change alone.
  */
-export async function updateDynamicCode(actor: Actor, input: z.infer<typeof dynamicPatchInput>): Promise<{ record: DynamicRecord; held: boolean }> {
+export async function updateDynamicCode(actor: Actor, input: z.infer<typeof dynamicPatchInput>, lastSeen?: LastSeen): Promise<{ record: DynamicRecord; held: boolean }> {
   const { code, destination_url, name, status, style } = input;
   if (destination_url === undefined && name === undefined && status === undefined && style === undefined && RULE_FIELDS.every((field) => input[field] === undefined)) {
     throw new DomainError("invalid", `Send at least one of destination_url, name, status, style, ${RULE_FIELDS.join(", ")}`);
   }
   refuseServedShortLinks(actor.servedHosts, dynamicDestinations(input));
   const row = await findLive(actor.library, code);
+  refuseStale(row.updatedAt, lastSeen);
   await refuseUnreadableStyles([{ text: shortUrl(code), style }]);
   if (status !== undefined && status !== row.status) checkStatusChange(actor, status);
   const now = new Date();
@@ -228,8 +230,9 @@ export async function updateDynamicCode(actor: Actor, input: z.infer<typeof dyna
   };
   const by = held && { id: actor.userId, email: (await db.user.findUniqueOrThrow({ where: { id: actor.userId }, select: { email: true } })).email };
   const updated = await changeWithEvents(actor.library, async (tx) => {
+    // With a precondition, written only if no other save came since it was checked.
     const stored = await tx.dynamicCode.update({
-      where: { id: row.id },
+      where: { id: row.id, ...(lastSeen ? { updatedAt: row.updatedAt } : {}) },
       data: {
         ...applied,
         ...review,
@@ -237,6 +240,8 @@ export async function updateDynamicCode(actor: Actor, input: z.infer<typeof dyna
         // A held change replaces the pending one, and the last rejection is no longer news; the live fields keep their time.
         ...(held && by ? { pendingChange: storedChange(held, by, rules.passwordHash, now), changeRejection: null, ...(Object.keys(applied).length === 0 ? { updatedAt: row.updatedAt } : {}) } : {}),
       },
+    }).catch((error) => {
+      throw lastSeen && isRecordMissing(error) ? staleSave(lastSeen) : error;
     });
     const [before, after] = [dynamicRecordOf(row), dynamicRecordOf(stored)];
     const ref = { kind: "dynamic" as const, target: code, name: stored.name };

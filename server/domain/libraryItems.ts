@@ -14,6 +14,7 @@ import { capacityProblem } from "./qrImage";
 import { renderImage } from "../images/renderer";
 import { resolvedStyle } from "./qrStyle";
 import { refuseUnreadableStyles } from "./readableStyles";
+import type { LastSeen } from "./staleSave";
 import { membershipOf, type ItemKind, type Role } from "./teams";
 import { MAX_BATCH, servedShortLinkIssues, styleField, styleShape, type NamedDestination, type Style } from "./validation";
 import { sendableUrl } from "../urls";
@@ -69,6 +70,8 @@ export type LibraryItem = {
   status: "active" | "paused" | "draft";
   style: Style;
   createdAt: string;
+  /** To the millisecond: the edit form sends it back, and a save after another one is refused. */
+  updatedAt: string;
   createdBy: string;
   totalScans: number | null;
   /** A dynamic code's rules as the API shows them; null for a static code. */
@@ -153,7 +156,7 @@ export async function libraryPage(actor: Actor, query: LibraryPageQuery) {
     .slice((page - 1) * PAGE_SIZE, take);
   const totals = await totalScansOf(merged.filter((m) => m.kind === "dynamic").map((m) => m.row.id));
   const items: LibraryItem[] = merged.map(({ kind, row }) => {
-    const common = { name: row.name, style: JSON.parse(row.style) as Style, createdAt: row.createdAt.toISOString(), createdBy: row.createdBy.email };
+    const common = { name: row.name, style: JSON.parse(row.style) as Style, createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString(), createdBy: row.createdBy.email };
     if (kind === "static") {
       const s = row as (typeof statics)[number];
       return { ...common, kind, id: s.id, url: sendableUrl(s.url), shortUrl: null, status: s.reviewStatus as LibraryItem["status"], totalScans: null, rules: null, pendingChange: null, rejection: null };
@@ -221,9 +224,9 @@ export async function createFromLines(actor: Actor, kind: ItemKind, text: string
   return createItems(actor, kind, items, (i) => items[i].line - 1, problems);
 }
 
-export async function updateItem(actor: Actor, input: z.infer<typeof dynamicPatchInput>) {
+export async function updateItem(actor: Actor, input: z.infer<typeof dynamicPatchInput>, lastSeen?: LastSeen) {
   requireEditor(actor);
-  return updateDynamicCode(actor, input);
+  return updateDynamicCode(actor, input, lastSeen);
 }
 
 export async function removeItem(actor: Actor, kind: ItemKind, id: string) {

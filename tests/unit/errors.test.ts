@@ -20,6 +20,7 @@ describe("error table", () => {
       method_not_allowed: 405,
       conflict: 409,
       gone: 410,
+      precondition_failed: 412,
       idempotency_mismatch: 422,
       payload_too_large: 413,
       unsupported_media_type: 415,

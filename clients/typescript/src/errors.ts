@@ -39,6 +39,10 @@ export class NotFoundError extends ApiError {
 export class IdempotencyError extends ApiError {
   override name = "IdempotencyError";
 }
+/** 412: the record changed after the call's If-Unmodified-Since; nothing was changed. */
+export class PreconditionFailedError extends ApiError {
+  override name = "PreconditionFailedError";
+}
 /** 429: the key's bucket or daily quota is spent (see `retryAfter`). */
 export class RateLimitError extends ApiError {
   override name = "RateLimitError";
@@ -55,6 +59,7 @@ const BY_STATUS: Record<number, typeof ApiError> = {
   404: NotFoundError,
   409: IdempotencyError,
   410: NotFoundError,
+  412: PreconditionFailedError,
   422: IdempotencyError,
   429: RateLimitError,
   503: UnavailableError,

@@ -2541,6 +2541,11 @@ export interface operations {
                  * @example order-4711-create
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description Refuses a stale save: the record's updated_at as an HTTP-date (whole seconds). If the record changed after it, the answer is 412 and nothing changes; read it again (its updated_at) and retry. A value that is not an HTTP-date is 400.
+                 * @example Sat, 21 Nov 2026 09:30:00 GMT
+                 */
+                "If-Unmodified-Since"?: string;
             };
             path: {
                 /** @description The code's 8 characters, as in its short_url. */
@@ -2690,6 +2695,21 @@ export interface operations {
             };
             /** @description A request with this Idempotency-Key is still running */
             409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The record changed after If-Unmodified-Since: nothing was changed */
+            412: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];

@@ -61,11 +61,12 @@ export const dynqrcodesRouter = createTRPCRouter({
           "Change destination_url, name, status, style or the rules (null clears a rule). On a published team code (one an admin made active), a writer's change to destination_url, targets, utm, expires_at, expired_url or password does not apply: it becomes the record's pending_change, which an admin approves or rejects on the Business page, and the answer is 202 (name, style and status paused or draft apply at once).",
       },
       acceptedWhenHeld: true,
+      unmodifiedSince: true,
     })
     .input(dynamicPatchInput)
     .output(dynamicRecord)
     .mutation(async ({ ctx, input }) => {
-      const { record, held } = await updateDynamicCode(ctx.principal, input);
+      const { record, held } = await updateDynamicCode(ctx.principal, input, ctx.lastSeen);
       if (held) ctx.accept?.();
       return record;
     }),

@@ -34,9 +34,12 @@ export const libraryRouter = createTRPCRouter({
     .input(inLibrary.extend({ kind: itemKind, lines: z.string().max(100_000) }))
     .mutation(async ({ ctx, input }) => ({ created: await createFromLines(await actorFor(ctx.session.userId, input.scope, ctx.servedHosts), input.kind, input.lines) })),
 
+  /** `updatedAt`: the record's, as the form loaded it; a save after another one is refused (README, "Stale saves"). */
   update: sessionProcedure
-    .input(inLibrary.extend({ patch: dynamicPatchInput }))
-    .mutation(async ({ ctx, input }) => updateItem(await actorFor(ctx.session.userId, input.scope, ctx.servedHosts), input.patch)),
+    .input(inLibrary.extend({ patch: dynamicPatchInput, updatedAt: z.iso.datetime({ message: "updatedAt must be an ISO 8601 time" }).optional() }))
+    .mutation(async ({ ctx, input }) =>
+      updateItem(await actorFor(ctx.session.userId, input.scope, ctx.servedHosts), input.patch, input.updatedAt === undefined ? undefined : { updatedAt: new Date(input.updatedAt), from: "page" }),
+    ),
 
   remove: sessionProcedure.input(item).mutation(async ({ ctx, input }) => removeItem(await actorFor(ctx.session.userId, input.scope, null), input.kind, input.id)),
 
