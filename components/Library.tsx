@@ -11,6 +11,7 @@ import { useTRPC, type RouterOutputs } from "@/trpc/react";
 import { FIRST_PAGE, libraryPageInput, type LibraryQuery } from "./libraryPageInput";
 import { Email } from "./Email";
 import { FormError } from "./FormError";
+import { NotLiveNote } from "./NotLiveNote";
 import { ChangeNotes } from "./PendingChanges";
 import { RulesEditor } from "./RulesEditor";
 import { StyleEditor } from "./StyleEditor";
@@ -399,6 +400,7 @@ function ItemRow({
             </>
           )}
         </div>
+        <NotLiveNote item={item} />
         <div className="actions tight">
           <a className="button secondary small" href={imageUrl(item, "format=svg&download=1")} download>
             Download SVG

@@ -1,5 +1,5 @@
 // The time the expiry rules read (mailed tokens, invitations, the activity log's retention,
-// dynamic codes' expires_at):
+// dynamic codes' expires_at) and the analytics' "today" (the default range, the page's presets):
 // the system clock plus CLOCK_OFFSET_SECONDS, so that a test can start a server an hour or a
 // week ahead of another on the same database instead of sleeping. Everything else reads
 // Date.now() as before.

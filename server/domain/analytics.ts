@@ -11,6 +11,7 @@ import { invalid, notFound } from "../errors";
 import { libraryCondition, libraryWhere, type Library } from "./library";
 import { keysetPages } from "./paging";
 import { resolveRange, type Range, type RangeQuery } from "./dateRange";
+import { MAX_HOURLY_DAYS } from "./calendarDays";
 import { QUARTER_MS, QUARTERS_A_DAY, dateOfDay, localTimeText, offsetMinutes, offsetText } from "./timeZones";
 import { firstIdAt } from "../ids";
 import { sendableUrl } from "../urls";
@@ -70,7 +71,6 @@ const byScans = <T extends { scans: number }>(rows: T[], name: (row: T) => strin
 export const codeAnalyticsQuery = z.object({
   granularity: z.string().meta({ description: "`day` (default): `daily`; `hour`: `hourly` instead, for ranges of at most 7 days." }).optional(),
 });
-const MAX_HOURLY_DAYS = 7;
 
 /**
  * A range split where the rollups meet: the whole UTC days inside it (ScanDaily, `firstDay` to

@@ -1,6 +1,7 @@
 // Ranges of calendar days in a time zone (UTC by default), as the analytics routes take them
 // (`from`, `to`, `tz`), with the quarter hours they span (server/domain/timeZones.ts).
 import { z } from "zod";
+import { now as clockNow } from "../clock";
 import { invalid } from "../errors";
 import { localDate, segmentsOf, startOfLocalDay, timeZoneOf, type Segment } from "./timeZones";
 
@@ -33,8 +34,8 @@ export type RangeQuery = z.infer<typeof rangeQuery>;
  */
 export type Range = { from: string; to: string; days: string[]; tz: string; start: number; end: number; segments: Segment[] };
 
-/** `from`/`to`/`tz` per the contract: defaults to the last 30 days in UTC; 400 when malformed, reversed or over 366 days. */
-export function resolveRange(query: RangeQuery, now = new Date()): Range {
+/** `from`/`to`/`tz` per the contract: defaults to the last 30 days in UTC (today by server/clock.ts); 400 when malformed, reversed or over 366 days. */
+export function resolveRange(query: RangeQuery, now = clockNow()): Range {
   const tz = timeZoneOf(query.tz);
   const toMs = query.to === undefined ? parseDay(localDate(tz, now.getTime()))! : parseDay(query.to);
   if (toMs === null) throw invalid("to must be a date like 2026-11-21");

@@ -12,17 +12,24 @@ import type { ItemKind } from "./teams";
 import type { Style } from "./validation";
 import { sendableUrl } from "../urls";
 
-/** What the image encodes: a static code's URL, a dynamic code's short URL (so scans are recorded). */
-async function encodedText(library: Library, kind: ItemKind, id: string): Promise<{ text: string; style: Style }> {
+/** What the image encodes: a static code's URL, a dynamic code's short URL (so scans are recorded), with the dynamic code's status. */
+async function encodedText(library: Library, kind: ItemKind, id: string): Promise<{ text: string; style: Style; status?: string }> {
   if (kind === "static") {
     const row = await db.staticCode.findFirst({ where: { id, ...libraryWhere(library) }, select: { url: true, style: true } });
     if (!row) throw notFound("QR code not found");
     return { text: sendableUrl(row.url), style: JSON.parse(row.style) };
   }
-  const row = await db.dynamicCode.findFirst({ where: { code: id, ...libraryWhere(library), deletedAt: null }, select: { style: true } });
+  const row = await db.dynamicCode.findFirst({ where: { code: id, ...libraryWhere(library), deletedAt: null }, select: { style: true, status: true } });
   if (!row) throw notFound("Dynamic QR code not found");
-  return { text: shortUrl(id), style: JSON.parse(row.style) };
+  return { text: shortUrl(id), style: JSON.parse(row.style), status: row.status };
 }
+
+/**
+ * What an image's file name adds for a dynamic code whose short link answers 404 (a draft until
+ * an admin approves it, a paused code until it is resumed), so that a file nobody should print
+ * yet says so: `qr-<code>-draft-not-live.png`. A static code's image holds its URL and works as is.
+ */
+export const notLiveSuffix = (status: string | undefined) => (status === "draft" || status === "paused" ? `-${status}-not-live` : "");
 
 const sizeProblem = `size must be an integer from ${MIN_SIZE} to ${MAX_SIZE}`;
 const sizeMmProblem = `size_mm must be an integer from ${SIZE_MM.min} to ${SIZE_MM.max}`;
@@ -77,13 +84,13 @@ const CONTENT_TYPES: Record<ImageFormat, string> = { svg: "image/svg+xml", png: 
  * against (an API key's id, or a user's): too many at once for one key is a 429.
  */
 export async function qrImage(key: string, library: Library, kind: ItemKind, id: string, query: ImageQuery): Promise<QrImage> {
-  const { text, style } = await encodedText(library, kind, id);
+  const { text, style, status } = await encodedText(library, kind, id);
   // A clear refusal, never a 500.
   const problem = drawingProblem(kind, text, style);
   if (problem) throw invalid(`This code's ${problem}: shorten it or lower style.error_correction`);
   return {
     bytes: await renderImage(key, renderJob(text, style, query)),
     contentType: CONTENT_TYPES[query.format],
-    filename: `qr-${id.replace(/[^A-Za-z0-9_-]/g, "")}.${query.format}`,
+    filename: `qr-${id.replace(/[^A-Za-z0-9_-]/g, "")}${notLiveSuffix(status)}.${query.format}`,
   };
 }

@@ -12,7 +12,7 @@ import { invalid, notFound } from "../errors";
 import { processSingleton } from "../process-singleton";
 import { IMAGES_PER_KEY, renderImage } from "../images/renderer";
 import { shortUrl } from "./dynamicCodes";
-import { drawingProblem, imageQuery, renderJob, type ImageQuery } from "./images";
+import { drawingProblem, imageQuery, notLiveSuffix, renderJob, type ImageQuery } from "./images";
 import { libraryWhere, type Library } from "./library";
 import { searchWhere } from "./libraryItems";
 import { keysetPages } from "./paging";
@@ -42,7 +42,7 @@ export const zipIdsField = (kind: ItemKind) =>
 export type ZipPick = { ids: string[] | null; where?: object };
 export type ZipSelection = Partial<Record<ItemKind, ZipPick>>;
 
-type ZipItem = { kind: ItemKind; id: string; name: string; text: string; style: Style };
+type ZipItem = { kind: ItemKind; id: string; name: string; text: string; style: Style; status?: string };
 
 const notFoundMessage = (kind: ItemKind, id: string) => `${kind === "static" ? "QR code" : "Dynamic QR code"} not found: ${id}`;
 
@@ -63,10 +63,10 @@ function recordPages(library: Library, kind: ItemKind, pick: ZipPick): AsyncGene
   }
   return (async function* () {
     const pages = keysetPages(
-      (after, take) => db.dynamicCode.findMany({ where: where(after) as never, orderBy: { id: "asc" }, take, select: { id: true, code: true, name: true, style: true } }),
+      (after, take) => db.dynamicCode.findMany({ where: where(after) as never, orderBy: { id: "asc" }, take, select: { id: true, code: true, name: true, style: true, status: true } }),
       ZIP_PAGE,
     );
-    for await (const rows of pages) yield rows.map((r) => ({ kind, id: r.code, name: r.name, text: shortUrl(r.code), style: JSON.parse(r.style) as Style }));
+    for await (const rows of pages) yield rows.map((r) => ({ kind, id: r.code, name: r.name, text: shortUrl(r.code), style: JSON.parse(r.style) as Style, status: r.status }));
   })();
 }
 
@@ -89,10 +89,10 @@ export function slugOf(name: string): string {
     .replace(/^-+|-+$/g, "");
 }
 
-/** An entry's name: the code (a static code's qr_id) and its name; unique since the code is. */
-export const entryName = (item: { id: string; name: string }, format: string) => {
+/** An entry's name: the code (a static code's qr_id) and its name, unique since the code is; a draft's or paused code's says it is not live. */
+export const entryName = (item: { id: string; name: string; status?: string }, format: string) => {
   const slug = slugOf(item.name);
-  return `${item.id}${slug ? `-${slug}` : ""}.${format}`;
+  return `${item.id}${slug ? `-${slug}` : ""}${notLiveSuffix(item.status)}.${format}`;
 };
 
 // The ZIPs of one key are made one after another (each draws at most ZIP_RENDERS_AHEAD images

@@ -116,9 +116,10 @@ describe("ZIP of QR images through /v1", () => {
       assert.deepEqual(r.body, { error }, path);
       assert.ok(!r.text.includes("Secret") && !r.text.includes("secret"), path);
     }
-    // The whole library of each key holds only its own codes; the team's drafts are in the team's.
+    // The whole library of each key holds only its own codes; the team's drafts are in the team's
+    // (named as not live yet: a draft's short link answers 404 until approved).
     assert.deepEqual([...(await zipOf(await http("GET", "/v1/qrcodes/images.zip", { key: mine.key }))).keys()], [`${own.qr_id}-mine.svg`]);
-    assert.deepEqual([...(await zipOf(await http("GET", "/v1/dynqrcodes/images.zip", { key: team.adminKey }))).keys()], [`${teamCode.code}-team-poster.svg`]);
+    assert.deepEqual([...(await zipOf(await http("GET", "/v1/dynqrcodes/images.zip", { key: team.adminKey }))).keys()], [`${teamCode.code}-team-poster-draft-not-live.svg`]);
   });
 
   it("bad format, size or ids are 400 in the contract's shape", async () => {
@@ -197,7 +198,8 @@ describe("ZIP of QR images on the library pages", () => {
     const res = await page.get(`/library/images.zip?scope=team&format=png&dynamic=${draft.code}`);
     const bytes = Buffer.from(await res.arrayBuffer());
     const entries = await zipOf({ status: res.status, headers: res.headers, bytes, text: "" });
-    assert.equal(decodePng(entries.get(`${draft.code}-draft.png`)!), draft.short_url);
+    // A draft's entry says that its short link does not answer yet (issue 39).
+    assert.equal(decodePng(entries.get(`${draft.code}-draft-draft-not-live.png`)!), draft.short_url);
     // The viewer's personal library does not hold the team's code.
     assert.equal((await page.get(`/library/images.zip?dynamic=${draft.code}`)).status, 404);
   });

@@ -1,20 +1,31 @@
 import { notFound, redirect } from "next/navigation";
+import { AnalyticsRangeFields } from "@/components/AnalyticsRangeFields";
 import { DailyChart } from "@/components/DailyChart";
 import { LivePanel } from "@/components/LivePanel";
+import { PeriodComparison } from "@/components/PeriodComparison";
+import { RangePresets } from "@/components/RangePresets";
 import { TimeZoneField } from "@/components/TimeZoneField";
 import { countryName, plural } from "@/components/words";
 import { sessionUserId } from "@/server/auth";
 import { libraryOfItemFor } from "@/server/domain/libraryItems";
 import { codeAnalytics, codeSummaryFor, destinationsOf, type CodeAnalytics } from "@/server/domain/analytics";
+import { pageRange, rangePresets } from "@/server/domain/analyticsPeriods";
+import { MAX_HOURLY_DAYS } from "@/server/domain/calendarDays";
 import { zoneNames } from "@/server/domain/timeZones";
 import { DomainError } from "@/server/errors";
 
 export const dynamic = "force-dynamic";
 
-type Props = { params: Promise<{ code: string }>; searchParams: Promise<{ from?: string; to?: string; tz?: string; granularity?: string }> };
+type Props = { params: Promise<{ code: string }>; searchParams: Promise<{ from?: string; to?: string; tz?: string; granularity?: string; compare?: string }> };
 
 /** An hour of the API's answer ("2026-03-08T01:00:00-08:00") as the page shows it. */
 const hourLabel = (hour: string) => `${hour.slice(0, 10)} ${hour.slice(11, 16)} (${hour.slice(19)})`;
+
+/** The chart's bars of a report: its hours or its days. */
+const pointsOf = (report: CodeAnalytics) =>
+  report.hourly
+    ? report.hourly.map((h) => ({ label: hourLabel(h.hour), scans: h.scans, unique_scans: h.unique_scans }))
+    : (report.daily ?? []).map((d) => ({ label: d.date, scans: d.scans, unique_scans: d.unique_scans }));
 
 /** `key`: the row's value when its name is not unique (a country's code). */
 function Breakdown({ title, rows }: { title: string; rows: { key?: string; name: string; scans: number }[] }) {
@@ -46,18 +57,27 @@ function Breakdown({ title, rows }: { title: string; rows: { key?: string; name:
 /** One dynamic code's analytics: the same function, and so the same numbers, as the API's. */
 export default async function AnalyticsPage({ params, searchParams }: Props) {
   const { code } = await params;
-  const range = await searchParams;
+  const { compare, ...range } = await searchParams;
   const tz = range.tz ?? "UTC";
+  const comparing = compare === "1";
   const userId = await sessionUserId();
   if (!userId) redirect(`/login?callbackUrl=/analytics/${encodeURIComponent(code)}`);
   const library = await libraryOfItemFor(userId, "dynamic", code);
   if (!library) notFound();
   const summary = await codeSummaryFor(library, code);
   let report: CodeAnalytics | null = null;
+  let previous: CodeAnalytics | null = null;
   let destinations: { destination: string; scans: number }[] = [];
   let problem: string | null = null;
+  let cut = false;
   try {
-    [report, destinations] = await Promise.all([codeAnalytics(library, code, range), destinationsOf(library, code, range)]);
+    const shown = pageRange(range);
+    cut = shown.cut;
+    [report, destinations, previous] = await Promise.all([
+      codeAnalytics(library, code, shown.query),
+      destinationsOf(library, code, shown.query),
+      comparing ? codeAnalytics(library, code, shown.previous) : null,
+    ]);
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;
     problem = error.message;
@@ -74,22 +94,28 @@ export default async function AnalyticsPage({ params, searchParams }: Props) {
             kept and shown here.
           </p>
         )}
+        {report && (
+          <RangePresets
+            path={`/analytics/${code}`}
+            presets={rangePresets(report.tz)}
+            from={report.from}
+            to={report.to}
+            tz={report.tz}
+            hourly={report.hourly !== undefined}
+            compare={comparing}
+          />
+        )}
         <form className="inline-form" method="get">
-          <div>
-            <label htmlFor="from">From</label>
-            <input id="from" name="from" type="date" defaultValue={report?.from ?? range.from} />
-          </div>
-          <div>
-            <label htmlFor="to">To</label>
-            <input id="to" name="to" type="date" defaultValue={report?.to ?? range.to} />
-          </div>
+          <AnalyticsRangeFields
+            key={`${report?.from}|${report?.to}|${report?.hourly ? "hour" : range.granularity}`}
+            from={report?.from ?? range.from ?? ""}
+            to={report?.to ?? range.to ?? ""}
+            hourly={report ? report.hourly !== undefined : range.granularity === "hour"}
+          />
           <TimeZoneField value={report?.tz ?? tz} zones={zoneNames()} fromBrowser={range.tz === undefined} />
-          <div>
-            <label htmlFor="granularity">View</label>
-            <select id="granularity" name="granularity" defaultValue={report?.hourly ? "hour" : "day"}>
-              <option value="day">By day</option>
-              <option value="hour">By hour (7 days at most)</option>
-            </select>
+          <div className="check">
+            <input id="compare" name="compare" type="checkbox" value="1" defaultChecked={comparing} />
+            <label htmlFor="compare">Compare with the previous period</label>
           </div>
           <button type="submit">Show</button>
           {report && (
@@ -99,6 +125,11 @@ export default async function AnalyticsPage({ params, searchParams }: Props) {
           )}
         </form>
         {problem && <p className="error">{problem}</p>}
+        {cut && report && (
+          <p className="notice warning" data-testid="hourly-cut">
+            By hour shows at most {MAX_HOURLY_DAYS} days: these are the last {MAX_HOURLY_DAYS} days of the range asked, {report.from} to {report.to}.
+          </p>
+        )}
         {report && (
           <dl className="facts">
             <dt>Scans</dt>
@@ -113,6 +144,7 @@ export default async function AnalyticsPage({ params, searchParams }: Props) {
             <dd data-testid="time-zone">{report.tz}</dd>
           </dl>
         )}
+        {report && previous && <PeriodComparison current={report} previous={previous} />}
       </section>
       {!summary.deleted && <LivePanel code={code} tz={report?.tz ?? "UTC"} />}
       {report && (
@@ -121,11 +153,7 @@ export default async function AnalyticsPage({ params, searchParams }: Props) {
             <h2>
               Every {report.hourly ? "hour" : "day"} <span className="muted">({report.tz})</span>
             </h2>
-            {report.hourly ? (
-              <DailyChart per="hour" points={report.hourly.map((h) => ({ label: hourLabel(h.hour), scans: h.scans, unique_scans: h.unique_scans }))} />
-            ) : (
-              <DailyChart points={(report.daily ?? []).map((d) => ({ label: d.date, scans: d.scans, unique_scans: d.unique_scans }))} />
-            )}
+            <DailyChart per={report.hourly ? "hour" : "day"} points={pointsOf(report)} previous={previous ? pointsOf(previous) : undefined} />
           </section>
           <Breakdown title="Countries" rows={report.countries.map((r) => ({ key: r.country, name: countryName(r.country), scans: r.scans }))} />
           <Breakdown title="Devices" rows={report.devices.map((r) => ({ name: r.device, scans: r.scans }))} />
