@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { Nav } from "@/components/Nav";
+import { VerifyNotice } from "@/components/VerifyNotice";
 import { sessionUserId } from "@/server/auth";
 import { TRPCReactProvider } from "@/trpc/react";
 import "./globals.css";
@@ -19,7 +20,10 @@ export default async function RootLayout({ children }: { children: React.ReactNo
       <body>
         <TRPCReactProvider>
           <Nav loggedIn={userId !== null} />
-          <main className="main">{children}</main>
+          <main className="main">
+            {userId && <VerifyNotice userId={userId} />}
+            {children}
+          </main>
         </TRPCReactProvider>
         <footer className="footer">
           {/* The DB-IP Lite licence (CC BY 4.0) asks for this link where its results are used. */}

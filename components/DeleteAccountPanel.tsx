@@ -38,7 +38,7 @@ export function DeleteAccountPanel({ email }: { email: string }) {
             void run(async () => {
               await remove.mutateAsync({ email: typed, password });
               setDeleted(true);
-              await signOut({ callbackUrl: "/login" });
+              await signOut({ callbackUrl: "/account-deleted" });
             });
           }}
         >

@@ -7,6 +7,8 @@ import Link from "next/link";
 import { useState } from "react";
 import type { LibraryKind } from "@/server/domain/libraryItems";
 import { DEFAULT_SIZE, MAX_SIZE, MIN_SIZE, SIZE_MM, type ImageFormat } from "@/server/domain/qrStyle";
+import { CopyButton } from "./CopyButton";
+import { UrlInput } from "./UrlInput";
 import { useTRPC, type RouterOutputs } from "@/trpc/react";
 import { FIRST_PAGE, libraryPageInput, type LibraryQuery } from "./libraryPageInput";
 import { Email } from "./Email";
@@ -25,7 +27,7 @@ type Run = (action: () => Promise<unknown>) => Promise<void>;
 /** A ticked code, as `static:<qr_id>` or `dynamic:<code>`. */
 const selectionKey = (item: LibraryItem) => `${item.kind}:${item.id}`;
 
-const imageUrl = (item: LibraryItem, query: string) => `/library/qr/${item.kind}/${encodeURIComponent(item.id)}?${query}`;
+export const imageUrl = (item: Pick<LibraryItem, "kind" | "id">, query: string) => `/library/qr/${item.kind}/${encodeURIComponent(item.id)}?${query}`;
 
 /**
  * What a change to a library makes stale: its pages, and for the team's also the review
@@ -317,7 +319,7 @@ function CreateForms({ libraryKind, mutations, busy }: { libraryKind: LibraryKin
           <div>
             {/* The label the API's field has, so an error about it reads the same ("Destination URL must be…"). */}
             <label htmlFor={`${libraryKind}-url`}>{kind === "dynamic" ? "Destination URL" : "URL"}</label>
-            <input id={`${libraryKind}-url`} type="url" value={url} onChange={(e) => setUrl(e.target.value)} required placeholder="https://" />
+            <UrlInput id={`${libraryKind}-url`} value={url} onValue={setUrl} required placeholder="https://" />
           </div>
           <button type="submit" disabled={busy || creating}>Create</button>
           {draftNote && <p className="muted full">{draftNote.trim()}</p>}
@@ -325,24 +327,6 @@ function CreateForms({ libraryKind, mutations, busy }: { libraryKind: LibraryKin
       )}
       <FormError error={error} testId="library-error" />
     </div>
-  );
-}
-
-function CopyButton({ text }: { text: string }) {
-  const [copied, setCopied] = useState(false);
-  return (
-    <button
-      type="button"
-      className="secondary small"
-      onClick={() =>
-        void navigator.clipboard.writeText(text).then(() => {
-          setCopied(true);
-          setTimeout(() => setCopied(false), 1500);
-        })
-      }
-    >
-      {copied ? "Copied" : "Copy short URL"}
-    </button>
   );
 }
 
@@ -495,7 +479,7 @@ function EditForm({
       <label htmlFor={`${prefix}-name`}>Name</label>
       <input id={`${prefix}-name`} value={name} onChange={(e) => setName(e.target.value)} required />
       <label htmlFor={`${prefix}-url`}>Destination URL</label>
-      <input id={`${prefix}-url`} type="url" value={url} onChange={(e) => setUrl(e.target.value)} required />
+      <UrlInput id={`${prefix}-url`} value={url} onValue={setUrl} required />
       <label htmlFor={`${prefix}-status`}>Status</label>
       <select id={`${prefix}-status`} value={status} onChange={(e) => setStatus(e.target.value as LibraryItem["status"])}>
         {options.map((s) => (

@@ -11,6 +11,7 @@ export function ResetPasswordForm({ token }: { token: string }) {
   const reset = useMutation(trpc.account.resetPassword.mutationOptions());
   const { error, busy, run } = useAction();
   const [done, setDone] = useState(false);
+  const [visible, setVisible] = useState(false);
 
   function submit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -34,7 +35,10 @@ export function ResetPasswordForm({ token }: { token: string }) {
       ) : (
         <form onSubmit={submit}>
           <label htmlFor="password">New password</label>
-          <input id="password" name="password" type="password" autoComplete="new-password" minLength={8} maxLength={200} required />
+          <input id="password" name="password" type={visible ? "text" : "password"} autoComplete="new-password" minLength={8} maxLength={200} required />
+          <label className="check">
+            <input type="checkbox" checked={visible} onChange={(e) => setVisible(e.target.checked)} /> Show password
+          </label>
           <p className="muted small-text">At least 8 characters. Every session of your account is logged out.</p>
           <FormError error={error} testId="form-error" />
           <p className="actions">

@@ -8,6 +8,7 @@ import type { RouterOutputs } from "@/trpc/react";
 import { FormError } from "./FormError";
 import type { LibraryMutations } from "./Library";
 import { useAction } from "./useAction";
+import { UrlInput } from "./UrlInput";
 import type { LibraryKind } from "@/server/domain/libraryItems";
 
 type LibraryItem = RouterOutputs["library"]["page"]["items"][number];
@@ -86,7 +87,7 @@ export function RulesEditor({ libraryKind, mutations, item, busy, done }: { libr
             <li key={i} className="rule" data-testid={`${prefix}-target-${i}`}>
               <div>
                 <label htmlFor={`${prefix}-url-${i}`}>Rule {i + 1} URL</label>
-                <input id={`${prefix}-url-${i}`} type="url" value={target.url} onChange={(e) => change(i, "url", e.target.value)} required placeholder="https://" />
+                <UrlInput id={`${prefix}-url-${i}`} value={target.url} onValue={(url) => change(i, "url", url)} required placeholder="https://" />
               </div>
               <div>
                 <label htmlFor={`${prefix}-os-${i}`}>Rule {i + 1} operating system</label>
@@ -158,7 +159,7 @@ export function RulesEditor({ libraryKind, mutations, item, busy, done }: { libr
         <label htmlFor={`${prefix}-expires`}>Expires at</label>
         <input id={`${prefix}-expires`} type="datetime-local" value={expiresAt} onChange={(e) => setExpiresAt(e.target.value)} />
         <label htmlFor={`${prefix}-expired-url`}>After expiry, send scans to</label>
-        <input id={`${prefix}-expired-url`} type="url" value={expiredUrl} onChange={(e) => setExpiredUrl(e.target.value)} placeholder="Empty: a page that says the code has expired" />
+        <UrlInput id={`${prefix}-expired-url`} value={expiredUrl} onValue={setExpiredUrl} placeholder="Empty: a page that says the code has expired" />
       </fieldset>
 
       <fieldset>

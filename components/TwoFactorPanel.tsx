@@ -6,8 +6,12 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTRPC } from "@/trpc/react";
 import { FormError } from "./FormError";
 import { useAction } from "./useAction";
+import { CopyButton } from "./CopyButton";
 
 type Setup = { secret: string; uri: string; qrSvg: string };
+
+/** The downloaded file: what the codes are for, one a line. */
+const recoveryText = (codes: string[]) => `QR Records recovery codes (each works once in place of an authenticator code)\n\n${codes.join("\n")}\n`;
 
 export function TwoFactorPanel() {
   const trpc = useTRPC();
@@ -60,6 +64,12 @@ export function TwoFactorPanel() {
               <li key={c}>{c}</li>
             ))}
           </ul>
+          <p className="actions tight">
+            <CopyButton text={recoveryCodes.join("\n")} label="Copy codes" />
+            <a className="button secondary small" download="qr-records-recovery-codes.txt" href={`data:text/plain;charset=utf-8,${encodeURIComponent(recoveryText(recoveryCodes))}`}>
+              Download codes
+            </a>
+          </p>
         </div>
       )}
       {status.data && enabled && (

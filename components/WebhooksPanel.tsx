@@ -9,6 +9,7 @@ import { useTRPC } from "@/trpc/react";
 import { EVENT_TYPES } from "@/server/webhooks/event-types";
 import { FormError } from "./FormError";
 import { useAction } from "./useAction";
+import { UrlInput } from "./UrlInput";
 
 type Scope = "personal" | "team";
 type Webhook = { webhook_id: string; url: string; events: string[]; description: string; enabled: boolean; disabled_reason: string | null };
@@ -38,7 +39,7 @@ function EndpointFields(props: { id: string; value: Omit<Webhook, "webhook_id" |
     <>
       <div>
         <label htmlFor={`${props.id}-url`}>Endpoint URL</label>
-        <input id={`${props.id}-url`} type="url" placeholder="https://example.com/hooks/qr" value={value.url} onChange={(e) => onChange({ ...value, url: e.target.value })} required />
+        <UrlInput id={`${props.id}-url`} placeholder="https://example.com/hooks/qr" value={value.url} onValue={(url) => onChange({ ...value, url })} required />
       </div>
       <div>
         <label htmlFor={`${props.id}-description`}>Description</label>

@@ -28,7 +28,9 @@ test("delete an account: its short link answers 410 and its key 401; log-in is r
   await page.getByLabel("to confirm").fill(person.email);
   await expect(error).toHaveCount(0);
   await page.getByRole("button", { name: "Delete account" }).click();
-  await expect(page).toHaveURL(/\/login/);
+  // Issue 39: it ends on a page that says what happened, not on a bare log-in form.
+  await expect(page).toHaveURL(/\/account-deleted$/);
+  await expect(page.getByTestId("account-deleted")).toContainText("Your account was deleted");
   await shotAtWidths(page, "delete-account-done");
 
   expect((await request.get(`/q/${code}`, { maxRedirects: 0 })).status()).toBe(410);
@@ -36,6 +38,7 @@ test("delete an account: its short link answers 410 and its key 401; log-in is r
   expect(refused.status()).toBe(401);
   expect(await refused.json()).toEqual({ error: "API key has been revoked" });
 
+  await page.goto("/login");
   await page.getByLabel("Email").fill(person.email);
   await page.getByLabel("Password").fill(PASSWORD);
   await page.getByRole("button", { name: "Log in" }).click();

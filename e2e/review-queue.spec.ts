@@ -79,20 +79,16 @@ test("300 drafts: paged, filtered, reviewed in bulk; errors at their row", async
   await page.getByLabel(`Select ${fourth.name}`, { exact: true }).uncheck();
   await expect(bulkError).toHaveCount(0);
 
-  // Bulk Reject asks first: dismissed changes nothing; accepted rejects the whole page.
+  // Bulk Reject asks for the reason first: cancelled changes nothing; given, it rejects the whole page.
   await page.reload();
   await page.getByLabel("Select all on this page").check();
-  let asked = "";
-  page.once("dialog", (dialog) => {
-    asked = dialog.message();
-    void dialog.dismiss();
-  });
   await page.getByRole("button", { name: "Reject selected (20)" }).click();
-  await expect.poll(() => asked).toContain("Reject 20 drafts?");
+  await page.getByRole("button", { name: "Cancel" }).click();
   await expect(queue.locator("li")).toHaveCount(20);
   const firstPage = await queue.locator("li").evaluateAll((rows) => rows.map((row) => row.getAttribute("data-testid")!.replace("draft-", "")));
-  page.once("dialog", (dialog) => dialog.accept());
   await page.getByRole("button", { name: "Reject selected (20)" }).click();
+  await page.getByLabel("Reason for rejecting 20 drafts").fill("Test batch, not for print");
+  await page.getByRole("button", { name: "Reject and delete" }).click();
   await expect(pageOf).toHaveText("Page 1 of 14 · 280 drafts");
   // Three static drafts (deleted) and 17 dynamic ones (kept, deleted, so their codes are never reused).
   expect(await db.staticCode.count({ where: { id: { in: firstPage } } })).toBe(0);
@@ -100,10 +96,10 @@ test("300 drafts: paged, filtered, reviewed in bulk; errors at their row", async
 
   // Approve's error at its row (the draft was rejected meanwhile), focused, not at the top.
   const [gone, kept] = await queue.locator("li").evaluateAll((rows) => rows.slice(0, 2).map((row) => row.getAttribute("data-testid")!.replace("draft-", "")));
-  await reviewDrafts(owner.id, "reject", [{ kind: "dynamic", id: gone }]);
+  await reviewDrafts(owner.id, "reject", [{ kind: "dynamic", id: gone }], "Another tab");
   await page.getByTestId(`draft-${gone}`).getByRole("button", { name: "Approve" }).click();
   const rowError = page.getByTestId(`draft-error-${gone}`);
-  await expect(rowError).toHaveText("No such draft in your team");
+  await expect(rowError).toHaveText(new RegExp(`^This draft was already rejected by ${owner.email.replace(/[.+]/g, "\\$&")} at \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC$`));
   await expect(rowError).toBeFocused();
   await expect(page.getByTestId("team-error")).toHaveCount(0);
   await page.getByRole("region", { name: "Review queue" }).screenshot({ path: "e2e/screenshots/review-queue-row-error.png" });

@@ -27,7 +27,10 @@ export default async function ProfilePage() {
           <dt>Name</dt>
           <dd>{user.name}</dd>
           <dt>Email</dt>
-          <dd>{user.email}</dd>
+          <dd>
+            {user.email}{" "}
+            <span className={user.verified ? "badge active" : "badge draft"} data-testid="email-status">{user.verified ? "verified" : "not verified"}</span>
+          </dd>
           <dt>Plan</dt>
           <dd data-testid="tier">{user.tier[0].toUpperCase() + user.tier.slice(1)}</dd>
         </dl>

@@ -3,7 +3,7 @@
 // (server/clock.ts's now(), which tests move with CLOCK_OFFSET_SECONDS).
 import type { AccountToken } from "../generated/sqlite/client";
 import { after, now } from "../clock";
-import type { Tx } from "../db";
+import { db, type Tx } from "../db";
 import { DomainError } from "../errors";
 import { randomString, timeOrderedId } from "../ids";
 import { hashKey } from "./apiKeys";
@@ -44,6 +44,17 @@ export async function useToken(tx: Tx, purpose: TokenPurpose, token: string): Pr
   const { count } = await tx.accountToken.updateMany({ where: { tokenHash, purpose, usedAt: null, expiresAt: { gt: at } }, data: { usedAt: at } });
   if (count !== 1) throw new DomainError("invalid", "This link has expired or was already used: ask for a new one");
   return tx.accountToken.findUniqueOrThrow({ where: { tokenHash } });
+}
+
+/**
+ * Whether a mailed link would still work, without using it: its page says at once that it is
+ * used or expired instead of failing after the form was filled in.
+ */
+export async function tokenUsable(purpose: TokenPurpose, token: string): Promise<boolean> {
+  // Cheap first: every token we mail has the same length.
+  if (token.length !== 43) return false;
+  const found = await db.accountToken.findFirst({ where: { tokenHash: hashToken(token), purpose, usedAt: null, expiresAt: { gt: now() } }, select: { id: true } });
+  return found !== null;
 }
 
 /** Makes the account's other unused tokens of `purpose` unusable (a reset link once the password was reset). */

@@ -15,7 +15,26 @@ import { requireAdmin, withTeamLocked, type Role } from "./teams";
 
 export const INVITATION_DAYS = 7;
 
-export const invitationEmail = z.string().trim().toLowerCase().pipe(z.email({ error: "Enter a valid email address" }));
+/** RFC 5321's limits on a mailbox a mail can be delivered to: 254 characters, 64 before the @. */
+export const MAX_ADDRESS = 254;
+export const MAX_LOCAL_PART = 64;
+const deliverable = (email: string) =>
+  email.length > MAX_ADDRESS
+    ? `An email address has at most ${MAX_ADDRESS} characters (RFC 5321); this one has ${email.length}`
+    : email.lastIndexOf("@") > MAX_LOCAL_PART
+      ? `The part of an email address before the @ has at most ${MAX_LOCAL_PART} characters (RFC 5321)`
+      : null;
+
+// Lengths first (cheap, and a megabyte is refused before any pattern runs), then the form.
+export const invitationEmail = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .superRefine((email, ctx) => {
+    const tooLong = deliverable(email);
+    if (tooLong) ctx.addIssue({ code: "custom", message: tooLong, abort: true });
+  })
+  .pipe(z.email({ error: "Enter a valid email address" }));
 
 const gone = (message: string) => new DomainError("gone", message);
 
@@ -27,6 +46,9 @@ const pendingWhere = () => ({ acceptedAt: null, cancelledAt: null, expiresAt: { 
  * address is replaced (its link stops working), so inviting again is how a lost mail is resent.
  */
 export async function inviteMember(adminId: string, email: string, role: Role): Promise<{ id: string }> {
+  // Whatever edge invites: an address no mail can reach is refused before anything is written.
+  const tooLong = deliverable(email);
+  if (tooLong) throw new DomainError("invalid", tooLong);
   const admin = await requireAdmin(adminId);
   const teamId = admin.teamId;
   const existing = await db.user.findUnique({ where: { email }, include: { membership: true } });

@@ -12,6 +12,7 @@ import { changeWithEvents } from "../webhooks";
 import { dynamicRecordOf } from "./dynamicCodes";
 import type { Library } from "./library";
 import { staticRecordOf } from "./staticCodes";
+import { mailDraftRejections, recordDraftRejections, undecidableDraft, type RejectedDraft } from "./draftRejections";
 
 export const ROLES = ["admin", "writer", "viewer"] as const;
 export type Role = (typeof ROLES)[number];
@@ -223,14 +224,19 @@ export const MAX_REVIEWED = 100;
  * makes each active (a dynamic code starts resolving); reject deletes each (a dynamic code's
  * record stays, deleted, so its code is never reused). Who and when are kept on both.
  */
-export async function reviewDrafts(adminId: string, decision: Decision, items: { kind: ItemKind; id: string }[]): Promise<{ reviewed: number }> {
+export async function reviewDrafts(adminId: string, decision: Decision, items: { kind: ItemKind; id: string }[], reason?: string): Promise<{ reviewed: number }> {
+  const why = decision === "reject" ? (reason?.trim() ?? "") : null;
+  if (why === "") throw new DomainError("invalid", "Write the reason for the writer");
   const admin = await requireAdmin(adminId);
   const ids = (kind: ItemKind) => [...new Set(items.filter((i) => i.kind === kind).map((i) => i.id))];
   const [statics, dynamics] = [ids("static"), ids("dynamic")];
   const teamId = admin.teamId;
   const reviewed = { reviewedById: adminId, reviewedAt: new Date() };
   const library: Library = { kind: "team", teamId };
+  const rejected: RejectedDraft[] = [];
+  let rejectedBy = "";
   await changeWithEvents(library, async (tx) => {
+    rejected.length = 0;
     const staticWhere = { id: { in: statics }, teamId, reviewStatus: "draft" };
     const dynamicWhere = { code: { in: dynamics }, teamId, deletedAt: null, status: "draft" };
     // The drafts as they are: a rejection's events show them so.
@@ -250,11 +256,19 @@ export async function reviewDrafts(adminId: string, decision: Decision, items: {
     if (s.count !== statics.length || d.count !== dynamics.length) {
       const asked = statics.length + dynamics.length;
       const missing = asked - s.count - d.count;
-      if (asked === 1) throw notFound("No such draft in your team");
+      if (asked === 1) throw await undecidableDraft(tx, teamId, statics.length === 1 ? "static" : "dynamic", statics[0] ?? dynamics[0]);
       throw notFound(`${missing} of ${asked} selected drafts ${missing === 1 ? "is no longer a draft" : "are no longer drafts"} in your team: nothing was changed`);
     }
     const type = decision === "approve" ? "draft.approved" : "draft.rejected";
     const actor = await actorOf(adminId, tx);
+    if (why !== null) {
+      rejected.push(
+        ...staticRows.map((r) => ({ kind: "static" as const, target: r.id, name: r.name, url: r.url, writerId: r.createdById })),
+        ...dynamicRows.map((r) => ({ kind: "dynamic" as const, target: r.code, name: r.name, url: r.destinationUrl, writerId: r.createdById })),
+      );
+      rejectedBy = actor.label;
+      await recordDraftRejections(tx, teamId, rejected, why, rejectedBy, reviewed.reviewedAt);
+    }
     await recordActivity(
       [...staticRows.map((r) => ({ target: r.id, name: r.name, kind: "static" })), ...dynamicRows.map((r) => ({ target: r.code, name: r.name, kind: "dynamic" }))].map((item) => ({
         teamId,
@@ -262,7 +276,7 @@ export async function reviewDrafts(adminId: string, decision: Decision, items: {
         action: type,
         target: item.target,
         // Before and after, as every change to team data: approved drafts go live, rejected ones are deleted.
-        detail: { name: item.name, kind: item.kind, before: { status: "draft" }, after: decision === "approve" ? { status: "active" } : null },
+        detail: { name: item.name, kind: item.kind, before: { status: "draft" }, after: decision === "approve" ? { status: "active" } : null, ...(why !== null ? { reason: why } : {}) },
       })),
       tx,
     );
@@ -275,5 +289,6 @@ export async function reviewDrafts(adminId: string, decision: Decision, items: {
     return { result: null, events: records.map((data) => ({ type, data })) };
   });
   await Promise.all(dynamics.map((code) => invalidateResolution(code)));
+  if (why !== null) await mailDraftRejections(rejected, why, rejectedBy);
   return { reviewed: statics.length + dynamics.length };
 }

@@ -32,9 +32,9 @@ export const insertUser = (fields: { email: string; name: string; passwordHash: 
   client.user.create({ data: { id: timeOrderedId("usr"), ...fields, tier, emailVerifiedAt } });
 
 /** What the pages show of an account, or null when there is no such account. */
-export async function accountOf(userId: string): Promise<{ id: string; email: string; name: string; tier: Tier } | null> {
-  const user = await db.user.findUnique({ where: { id: userId }, select: { id: true, email: true, name: true, tier: true } });
-  return user && { ...user, tier: user.tier as Tier };
+export async function accountOf(userId: string): Promise<{ id: string; email: string; name: string; tier: Tier; verified: boolean } | null> {
+  const user = await db.user.findUnique({ where: { id: userId }, select: { id: true, email: true, name: true, tier: true, emailVerifiedAt: true } });
+  return user && { id: user.id, email: user.email, name: user.name, tier: user.tier as Tier, verified: user.emailVerifiedAt !== null };
 }
 
 /** The account if the password matches, else null (same answer for unknown email and wrong password). */

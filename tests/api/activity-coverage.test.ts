@@ -101,7 +101,7 @@ const COVERAGE: Record<string, Coverage> = {
     actions: ["key.revoked"],
   },
   "team.approve": { run: (fx) => fx.admin("team.approve", { kind: "dynamic", id: fx.draft }), actions: ["draft.approved"], beforeAfter: true },
-  "team.reject": { run: (fx) => fx.admin("team.reject", { kind: "static", id: fx.staticDraft }), actions: ["draft.rejected"], beforeAfter: true },
+  "team.reject": { run: (fx) => fx.admin("team.reject", { kind: "static", id: fx.staticDraft, reason: "Not needed" }), actions: ["draft.rejected"], beforeAfter: true },
   "team.review": { run: (fx) => fx.admin("team.review", { decision: "approve", items: [{ kind: "dynamic", id: fx.draft }, { kind: "static", id: fx.staticDraft }] }), actions: ["draft.approved"], beforeAfter: true },
   "team.reviewChange": {
     run: async (fx) => {

@@ -86,7 +86,7 @@ describe("activity log", () => {
     assert.equal(created.status, 201);
     const [approved, rejected, deleted] = (created.body as { created: { code: string }[] }).created.map((d) => d.code);
     await admin("team.approve", { kind: "dynamic", id: approved });
-    await admin("team.reject", { kind: "dynamic", id: rejected });
+    await admin("team.reject", { kind: "dynamic", id: rejected, reason: "Not needed" });
     assert.equal((await http("DELETE", `/v1/dynqrcodes/${deleted}`, { key: team.adminKey })).status, 200);
 
     const hook = await http("POST", "/v1/webhooks", { key: team.adminKey, json: { url: "https://93.184.215.14/hooks", events: ["dynqrcode.created"] } });
@@ -117,7 +117,7 @@ describe("activity log", () => {
     assert.deepEqual(JSON.parse(log[1].detail!), { from: "viewer", to: "writer" });
     assert.deepEqual(detail("member.removed"), { role: "writer" });
     assert.deepEqual(detail("draft.approved"), { name: "Approved", kind: "dynamic", before: { status: "draft" }, after: { status: "active" } });
-    assert.deepEqual(detail("draft.rejected"), { name: "Rejected", kind: "dynamic", before: { status: "draft" }, after: null });
+    assert.deepEqual(detail("draft.rejected"), { name: "Rejected", kind: "dynamic", before: { status: "draft" }, after: null, reason: "Not needed" });
     const live = { name: "Deleted", destination_url: "https://example.com/", status: "draft", style: {}, password_protected: false };
     assert.deepEqual(detail("code.created"), { name: "Approved", kind: "dynamic", via: "API", before: null, after: { ...live, name: "Approved" } });
     assert.deepEqual(detail("code.deleted"), { name: "Deleted", kind: "dynamic", via: "API", before: live, after: null });

@@ -78,7 +78,7 @@ describe("list pages follow every change to the library", () => {
     );
     assert.deepEqual(names((await dynamicList(writer.key)).dynqrcodes), ["Dropped", "Kept"]);
     await reviewDrafts(team.admin.id, "approve", [{ kind: "dynamic", id: kept.code }]);
-    await reviewDrafts(team.admin.id, "reject", [{ kind: "dynamic", id: dropped.code }]);
+    await reviewDrafts(team.admin.id, "reject", [{ kind: "dynamic", id: dropped.code }], "Not needed");
     for (const key of [team.adminKey, writer.key]) {
       assert.deepEqual(
         (await dynamicList(key)).dynqrcodes.map((d) => [d.name, d.status]),

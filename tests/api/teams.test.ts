@@ -51,7 +51,7 @@ describe("team drafts and review", () => {
       assert.ok(reviewed.reviewedAt);
     }
 
-    await adminPage("team.reject", { kind: "dynamic", id: third });
+    await adminPage("team.reject", { kind: "dynamic", id: third, reason: "Not ours" });
     assert.equal((await http("GET", `/q/${third}`)).status, 410);
     const list = await http("GET", "/v1/dynqrcodes", { key: writer.key });
     assert.ok(!list.text.includes(third));
@@ -128,7 +128,7 @@ describe("the review queue: pages, filters, bulk review", () => {
     const elsewhere = await makeTeam();
     const foreign = await http("POST", "/v1/qrcodes", { key: (await elsewhere.addWriter()).key, json: { url: "https://example.com/foreign", name: "Foreign" } });
     const foreignId = (foreign.body as { created: { qr_id: string }[] }).created[0].qr_id;
-    await assert.rejects(adminPage("team.review", { decision: "reject", items: [{ kind: "static", id: flyer1 }, { kind: "static", id: foreignId }] }), /nothing was changed/);
+    await assert.rejects(adminPage("team.review", { decision: "reject", items: [{ kind: "static", id: flyer1 }, { kind: "static", id: foreignId }], reason: "Duplicates" }), /nothing was changed/);
     assert.equal((await db.staticCode.findUniqueOrThrow({ where: { id: flyer1 } })).reviewStatus, "draft");
     assert.equal((await db.staticCode.findUniqueOrThrow({ where: { id: foreignId } })).reviewStatus, "draft");
     await assert.rejects(adminPage("team.review", { decision: "approve", items: [] }), /Select at least one draft/);
@@ -141,7 +141,7 @@ describe("the review queue: pages, filters, bulk review", () => {
     }
     assert.equal((await db.staticCode.findUniqueOrThrow({ where: { id: flyer1 } })).reviewStatus, "active");
     // Rejected together: a dynamic code's record stays, deleted (410); a static one is gone.
-    assert.deepEqual(await adminPage("team.review", { decision: "reject", items: [{ kind: "dynamic", id: codes[3] }, { kind: "static", id: flyer2 }] }), { reviewed: 2 });
+    assert.deepEqual(await adminPage("team.review", { decision: "reject", items: [{ kind: "dynamic", id: codes[3] }, { kind: "static", id: flyer2 }], reason: "Duplicates" }), { reviewed: 2 });
     assert.equal((await http("GET", `/q/${codes[3]}`)).status, 410);
     assert.equal(await db.staticCode.findUnique({ where: { id: flyer2 } }), null);
     assert.equal((await queue({})).total, 24 - 1 - 3 - 2);

@@ -155,7 +155,7 @@ describe("webhooks: deliveries to a real receiver", () => {
     const statics = ((await http("POST", "/v1/qrcodes", { key: writer.key, json: { url: "https://example.com/s", name: "Static draft" } })).body as { created: { qr_id: string }[] }).created;
     // The same domain function as the page's Approve and Reject buttons.
     await reviewDrafts(team.admin.id, "approve", [{ kind: "dynamic", id: drafts[0].code }, { kind: "static", id: statics[0].qr_id }]);
-    await reviewDrafts(team.admin.id, "reject", [{ kind: "dynamic", id: drafts[1].code }]);
+    await reviewDrafts(team.admin.id, "reject", [{ kind: "dynamic", id: drafts[1].code }], "Not needed");
     const mine = () => hooks.received.filter((r) => r.path === "/review").map((r) => JSON.parse(r.body) as { type: string; data: Record<string, unknown> });
     await until(() => mine().length >= 3, "three review events");
     const byName = Object.fromEntries(mine().map((e) => [e.data.name, e]));

@@ -17,6 +17,7 @@ import {
 } from "../../domain/teams";
 import { pendingChangesOf, rejectionReasonField, reviewChange } from "../../domain/changeReview";
 import { codeParam } from "../../domain/dynamicCodes";
+import { draftRejectionsOf } from "../../domain/draftRejections";
 import { createTRPCRouter, sessionProcedure } from "../trpc";
 
 const item = z.object({ kind: itemKind, id: z.string() });
@@ -34,7 +35,12 @@ export const teamRouter = createTRPCRouter({
   generateKey: sessionProcedure.mutation(({ ctx }) => generateBusinessKey(ctx.session.userId)),
   revokeKey: sessionProcedure.input(z.object({ keyId: z.string() })).mutation(({ ctx, input }) => revokeTeamKey(ctx.session.userId, input.keyId).then(() => done)),
   approve: sessionProcedure.input(item).mutation(({ ctx, input }) => reviewDrafts(ctx.session.userId, "approve", [input]).then(() => done)),
-  reject: sessionProcedure.input(item).mutation(({ ctx, input }) => reviewDrafts(ctx.session.userId, "reject", [input]).then(() => done)),
+  /** Reject: with the reason the draft's writer sees on /business and is mailed. */
+  reject: sessionProcedure
+    .input(item.extend({ reason: rejectionReasonField }))
+    .mutation(({ ctx, input }) => reviewDrafts(ctx.session.userId, "reject", [{ kind: input.kind, id: input.id }], input.reason).then(() => done)),
+  /** The member's own drafts an admin rejected, with the reasons. */
+  draftRejections: sessionProcedure.query(({ ctx }) => draftRejectionsOf(ctx.session.userId)),
   /** Writers' pending changes to published codes, with before and after (the review queue's second list). */
   pendingChanges: sessionProcedure.query(({ ctx }) => pendingChangesOf(ctx.session.userId)),
   /** Approve change / Reject change (with the reason the writer is mailed). */
@@ -47,7 +53,9 @@ export const teamRouter = createTRPCRouter({
       z.object({
         decision: z.enum(DECISIONS, { error: "decision must be one of approve, reject" }),
         items: z.array(item).min(1, "Select at least one draft").max(MAX_REVIEWED, `Select at most ${MAX_REVIEWED} drafts`),
+        /** Required to reject. */
+        reason: rejectionReasonField.optional(),
       }),
     )
-    .mutation(({ ctx, input }) => reviewDrafts(ctx.session.userId, input.decision, input.items)),
+    .mutation(({ ctx, input }) => reviewDrafts(ctx.session.userId, input.decision, input.items, input.reason)),
 });
