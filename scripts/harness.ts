@@ -161,7 +161,7 @@ async function createDatabase(purpose: string): Promise<{ url: string; cleanup: 
   return {
     url: `file:${file}`,
     cleanup: async () => {
-      for (const suffix of ["", "-wal", "-shm", "-journal"]) rmSync(file + suffix, { force: true });
+      for (const suffix of ["", "-wal", "-shm", "-journal", ".start-lock"]) rmSync(file + suffix, { force: true });
     },
   };
 }

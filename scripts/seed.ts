@@ -1,11 +1,15 @@
 // npm run db:seed: the demo accounts. Never in production.
 import { DEMO_PASSWORD, seedDemo } from "../server/domain/demo";
+import { sqliteFileOf } from "../server/database-url";
+import { inStartTurn } from "../server/embedded-lock";
+import { env } from "../server/env";
 
 if (process.env.NODE_ENV === "production") {
   console.error("Refusing to seed demo accounts with NODE_ENV=production.");
   process.exit(1);
 }
-const accounts = await seedDemo();
+// Two starts on a new embedded database seed in turn (the second finds the accounts made).
+const accounts = env.backend === "sqlite" ? await inStartTurn(sqliteFileOf(env.databaseUrl), seedDemo) : await seedDemo();
 console.log(`Demo accounts (password: ${DEMO_PASSWORD}):`);
 console.table(accounts);
 process.exit(0);

@@ -20,6 +20,12 @@ export const dialect: "sqlite" | "postgres" = env.backend;
 
 /** How long a SQLite connection waits for another's write lock before it gives up. */
 const LOCK_WAIT_MS = 5000;
+/**
+ * A worker thread's driver-level writer waits for the lock inside SQLite this long at a time:
+ * between two waits it sees a stop (`stopWriting`). A thread still inside SQLite when the process
+ * exits gets its error thrown into a terminating thread: a V8 fatal error, not an exit.
+ */
+const LOCK_SLICE_MS = 100;
 
 type SqliteConnection = { connection: Database.Database; statements: Map<string, Database.Statement> };
 /** The driver-level connections, one set per process (server/process-singleton.ts). */
@@ -179,8 +185,8 @@ function pgStatement(sql: string, values: unknown[], arrays = false) {
 function openSqlite(role: "reader" | "writer"): SqliteConnection {
   const file = sqliteFileOf(env.databaseUrl);
   if (role === "reader") return { connection: new Database(file, { readonly: true, fileMustExist: true }), statements: new Map() };
-  // The main thread's writer never lets SQLite wait for the lock (see `beginImmediate`).
-  const connection = new Database(file, { fileMustExist: true, timeout: isMainThread ? 0 : LOCK_WAIT_MS });
+  // The main thread's writer never lets SQLite wait for the lock, a worker's for a slice at a time (see `beginImmediate`).
+  const connection = new Database(file, { fileMustExist: true, timeout: isMainThread ? 0 : LOCK_SLICE_MS });
   // As on Prisma's connection (createClient): the embedded database's documented durability.
   connection.pragma("synchronous = NORMAL");
   return { connection, statements: new Map() };
@@ -290,23 +296,33 @@ export async function writeTransaction<T>(work: (runEach: RunEach) => Promise<T>
   return turn;
 }
 
+/** The end of the last SQLite write transaction this thread queued (`writeTransaction`), and whether this thread stopped writing. */
+const writerTurns = processSingleton("db.writerTurns", () => ({ last: Promise.resolve() as Promise<unknown>, stopped: false }));
+
+/**
+ * This thread begins no more SQLite write transactions: one that waits for the lock gives up
+ * within LOCK_SLICE_MS (a worker thread calls it before it ends).
+ */
+export function stopWriting(): void {
+  writerTurns.stopped = true;
+}
+
 /**
  * Takes SQLite's write lock for a driver-level transaction. SQLite waits for a busy lock by
  * blocking its thread; on the main thread the holder may be a Prisma transaction of this same
  * thread, which cannot go on while the event loop is blocked, so there the wait is made of
- * short sleeps between turns instead (the connection's own timeout is 0).
+ * short sleeps between turns instead (the connection's own timeout is 0); a worker thread waits
+ * inside SQLite, LOCK_SLICE_MS at a time, and looks for a stop between two waits.
  */
-/** The end of the last SQLite write transaction this thread queued (`writeTransaction`). */
-const writerTurns = processSingleton("db.writerTurns", () => ({ last: Promise.resolve() as Promise<unknown> }));
-
 async function beginImmediate(): Promise<void> {
   for (const end = Date.now() + LOCK_WAIT_MS; ; ) {
+    if (writerTurns.stopped) throw new Error("SQLite writes stopped: the thread is ending");
     try {
       sqliteStatement("writer", "BEGIN IMMEDIATE").run();
       return;
     } catch (error) {
       if (!String((error as { code?: string }).code).startsWith("SQLITE_BUSY") || Date.now() >= end) throw error;
-      await new Promise((r) => setTimeout(r, 2));
+      await new Promise((r) => (isMainThread ? setTimeout(r, 2) : setImmediate(r)));
     }
   }
 }

@@ -37,7 +37,7 @@ import { SECRET_NAMES, secret } from "./secrets";
 import { drainScans, scansBehind } from "./scan/recorder";
 import { answerShortLink, FORM_TOO_LARGE, MAX_FORM_BYTES, passwordOfForm } from "./scan/redirect";
 import { subscribeToChanges } from "./scan/resolve";
-import { startScanWriterThread } from "./scan/writer-thread";
+import { startScanWriterThread, stopScanWriterThread } from "./scan/writer-thread";
 import { closeSpool, startSpool } from "./scan/spool";
 import { startLiveCopy } from "./scan/live-copy";
 import { startImagePool } from "./images/pool";
@@ -267,16 +267,20 @@ const server = createServer((req, res) => {
 server.on("clientError", answerClientError);
 server.keepAliveTimeout = 65_000; // longer than common load balancers' idle timeout
 
-/** The stop's bound after SHUTDOWN_DRAIN_SECONDS, and the margin kept for closing the spool and exiting. */
+/**
+ * The stop's bound after SHUTDOWN_DRAIN_SECONDS; the part of it kept for ending the scan
+ * writer's thread (THREAD_STOP_MS), closing the spool and exiting.
+ */
 const STOP_MS = 10_000;
-const EXIT_MARGIN_MS = 500;
+const THREAD_STOP_MS = 1000;
+const EXIT_MARGIN_MS = 2000;
 
 async function stop(signal: NodeJS.Signals) {
   if (stopping) return;
   stopping = true;
   const deadline = Date.now() + env.shutdownDrainSeconds * 1000 + STOP_MS - EXIT_MARGIN_MS;
   // Whatever hangs (a connection, the dispatcher), the process is out in time, its spool closed.
-  setTimeout(() => exit(signal, -1), deadline - Date.now() + EXIT_MARGIN_MS / 2).unref();
+  setTimeout(() => void exit(signal), deadline - Date.now() + 100).unref();
   // Out of the balancer first: /readyz says draining while the server still serves everything.
   startDraining();
   logInfo("shutdown.draining", { signal, seconds: env.shutdownDrainSeconds });
@@ -286,14 +290,24 @@ async function stop(signal: NodeJS.Signals) {
   await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, GRACE_MS))]);
   server.closeAllConnections();
   await stopWebhookDispatcher();
-  exit(signal, await drainScans(deadline - Date.now()));
+  await drainScans(deadline - Date.now());
+  await exit(signal);
 }
 
-/** The end of a stop: what was not written stays in the spool for the next start. */
-function exit(signal: NodeJS.Signals, left: number): never {
-  if (left !== 0) logError("shutdown.scans_not_written", { left: left < 0 ? scansBehind() : left, signal, inSpool: env.scanSpool });
+let exiting = false;
+
+/**
+ * The end of a stop: what was not written stays in the spool for the next start. The writer's
+ * thread ends first: one still inside SQLite when the process exits would crash it.
+ */
+async function exit(signal: NodeJS.Signals): Promise<void> {
+  if (exiting) return;
+  exiting = true;
+  await stopScanWriterThread(THREAD_STOP_MS);
+  const left = scansBehind();
+  if (left !== 0) logError("shutdown.scans_not_written", { left, signal, inSpool: env.scanSpool });
   closeSpool();
-  logInfo("shutdown.done", { signal, scansNotWritten: left < 0 ? scansBehind() : left });
+  logInfo("shutdown.done", { signal, scansNotWritten: left });
   process.exit(signal === "SIGINT" ? 130 : 0);
 }
 
@@ -312,15 +326,18 @@ await app?.prepare();
 startScanWriterThread();
 startImagePool();
 startWebhookDispatcher();
-startRetentionSweep();
-startScanRetention();
-// With REDIS_URL: connect now (waiting up to 2 s), not on the first request that needs it;
+// With REDIS_URL: connect now (waiting up to 5 s), not on the first request that needs it;
 // a Redis that is not there yet does not stop the server: the limits run in process meanwhile.
 const shared = redis();
 subscribeToChanges();
-if (shared) await whenReady(shared, 2000).catch((error) => logError("redis.not_ready_at_start", {}, error));
-// With PostgreSQL and Redis: the copy of every code that redirects through a database outage.
-startLiveCopy();
+if (shared) await whenReady(shared, 5000).catch((error) => logError("redis.not_ready_at_start", {}, error));
+// With PostgreSQL and Redis: the copy of every code that redirects through a database outage,
+// loaded (in the background) before the sweeps make their first queries: compiling a query
+// holds the event loop, and a Redis command waiting meanwhile runs out its 250 ms.
+void startLiveCopy().finally(() => {
+  startRetentionSweep();
+  startScanRetention();
+});
 // An embedded database knows it is in use: `npm run admin -- restore` refuses meanwhile.
 if (env.backend === "sqlite") process.once("exit", registerServer(sqliteFileOf(env.databaseUrl)));
 process.on("SIGTERM", (signal) => void stop(signal));

@@ -74,13 +74,20 @@ export const redisSubscriber = (): Redis | undefined => (connections.subscriber 
 /** Whether this connection has never been ready: made for the first time, not lost. */
 export const neverReady = (client: Redis): boolean => !connections.everReady.has(client);
 
-/** Waits (at most `ms`) for a connection that is still being made. */
+/**
+ * Waits (at most `ms`) for a connection that is still being made. When the time is up, the
+ * I/O that arrived meanwhile is read first: an event loop held up past the bound (a start's
+ * module loading) runs the timer before it, and took a ready connection for a missing one.
+ */
 export function whenReady(client: Redis, ms = 500): Promise<void> {
   if (client.status === "ready") return Promise.resolve();
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
-      client.off("ready", onReady);
-      reject(new Error(`Redis not ready within ${ms} ms (${client.status})`));
+      setImmediate(() => {
+        client.off("ready", onReady);
+        if (client.status === "ready") resolve();
+        else reject(new Error(`Redis not ready within ${ms} ms (${client.status})`));
+      });
     }, ms);
     const onReady = () => {
       clearTimeout(timer);

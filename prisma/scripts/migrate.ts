@@ -8,6 +8,7 @@
 //   tsx prisma/scripts/migrate.ts create <name>     new migration for both dialects from base.prisma
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import Database from "better-sqlite3";
 import path from "node:path";
 import type { SqlDriverAdapter, SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
 import { bindMigrationAwareSqlAdapterFactory } from "@prisma/driver-adapter-utils";
@@ -16,6 +17,8 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import { migrationsDir, schemaPath, type ProviderName } from "./providers";
 import { writeSchemas } from "./schemas";
 import { backendOf, pgConfigFromUrl, sqliteFileOf } from "../../server/database-url";
+import { serversUsing } from "../../server/embedded-backup";
+import { inStartTurn } from "../../server/embedded-lock";
 
 const require = createRequire(import.meta.url);
 const filters = { externalTables: [], externalEnums: [] };
@@ -132,9 +135,58 @@ async function targetEngine(): Promise<{ provider: ProviderName; engine: Engine 
 }
 
 export async function deploy(): Promise<string[]> {
+  const url = process.env.DATABASE_URL ?? "file:./data/qr.db";
+  if (backendOf(url) === "sqlite") return deployEmbedded(sqliteFileOf(url));
+  return applyAll();
+}
+
+async function applyAll(): Promise<string[]> {
   const { provider, engine } = await targetEngine();
   const { appliedMigrationNames } = await engine.applyMigrations({ migrationsList: migrationsList(provider), filters });
   return appliedMigrationNames;
+}
+
+/**
+ * SQLite: the engine takes the file for itself (`PRAGMA locking_mode=EXCLUSIVE`), which it
+ * cannot have while another process has it open, and then fails with a WebAssembly trace. So a
+ * second process that starts on a file in use finds, reading the migrations table itself, that
+ * nothing is pending, and leaves the engine out; two that migrate at once take turns
+ * (server/embedded-lock.ts); one with migrations to apply to a file that servers use refuses,
+ * in one line.
+ */
+async function deployEmbedded(file: string): Promise<string[]> {
+  mkdirSync(path.dirname(file), { recursive: true });
+  return inStartTurn(file, async () => {
+    const names = migrationsList("sqlite").migrationDirectories.map((d) => d.path);
+    const pending = pendingMigrations(file, names);
+    if (pending?.length === 0) return [];
+    const servers = serversUsing(file);
+    if (servers.length > 0) {
+      const due = pending ? `${pending.length} migration${pending.length === 1 ? "" : "s"} to apply` : "its migration history needs the engine";
+      throw new Error(`Refusing to migrate ${file} while server processes use it (${servers.join(", ")}): ${due} (a SQLite migration needs the file to itself); stop them, then start again`);
+    }
+    try {
+      return await applyAll();
+    } catch (error) {
+      if (!/SocketTimeout|database is locked|SQLITE_BUSY/.test(String((error as Error)?.message ?? error))) throw error;
+      throw new Error(`Refusing to migrate ${file}: another process has it open (a migration needs the file to itself); stop it, then start again`);
+    }
+  });
+}
+
+/** The migrations not applied to the SQLite file, or null when the engine must look (no file or table yet, a failed migration). */
+function pendingMigrations(file: string, names: string[]): string[] | null {
+  if (!existsSync(file)) return null;
+  const database = new Database(file, { readonly: true, timeout: 5000 });
+  try {
+    if (!database.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '_prisma_migrations'`).get()) return null;
+    const rows = database.prepare(`SELECT migration_name AS name, finished_at AS finished, rolled_back_at AS rolledBack FROM _prisma_migrations`).all() as { name: string; finished: unknown; rolledBack: unknown }[];
+    if (rows.some((r) => r.finished === null && r.rolledBack === null)) return null;
+    const applied = new Set(rows.filter((r) => r.finished !== null && r.rolledBack === null).map((r) => r.name));
+    return names.filter((name) => !applied.has(name));
+  } finally {
+    database.close();
+  }
 }
 
 async function status(): Promise<void> {

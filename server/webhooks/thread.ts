@@ -5,6 +5,7 @@
 // thread's event-loop utilisation, sampled four times a second into shared memory, paces it.
 import { performance } from "node:perf_hooks";
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
+import { stopWriting } from "../db";
 import { logError } from "../log";
 import { processSingleton } from "../process-singleton";
 import { paceBy, sendWakesTo, startDelivering, stopDelivering, wakeDispatcher } from "./dispatcher";
@@ -23,7 +24,10 @@ if (!isMainThread && parentPort && (workerData as ThreadData)?.role === "webhook
   startDelivering();
   port.on("message", (message: Message) => {
     if (message === "wake") wakeDispatcher();
-    else void stopDelivering().then(() => port.close());
+    else {
+      stopWriting(); // out of SQLite before the main thread ends this one (server/db.ts)
+      void stopDelivering().then(() => port.close());
+    }
   });
 }
 

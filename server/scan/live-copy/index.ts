@@ -27,7 +27,10 @@ const CHECK_MS = 5000;
 const hashKey = () => `${redisPrefix()}resolutions`;
 const completeKey = () => `${redisPrefix()}resolutions:complete`;
 
-const state = processSingleton("scan.liveCopy", () => ({ started: false, complete: false, loading: null as Promise<void> | null, stale: new Set<string>() }));
+/** After a load's first failure, the next try comes this soon. */
+const RETRY_MS = 1000;
+
+const state = processSingleton("scan.liveCopy", () => ({ started: false, complete: false, loading: null as Promise<void> | null, stale: new Set<string>(), failures: 0 }));
 
 const kept = () => env.backend === "postgres" && env.redisUrl !== null;
 
@@ -111,8 +114,12 @@ function ensureCopy(): Promise<void> {
       await client.set(completeKey(), "1");
       state.complete = true;
       logInfo("resolutions.copy_loaded", { codes, seconds: Math.round(performance.now() - started) / 1000 });
+      state.failures = 0;
     } catch (error) {
-      logError("resolutions.copy_load_failed", {}, error);
+      // A first failure is mostly a command's 250 ms run out while the event loop was held (a
+      // busy start compiles queries): tried again a second later, logged when that fails too.
+      if (++state.failures > 1) logError("resolutions.copy_load_failed", { failures: state.failures }, error);
+      else setTimeout(() => void ensureCopy(), RETRY_MS).unref();
     } finally {
       state.loading = null;
     }
@@ -120,11 +127,11 @@ function ensureCopy(): Promise<void> {
   return state.loading;
 }
 
-/** With PostgreSQL and Redis: the copy loaded now (in the background), and checked from then on. */
-export function startLiveCopy(): void {
-  if (!kept() || state.started) return;
+/** With PostgreSQL and Redis: the copy loaded now, and checked from then on; resolves after the first load. */
+export function startLiveCopy(): Promise<void> {
+  if (!kept() || state.started) return Promise.resolve();
   state.started = true;
   redis()!.on("ready", () => void ensureCopy());
   setInterval(() => void ensureCopy(), CHECK_MS).unref();
-  void ensureCopy();
+  return ensureCopy();
 }
