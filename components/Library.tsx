@@ -96,7 +96,7 @@ export function Library({ libraryKind, title }: Props) {
   return (
     <section className="card" aria-labelledby={headingId}>
       <h2 id={headingId}>{title}</h2>
-      {canEdit ? <CreateForms libraryKind={libraryKind} mutations={mutations} busy={busy} /> : <p className="muted" data-testid="read-only">Viewers only read the team library.</p>}
+      {!canEdit && <p className="muted" data-testid="read-only">Viewers only read the team library.</p>}
       {error && (
         <p className="error" role="alert" data-testid="library-page-error">
           {error}
@@ -119,7 +119,7 @@ export function Library({ libraryKind, title }: Props) {
 
       {data.items.length === 0 ? (
         <p className="empty" data-testid="library-empty">
-          {query.search ? <>Nothing matches “{query.search}”.</> : canEdit ? "No codes yet: create your first one above." : "The library is empty."}
+          {query.search ? <>Nothing matches “{query.search}”.</> : canEdit ? "No codes yet: create your first one, or import a CSV file." : "The library is empty."}
         </p>
       ) : (
         <ul className="items">
@@ -230,7 +230,7 @@ function ZipDownload({
             Download ZIP ({count} {count === 1 ? "code" : "codes"})
           </a>
         ) : (
-          <span className="muted">Tick codes below, or select all, to download their images.</span>
+          <span className="muted">Tick codes in the list above, or select all, to download their images.</span>
         )}
       </div>
     </fieldset>
@@ -239,17 +239,33 @@ function ZipDownload({
 
 function KindSelect({ id, value, onChange }: { id: string; value: Kind; onChange: (kind: Kind) => void }) {
   return (
-    <div>
+    <div className="kind-field">
       <label htmlFor={id}>Kind</label>
       <select id={id} value={value} onChange={(e) => onChange(e.target.value as Kind)}>
-        <option value="dynamic">Dynamic (short link, changeable, counts scans)</option>
-        <option value="static">Static (the URL itself)</option>
+        {/* Short enough for the narrowest field; the page's introduction says what each kind is. */}
+        <option value="dynamic">Dynamic (short link)</option>
+        <option value="static">Static (URL itself)</option>
       </select>
     </div>
   );
 }
 
-function CreateForms({ libraryKind, mutations, busy }: { libraryKind: LibraryKind; mutations: LibraryMutations; busy: boolean }) {
+/**
+ * Creating codes, a card of its own above the library's import and list (a viewer of the
+ * team library gets none).
+ */
+export function CreateCodes({ libraryKind }: { libraryKind: LibraryKind }) {
+  const mutations = useLibraryMutations(libraryKind);
+  const headingId = `${libraryKind}-create-title`;
+  return (
+    <section className="card" aria-labelledby={headingId}>
+      <h2 id={headingId}>Create codes</h2>
+      <CreateForms libraryKind={libraryKind} mutations={mutations} />
+    </section>
+  );
+}
+
+function CreateForms({ libraryKind, mutations }: { libraryKind: LibraryKind; mutations: LibraryMutations }) {
   const [kind, setKind] = useState<Kind>("dynamic");
   const [name, setName] = useState("");
   const [url, setUrl] = useState("");
@@ -263,7 +279,7 @@ function CreateForms({ libraryKind, mutations, busy }: { libraryKind: LibraryKin
     setMany(next);
   };
   return (
-    <div className="create">
+    <div>
       <div className="tabs" role="group" aria-label="How to create">
         <button type="button" className={many ? "secondary" : ""} aria-pressed={!many} onClick={() => show(false)}>
           One code
@@ -296,7 +312,7 @@ function CreateForms({ libraryKind, mutations, busy }: { libraryKind: LibraryKin
           <p className="muted">
             One code per line, as <code>name, url</code>; up to 50. All are created or none.{draftNote}
           </p>
-          <button type="submit" disabled={busy || creating}>Create all</button>
+          <button type="submit" disabled={creating}>Create all</button>
         </form>
       ) : (
         <form
@@ -321,7 +337,7 @@ function CreateForms({ libraryKind, mutations, busy }: { libraryKind: LibraryKin
             <label htmlFor={`${libraryKind}-url`}>{kind === "dynamic" ? "Destination URL" : "URL"}</label>
             <UrlInput id={`${libraryKind}-url`} value={url} onValue={setUrl} required placeholder="https://" />
           </div>
-          <button type="submit" disabled={busy || creating}>Create</button>
+          <button type="submit" disabled={creating}>Create</button>
           {draftNote && <p className="muted full">{draftNote.trim()}</p>}
         </form>
       )}

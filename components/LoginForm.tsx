@@ -4,6 +4,7 @@ import { signIn } from "next-auth/react";
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
 import { AUTHENTICATION_CODE_REQUIRED } from "@/server/domain/accountWords";
+import { HOME } from "./ownPath";
 import { useAction } from "./useAction";
 
 export function LoginForm({ next, email }: { next: string; email: string }) {
@@ -52,7 +53,7 @@ export function LoginForm({ next, email }: { next: string; email: string }) {
         </p>
       </form>
       <p className="muted"><Link href="/forgot-password">Forgot your password?</Link></p>
-      <p className="muted">No account yet? <Link href={next === "/profile" ? "/signup" : `/signup?${new URLSearchParams({ email, next })}`}>Sign up</Link></p>
+      <p className="muted">No account yet? <Link href={next === HOME ? "/signup" : `/signup?${new URLSearchParams({ email, next })}`}>Sign up</Link></p>
     </section>
   );
 }

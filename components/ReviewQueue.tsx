@@ -12,7 +12,7 @@ import { FormError } from "./FormError";
 import { when } from "./KeyPanel";
 import { imageUrl, useLibraryChanged } from "./Library";
 import { FIRST_QUEUE_PAGE, reviewQueueInput, type QueueQuery } from "./libraryPageInput";
-import { useRowAction } from "./useRowAction";
+import { useRowAction } from "./useAction";
 import { plural } from "./words";
 
 type Draft = RouterOutputs["library"]["page"]["items"][number];

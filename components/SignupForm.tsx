@@ -5,6 +5,7 @@ import { signIn } from "next-auth/react";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { useTRPC } from "@/trpc/react";
+import { HOME } from "./ownPath";
 import { useAction } from "./useAction";
 
 export function SignupForm({ email: invited, next }: { email: string; next: string }) {
@@ -12,7 +13,7 @@ export function SignupForm({ email: invited, next }: { email: string; next: stri
   const trpc = useTRPC();
   const signup = useMutation(trpc.account.signup.mutationOptions());
   const { error, busy, run } = useAction();
-  // Once the account is made and logged in, the form stays disabled while /profile loads.
+  // Once the account is made and logged in, the form stays disabled while the next page loads.
   const [done, setDone] = useState(false);
 
   function submit(event: React.FormEvent<HTMLFormElement>) {
@@ -47,7 +48,7 @@ export function SignupForm({ email: invited, next }: { email: string; next: stri
           <button type="submit" disabled={busy || done}>Create account</button>
         </p>
       </form>
-      <p className="muted">Already registered? <Link href={next === "/profile" ? "/login" : `/login?${new URLSearchParams({ email: invited, callbackUrl: next })}`}>Log in</Link></p>
+      <p className="muted">Already registered? <Link href={next === HOME ? "/login" : `/login?${new URLSearchParams({ email: invited, callbackUrl: next })}`}>Log in</Link></p>
     </section>
   );
 }

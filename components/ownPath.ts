@@ -17,3 +17,6 @@ export function ownPath(path: string | undefined, fallback: string): string {
   // `//host` and `/\host` leave the site; a parsed path can still start so (`/.//evil.example`).
   return url.origin === OWN && !/^[/\\]{2}/.test(own) ? own : fallback;
 }
+
+/** Where log-in and sign-up land when nothing else was asked: the library, where the work is (issue 39). */
+export const HOME = "/library";

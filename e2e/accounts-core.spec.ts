@@ -30,9 +30,10 @@ for (const [name, viewport] of Object.entries(WIDTHS)) {
     await page.getByLabel("Password").fill(password);
     await page.getByLabel("Name").fill("Core Person");
     await page.getByRole("button", { name: "Create account" }).click();
-    await expect(page).toHaveURL(/\/profile/);
+    // Sign-up lands on the library (issue 39); the key is on the profile.
+    await expect(page).toHaveURL(/\/library$/);
     await setTier(email, "pro");
-    await page.reload();
+    await page.goto("/profile");
 
     // Not verified yet: refused, with a button to send the mail again.
     await page.getByRole("button", { name: "Generate API key" }).click();

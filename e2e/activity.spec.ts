@@ -26,7 +26,7 @@ test("the team's activity on /business and the account's on /profile, with their
   await setMemberRole(admin.id, writer.id, "viewer");
 
   await page.setViewportSize(WIDTHS.desktop);
-  await logIn(page, admin.email, "/business");
+  await logIn(page, admin.email, "/business?section=activity");
   const teamLog = page.getByTestId("activity-team");
   await expect(teamLog.getByRole("heading", { name: "Activity" })).toBeVisible();
   const rows = teamLog.getByTestId("activity-entry");

@@ -2,7 +2,7 @@
 // draft; the admin sees the key and the draft, approves it, and revokes the writer's key.
 import { expect, test } from "@playwright/test";
 import { linkIn, waitForMail } from "../tests/mail-sink";
-import { account, logIn, shot } from "./helpers";
+import { account, logIn, openSection, shot } from "./helpers";
 
 test("admin invites a writer, reviews the writer's draft, and revokes the writer's key", async ({ browser, request }) => {
   const { email: adminEmail } = await account("admin", "business", "Ada Admin");
@@ -13,6 +13,7 @@ test("admin invites a writer, reviews the writer's draft, and revokes the writer
   await admin.getByLabel("Team name").fill("E2E Team");
   await admin.getByRole("button", { name: "Create team" }).click();
   await expect(admin.getByRole("heading", { name: "E2E Team" })).toBeVisible();
+  await openSection(admin, "Members");
   await admin.getByLabel("Email").fill(writerEmail);
   await admin.getByLabel("Role", { exact: true }).selectOption("writer");
   await admin.getByRole("button", { name: "Invite", exact: true }).click();
@@ -28,6 +29,7 @@ test("admin invites a writer, reviews the writer's draft, and revokes the writer
   await admin.reload();
   await expect(admin.getByTestId(`member-${writerEmail}`)).toContainText("Wes Writer");
   await shot(admin, "business-admin-members");
+  await openSection(writer, "Keys");
   await writer.getByRole("button", { name: "Generate business key" }).click();
   const shown = writer.getByTestId("new-api-key");
   await expect(shown).toHaveText(/^qrb_[0-9A-Za-z]{40}$/);
@@ -40,20 +42,23 @@ test("admin invites a writer, reviews the writer's draft, and revokes the writer
   expect(record.status).toBe("draft");
   expect((await request.get(`/q/${record.code}`, { maxRedirects: 0 })).status()).toBe(404);
 
-  await admin.reload();
+  await admin.goto("/business?section=keys");
   const keyRow = admin.getByTestId(`team-key-${writerEmail}`);
   await expect(keyRow).toContainText(`${key.slice(0, 8)}…${key.slice(-4)}`);
+  await openSection(admin, "Review");
   const draft = admin.getByTestId(`draft-${record.code}`);
   await expect(draft).toContainText("Team poster");
   await expect(draft).toContainText(writerEmail);
   await shot(admin, "business-admin-review");
   await draft.getByRole("button", { name: "Approve" }).click();
   await expect(admin.getByTestId("no-drafts")).toBeVisible();
+  await openSection(admin, "Library");
   await expect(admin.getByTestId(`item-${record.code}`)).toContainText("active");
   const live = await request.get(`/q/${record.code}`, { maxRedirects: 0 });
   expect(live.status()).toBe(302);
   expect(live.headers()["location"]).toBe("https://example.com/e2e-team");
 
+  await openSection(admin, "Keys");
   admin.once("dialog", (dialog) => dialog.accept());
   await keyRow.getByRole("button", { name: "Revoke" }).click();
   await expect(keyRow).toHaveCount(0);

@@ -5,7 +5,7 @@
 import { expect, test, type Page } from "@playwright/test";
 import { createDynamicCodes } from "../server/domain/dynamicCodes";
 import { addMember, createTeam, reviewDrafts } from "../server/domain/teams";
-import { account, logIn, shot } from "./helpers";
+import { account, logIn, openSection, shot } from "./helpers";
 
 const target = async (page: Page, code: string) => (await page.request.get(`/q/${code}`, { maxRedirects: 0 })).headers()["location"];
 
@@ -32,15 +32,16 @@ test("a writer's edit of a live code waits for an admin; approved, the short lin
   const row = writerPage.getByTestId(`item-${menu.code}`);
   await expect(row).toContainText("→ https://example.com/menu/approved");
   expect(await target(writerPage, menu.code)).toBe("https://example.com/menu/approved");
+  await row.scrollIntoViewIfNeeded();
+  await shot(writerPage, "change-review-writer-pending");
   // The writer sees it waiting, and cannot decide it.
+  await openSection(writerPage, "Review");
   const writersQueue = writerPage.getByTestId(`change-${menu.code}`);
   await expect(writersQueue).toContainText("waiting for an admin");
   await expect(writersQueue.getByRole("button", { name: "Approve change" })).toHaveCount(0);
-  await row.scrollIntoViewIfNeeded();
-  await shot(writerPage, "change-review-writer-pending");
 
   const adminPage = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  await logIn(adminPage, owner.email, "/business");
+  await logIn(adminPage, owner.email, "/business?section=review");
   const change = adminPage.getByTestId(`change-${menu.code}`);
   await expect(change).toContainText("Table menu");
   await expect(change).toContainText(writer.email);
@@ -50,14 +51,15 @@ test("a writer's edit of a live code waits for an admin; approved, the short lin
   await adminPage.getByRole("region", { name: "Changes to published codes" }).screenshot({ path: "e2e/screenshots/change-review-queue.png" });
   await change.getByRole("button", { name: "Approve change" }).click();
   await expect(adminPage.getByTestId("no-pending-changes")).toBeVisible();
+  await openSection(adminPage, "Library");
   await expect(adminPage.getByTestId(`item-${menu.code}`)).toContainText("→ https://example.com/menu/winter");
   expect(await target(adminPage, menu.code)).toBe("https://example.com/menu/winter");
   await shot(adminPage, "change-review-approved");
 
   // Another change, rejected with a reason: the short link stays, the writer reads why.
-  await writerPage.reload();
+  await writerPage.goto("/business?section=library");
   await editDestination(writerPage, menu.code, "https://example.com/not-ours");
-  await adminPage.reload();
+  await adminPage.goto("/business?section=review");
   const next = adminPage.getByTestId(`change-${menu.code}`);
   await next.getByRole("button", { name: "Reject change" }).click();
   await expect(adminPage.getByTestId(`change-error-${menu.code}`)).toHaveText("Write the reason for the writer");

@@ -73,3 +73,9 @@ export async function shotAtWidths(page: Page, name: string) {
   }
   if (before) await page.setViewportSize(before);
 }
+
+/** On /business: opens a section from the page's menu (one section is shown at a time). */
+export async function openSection(page: Page, label: string) {
+  await page.getByRole("navigation", { name: "Sections of the team page" }).getByRole("link", { name: label, exact: true }).click();
+  await expect(page).toHaveURL(new RegExp(`\\?section=${label.toLowerCase()}$`));
+}

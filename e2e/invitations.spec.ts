@@ -21,7 +21,7 @@ test("invite a new address: it signs up from the link and joins with the invited
   const owner = await account("inv-owner", "business", "Olga Owner");
   await createTeam(owner.id, "Invitation Team");
   const admin = await (await browser.newContext()).newPage();
-  await logIn(admin, owner.email, "/business");
+  await logIn(admin, owner.email, "/business?section=members");
   const newcomer = `newcomer-${randomUUID()}@test.example`;
   const link = await invite(admin, newcomer, "viewer");
   await shotAtWidths(admin, "invitation-sent");
@@ -55,7 +55,7 @@ test("invite an existing account: it logs in from the link and accepts; a cancel
   await createTeam(owner.id, "Second Team");
   const existing = await account("inv2-member", "free", "Ethel Existing");
   const admin = await (await browser.newContext()).newPage();
-  await logIn(admin, owner.email, "/business");
+  await logIn(admin, owner.email, "/business?section=members");
   const link = await invite(admin, existing.email, "writer");
 
   const invitee = await (await browser.newContext()).newPage();
@@ -92,7 +92,7 @@ test("the owner hands the team to another admin (Make owner); the team's key kee
   const { key } = await generateBusinessKey(writer.id);
 
   const page = await (await browser.newContext()).newPage();
-  await logIn(page, owner.email, "/business");
+  await logIn(page, owner.email, "/business?section=members");
   // Only another admin's row offers it.
   await expect(page.getByTestId(`member-${writer.email}`).getByRole("button", { name: "Make owner" })).toHaveCount(0);
   await expect(page.getByTestId(`member-${owner.email}`).getByRole("button", { name: "Make owner" })).toHaveCount(0);

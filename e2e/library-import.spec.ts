@@ -5,7 +5,7 @@
 import { expect, test, type Page } from "@playwright/test";
 import { db } from "../server/db";
 import { addMember, createTeam } from "../server/domain/teams";
-import { account, logIn, shotAtWidths } from "./helpers";
+import { account, logIn, openSection, shotAtWidths } from "./helpers";
 
 const ROWS = 1200;
 
@@ -101,7 +101,7 @@ test("a team writer's import becomes drafts waiting for an admin", async ({ page
   const writer = await account("csv-team-writer", "free", "Wren Writer");
   const team = await createTeam(admin.id, "Import Team");
   await addMember(admin.id, writer.email, "writer");
-  await logIn(page, writer.email, "/business");
+  await logIn(page, writer.email, "/business?section=create");
   const panel = page.getByTestId("csv-import-team");
   await expect(panel).toContainText("New team codes are drafts until an admin approves them");
 
@@ -114,6 +114,7 @@ test("a team writer's import becomes drafts waiting for an admin", async ({ page
   await panel.getByRole("button", { name: "Import 120 dynamic codes" }).click();
   await expect(panel.getByTestId("import-summary")).toHaveText("Done: 120 dynamic codes created.");
   expect(await db.dynamicCode.count({ where: { teamId: team.id, status: "draft" } })).toBe(120);
-  await expect(page.getByTestId("review-queue").locator("li").first()).toContainText("table card");
   await shotAtWidths(page, "team-library-import-done");
+  await openSection(page, "Review");
+  await expect(page.getByTestId("review-queue").locator("li").first()).toContainText("table card");
 });

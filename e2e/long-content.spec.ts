@@ -9,7 +9,7 @@ import { createDynamicCodes, deleteDynamicCode } from "../server/domain/dynamicC
 import { createStaticCodes } from "../server/domain/staticCodes";
 import { addMember, createTeam, generateBusinessKey } from "../server/domain/teams";
 import { createUser } from "../server/domain/users";
-import { account, logIn, PASSWORD, shot } from "./helpers";
+import { account, logIn, openSection, PASSWORD, shot } from "./helpers";
 
 const WIDTHS = { phone: { width: 390, height: 844 }, desktop: { width: 1280, height: 800 } };
 
@@ -87,7 +87,7 @@ test("long names, URLs and emails wrap on every page at phone and desktop width"
     await logIn(page, owner.email, "/library");
     const pages: [string, string, () => Promise<void>][] = [
       ["library", "/library", () => expect(page.getByTestId(`item-${code.code}`)).toContainText(LONG_NAME)],
-      ["business", "/business", () => expect(page.getByTestId(`draft-${draft.code}`)).toContainText(LONG_URL)],
+      ["business", "/business?section=review", () => expect(page.getByTestId(`draft-${draft.code}`)).toContainText(LONG_URL)],
       ["analytics", "/analytics", () => expect(page.getByRole("link", { name: LONG_NAME }).first()).toBeVisible()],
       ["analytics-code", `/analytics/${code.code}`, () => expect(page.getByTestId("daily-chart")).toBeVisible()],
     ];
@@ -97,25 +97,28 @@ test("long names, URLs and emails wrap on every page at phone and desktop width"
       await expectNoSidewaysScroll(page, `${path} at ${viewport.width}px`);
       await shot(page, `long-${name}-${width}`);
     }
-    // The team's tables: the email is whole on its line or broken at a dot or @, never mid-word.
-    await page.goto("/business");
+    // The team's tables (each in its section of /business): the email is whole on its line or
+    // broken at a dot or @, never mid-word.
+    const sectionShot = (section: string) =>
+      page
+        .locator("section", { has: page.getByRole("heading", { name: section, exact: true }) })
+        .screenshot({ path: `e2e/screenshots/long-business-${section.toLowerCase().replace(" ", "-")}-${width}.png` });
+    await page.goto("/business?section=members");
     const member = page.getByTestId(`member-${writerEmail}`);
     await expect(member).toContainText(writerEmail);
     await expect(page.getByLabel(`Role of ${writerEmail}`)).toHaveValue("writer");
+    expect(await breaksInsideWords(member.locator("td").first()), `members email at ${viewport.width}px`).toEqual([]);
+    expect(await breaksInsideWords(page.getByTestId("team-role")), `your role at ${viewport.width}px`).toEqual([]);
+    await expectNoSidewaysScroll(page, `/business?section=members at ${viewport.width}px`);
+    await sectionShot("Members");
+    await openSection(page, "Keys");
     const keyRow = page.getByTestId(`team-key-${writerEmail}`);
     await expect(keyRow).toContainText(writerEmail);
-    for (const [what, where] of [
-      ["team keys email", keyRow.locator("td").first()],
-      ["members email", member.locator("td").first()],
-      ["your role", page.getByTestId("team-role")],
-    ] as const) {
-      expect(await breaksInsideWords(where), `${what} at ${viewport.width}px`).toEqual([]);
-    }
-    for (const section of ["Team keys", "Review queue", "Members"]) {
-      await page
-        .locator("section", { has: page.getByRole("heading", { name: section, exact: true }) })
-        .screenshot({ path: `e2e/screenshots/long-business-${section.toLowerCase().replace(" ", "-")}-${width}.png` });
-    }
+    expect(await breaksInsideWords(keyRow.locator("td").first()), `team keys email at ${viewport.width}px`).toEqual([]);
+    await expectNoSidewaysScroll(page, `/business?section=keys at ${viewport.width}px`);
+    await sectionShot("Team keys");
+    await openSection(page, "Review");
+    await sectionShot("Review queue");
     const approve = page.getByTestId(`draft-${draft.code}`).getByRole("button", { name: "Approve" });
     const reject = page.getByTestId(`draft-${draft.code}`).getByRole("button", { name: "Reject" });
     // Approve and Reject side by side, each on one line.
@@ -238,7 +241,7 @@ test("errors appear at their own form, take the focus, and clear with the next c
   await shot(page, "form-error-paste");
 
   // Invite: the error at the invitation form, focused; typing clears it.
-  await page.goto("/business");
+  await page.goto("/business?section=members");
   await page.getByLabel("Email").fill(writer.email);
   await page.getByRole("button", { name: "Invite", exact: true }).click();
   const memberError = page.getByTestId("member-error");
@@ -260,7 +263,7 @@ test("Reject asks first: dismissed keeps the draft, accepted removes it", async 
     { name: "Maybe poster", destination_url: "https://example.com/maybe" },
   ]);
   const page = await browser.newPage();
-  await logIn(page, admin.email, "/business");
+  await logIn(page, admin.email, "/business?section=review");
   const row = page.getByTestId(`draft-${draft.code}`);
   await row.getByRole("button", { name: "Reject" }).click();
   await row.getByRole("button", { name: "Cancel" }).click();

@@ -19,7 +19,9 @@ test("a Pro account generates a key, uses it, and revokes it", async ({ page, re
   await page.getByLabel("Name").fill("E2E Person");
   await shot(page, "signup");
   await page.getByRole("button", { name: "Create account" }).click();
-  await expect(page).toHaveURL(/\/profile/);
+  // Sign-up and log-in land on the library (issue 39).
+  await expect(page).toHaveURL(/\/library$/);
+  await page.goto("/profile");
   await expect(page.getByTestId("no-api-access")).toBeVisible();
   await shot(page, "profile-free");
 
@@ -35,7 +37,7 @@ test("a Pro account generates a key, uses it, and revokes it", async ({ page, re
   await shot(page, "login-error");
   await page.getByLabel("Password").fill(password);
   await page.getByRole("button", { name: "Log in" }).click();
-  await expect(page).toHaveURL(/\/profile/);
+  await expect(page).toHaveURL(/\/library$/);
 
   // Keys need a verified address (e2e/accounts-core.spec.ts follows this step closely).
   await page.goto(linkIn(await waitForMail(email, /Verify your email address/), "/verify-email").toString());

@@ -55,11 +55,12 @@ test("enable two-factor, then log in with a code and with a recovery code, which
   await shotAtWidths(page, "login-authentication-code");
   await page.getByLabel("Authentication code").fill(await generate({ secret }));
   await page.getByRole("button", { name: "Log in" }).click();
-  await expect(page).toHaveURL(/\/profile/);
+  await expect(page).toHaveURL(/\/library$/);
 
   await page.getByRole("button", { name: "Log out", exact: true }).click();
   await logInWithCode(page, user.email, recoveryCodes[0]);
-  await expect(page).toHaveURL(/\/profile/);
+  await expect(page).toHaveURL(/\/library$/);
+  await page.goto("/profile");
   await expect(page.getByTestId("two-factor-state")).toHaveText("On. 9 of 10 recovery codes left.");
 
   await page.getByRole("button", { name: "Log out", exact: true }).click();

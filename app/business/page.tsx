@@ -1,5 +1,6 @@
 import { redirect } from "next/navigation";
-import { BusinessPage as BusinessBody } from "@/components/BusinessPanel";
+import { BusinessPage as BusinessBody } from "@/components/business/BusinessPage";
+import { sectionOf } from "@/components/business/sections";
 import { libraryPageInput, reviewQueueInput } from "@/components/libraryPageInput";
 import { sessionUserId } from "@/server/auth";
 import { accountOf } from "@/server/domain/users";
@@ -7,19 +8,20 @@ import { getQueryClient, HydrateClient, prefetch, trpc } from "@/trpc/server";
 
 export const dynamic = "force-dynamic";
 
-export default async function BusinessPage() {
+export default async function BusinessPage({ searchParams }: { searchParams: Promise<{ section?: string }> }) {
   const userId = await sessionUserId();
   if (!userId) redirect("/login?callbackUrl=/business");
   const user = await accountOf(userId);
   if (!user) redirect("/login");
-  // The team's overview decides what the page shows; a member sees the review queue and the team library too.
+  // The team's overview decides what the page shows; the section asked for (components/business/sections.ts) what else it needs at once.
   const overview = await getQueryClient().fetchQuery(trpc.team.overview.queryOptions());
   if (overview) {
+    const section = sectionOf((await searchParams).section, overview.role);
     await Promise.all([
-      prefetch(trpc.library.page.queryOptions(libraryPageInput("team"))),
-      prefetch(trpc.library.page.queryOptions(reviewQueueInput())),
-      prefetch(trpc.team.pendingChanges.queryOptions()),
-      overview.role === "admin" ? prefetch(trpc.invitations.pending.queryOptions()) : null,
+      (section === "library" || section === "create") && prefetch(trpc.library.page.queryOptions(libraryPageInput("team"))),
+      section === "review" && prefetch(trpc.library.page.queryOptions(reviewQueueInput())),
+      section === "review" && prefetch(trpc.team.pendingChanges.queryOptions()),
+      section === "members" && overview.role === "admin" && prefetch(trpc.invitations.pending.queryOptions()),
     ]);
   }
   return (

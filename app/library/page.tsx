@@ -1,6 +1,6 @@
 import { redirect } from "next/navigation";
 import { CsvImport } from "@/components/CsvImport";
-import { Library } from "@/components/Library";
+import { CreateCodes, Library } from "@/components/Library";
 import { libraryPageInput } from "@/components/libraryPageInput";
 import { sessionUserId } from "@/server/auth";
 import { HydrateClient, prefetch, trpc } from "@/trpc/server";
@@ -20,6 +20,8 @@ export default async function LibraryPage() {
           scan. Team codes live on <a href="/business">Business</a>.
         </p>
       </section>
+      {/* Create first, then import a file, then the codes (issue 39). */}
+      <CreateCodes libraryKind="personal" />
       <CsvImport libraryKind="personal" />
       <Library libraryKind="personal" title="Codes" />
     </HydrateClient>

@@ -1,12 +1,12 @@
 import { redirect } from "next/navigation";
 import { LoginForm } from "@/components/LoginForm";
-import { ownPath } from "@/components/ownPath";
+import { HOME, ownPath } from "@/components/ownPath";
 import { sessionUserId } from "@/server/auth";
 
 export default async function LoginPage({ searchParams }: { searchParams: Promise<{ callbackUrl?: string; email?: string }> }) {
-  if (await sessionUserId()) redirect("/profile");
+  if (await sessionUserId()) redirect(HOME);
   const { callbackUrl, email } = await searchParams;
-  const next = ownPath(callbackUrl, "/profile");
+  const next = ownPath(callbackUrl, HOME);
   // `email`: filled in from an invitation's link.
   return <LoginForm next={next} email={email ?? ""} />;
 }

@@ -1,11 +1,11 @@
 import { redirect } from "next/navigation";
-import { ownPath } from "@/components/ownPath";
+import { HOME, ownPath } from "@/components/ownPath";
 import { SignupForm } from "@/components/SignupForm";
 import { sessionUserId } from "@/server/auth";
 
 export default async function SignupPage({ searchParams }: { searchParams: Promise<{ email?: string; next?: string }> }) {
-  if (await sessionUserId()) redirect("/profile");
+  if (await sessionUserId()) redirect(HOME);
   // From an invitation's link: its address filled in, and back to the invitation once signed up.
   const { email, next } = await searchParams;
-  return <SignupForm email={email ?? ""} next={ownPath(next, "/profile")} />;
+  return <SignupForm email={email ?? ""} next={ownPath(next, HOME)} />;
 }

@@ -36,11 +36,11 @@ function Breakdown({ title, rows }: { title: string; rows: { key?: string; name:
       {rows.length === 0 ? (
         <p className="muted">No scans in this range.</p>
       ) : (
-        <table className="table">
+        <table className="table breakdown">
           <tbody>
             {rows.map((r) => (
               <tr key={r.key ?? r.name}>
-                <td className="wrap">{r.name}</td>
+                <td className="label">{r.name}</td>
                 <td className="bar-cell">
                   <span className="bar" style={{ width: `${(r.scans / top) * 100}%` }} />
                 </td>
