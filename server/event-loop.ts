@@ -2,5 +2,13 @@
 // current loop turn run before setImmediate callbacks.
 export const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
+/**
+ * Resolves once the event loop has polled for I/O again, so that a request that arrived while
+ * the caller worked (a redirect) is served before it goes on. Heavy work of one request yields
+ * with it between its parts: `nextTurn` called from an I/O callback resumes in the same loop
+ * turn, before anything new is read (an immediate queued by an immediate waits for the next turn).
+ */
+export const yieldToIo = () => new Promise<void>((resolve) => setImmediate(() => setImmediate(resolve)));
+
 /** DataLoader options for the work of one event-loop turn, gathered at its end, never cached. */
 export const ONE_TURN = { cache: false, batchScheduleFn: (dispatch: () => void) => setImmediate(dispatch) };

@@ -9,7 +9,7 @@ import { authenticateApiKey, presentedKey, type PresentedKey, type Principal } f
 import { libraryKey } from "../domain/library";
 import type { LastSeen } from "../domain/staleSave";
 import { DomainError, isKeyGuess } from "../errors";
-import { nextTurn } from "../event-loop";
+import { yieldToIo } from "../event-loop";
 import { jsonShapeProblem, readBody } from "../http/body";
 import { parseHttpDate } from "../http/http-date";
 import { jsonAnswer, jsonText, toResponse, type Answer } from "../http/answer";
@@ -44,7 +44,7 @@ export type V1Request = {
  */
 const answers = processSingleton("v1.listAnswers", () => new LRUCache<string, Uint8Array>({ maxSize: 32 * 2 ** 20, sizeCalculation: (bytes) => bytes.byteLength }));
 
-/** Bodies longer than this are parsed in a turn of their own (decoding a megabyte takes a few ms). */
+/** Bodies longer than this are decoded, parsed and checked each in a turn of its own (decoding a megabyte takes a few ms). */
 const LARGE_BODY = 64 * 1024;
 
 /** A JSON body's text: content type (415), size (413), UTF-8 (400). */
@@ -54,7 +54,7 @@ async function jsonBodyText(req: V1Request): Promise<string> {
   const text = await readBody(req, MAX_BODY_BYTES);
   if (text === null) throw new DomainError("payload_too_large", "The body must be at most 1 MiB");
   // A large body's decoding, then its parse and checks, each hold the loop: other requests are served between.
-  if (text.length > LARGE_BODY) await nextTurn();
+  if (text.length > LARGE_BODY) await yieldToIo();
   return text;
 }
 
@@ -211,7 +211,11 @@ async function dispatch(req: V1Request, requestId: string, meta: Meta): Promise<
   // string, and the path's parameters over either.
   // The hosts the request reached matter only to destinations, which only a body names.
   const ctx = { requestId, session: null, principal, servedHosts: hasBody ? servedHostsOf(req.headers) : undefined, lastSeen: matched.unmodifiedSince ? lastSeenOf(req.headers) : undefined };
-  const run = () => callRoute(matched, ctx, url, hasBody ? withPathParams(jsonObject(bodyText), params) : { ...query, ...params });
+  const run = async () => {
+    const input = hasBody ? withPathParams(jsonObject(bodyText), params) : { ...query, ...params };
+    if (bodyText.length > LARGE_BODY) await yieldToIo();
+    return callRoute(matched, ctx, url, input);
+  };
   if (key === null) return run();
 
   // An Idempotency-Key: claimed before the procedure runs; a retry gets the first answer.

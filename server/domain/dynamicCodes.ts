@@ -8,7 +8,7 @@ import { invalidateResolution } from "../scan/resolve";
 import { futureExpiresAtField, RULE_FIELDS, rulesInput, rulesRecord, rulesRecordOf, type RuleColumns } from "../rules";
 import { hashPassword } from "./passwords";
 import { copyCreated } from "../scan/live-copy";
-import { nextTurn } from "../event-loop";
+import { yieldToIo } from "../event-loop";
 import { changeWithEvents } from "../webhooks";
 import { initialReviewStatus, libraryOwner, libraryWhere, recordCodeActivity, recordCodeDeleted, type Actor, type Library } from "./library";
 import { changedFields, heldPart, needsAdmin, pendingChangeOf, pendingChangeRecord, pendingComparison, storedChange } from "./pendingChanges";
@@ -130,6 +130,8 @@ export async function createDynamicCodes(
   items: DynamicCodeInput[],
   { statuses, batch = false }: { statuses?: (DynamicStatus | null)[]; batch?: boolean } = {},
 ): Promise<DynamicRecord[]> {
+  // The checks of a batch's input held the loop already: redirects waiting meanwhile go first.
+  if (batch) await yieldToIo();
   refuseServedShortLinks(actor.servedHosts, items.flatMap((item, i) => dynamicDestinations(item, batch ? ["dynqrcodes", i] : [])));
   const now = new Date();
   const initial: DynamicStatus = initialReviewStatus(actor.library);
@@ -156,19 +158,22 @@ export async function createDynamicCodes(
     }));
     // Checked with the codes themselves: the image encodes the short URL.
     await refuseUnreadableStyles(rows.map((row, i) => ({ text: shortUrl(row.code), style: items[i].style })), batch ? "dynqrcodes" : null);
-    await nextTurn();
+    await yieldToIo();
     const records = rows.map(dynamicRecordOf);
     try {
       const created = await changeWithEvents(actor.library, async (tx) => {
         // A batch's rows hold up to a megabyte of URLs: written a few at a time, other requests served between.
         for (let i = 0; i < rows.length; i += ROWS_PER_TURN) {
-          if (i > 0) await nextTurn();
+          await yieldToIo();
           await tx.dynamicCode.createMany({ data: rows.slice(i, i + ROWS_PER_TURN) });
         }
+        if (batch) await yieldToIo();
         await recordCodeActivity(tx, actor, "code.created", records.map((r) => ({ kind: "dynamic", target: r.code, name: r.name, after: changedFields({}, r)!.after })));
         return { result: records, events: records.map((data) => ({ type: "dynqrcode.created", data })) };
       });
       await copyCreated(rows); // they redirect through a database outage too
+      // Then the answer's check and encoding, in a turn of their own.
+      if (batch) await yieldToIo();
       return created;
     } catch (error) {
       if (!isUniqueViolation(error) || attempt >= CODE_ATTEMPTS) throw error;

@@ -1,6 +1,7 @@
 // A style's logo: a PNG or SVG data URL. Checked before anything decodes it (a PNG's header
 // says its pixels: huge IHDR dimensions are a denial of service in decoders; an SVG may carry
 // scripts or fetch other resources), and never embedded as sent: the renderer rasterises it.
+import { memoize } from "../memoize";
 import { MAX_LOGO_PIXELS } from "./qrStyle";
 
 const DATA_URL = /^data:image\/(png|svg\+xml);base64,([A-Za-z0-9+/]*={0,2})$/;
@@ -46,8 +47,12 @@ function svgProblem(svg: string): string | null {
   return null;
 }
 
-/** Why `dataUrl` cannot be a logo, or null (the message names the field). */
-export function logoProblem(dataUrl: string): string | null {
+/**
+ * Why `dataUrl` cannot be a logo, or null (the message names the field). The last few answers
+ * are remembered: a create checks its logo as input, then again in its record as output (each
+ * read of a 64 KiB SVG's markup costs milliseconds).
+ */
+export const logoProblem = memoize("logoProblem", (dataUrl): string | null => {
   const logo = parseLogo(dataUrl);
   if (!logo) return "style.logo must be a data:image/png;base64, or data:image/svg+xml;base64, URL";
   if (logo.type === "svg") {
@@ -58,4 +63,4 @@ export function logoProblem(dataUrl: string): string | null {
   if (!size) return "style.logo is not a PNG image";
   if (size.width === 0 || size.height === 0 || size.width * size.height > MAX_LOGO_PIXELS) return "style.logo: a PNG logo must be at most 2048×2048 pixels";
   return null;
-}
+}, 16);

@@ -4,7 +4,7 @@ import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { appRouter } from "@/server/api/root";
 import { renewedSessionCookie, sessionUserId } from "@/server/auth";
 import { clientAddress } from "@/server/client-address";
-import { nextTurn } from "@/server/event-loop";
+import { yieldToIo } from "@/server/event-loop";
 import { jsonShapeProblem, readBody } from "@/server/http/body";
 import { logError } from "@/server/log";
 import { servedHostsOf } from "@/server/served-host";
@@ -38,10 +38,10 @@ async function bounded(req: Request): Promise<Request | Response> {
   }
   if (text === null) return Response.json({ error: { message: "The body must be at most 4 MiB" } }, { status: 413, headers: { Connection: "close" } });
   // Decoding, the shape's check and tRPC's parse each hold the loop a few ms on 4 MiB: one turn each.
-  await nextTurn();
+  await yieldToIo();
   const shape = jsonShapeProblem(text);
   if (shape) return Response.json({ error: { message: shape } }, { status: 400 });
-  await nextTurn();
+  await yieldToIo();
   // tRPC reads the body with text(): it gets the text already decoded, not encoded and decoded again.
   return Object.assign(new Request(req.url, { method: req.method, headers: req.headers }), { text: async () => text });
 }
