@@ -138,22 +138,26 @@ export function ReviewQueue({ isAdmin }: { isAdmin: boolean }) {
               const key = draftKey(draft);
               const single = (work: () => Promise<unknown>) => void action.run(key, work);
               return (
-                <li key={key} data-testid={`draft-${draft.id}`} className="item">
-                  {isAdmin && (
-                    <input type="checkbox" className="select" aria-label={`Select ${draft.name}`} checked={selected.has(key)} onChange={() => toggle(draft)} />
-                  )}
-                  {/* eslint-disable-next-line @next/next/no-img-element -- a generated image, not a static asset */}
-                  <img className="thumb" src={imageUrl(draft, `size=96&v=${encodeURIComponent(JSON.stringify(draft.style))}`)} width={96} height={96} alt={`QR code of ${draft.name}`} />
-                  <div className="item-main">
-                    <strong>{draft.name}</strong> <span className="badge">{draft.kind}</span>
-                    {draft.shortUrl && (
-                      <div className="mono short-url" data-testid={`draft-short-url-${draft.id}`}>
-                        {draft.shortUrl} <CopyButton text={draft.shortUrl} /> <span className="muted small-text">answers 404 until approved</span>
-                      </div>
+                <li key={key} data-testid={`draft-${draft.id}`}>
+                  <div className="draft-main">
+                    {isAdmin && (
+                      <input type="checkbox" className="select" aria-label={`Select ${draft.name}`} checked={selected.has(key)} onChange={() => toggle(draft)} />
                     )}
-                    <div className="muted wrap">
-                      {draft.kind === "dynamic" ? "→ " : ""}
-                      {draft.url} · by <Email address={draft.createdBy} /> · {when(draft.createdAt)}
+                    {/* eslint-disable-next-line @next/next/no-img-element -- a generated image, not a static asset */}
+                    <img className="thumb" src={imageUrl(draft, `size=96&v=${encodeURIComponent(JSON.stringify(draft.style))}`)} width={64} height={64} alt={`QR code of ${draft.name}`} />
+                    <div className="item-main">
+                      <div className="item-title">
+                        <strong>{draft.name}</strong> <span className="badge">{draft.kind}</span>
+                      </div>
+                      {draft.shortUrl && (
+                        <div className="mono short-url" data-testid={`draft-short-url-${draft.id}`}>
+                          {draft.shortUrl} <CopyButton text={draft.shortUrl} /> <span className="muted small-text">answers 404 until approved</span>
+                        </div>
+                      )}
+                      <div className="muted wrap">
+                        {draft.kind === "dynamic" ? "→ " : ""}
+                        {draft.url} · by <Email address={draft.createdBy} /> · {when(draft.createdAt)}
+                      </div>
                     </div>
                   </div>
                   {isAdmin ? (
