@@ -59,7 +59,7 @@ describe("drafts decided once, and the reason of a rejection", () => {
     await assert.rejects(otherTab("team.reject", { kind: "dynamic", id: menu, reason: "Too late" }), /already approved by/);
 
     // No reason, no rejection: the draft stays.
-    await assert.rejects(admin("team.reject", { kind: "static", id: flyer }), /reason/i);
+    await assert.rejects(admin("team.reject", { kind: "static", id: flyer }), /Write the reason for the writer/);
     await assert.rejects(admin("team.reject", { kind: "static", id: flyer, reason: "   " }), /Write the reason for the writer/);
     await assert.rejects(admin("team.review", { decision: "reject", items: [{ kind: "static", id: flyer }] }), /Write the reason for the writer/);
     await assert.rejects(admin("team.reject", { kind: "static", id: flyer, reason: "x".repeat(501) }), /at most 500 characters/);

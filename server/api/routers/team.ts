@@ -37,7 +37,8 @@ export const teamRouter = createTRPCRouter({
   approve: sessionProcedure.input(item).mutation(({ ctx, input }) => reviewDrafts(ctx.session.userId, "approve", [input]).then(() => done)),
   /** Reject: with the reason the draft's writer sees on /business and is mailed. */
   reject: sessionProcedure
-    .input(item.extend({ reason: rejectionReasonField }))
+    // Missing or blank, the domain answers "Write the reason for the writer".
+    .input(item.extend({ reason: rejectionReasonField.optional() }))
     .mutation(({ ctx, input }) => reviewDrafts(ctx.session.userId, "reject", [{ kind: input.kind, id: input.id }], input.reason).then(() => done)),
   /** The member's own drafts an admin rejected, with the reasons. */
   draftRejections: sessionProcedure.query(({ ctx }) => draftRejectionsOf(ctx.session.userId)),
