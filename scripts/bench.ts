@@ -1,5 +1,5 @@
 // npm run bench: figures, each against a baseline measured in the same run (never a test).
-//   tsx scripts/bench.ts [--duration S] [--connections N] [--rounds R] [--only shortlink|operations|rules|api|ratelimit|analytics|images|webhooks|spool|writepath|growth] [--fill N] [--replay-scans N]
+//   tsx scripts/bench.ts [--duration S] [--connections N] [--rounds R] [--only shortlink|operations|rules|api|ratelimit|analytics|images|webhooks|spool|writepath|growth|hostile|cluster] [--fill N] [--replay-scans N] [--cluster-seconds S] [--cluster-rate R]
 // Short link: /q/<code> on the production server against a bare node:http server that answers
 // the same 302 from memory, both loaded by wrk in alternating rounds (so that a drift of
 // the machine's speed falls on both); then scans recorded against redirects answered. Uses a
@@ -21,6 +21,7 @@
 // before every answer (0) and without it (SCAN_SPOOL=0), three servers of one database in
 // alternating rounds; then the replay of a spool of 1M scans (--replay-scans) left by a
 // crashed process: scans written per second.
+// Cluster (PostgreSQL only): three instances behind nginx at a fixed rate (scripts/bench/cluster.ts).
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -28,6 +29,7 @@ import path from "node:path";
 import autocannon from "autocannon";
 import { freePort, freshDatabase, startRedis, startServer } from "./harness";
 import { hostile } from "./bench/hostile";
+import { cluster } from "./bench/cluster";
 
 // Servers outside the embedded database need both secrets (they refuse to start without).
 process.env.NEXTAUTH_SECRET ??= "bench-only-session-secret-not-for-production";
@@ -40,6 +42,9 @@ const option = (name: string, fallback: number) => (args.includes(name) ? Number
 const duration = option("--duration", 10);
 const connections = option("--connections", 50);
 const rounds = option("--rounds", 5);
+// The cluster section (scripts/bench/cluster.ts): its own length and fixed rate, 5 minutes at 2,000 scans a second by default.
+const clusterSeconds = option("--cluster-seconds", 300);
+const clusterRate = option("--cluster-rate", 2000);
 const DESTINATION = "https://example.com/landing";
 const USER_AGENT = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1";
 
@@ -1036,7 +1041,7 @@ async function growth() {
 }
 
 const only = process.argv.includes("--only") ? process.argv[process.argv.indexOf("--only") + 1] : "";
-const SECTIONS: Record<string, () => Promise<void>> = { shortlink: main, operations, rules, api, ratelimit: rateLimiter, analytics, images, webhooks, spool, writepath: writePath, growth, hostile: () => (buildOnce(), hostile(Math.min(duration, 10))) };
+const SECTIONS: Record<string, () => Promise<void>> = { shortlink: main, operations, rules, api, ratelimit: rateLimiter, analytics, images, webhooks, spool, writepath: writePath, growth, hostile: () => (buildOnce(), hostile(Math.min(duration, 10))), cluster: () => (buildOnce(), cluster(clusterSeconds, clusterRate)) };
 if (only) {
   await SECTIONS[only]();
 } else {

@@ -1,174 +1,185 @@
-// The production recipe, run: Debian's nginx with deploy/nginx/qr-records.conf (ports
-// rewritten) in front of three instances on PostgreSQL + Redis. Under steady /q and /v1 GET
-// traffic through nginx, one instance gets SIGTERM and is started again, another is killed with
-// kill -9. Then: no 5xx from nginx for /q and GETs (retried upstream), no scan lost but what
-// the killed instance had buffered (reported), the daily quota still exact across the
-// surviving instances, and a revocation refused by the very next request through nginx. Then
-// the database goes away under load (the instances reach PostgreSQL through a relay of the
-// test's own, which refuses and cuts every connection for a while, as a stopped server does):
-// no 5xx for /q through nginx, /v1 503, and every redirect recorded once it is back; and a
-// page's action through nginx on its non-default port is not refused as cross-site.
-// PostgreSQL + Redis only (`npm test` with DATABASE_URL=postgresql://… and REDIS_URL).
+// The production recipe, run as the README documents it: Debian's nginx with
+// deploy/nginx/qr-records.conf (ports rewritten: scripts/nginx.ts) in front of three instances
+// on PostgreSQL + a Redis of the test's own, each instance with a spool of its own. Under /q
+// traffic over 20 codes (each request its own browser agent, so each stored scan names its
+// request) and /v1 reads, through nginx, in turn: kill -9 of an instance and its restart on its
+// spool; PostgreSQL away for 20 s (the instances reach it through a relay of the test's own,
+// which cuts every connection and refuses new ones, as a stopped server does: the shared server
+// is never stopped); Redis stopped and started; SIGTERM and restart; a rolling restart of all
+// three. Then: 0 × 5xx for /q, every answered redirect one scan row (a request nginx retried
+// after the kill -9 may count twice: reported, at most the loops in flight), no id twice,
+// rollups equal to the rows; /v1 503 within 2 s while the database is away. Also: the daily
+// quota exact across instances, a revocation refused by the next request, and a page's action
+// through nginx on its non-default port. PostgreSQL + Redis + nginx only.
 import assert from "node:assert/strict";
-import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir, userInfo } from "node:os";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { db } from "../../server/db";
-import { freePort, startServer, type RunningServer } from "../../scripts/harness";
+import { env as serverEnv } from "../../server/env";
+import { visitorHash } from "../../server/scan/recorder";
+import { freePort, startRedis, startServer, type RunningServer } from "../../scripts/harness";
+import { NGINX, startNginx, type Nginx } from "../../scripts/nginx";
+import { makeCodes } from "../../scripts/bench/cluster";
 import { makeTeam, personalKey, revokeKey } from "../helpers";
 import { faultRelay } from "../fault-relay";
-import { env as serverEnv } from "../../server/env";
 
-const NGINX = "/usr/sbin/nginx";
 const usable = (process.env.DATABASE_URL ?? "").startsWith("postgres") && Boolean(process.env.REDIS_URL) && existsSync(NGINX);
 const IPHONE = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1";
+const agentOf = (n: number) => `${IPHONE} r${n}`;
 const QUOTA = 15;
+const LOOPS = 6;
+const OUTAGE_MS = 20_000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** nginx in the foreground with the deploy/ site, its upstreams and port rewritten. */
-async function startNginx(upstreams: number[]) {
-  const dir = mkdtempSync(path.join(tmpdir(), "qr-nginx-"));
-  for (const sub of ["body", "proxy", "fastcgi", "uwsgi", "scgi"]) mkdirSync(path.join(dir, sub));
-  const port = await freePort();
-  let site = readFileSync("deploy/nginx/qr-records.conf", "utf8");
-  upstreams.forEach((p, i) => (site = site.replace(`127.0.0.1:${3001 + i} `, `127.0.0.1:${p} `)));
-  assert.ok(!/127\.0\.0\.1:300[123] /.test(site), "every upstream rewritten");
-  site = site.replace("listen 80;", `listen 127.0.0.1:${port};`);
-  writeFileSync(path.join(dir, "site.conf"), site);
-  writeFileSync(
-    path.join(dir, "nginx.conf"),
-    `${userInfo().uid === 0 ? "user root;\n" : ""}daemon off;
-worker_processes 1;
-pid ${dir}/nginx.pid;
-error_log ${dir}/error.log warn;
-events { worker_connections 1024; }
-http {
-  access_log ${dir}/access.log;
-  client_body_temp_path ${dir}/body; proxy_temp_path ${dir}/proxy; fastcgi_temp_path ${dir}/fastcgi;
-  uwsgi_temp_path ${dir}/uwsgi; scgi_temp_path ${dir}/scgi;
-  include ${dir}/site.conf;
-}
-`,
-  );
-  const child: ChildProcess = spawn(NGINX, ["-p", dir, "-c", path.join(dir, "nginx.conf"), "-e", path.join(dir, "error.log")], { stdio: "ignore" });
-  const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; ; i++) {
-    if (child.exitCode !== null) throw new Error(`nginx exited: ${readFileSync(path.join(dir, "error.log"), "utf8")}`);
-    try {
-      if ((await fetch(`${base}/healthz`)).ok) break;
-    } catch {
-      if (i > 100) throw new Error("nginx did not start");
-    }
-    await sleep(100);
-  }
-  return {
-    base,
-    errors: () => (existsSync(path.join(dir, "error.log")) ? readFileSync(path.join(dir, "error.log"), "utf8") : ""),
-    stop: async () => {
-      const exited = new Promise((r) => child.once("exit", r));
-      if (child.exitCode === null) child.kill("SIGQUIT");
-      await exited;
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
-
-/** One sample of a metric, read from an instance directly (loopback). */
-async function metric(base: string, line: RegExp): Promise<number> {
-  const text = await (await fetch(`${base}/metrics`)).text();
-  const found = text.split("\n").find((l) => line.test(l));
-  return found ? Number(found.slice(found.lastIndexOf(" ") + 1)) : 0;
-}
 
 describe("a cluster behind nginx", { skip: usable ? false : "PostgreSQL + Redis + nginx only" }, () => {
   const servers: RunningServer[] = [];
   const ports: number[] = [];
-  let nginx: Awaited<ReturnType<typeof startNginx>>;
+  const spools: string[] = [];
+  let nginx: Nginx;
   let relay: Awaited<ReturnType<typeof faultRelay>>;
-  const env = { TRUST_PROXY: "1", SHUTDOWN_DRAIN_SECONDS: "1", RATE_LIMIT_PERSONAL_DAILY_QUOTA: String(QUOTA), DATABASE_URL: "" };
+  let redis: Awaited<ReturnType<typeof startRedis>>;
+  let scanned: Awaited<ReturnType<typeof makeCodes>>;
+  const env = { TRUST_PROXY: "1", SHUTDOWN_DRAIN_SECONDS: "1", RATE_LIMIT_PERSONAL_DAILY_QUOTA: String(QUOTA), DATABASE_URL: "", REDIS_URL: "" };
+  /** Instance `i` on its port and its own spool (a restart replays what the spool holds). */
+  const start = async (i: number) => (servers[i] = await startServer({ ...env, SCAN_SPOOL_DIR: spools[i] }, ports[i]));
   before(async () => {
+    // Made before the instances start, so each start loads them into the copy in their Redis
+    // (the test process's own writes reach the run's Redis, not the cluster's).
+    scanned = await makeCodes(20);
     relay = await faultRelay(serverEnv.databaseUrl);
-    env.DATABASE_URL = relay.url;
-    for (let i = 0; i < 3; i++) ports.push(await freePort());
-    servers.push(...(await Promise.all(ports.map((port) => startServer(env, port)))));
+    redis = await startRedis();
+    Object.assign(env, { DATABASE_URL: relay.url, REDIS_URL: redis.url });
+    for (let i = 0; i < 3; i++) {
+      ports.push(await freePort());
+      spools.push(mkdtempSync(path.join(tmpdir(), "qr-spool-")));
+    }
+    for (const i of [0, 1, 2]) await start(i); // one after another: three at once outlast the harness's minute on a loaded machine
     nginx = await startNginx(ports);
   });
   after(async () => {
     await nginx?.stop();
     await Promise.all(servers.map((s) => s.stop()));
+    for (const spool of spools) rmSync(spool, { recursive: true, force: true });
+    await redis?.stop();
     relay?.close();
   });
 
-  it("SIGTERM + restart and kill -9 under traffic: no 5xx for /q and GETs, no scan lost but the killed one's buffer", async (t) => {
+  it("kill -9, PostgreSQL away 20 s, Redis stopped, SIGTERM, a rolling restart, under load: 0 × 5xx for /q, every answered scan one row", async (t) => {
+    const started = Date.now();
+    const phase = (what: string) => t.diagnostic(`${((Date.now() - started) / 1000).toFixed(1)} s: ${what}`);
+    const { codes, ids } = scanned;
     const team = await makeTeam();
-    const headers = { "x-api-key": team.adminKey, "content-type": "application/json" };
-    const created = await fetch(`${nginx.base}/v1/dynqrcodes`, { method: "POST", headers, body: JSON.stringify({ destination_url: "https://example.com/cluster", name: "Cluster" }) });
-    assert.equal(created.status, 201);
-    const { code } = ((await created.json()) as { created: { code: string }[] }).created[0];
-    await db.dynamicCode.update({ where: { code }, data: { status: "active" } });
-    await sleep(300); // the change reaches every instance's cache
 
     const statuses: Record<string, Record<number, number>> = { q: {}, v1: {} };
     const note = (kind: string, status: number) => (statuses[kind][status] = (statuses[kind][status] ?? 0) + 1);
-    let redirects = 0;
+    const answered = new Set<number>();
+    let failed = 0;
+    let slowest503 = 0;
+    let next = 0;
     let running = true;
     const scans = async () => {
       while (running) {
-        const res = await fetch(`${nginx.base}/q/${code}`, { redirect: "manual", headers: { "user-agent": IPHONE } });
-        await res.arrayBuffer();
-        note("q", res.status);
-        if (res.status === 302) redirects++;
+        const n = next++;
+        try {
+          const res = await fetch(`${nginx.base}/q/${codes[n % codes.length]}`, { redirect: "manual", headers: { "user-agent": agentOf(n) } });
+          await res.arrayBuffer();
+          note("q", res.status);
+          if (res.status === 302) answered.add(n);
+        } catch {
+          failed++; // nginx itself did not answer
+        }
       }
     };
     const reads = async () => {
       while (running) {
+        const began = Date.now();
         const res = await fetch(`${nginx.base}/v1/dynqrcodes?limit=5`, { headers: { "x-api-key": team.adminKey } });
         await res.arrayBuffer();
         note("v1", res.status);
+        if (res.status === 503) slowest503 = Math.max(slowest503, Date.now() - began);
         await sleep(120); // under the business key's 10 a second
       }
     };
-    const load = [scans(), scans(), scans(), reads()];
+    const load = [...Array.from({ length: LOOPS }, scans), reads()];
     await sleep(1500);
 
-    // SIGTERM to the first: drained and stopped, then started again on its port.
-    assert.equal(await servers[0].stop(), 0);
-    servers[0] = await startServer(env, ports[0]);
+    phase("kill -9 of instance 1, restarted on its spool");
+    servers[0].child.kill("SIGKILL");
+    await servers[0].exited;
     await sleep(1000);
-    // kill -9 to the second, its buffer read just before (redirects counted, scans written).
-    const killed = servers[1];
-    const [answered, written] = [await metric(killed.base, /^qr_short_link_requests_total\{outcome="redirect"\}/), await metric(killed.base, /^qr_scans_recorded_total /)];
-    killed.child.kill("SIGKILL");
-    await killed.exited;
-    const bufferedAtKill = answered - written;
-    await sleep(2000);
+    await start(0);
+    await sleep(1500);
+
+    phase(`PostgreSQL away for ${OUTAGE_MS / 1000} s`);
+    const v1Before503 = statuses.v1[503] ?? 0;
+    await relay.set("refuse");
+    await sleep(OUTAGE_MS);
+    await relay.set("relay");
+    const outage503 = (statuses.v1[503] ?? 0) - v1Before503;
+    await sleep(3000);
+
+    phase("Redis stopped for 5 s");
+    await redis.stop();
+    await sleep(5000);
+    await redis.start();
+    await sleep(3000);
+
+    phase("SIGTERM to instance 2, then started again");
+    assert.equal(await servers[1].stop(), 0, "SIGTERM: exit 0");
+    await start(1);
+    await sleep(1500);
+
+    phase("rolling restart");
+    for (const i of [0, 1, 2]) {
+      assert.equal(await servers[i].stop(), 0, `instance ${i + 1} exit 0`);
+      await start(i);
+      await sleep(1000);
+    }
     running = false;
     await Promise.all(load);
+    phase(`load stopped: /q ${JSON.stringify(statuses.q)}, nginx gave no answer ${failed}; /v1 GET ${JSON.stringify(statuses.v1)} (${outage503} × 503 in the outage, slowest ${slowest503} ms)`);
 
-    const { id } = await db.dynamicCode.findUniqueOrThrow({ where: { code } });
-    // The survivors write within 200 ms; the restarted one too.
-    await sleep(1000);
-    const recorded = await db.scanEvent.count({ where: { dynamicCodeId: id } });
-    const lost = redirects - recorded;
-    t.diagnostic(`/q ${JSON.stringify(statuses.q)}, /v1 GET ${JSON.stringify(statuses.v1)}; redirects ${redirects}, scans recorded ${recorded}, lost ${lost}; the kill -9'd instance had ${bufferedAtKill} buffered when its metrics were read`);
-    // nginx met the stopped and killed instances and went on to the others.
-    const upstreamFailures = nginx.errors().split("\n").filter((l) => /upstream/.test(l)).length;
-    t.diagnostic(`nginx logged ${upstreamFailures} upstream failures (refused or reset connections, retried on another instance)`);
-    assert.ok(upstreamFailures > 0, "nginx never met a stopped instance");
-    const fivexx = (counts: Record<number, number>) => Object.entries(counts).filter(([s]) => Number(s) >= 500);
-    assert.deepEqual(fivexx(statuses.q), [], nginx.errors().slice(-2000));
-    assert.deepEqual(fivexx(statuses.v1), []);
-    assert.ok(redirects > 200, "traffic flowed");
-    assert.ok((statuses.v1[200] ?? 0) > 10, "API traffic flowed");
-    assert.ok(lost >= 0, `more scans than redirects: ${recorded} > ${redirects}`);
-    // What reached the killed instance between the read and the kill is a few milliseconds' worth.
-    assert.ok(lost <= bufferedAtKill + 20, `lost ${lost} > buffered ${bufferedAtKill} + 20`);
+    // Every answered request's scan is a row (the restarted instances replay their spools).
+    const expected = new Map<string, number>([...answered].map((n) => [visitorHash("127.0.0.1", agentOf(n)), n]));
+    let rows: { id: string; visitorHash: string }[] = [];
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      rows = await db.scanEvent.findMany({ where: { dynamicCodeId: { in: ids } }, select: { id: true, visitorHash: true } });
+      const stored = new Set(rows.map((r) => r.visitorHash));
+      if ([...expected.keys()].every((h) => stored.has(h)) || Date.now() > deadline) break;
+      await sleep(200);
+    }
+    phase(`every answered scan written: ${rows.length} rows`);
+    const perRequest = new Map<string, number>();
+    for (const row of rows) perRequest.set(row.visitorHash, (perRequest.get(row.visitorHash) ?? 0) + 1);
+    const missing = [...expected.keys()].filter((h) => !perRequest.has(h)).length;
+    const strangers = [...perRequest.keys()].filter((h) => !expected.has(h)).length;
+    const twice = [...perRequest.values()].filter((c) => c > 1).length;
+    const daily = await db.scanDaily.aggregate({ where: { dynamicCodeId: { in: ids }, dimension: "total" }, _sum: { scans: true } });
+    const quarters = await db.scanQuarter.aggregate({ where: { dynamicCodeId: { in: ids }, dimension: "total" }, _sum: { scans: true } });
+    t.diagnostic(`answered ${answered.size}, rows ${rows.length}: missing ${missing}, not ours ${strangers}, requests stored twice ${twice}; daily rollups ${daily._sum.scans}, quarter rollups ${quarters._sum.scans}`);
+    t.diagnostic(`nginx logged ${nginx.errors().split("\n").filter((l) => /upstream/.test(l)).length} upstream failures (each retried on another instance)`);
+
+    const fivexx = (counts: Record<number, number>) => Object.keys(counts).filter((s) => Number(s) >= 500);
+    assert.deepEqual(Object.keys(statuses.q), ["302"], nginx.errors().slice(-2000));
+    assert.equal(failed, 0, "nginx answered every request");
+    assert.ok(answered.size > 1000, `traffic flowed: ${answered.size}`);
+    assert.deepEqual(fivexx(statuses.v1).filter((s) => s !== "503"), [], "no /v1 answer from nginx itself");
+    assert.ok(outage503 > 0, "/v1 met the outage");
+    assert.ok(slowest503 < 2000, `a 503 took ${slowest503} ms`);
+    assert.equal(missing, 0, "every answered redirect recorded");
+    assert.equal(strangers, 0, "no scan that was not asked for");
+    // A request in flight at the kill -9 may be spooled there and answered by the instance nginx retries it on.
+    assert.ok(twice <= LOOPS, `${twice} requests stored twice`);
+    assert.equal(new Set(rows.map((r) => r.id)).size, rows.length, "no id twice");
+    assert.equal(daily._sum.scans, rows.length, "daily rollups equal the rows");
+    assert.equal(quarters._sum.scans, rows.length, "quarter rollups equal the rows");
   });
 
-  it("the daily quota is exact across the surviving instances, and a revocation holds at the next request", async () => {
-    const { user, key, keyId } = await personalKey();
+  it("the daily quota is exact across the instances, and a revocation holds at the next request", async () => {
+    const { key } = await personalKey();
     const got: number[] = [];
     for (let i = 0; i < QUOTA + 5; i++) {
       const res = await fetch(`${nginx.base}/v1/qrcodes?limit=1`, { headers: { "x-api-key": key } });
@@ -189,64 +200,10 @@ describe("a cluster behind nginx", { skip: usable ? false : "PostgreSQL + Redis 
     const after = [];
     for (let i = 0; i < 3; i++) after.push((await fetch(`${nginx.base}/v1/qrcodes?limit=1`, { headers: { "x-api-key": other.key } })).status);
     assert.deepEqual(after, [401, 401, 401]);
-    void user;
-    void keyId;
   });
 
-  it("the database away under load: no 5xx for /q through nginx, /v1 503, every redirect recorded after; pages on a non-default port", async (t) => {
-    const team = await makeTeam();
-    const headers = { "x-api-key": team.adminKey, "content-type": "application/json" };
-    const created = await fetch(`${nginx.base}/v1/dynqrcodes`, { method: "POST", headers, body: JSON.stringify({ destination_url: "https://example.com/outage", name: "Outage" }) });
-    const { code } = ((await created.json()) as { created: { code: string }[] }).created[0];
-    await db.dynamicCode.update({ where: { code }, data: { status: "active" } });
-    await sleep(500); // the change reaches every instance's cache and copy
-    const { id } = await db.dynamicCode.findUniqueOrThrow({ where: { code } });
-    const before = await db.scanEvent.count({ where: { dynamicCodeId: id } });
-
-    const statuses: Record<string, Record<number, number>> = { q: {}, v1: {} };
-    const note = (kind: string, status: number) => (statuses[kind][status] = (statuses[kind][status] ?? 0) + 1);
-    let redirects = 0;
-    let slowest503 = 0;
-    let running = true;
-    const scans = async (n: number) => {
-      for (let i = 0; running; i++) {
-        const res = await fetch(`${nginx.base}/q/${code}`, { redirect: "manual", headers: { "user-agent": `${IPHONE} o${n}-${i}` } });
-        await res.arrayBuffer();
-        note("q", res.status);
-        if (res.status === 302) redirects++;
-      }
-    };
-    const reads = async () => {
-      while (running) {
-        const started = Date.now();
-        const res = await fetch(`${nginx.base}/v1/dynqrcodes?limit=5`, { headers: { "x-api-key": team.adminKey } });
-        await res.arrayBuffer();
-        note("v1", res.status);
-        if (res.status === 503) slowest503 = Math.max(slowest503, Date.now() - started);
-        await sleep(120);
-      }
-    };
-    const load = [scans(1), scans(2), scans(3), reads()];
-    await sleep(1000);
-    await relay.set("refuse");
-    await sleep(6000);
-    await relay.set("relay");
-    await sleep(2000);
-    running = false;
-    await Promise.all(load);
-    t.diagnostic(`/q ${JSON.stringify(statuses.q)}, /v1 GET ${JSON.stringify(statuses.v1)} (503 within ${slowest503} ms); redirects ${redirects}`);
-    assert.deepEqual(Object.keys(statuses.q), ["302"], nginx.errors().slice(-2000));
-    assert.ok((statuses.v1[503] ?? 0) > 0, "/v1 met the outage");
-    assert.ok(slowest503 < 2000, `a 503 took ${slowest503} ms`);
-    let recorded = 0;
-    for (let i = 0; i < 100 && recorded < before + redirects; i++) {
-      recorded = await db.scanEvent.count({ where: { dynamicCodeId: id } });
-      if (recorded < before + redirects) await sleep(200);
-    }
-    assert.equal(recorded - before, redirects, "every redirect recorded");
-
-    // A page's action through nginx, which listens on a port other than 80: the Host the
-    // instance sees keeps the port, so the action's Origin matches it.
+  it("a page's action through nginx on a port other than 80 is not refused as cross-site", async () => {
+    // The Host the instance sees keeps the port, so the action's Origin matches it.
     const action = await fetch(`${nginx.base}/api/trpc/account.forgotPassword`, { method: "POST", headers: { "content-type": "application/json", origin: nginx.base }, body: JSON.stringify({ email: "nobody@example.com" }) });
     const text = await action.text();
     assert.ok(!/Cross-site/.test(text), text);
