@@ -40,7 +40,7 @@ export async function run(key: string) {
     code: code.code,
     listed: listed.data.dynqrcodes.map((c) => c.code),
     hours: hourly.data.hourly?.length ?? 0,
-    refusedStatus: refused.response.status,
+    refusedStatus: refused.response?.status ?? 0,
     refusedError: refused.error ? describeError(refused.error) : null,
   };
 }
