@@ -4,6 +4,21 @@
 import { useEffect, useRef, useState } from "react";
 
 type SwaggerUi = (options: Record<string, unknown>) => unknown;
+type OutgoingRequest = { method?: string; headers: Record<string, string> };
+
+/** 128 random bits in hex (crypto.randomUUID needs a secure context; a plain-http deployment is none). */
+const freshKey = () => Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
+
+/**
+ * Every write that "Try it out" sends carries an Idempotency-Key: the one typed into the field,
+ * or a fresh one, so that Execute twice makes two changes (a fixed key would answer 422 or replay).
+ */
+function withIdempotencyKey(request: OutgoingRequest): OutgoingRequest {
+  const method = (request.method ?? "GET").toUpperCase();
+  const given = Object.keys(request.headers).find((name) => name.toLowerCase() === "idempotency-key");
+  if (method !== "GET" && method !== "HEAD" && !(given && request.headers[given])) request.headers["Idempotency-Key"] = freshKey();
+  return request;
+}
 
 /** Names for Swagger UI's unnamed controls (what a screen reader announces). */
 const CONTROL_NAMES: [selector: string, name: (control: Element) => string][] = [
@@ -42,6 +57,7 @@ export function ApiReference() {
         defaultModelsExpandDepth: -1,
         docExpansion: "list",
         tryItOutEnabled: false,
+        requestInterceptor: withIdempotencyKey,
       });
     };
     script.onerror = () => setProblem("The API reference could not be loaded: reload the page, or read /v1/openapi.json directly.");

@@ -201,7 +201,9 @@ async function serveV1(req: IncomingMessage, res: ServerResponse) {
     const body = req.method !== "GET" && req.method !== "HEAD" ? bodyOf(req) : null;
     const answer = await answerV1({
       method: req.method ?? "GET",
-      url: `http://${req.headers.host ?? "localhost"}${req.url}`,
+      // Only the path and query are read from it (hosts come from the headers): a Host that is no
+      // host name must not make the URL invalid.
+      url: `http://localhost${req.url}`,
       headers: {
         get: (name) => {
           const value = req.headers[name.toLowerCase()];

@@ -8,6 +8,7 @@
 // Passed along explicitly, not through an AsyncLocalStorage: on Node 20 one in use turns on
 // promise hooks for every promise of the process, which cost the /v1 gate about 8 % of its
 // throughput (docs/BENCHMARKS.md, session 17).
+import { env } from "./env";
 import { memoize } from "./memoize";
 
 /** `host:port` as `URL.host` writes it (lower case, no default port); remembered, as a service is reached under few names. */
@@ -24,4 +25,21 @@ export function servedHostsOf(headers: { get(name: string): string | null }): st
   return [headers.get("host"), ...(headers.get("x-forwarded-host") ?? "").split(",")]
     .map((h) => (h ? normalHost(h) : null))
     .filter((h): h is string => !!h);
+}
+
+const firstOf = (value: string | null) => value?.split(",")[0]?.trim() || null;
+
+/**
+ * The origin a request reached, for documents that name absolute URLs of the service: its
+ * host (X-Forwarded-Host behind a trusted proxy), its scheme from a trusted proxy's
+ * X-Forwarded-Proto, else APP_URL's when the host is APP_URL's (TLS ends in front), else http.
+ */
+export function servedOrigin(headers: { get(name: string): string | null }): string {
+  const configured = new URL(env.appUrl);
+  const forwardedHost = env.trustProxy ? firstOf(headers.get("x-forwarded-host")) : null;
+  const asked = forwardedHost ?? headers.get("host");
+  const host = (asked ? normalHost(asked) : null) ?? configured.host;
+  const proto = env.trustProxy ? firstOf(headers.get("x-forwarded-proto"))?.toLowerCase() : null;
+  const scheme = proto === "https" || proto === "http" ? proto : host === configured.host ? configured.protocol.slice(0, -1) : "http";
+  return `${scheme}://${host}`;
 }

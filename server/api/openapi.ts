@@ -3,11 +3,15 @@
 // routes (CSV, images) from their table entries, with the x-api-key scheme and the contract's
 // error bodies on every operation.
 import { generateOpenApiDocument } from "trpc-to-openapi";
+import { MAX_BATCH } from "../domain/validation";
 import { env } from "../env";
 import { processSingleton } from "../process-singleton";
 import { v1Router } from "./root";
+import { withBounds } from "./openapi-bounds";
+import { webhookOperations } from "./openapi-webhooks";
 import { V1_ROUTES, type RawRoute } from "./routes";
 
+// Named ApiError, not Error: generated clients would shadow the language's own Error with it.
 const errorSchema = {
   type: "object",
   required: ["error"],
@@ -26,13 +30,17 @@ const batchErrorSchema = {
         type: "object",
         required: ["index", "error"],
         additionalProperties: false,
-        properties: { index: { type: "integer", minimum: 0 }, error: { type: "string" } },
+        properties: { index: { type: "integer", minimum: 0, maximum: MAX_BATCH - 1 }, error: { type: "string" } },
       },
     },
   },
 };
 
-const header = (description: string, type: "string" | "integer" = "string") => ({ description, schema: { type } });
+/** Integer headers: counts and epoch seconds, never negative. */
+const header = (description: string, type: "string" | "integer" = "string") => ({
+  description,
+  schema: type === "integer" ? { type, minimum: 0, maximum: Number.MAX_SAFE_INTEGER } : { type },
+});
 const HEADERS = {
   "X-Request-Id": header("This request's id: quote it when you report a problem."),
   "X-RateLimit-Limit": header("The key's requests per UTC day.", "integer"),
@@ -51,9 +59,9 @@ const IDEMPOTENCY_PARAMETER = {
   in: "header",
   required: false,
   description:
-    "Makes a retry safe: the first request with a key runs; the same request again within 24 hours gets the first answer (with Idempotent-Replayed: true) and changes nothing. Per library and key owner. Only 2xx answers are kept.",
+    "Makes a retry safe: the first request with a key runs; the same request again within 24 hours gets the first answer (with Idempotent-Replayed: true) and changes nothing. Per library and key owner. Only 2xx answers are kept. Use a fresh key per intended change, e.g. a UUID or `order-4711-create`; \"Try it out\" on /docs sends a fresh one when this is left empty.",
+  // No example: Swagger UI would pre-fill it, and a second Execute would reuse the key (422).
   schema: { type: "string", minLength: 1, maxLength: 255, pattern: "^[\\x20-\\x7E]+$" },
-  example: "order-4711-create",
 };
 /** The optional precondition of a PATCH (README, "Stale saves"). */
 const UNMODIFIED_SINCE_PARAMETER = {
@@ -75,7 +83,7 @@ const jsonError = (description: string, example: string, names: readonly HeaderN
   ...headers(...names),
   content: {
     "application/json": {
-      schema: batch ? { oneOf: [{ $ref: "#/components/schemas/Error" }, { $ref: "#/components/schemas/BatchError" }] } : { $ref: "#/components/schemas/Error" },
+      schema: batch ? { oneOf: [{ $ref: "#/components/schemas/ApiError" }, { $ref: "#/components/schemas/BatchError" }] } : { $ref: "#/components/schemas/ApiError" },
       examples: {
         error: { value: { error: example } },
         ...(batch ? { batch: { summary: "A batch with invalid items", value: { errors: [batch] } } } : {}),
@@ -99,6 +107,15 @@ function rawPaths(): never {
 /** Built once per process, on the first request for it. */
 export const openApiDocument = () => processSingleton("v1.openapi", buildDocument);
 
+/**
+ * The document as served from `origin`: its one server is the absolute /v1 there, so a client
+ * generated from it, and "Try it out" on that origin's /docs, call the address it came from.
+ */
+export const documentServedAt = (origin: string) => ({
+  ...openApiDocument(),
+  servers: [{ url: `${origin}/v1`, description: `The ${env.development ? "local development" : "production"} service that served this document`, "x-internal": false }],
+});
+
 const TAGS = [
   { name: "Static QR codes", description: "A fixed URL and a name: the printed code encodes the URL itself." },
   { name: "Dynamic QR codes", description: "A short link `/q/{code}` whose destination can change; every scan is recorded." },
@@ -111,7 +128,7 @@ function buildDocument() {
     title: "QR Code Records API",
     version: "1.0.0",
     description: "Static and dynamic QR code records, scan analytics and CSV exports. Every route needs the x-api-key header.",
-    // Relative: "Try it out" on /docs calls the server the page came from, whatever its address.
+    // Relative here; made absolute per request by documentServedAt.
     baseUrl: "/v1",
     securitySchemes: { ApiKey: { type: "apiKey", in: "header", name: "x-api-key" } },
     paths: rawPaths(),
@@ -122,11 +139,12 @@ function buildDocument() {
     license: { name: "Proprietary", url: `${env.appUrl}/docs` },
   };
   doc.tags = TAGS;
+  (doc as { webhooks?: unknown }).webhooks = webhookOperations();
   // Only our own schemas: the generator's error.* shapes ({message, code, issues}) are never sent.
   const schemas = Object.fromEntries(Object.entries(doc.components?.schemas ?? {}).filter(([name]) => !name.startsWith("error.")));
   doc.components = {
     ...doc.components,
-    schemas: { ...schemas, Error: errorSchema as never, BatchError: batchErrorSchema as never },
+    schemas: { ...schemas, ApiError: errorSchema as never, BatchError: batchErrorSchema as never },
     headers: HEADERS as never,
     parameters: { IdempotencyKey: IDEMPOTENCY_PARAMETER as never },
   };
@@ -182,5 +200,6 @@ function buildDocument() {
     };
     op.responses = responses;
   }
+  withBounds(doc as never);
   return doc;
 }

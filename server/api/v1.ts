@@ -16,12 +16,12 @@ import { jsonAnswer, jsonText, toResponse, type Answer } from "../http/answer";
 import { errorAnswer } from "../http/errors";
 import { rateLimitHeaders } from "../http/rate-limit-headers";
 import { processSingleton } from "../process-singleton";
-import { servedHostsOf } from "../served-host";
+import { servedHostsOf, servedOrigin } from "../served-host";
 import { forget, invalidKeyRule, keyRule, take } from "../rate-limit";
 import { claimIdempotencyKey, IDEMPOTENCY_HEADER, idempotencyKeyOf, REPLAYED_HEADER, requestHash } from "../idempotency";
 import { logError } from "../log";
 import { countKeyRejection, countRateLimited } from "../metrics";
-import { openApiDocument } from "./openapi";
+import { documentServedAt } from "./openapi";
 import { canonicalPath, routesFor, type ProcedureRoute, type V1Route } from "./routes";
 import type { Context } from "./trpc";
 
@@ -176,7 +176,7 @@ async function dispatch(req: V1Request, requestId: string, meta: Meta): Promise<
   if (path === "/openapi.json") {
     meta.route = "/v1/openapi.json";
     if (method !== "GET" && method !== "HEAD") throw new DomainError("method_not_allowed", "Method not allowed", undefined, { Allow: "GET" });
-    return jsonAnswer(200, openApiDocument());
+    return jsonAnswer(200, documentServedAt(servedOrigin(req.headers)));
   }
 
   const candidates = routesFor(path);

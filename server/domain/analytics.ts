@@ -69,7 +69,7 @@ const byScans = <T extends { scans: number }>(rows: T[], name: (row: T) => strin
 
 /** The per-code analytics query: `granularity` (day or hour) besides the range. */
 export const codeAnalyticsQuery = z.object({
-  granularity: z.string().meta({ description: "`day` (default): `daily`; `hour`: `hourly` instead, for ranges of at most 7 days." }).optional(),
+  granularity: z.string().meta({ enum: ["day", "hour"], description: "`day` (default): `daily`; `hour`: `hourly` instead, for ranges of at most 7 days." }).optional(),
 });
 
 /**

@@ -90,7 +90,7 @@ export const nameField = z
     if (length < 1 || length > 200) ctx.addIssue({ code: "custom", message: "name must be 1 to 200 characters (after trimming)" });
     else if (CONTROL.test(value)) ctx.addIssue({ code: "custom", message: "name must not contain control characters (line breaks, tabs, NUL)" });
   })
-  .meta({ description: "Display name, 1 to 200 characters (after trimming), no control characters.", example: "Lunch menu", minLength: 1, maxLength: 200 });
+  .meta({ description: "Display name, 1 to 200 characters (after trimming), no control characters.", example: "Lunch menu", minLength: 1, maxLength: 200, pattern: "^[^\\u0000-\\u001f\\u007f-\\u009f]+$" });
 
 const colour = (field: string) =>
   z.string({ error: `style.${field} must be a colour like #1a2b3c` }).regex(/^#[0-9a-fA-F]{6}$/, `style.${field} must be a colour like #1a2b3c`);

@@ -10,20 +10,26 @@ import { bodyObject, toSeconds } from "../domain/validation";
 import { MAX_URL_LENGTH } from "../urls";
 import { endpointUrlProblem } from "./address";
 import { EVENT_TYPES, recordEvents } from "./events";
+import { DELIVERED_EVENT_TYPES } from "./event-types";
 import { newSecret } from "./signature";
 import { sealSigningSecret } from "./signing-secret";
 import { wakeDispatcher } from "./dispatcher";
 
 export const MAX_ENDPOINTS = 10;
 
+// The names as enums in the document; the server's own checks keep their messages.
+const eventName = z.string({ error: "events must be an array of event names" }).meta({ enum: [...EVENT_TYPES] });
 const eventsField = z
-  .array(z.string({ error: "events must be an array of event names" }), { error: "events must be an array of event names" })
+  .array(eventName, { error: "events must be an array of event names" })
   .min(1, "events must name at least 1 event")
+  // Each name once: the list is bounded by the names there are.
+  .max(EVENT_TYPES.length, `events must name each event once (at most ${EVENT_TYPES.length})`)
   .superRefine((events, ctx) => {
     const unknown = events.find((e) => !(EVENT_TYPES as readonly string[]).includes(e));
     if (unknown !== undefined) ctx.addIssue({ code: "custom", message: `Unknown event: ${unknown}` });
+    else if (new Set(events).size < events.length) ctx.addIssue({ code: "custom", message: `events must name each event once (at most ${EVENT_TYPES.length})` });
   })
-  .meta({ description: `Event names: ${EVENT_TYPES.join(", ")}.`, example: ["dynqrcode.created", "scan.created"] });
+  .meta({ description: `Event names: ${EVENT_TYPES.join(", ")}. Every endpoint also receives the \`webhook.test\` events its test route sends.`, uniqueItems: true, example: ["dynqrcode.created", "scan.created"] });
 const urlField = z
   .string({ error: "url must be a public https URL" })
   // Refused before anything parses or resolves it.
@@ -45,7 +51,7 @@ export const webhookRecord = z
   .object({
     webhook_id: z.string(),
     url: z.string(),
-    events: z.array(z.string()),
+    events: z.array(z.string().meta({ enum: [...EVENT_TYPES] })),
     description: z.string(),
     enabled: z.boolean(),
     created_at: z.number().int().meta({ description: "Seconds since the epoch.", example: 1795392000 }),
@@ -58,7 +64,7 @@ export const deliveryRecord = z
   .object({
     id: z.string(),
     event_id: z.string(),
-    type: z.string(),
+    type: z.string().meta({ enum: [...DELIVERED_EVENT_TYPES] }),
     status: z.enum(["pending", "delivered", "failed"]),
     attempts: z.number().int(),
     response_status: z.number().int().nullable(),

@@ -10,3 +10,6 @@ export const EVENT_TYPES = [
   "draft.rejected",
   "scan.created",
 ] as const;
+
+/** What an endpoint receives: the events it subscribes to, and the test event `POST /v1/webhooks/{webhook_id}/test` sends it. */
+export const DELIVERED_EVENT_TYPES = [...EVENT_TYPES, "webhook.test"] as const;
