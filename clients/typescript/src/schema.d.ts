@@ -2903,7 +2903,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
             /** @description Body over 1 MiB */
@@ -5352,10 +5352,10 @@ export interface operations {
                         /** @description The dynamic code scanned. */
                         code: string;
                         /**
-                         * Format: date-time
-                         * @description When, in ISO 8601 UTC with milliseconds.
+                         * Format: int64
+                         * @description When, in seconds since the epoch (as every record's time).
                          */
-                        scanned_at: string;
+                        scanned_at: number;
                         /** @description ISO 3166-1 alpha-2; `ZZ` when unknown. */
                         country: string;
                         /** @enum {string} */
