@@ -18,7 +18,7 @@ const scanData = {
   required: ["code", "scanned_at", "country", "device", "os", "browser", "unique"],
   properties: {
     code: { type: "string", maxLength: 64, description: "The dynamic code scanned." },
-    scanned_at: { type: "integer", format: "int64", minimum: 0, description: "When, in seconds since the epoch (as every record's time)." },
+    scanned_at: { type: "integer", format: "int64", minimum: 0, maximum: 253402300799, description: "When, in seconds since the epoch (as every record's time)." },
     country: { type: "string", pattern: "^[A-Z]{2}$", description: "ISO 3166-1 alpha-2; `ZZ` when unknown." },
     device: { type: "string", enum: ["mobile", "tablet", "desktop", "other"] },
     os: { type: "string", description: "The operating system's name, as the analytics show it." },

@@ -70,7 +70,8 @@ const UNMODIFIED_SINCE_PARAMETER = {
   required: false,
   description:
     "Refuses a stale save: the record's updated_at as an HTTP-date (whole seconds). If the record changed after it, the answer is 412 and nothing changes; read it again (its updated_at) and retry. A value that is not an HTTP-date is 400.",
-  schema: { type: "string" },
+  // The three forms RFC 9110 reads: IMF-fixdate, RFC 850 and asctime.
+  schema: { type: "string", maxLength: 40, pattern: "^[A-Za-z]{3,9},? [0-9A-Za-z :-]{15,29}$" },
   example: "Sat, 21 Nov 2026 09:30:00 GMT",
 };
 type HeaderName = keyof typeof HEADERS;

@@ -124,12 +124,14 @@ describe("webhook payloads as OpenAPI 3.1 webhooks", () => {
     const key = team.adminKey;
     const statics = (await ok<{ created: { qr_id: string }[] }>(http("POST", "/v1/qrcodes", { key, json: { url: "https://example.com/s", name: "S" } }))).created;
     assert.equal((await http("DELETE", `/v1/qrcodes/${statics[0].qr_id}`, { key })).status, 200);
-    const dynamic = (await ok<{ created: { code: string }[] }>(http("POST", "/v1/dynqrcodes", { key, json: { name: "D", destination_url: "https://example.com/d", status: "active", expires_at: null } }))).created[0];
+    const dynamic = (await ok<{ created: { code: string }[] }>(http("POST", "/v1/dynqrcodes", { key, json: { name: "D", destination_url: "https://example.com/d", expires_at: null } }))).created[0];
+    // A business key's code is a draft until approved; approved, its short link answers.
+    await reviewDrafts(team.admin.id, "approve", [{ kind: "dynamic", id: dynamic.code }]);
     assert.equal((await http("PATCH", `/v1/dynqrcodes/${dynamic.code}`, { key, json: { name: "D2", utm: { source: "qr" } } })).status, 200);
     assert.equal((await http("GET", `/q/${dynamic.code}`, { headers: { "user-agent": "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Mobile/15E148 Safari/604.1" } })).status, 302);
     const drafts = (await ok<{ created: { code: string }[] }>(http("POST", "/v1/dynqrcodes/batch", { key: writer.key, json: { dynqrcodes: [{ destination_url: "https://example.com/y", name: "Y" }, { destination_url: "https://example.com/n", name: "N" }] } }))).created;
     await reviewDrafts(team.admin.id, "approve", [{ kind: "dynamic", id: drafts[0].code }]);
-    await reviewDrafts(team.admin.id, "reject", [{ kind: "dynamic", id: drafts[1].code }]);
+    await reviewDrafts(team.admin.id, "reject", [{ kind: "dynamic", id: drafts[1].code }], "Not needed");
     assert.equal((await http("DELETE", `/v1/dynqrcodes/${dynamic.code}`, { key })).status, 200);
     assert.equal((await http("POST", `/v1/webhooks/${hook.webhook_id}/test`, { key })).status, 202);
 

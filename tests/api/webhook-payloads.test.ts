@@ -94,7 +94,7 @@ describe("webhook payloads carry the record as /v1 answers with it", () => {
     const rejectedBefore = await listed(team.adminKey, "dynqrcodes", drafts[1].code!);
     // The same domain function as the page's Approve and Reject buttons.
     await reviewDrafts(team.admin.id, "approve", [{ kind: "dynamic", id: drafts[0].code! }, { kind: "static", id: stat.qr_id! }]);
-    await reviewDrafts(team.admin.id, "reject", [{ kind: "dynamic", id: drafts[1].code! }]);
+    await reviewDrafts(team.admin.id, "reject", [{ kind: "dynamic", id: drafts[1].code! }], "Not needed");
 
     const approved = await eventOf("/review", "draft.approved", drafts[0].code!);
     const approvedListed = await listed(team.adminKey, "dynqrcodes", drafts[0].code!);
