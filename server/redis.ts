@@ -75,19 +75,21 @@ export const redisSubscriber = (): Redis | undefined => (connections.subscriber 
 export const neverReady = (client: Redis): boolean => !connections.everReady.has(client);
 
 /**
- * Waits (at most `ms`) for a connection that is still being made. When the time is up, the
- * I/O that arrived meanwhile is read first: an event loop held up past the bound (a start's
- * module loading) runs the timer before it, and took a ready connection for a missing one.
+ * Waits (at most `ms`) for a connection that is still being made. When the time is up, a
+ * grace of a tenth of it (at most 1 s) follows: an event loop held up past the bound (a start's
+ * module loading, a loaded machine) runs the timer before the connection's I/O, which still
+ * needs a round trip (the ready check) once the loop is free, and took a coming connection for
+ * a missing one.
  */
 export function whenReady(client: Redis, ms = 500): Promise<void> {
   if (client.status === "ready") return Promise.resolve();
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      setImmediate(() => {
+    let timer = setTimeout(() => {
+      timer = setTimeout(() => {
         client.off("ready", onReady);
         if (client.status === "ready") resolve();
         else reject(new Error(`Redis not ready within ${ms} ms (${client.status})`));
-      });
+      }, Math.min(ms / 10, 1000));
     }, ms);
     const onReady = () => {
       clearTimeout(timer);
