@@ -11,10 +11,15 @@ test("a draft's downloads say it is not live yet, beside the buttons and in the 
   await createTeam(admin.id, "Draft Team");
   await addMember(admin.id, writer.email, "writer");
 
-  await logIn(page, writer.email, "/business");
+  // Created in the team page's Create section, then found in its Library section.
+  await logIn(page, writer.email, "/business?section=create");
   await page.getByLabel("Name", { exact: true }).fill("Spring poster");
   await page.getByLabel("Destination URL", { exact: true }).fill("https://example.com/spring");
-  await page.getByRole("button", { name: "Create", exact: true }).click();
+  await Promise.all([
+    page.waitForResponse((res) => res.url().includes("library.create") && res.ok()),
+    page.getByRole("button", { name: "Create", exact: true }).click(),
+  ]);
+  await page.goto("/business?section=library");
   const row = page.locator('[data-testid^="item-"]', { hasText: "Spring poster" });
   await expect(row.locator(".badge.draft")).toHaveText("draft");
   const code = (await row.getAttribute("data-testid"))!.replace("item-", "");

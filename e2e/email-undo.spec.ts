@@ -38,5 +38,8 @@ test("change the email with the password, then undo it from the old address", as
   await page.getByLabel("Email").fill(person.email);
   await page.getByLabel("Password").fill("undo-password-2");
   await page.getByRole("button", { name: "Log in" }).click();
+  // Log-in lands on the library (issue 39, point 4); the profile shows the address.
+  await expect(page).toHaveURL(/\/library$/, { timeout: 30_000 });
+  await page.goto("/profile");
   await expect(page.locator("dl.facts").getByText(person.email)).toBeVisible({ timeout: 30_000 });
 });

@@ -111,7 +111,7 @@ test("the review queue shows QR codes and short links; a second tab's Approve sa
   const [menu, poster] = await createDynamicCodes(asWriter, ["Menu", "Poster"].map((name) => ({ name, destination_url: `https://example.com/${name.toLowerCase()}` })));
 
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  await logIn(page, admin.email, "/business");
+  await logIn(page, admin.email, "/business?section=review");
   const row = page.getByTestId(`draft-${menu.code}`);
   const thumb = row.getByRole("img", { name: "QR code of Menu" });
   await expect(thumb).toBeVisible();
@@ -134,7 +134,7 @@ test("the review queue shows QR codes and short links; a second tab's Approve sa
   const mail = await waitForMail(writer.email, /Your draft “Poster” was rejected/);
   expect(mail.text).toContain("Reason: The poster's link points to the old menu");
   const writerPage = await browser.newPage({ viewport: { width: 390, height: 844 } });
-  await logIn(writerPage, writer.email, "/business");
+  await logIn(writerPage, writer.email, "/business?section=review");
   const seen = writerPage.getByTestId(`rejected-${poster.code}`);
   await expect(seen).toContainText("The poster's link points to the old menu");
   await expect(seen).toContainText(admin.email);
