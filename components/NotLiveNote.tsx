@@ -2,7 +2,7 @@
 // codes do not resolve): printing it now would make a code that goes nowhere. The downloaded
 // files say it too (`qr-<code>-draft-not-live.png`, server/domain/images.ts).
 const WHY = {
-  draft: "Not live yet: this draft's short link answers 404 until an admin approves it, so its downloads are named …-draft-not-live. Print it after approval.",
+  draft: "Not live yet: its short link answers 404 until an admin approves it (files named …-draft-not-live).",
   paused: "Paused: this code's short link answers 404 until it is active again, so its downloads are named …-paused-not-live.",
 } as const;
 

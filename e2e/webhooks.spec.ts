@@ -112,7 +112,7 @@ test("/business: the team's endpoints for its admin only", async ({ browser }) =
   const admin = await account("hooks-admin", "business", "Hook Admin");
   await createTeam(admin.id, "Hook Team");
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  await logIn(page, admin.email, "/business");
+  await logIn(page, admin.email, "/business?section=webhooks");
   const panel = page.getByTestId("webhooks");
   await panel.getByLabel("Endpoint URL").fill(`${hooks.base}/team`);
   await panel.getByRole("checkbox", { name: "draft.approved", exact: true }).check();
