@@ -1,5 +1,5 @@
 // npm run bench: figures, each against a baseline measured in the same run (never a test).
-//   tsx scripts/bench.ts [--duration S] [--connections N] [--rounds R] [--only shortlink|operations|rules|api|ratelimit|analytics|images|webhooks|spool|writepath|growth|hostile|cluster] [--fill N] [--replay-scans N] [--cluster-seconds S] [--cluster-rate R]
+//   tsx scripts/bench.ts [--duration S] [--connections N] [--rounds R] [--only shortlink|operations|rules|api|ratelimit|analytics|images|webhooks|spool|writepath|growth|hostile|cluster] [--fill N] [--replay-scans N] [--cluster-seconds S] [--cluster-rate R] [--cluster-outage S]
 // Short link: /q/<code> on the production server against a bare node:http server that answers
 // the same 302 from memory, both loaded by wrk in alternating rounds (so that a drift of
 // the machine's speed falls on both); then scans recorded against redirects answered. Uses a
@@ -45,6 +45,8 @@ const rounds = option("--rounds", 5);
 // The cluster section (scripts/bench/cluster.ts): its own length and fixed rate, 5 minutes at 2,000 scans a second by default.
 const clusterSeconds = option("--cluster-seconds", 300);
 const clusterRate = option("--cluster-rate", 2000);
+// --cluster-outage S: PostgreSQL refused for S seconds a third into the load (the catch-up's figure).
+const clusterOutage = option("--cluster-outage", 0);
 const DESTINATION = "https://example.com/landing";
 const USER_AGENT = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1";
 
@@ -1041,7 +1043,7 @@ async function growth() {
 }
 
 const only = process.argv.includes("--only") ? process.argv[process.argv.indexOf("--only") + 1] : "";
-const SECTIONS: Record<string, () => Promise<void>> = { shortlink: main, operations, rules, api, ratelimit: rateLimiter, analytics, images, webhooks, spool, writepath: writePath, growth, hostile: () => (buildOnce(), hostile(Math.min(duration, 10))), cluster: () => (buildOnce(), cluster(clusterSeconds, clusterRate)) };
+const SECTIONS: Record<string, () => Promise<void>> = { shortlink: main, operations, rules, api, ratelimit: rateLimiter, analytics, images, webhooks, spool, writepath: writePath, growth, hostile: () => (buildOnce(), hostile(Math.min(duration, 10))), cluster: () => (buildOnce(), cluster(clusterSeconds, clusterRate, clusterOutage)) };
 if (only) {
   await SECTIONS[only]();
 } else {

@@ -13,6 +13,7 @@ import pg from "pg";
 import { pgConfigFromUrl } from "../../server/database-url";
 import { freePort, freshDatabase, startRedis, startServer, type RunningServer } from "../harness";
 import { startNginx, type Nginx } from "../nginx";
+import { faultRelay } from "../../tests/fault-relay";
 
 const IPHONE = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1";
 
@@ -34,8 +35,10 @@ export type ClusterRun = {
   /** Redirects the instances answered during the load (their metrics), and the rows stored for them. */
   answered: number;
   stored: number;
-  /** Answers other than 302, and requests without an answer. */
+  /** Answers other than 302, and requests that timed out. */
   other: number;
+  /** With an outage: the backlog's peak, and how long after PostgreSQL came back it fell to one second of traffic (null: not before the load's end). */
+  outage?: { seconds: number; peakBacklog: number; catchUpMs: number | null };
 };
 
 /** A sample of `name` (summed over its label values) from an instance's /metrics. */
@@ -73,11 +76,16 @@ export async function makeCodes(count: number): Promise<{ codes: string[]; ids: 
   return { codes, ids };
 }
 
-/** Three instances behind nginx on `databaseUrl`, `rate` recorded /q a second over `codes` for `seconds`. */
-export async function clusterLoad(databaseUrl: string, codes: { codes: string[]; ids: string[] }, seconds: number, rate: number, log = (line: string) => console.log(line)): Promise<ClusterRun> {
+/**
+ * Three instances behind nginx on `databaseUrl`, `rate` recorded /q a second over `codes` for
+ * `seconds`. With `outageSeconds`, the instances reach PostgreSQL through a relay that refuses
+ * for that long from a third of the load on (as a stopped server does).
+ */
+export async function clusterLoad(databaseUrl: string, codes: { codes: string[]; ids: string[] }, seconds: number, rate: number, log = (line: string) => console.log(line), outageSeconds = 0): Promise<ClusterRun> {
   const sql = new pg.Client(pgConfigFromUrl(databaseUrl));
   await sql.connect();
   const redis = await startRedis();
+  const relay = outageSeconds > 0 ? await faultRelay(databaseUrl) : null;
   const ports = [await freePort(), await freePort(), await freePort()];
   const servers: RunningServer[] = [];
   let nginx: Nginx | undefined;
@@ -89,7 +97,7 @@ export async function clusterLoad(databaseUrl: string, codes: { codes: string[];
   const backlogNow = async () => (await Promise.all(servers.map((s) => metricSum(s.base, "qr_scan_buffer_scans")))).reduce((a, b) => a + b, 0);
   try {
     // One after another: three starts at once on a loaded two-core machine outlast the harness's minute.
-    for (const port of ports) servers.push(await startServer({ DATABASE_URL: databaseUrl, REDIS_URL: redis.url, TRUST_PROXY: "1" }, port));
+    for (const port of ports) servers.push(await startServer({ DATABASE_URL: relay?.url ?? databaseUrl, REDIS_URL: redis.url, TRUST_PROXY: "1" }, port));
     nginx = await startNginx(ports);
     const base = nginx.base;
     // Each instance knows every code before the load (the first scans would otherwise all ask the database).
@@ -113,11 +121,29 @@ export async function clusterLoad(databaseUrl: string, codes: { codes: string[];
       requests: [{ setupRequest: (request) => ({ ...request, path: `/q/${codes.codes[next++ % codes.codes.length]}` }) }],
     });
     let loading = true;
+    const outageAt = Math.round(seconds / 3);
+    let restoredAt: number | null = null;
+    let outage: ClusterRun["outage"];
     const sampling = (async () => {
       while (loading) {
         await new Promise((r) => setTimeout(r, 1000));
+        const at = Math.round((Date.now() - started) / 1000);
+        if (relay && at >= outageAt && !outage) {
+          await relay.set("refuse");
+          outage = { seconds: outageSeconds, peakBacklog: 0, catchUpMs: null };
+          log(`  ${at} s: PostgreSQL refused for ${outageSeconds} s`);
+        }
+        if (relay && outage && restoredAt === null && at >= outageAt + outageSeconds) {
+          await relay.set("relay");
+          restoredAt = Date.now();
+          log(`  ${at} s: PostgreSQL back`);
+        }
         const scans = await backlogNow();
-        backlog.push({ at: Math.round((Date.now() - started) / 1000), scans });
+        backlog.push({ at, scans });
+        if (outage && outage.catchUpMs === null) {
+          outage.peakBacklog = Math.max(outage.peakBacklog, scans);
+          if (restoredAt !== null && scans <= rate) outage.catchUpMs = Date.now() - restoredAt;
+        }
         servers.forEach((s, i) => (peakRssMb[i] = Math.max(peakRssMb[i], rssMb(s.child.pid!))));
         if (backlog.length % Math.max(1, Math.round(seconds / 10)) === 0) log(`  ${backlog.at(-1)!.at} s: backlog ${scans}, RSS ${peakRssMb.map((m) => m.toFixed(0)).join("/")} MB`);
       }
@@ -152,9 +178,12 @@ export async function clusterLoad(databaseUrl: string, codes: { codes: string[];
       writtenPerSecond: written.map((w, i) => (w - writtenBefore[i]) / spent),
       answered,
       stored: (await stored()) - storedBefore,
-      other: result.non2xx - result["3xx"] + result.errors + result.timeouts,
+      // autocannon counts a timeout among its errors too; its other errors are the requests it cut when its time was up.
+      other: result.non2xx - result["3xx"] + result.timeouts,
+      outage,
     };
   } finally {
+    relay?.close();
     await nginx?.stop();
     await Promise.all(servers.map((s) => s.stop()));
     await redis.stop();
@@ -165,7 +194,7 @@ export async function clusterLoad(databaseUrl: string, codes: { codes: string[];
 const figure = (name: string, value: string, goal: string, met: boolean) => console.log(`BENCH-FIGURE ${JSON.stringify({ name, value, goal, met })}`);
 
 /** The bench section: PostgreSQL only (DATABASE_URL=postgresql://…), a fresh database. */
-export async function cluster(seconds: number, rate: number): Promise<void> {
+export async function cluster(seconds: number, rate: number, outageSeconds = 0): Promise<void> {
   if (!(process.env.DATABASE_URL ?? "").startsWith("postgres")) {
     console.log("\nCluster writers: PostgreSQL only (DATABASE_URL=postgresql://…).");
     return;
@@ -174,8 +203,9 @@ export async function cluster(seconds: number, rate: number): Promise<void> {
   process.env.DATABASE_URL = database.url;
   try {
     const codes = await makeCodes(1000);
-    console.log(`\nCluster writers: three instances on PostgreSQL + Redis behind nginx, ${rate} recorded /q a second over 1,000 codes for ${seconds} s`);
-    const run = await clusterLoad(database.url, codes, seconds, rate);
+    const outage = outageSeconds > 0 ? `, PostgreSQL refused for ${outageSeconds} s from ${Math.round(seconds / 3)} s on` : "";
+    console.log(`\nCluster writers: three instances on PostgreSQL + Redis behind nginx, ${rate} recorded /q a second over 1,000 codes for ${seconds} s${outage}`);
+    const run = await clusterLoad(database.url, codes, seconds, rate, undefined, outageSeconds);
     const series = run.backlog.filter((_, i) => i % Math.max(1, Math.round(run.backlog.length / 20)) === 0).map((b) => `${b.at}s:${b.scans}`);
     console.log(`  backlog over time (summed): ${series.join(" ")}`);
     console.log(`  answered ${run.answered}, other answers ${run.other}, stored ${run.stored}; written per instance ${run.writtenPerSecond.map((w) => w.toFixed(0)).join(" / ")} scans/s`);
@@ -185,6 +215,10 @@ export async function cluster(seconds: number, rate: number): Promise<void> {
     figure("cluster: every scan written after the load's end", run.catchUpMs === null ? "not within 120 s" : `${(run.catchUpMs / 1000).toFixed(1)} s`, "< 10 s", run.catchUpMs !== null && run.catchUpMs < 10_000);
     figure("cluster: peak resident memory per instance", `${run.peakRssMb.map((m) => m.toFixed(0)).join(" / ")} MB`, "< 400 MB", run.peakRssMb.every((m) => m < 400));
     figure("cluster: scans written per second (3 instances)", `${run.writtenPerSecond.reduce((a, b) => a + b, 0).toFixed(0)} (${run.writtenPerSecond.map((w) => w.toFixed(0)).join(" + ")})`, "—", true);
+    if (run.outage) {
+      const { catchUpMs, peakBacklog } = run.outage;
+      figure(`cluster: catch-up after ${outageSeconds} s without PostgreSQL (backlog back to 1 s of traffic)`, catchUpMs === null ? "not before the load's end" : `${(catchUpMs / 1000).toFixed(1)} s (backlog peak ${peakBacklog})`, "—", catchUpMs !== null);
+    }
     figure("cluster: answered redirects stored", `${run.stored} of ${run.answered}`, "all", run.stored === run.answered && run.other === 0);
   } finally {
     const { db } = await import("../../server/db");
