@@ -14,6 +14,8 @@ const dev = args.includes("--dev");
 const port = args.includes("--port") ? args[args.indexOf("--port") + 1] : (process.env.PORT ?? "3000");
 // The steps run with the environment as given (the seed refuses NODE_ENV=production).
 const given = { ...process.env };
+// Next's build would otherwise announce, and send, anonymous telemetry: the service keeps to itself unless told.
+given.NEXT_TELEMETRY_DISABLED ??= "1";
 // Set before server/env.ts reads them, once, when first imported. The README's demo command
 // (--build) writes mails to data/outbox/ when no SMTP server is set (the log names each file);
 // `npm start` alone is a deployment, which needs SMTP_URL.
