@@ -1,12 +1,13 @@
 // The hostile requests of issue 37 (tests/api/hostile.test.ts and the bench's "hostile"
 // section): the largest body each route of both edges accepts (/v1: 1 MiB; the pages' tRPC
-// endpoint: 4 MiB; pasted lines: 100,000 characters; an SVG logo: 64 KiB), filled with what
-// costs the most to check. Each names the statuses a correct server answers.
+// endpoint: each call's bound, server/http/body-bounds.ts; pasted lines: 100,000 characters; an
+// SVG logo: 64 KiB), filled with what costs the most to check. Each names the statuses a
+// correct server answers.
+import { pagesBodyBound } from "../../server/http/body-bounds";
 
 export type HostileRequest = { name: string; edge: "v1" | "pages"; method: "POST" | "PATCH"; path: string; body: string; expect: number[] };
 
 const V1_MAX = 1024 * 1024;
-const PAGES_MAX = 4 * 1024 * 1024;
 
 /** `unit` repeated so that `JSON.stringify(make(filler))` stays just under `bytes` (UTF-8). */
 function filled(bytes: number, unit: string, make: (filler: string) => unknown): string {
@@ -46,14 +47,15 @@ export function hostileBodies(code: string): HostileRequest[] {
     v1("PATCH destination_url of 1 MiB", "PATCH", `/dynqrcodes/${code}`, filled(V1_MAX, "a", (f) => ({ destination_url: `https://example.com/${f}` }))),
     v1("webhook url of 1 MiB", "POST", "/webhooks", filled(V1_MAX, "a", (f) => ({ url: `https://example.com/${f}`, events: ["scan.created"] }))),
     v1("JSON nested half a million deep", "POST", "/qrcodes", nested((V1_MAX - 100) >> 1)),
-    pages("pages: create with a URL of 4 MiB", "library.create", filled(PAGES_MAX, "a", (f) => ({ scope: "personal", kind: "static", name: "x", url: `https://example.com/${f}` }))),
+    pages("pages: create with a URL at its bound", "library.create", filled(pagesBodyBound("library.create"), "a", (f) => ({ scope: "personal", kind: "static", name: "x", url: `https://example.com/${f}` }))),
     pages("pages: pasted lines of spaces", "library.createMany", JSON.stringify({ scope: "personal", kind: "static", lines: `a${" ".repeat(99_998)}x` })),
     pages("pages: pasted lines of commas", "library.createMany", JSON.stringify({ scope: "personal", kind: "static", lines: "a,".repeat(50_000) })),
-    pages("pages: update with a URL of 4 MiB", "library.update", filled(PAGES_MAX, "ü", (f) => ({ scope: "personal", patch: { code, destination_url: `https://example.com/${f}` } }))),
+    pages("pages: update with a URL at its bound", "library.update", filled(pagesBodyBound("library.update"), "ü", (f) => ({ scope: "personal", patch: { code, destination_url: `https://example.com/${f}` } }))),
     pages("pages: import check of 1,000 rows at the limits", "libraryImport.check", JSON.stringify({ scope: "personal", kind: "dynamic", rows: Array.from({ length: 1000 }, (_, i) => ({ line: i + 2, name: "😀".repeat(200), url: LONG_URL })) }), [200]),
-    pages("pages: import check of empty rows by the hundred thousand", "libraryImport.check", many(PAGES_MAX, { line: 1, name: "", url: "" }, (rows) => ({ scope: "personal", kind: "static", rows }))),
-    pages("pages: style preview with a frame text of 4 MiB", "library.previewStyle", filled(PAGES_MAX, "😀", (f) => ({ scope: "personal", kind: "dynamic", id: code, style: { frame: { text: f, color: "#000000" } } })), [200]),
-    pages("pages: JSON nested two million deep", "library.create", nested((PAGES_MAX - 100) >> 1)),
-    pages("pages: a body over 4 MiB", "library.create", filled(PAGES_MAX + 1024, "a", (f) => ({ scope: "personal", kind: "static", name: "x", url: `https://example.com/${f}` })), [413]),
+    pages("pages: import check of empty rows by the hundred thousand", "libraryImport.check", many(pagesBodyBound("libraryImport.check"), { line: 1, name: "", url: "" }, (rows) => ({ scope: "personal", kind: "static", rows }))),
+    pages("pages: style preview with a frame text at its bound", "library.previewStyle", filled(pagesBodyBound("library.previewStyle"), "😀", (f) => ({ scope: "personal", kind: "dynamic", id: code, style: { frame: { text: f, color: "#000000" } } })), [200]),
+    pages("pages: webhook url at its bound", "webhooks.create", filled(pagesBodyBound("webhooks.create"), "a", (f) => ({ scope: "personal", body: { url: `https://example.com/${f}`, events: ["scan.created"] } }))),
+    pages("pages: JSON nested two million deep", "libraryImport.check", nested((pagesBodyBound("libraryImport.check") - 100) >> 1)),
+    pages("pages: a body over its call's bound", "library.update", filled(pagesBodyBound("library.update") + 1024, "a", (f) => ({ scope: "personal", patch: { code, destination_url: `https://example.com/${f}` } })), [413]),
   ];
 }

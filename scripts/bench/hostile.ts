@@ -7,7 +7,7 @@
 import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import { freshDatabase, startServer } from "../harness";
-import { hostileBodies, type HostileRequest } from "./hostile-bodies";
+import type { HostileRequest } from "./hostile-bodies";
 
 const PASSWORD = "bench-password-1";
 const SCANS_PER_SECOND = 200;
@@ -56,6 +56,7 @@ export async function hostile(seconds: number): Promise<void> {
   const { generateKey } = await import("../../server/domain/apiKeys");
   const { createDynamicCodes } = await import("../../server/domain/dynamicCodes");
   const { logIn } = await import("../../tests/helpers");
+  const { hostileBodies } = await import("./hostile-bodies");
   const server = await startServer({ DATABASE_URL: database.url, RATE_LIMIT_PERSONAL_DAILY_QUOTA: "1000000" });
   try {
     // Callers of their own (each key's rate limit leaves room for the hostile load), each with a code, a key and a session.

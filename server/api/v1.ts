@@ -10,7 +10,8 @@ import { libraryKey } from "../domain/library";
 import type { LastSeen } from "../domain/staleSave";
 import { DomainError, isKeyGuess } from "../errors";
 import { yieldToIo } from "../event-loop";
-import { jsonShapeProblem, readBody } from "../http/body";
+import { jsonShapeProblem, readBytes, utf8Text } from "../http/body";
+import { oneLargeBodyAtATime } from "../http/heavy-gate";
 import { parseHttpDate } from "../http/http-date";
 import { jsonAnswer, jsonText, toResponse, type Answer } from "../http/answer";
 import { errorAnswer } from "../http/errors";
@@ -47,13 +48,18 @@ const answers = processSingleton("v1.listAnswers", () => new LRUCache<string, Ui
 /** Bodies longer than this are decoded, parsed and checked each in a turn of its own (decoding a megabyte takes a few ms). */
 const LARGE_BODY = 64 * 1024;
 
-/** A JSON body's text: content type (415), size (413), UTF-8 (400). */
-async function jsonBodyText(req: V1Request): Promise<string> {
+/** A JSON body's bytes: content type (415), size (413). */
+async function jsonBodyBytes(req: V1Request): Promise<Buffer> {
   const type = req.headers.get("content-type") ?? "";
   if (!/^application\/json\s*(;|$)/i.test(type)) throw new DomainError("unsupported_media_type", "Content-Type must be application/json");
-  const text = await readBody(req, MAX_BODY_BYTES);
-  if (text === null) throw new DomainError("payload_too_large", "The body must be at most 1 MiB");
-  // A large body's decoding, then its parse and checks, each hold the loop: other requests are served between.
+  const bytes = await readBytes(req, MAX_BODY_BYTES);
+  if (bytes === null) throw new DomainError("payload_too_large", "The body must be at most 1 MiB");
+  return bytes;
+}
+
+/** Its text: UTF-8 (400). A large body's decoding, then its parse and checks, each hold the loop: other requests are served between. */
+async function jsonBodyText(bytes: Buffer): Promise<string> {
+  const text = utf8Text(bytes);
   if (text.length > LARGE_BODY) await yieldToIo();
   return text;
 }
@@ -204,7 +210,17 @@ async function dispatch(req: V1Request, requestId: string, meta: Meta): Promise<
   const query = queryInput(url.searchParams, matched);
 
   const hasBody = (method === "POST" || method === "PATCH") && !matched.noBody;
-  const bodyText = hasBody ? await jsonBodyText(req) : "";
+  const body = hasBody ? await jsonBodyBytes(req) : null;
+  // A large body's work waits for the one before it (server/http/heavy-gate.ts).
+  return oneLargeBodyAtATime(body?.byteLength ?? 0, async () => answerProcedure(req, { requestId, url, path, method, matched, params, query, principal }, body ? await jsonBodyText(body) : null));
+}
+
+type Matched = { requestId: string; url: URL; path: string; method: string; matched: ProcedureRoute; params: Record<string, string>; query: Record<string, string>; principal: Principal };
+
+/** A procedure route's answer, its body (null: the route takes none) read: run once, or replayed for its Idempotency-Key. */
+async function answerProcedure(req: V1Request, { requestId, url, path, method, matched, params, query, principal }: Matched, body: string | null): Promise<Answer> {
+  const hasBody = body !== null;
+  const bodyText = body ?? "";
   if (req.headers.repeated?.(IDEMPOTENCY_HEADER)) throw new DomainError("invalid", "Send one Idempotency-Key header, not several");
   const key = method === "GET" || method === "HEAD" ? null : idempotencyKeyOf(req.headers.get(IDEMPOTENCY_HEADER));
   // The procedure's input, as the OpenAPI document describes it: the JSON body, or the query

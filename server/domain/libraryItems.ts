@@ -23,6 +23,8 @@ import { rulesRecordOf, type RulesRecord } from "../rules";
 export const libraryKindField = z.enum(["personal", "team"]);
 export type LibraryKind = z.infer<typeof libraryKindField>;
 export const PAGE_SIZE = 20;
+/** Pasted lines `name, url`: characters at most. */
+export const MAX_PASTED_LENGTH = 100_000;
 
 /**
  * The account acting on one of its libraries: its own, or its team's with its role.

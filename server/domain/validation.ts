@@ -80,14 +80,17 @@ export const urlField = (field: string) =>
 /** Control characters (a NUL would go raw into CSV exports), never part of a name. */
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
+/** A name's characters at most (an emoji is one). */
+export const MAX_NAME_LENGTH = 200;
+
 export const nameField = z
   .string({ error: required("name", "a string") })
   .superRefine((value, ctx) => {
     // Characters, not UTF-16 units: an emoji is one. Counted only when it can be 200 or fewer
     // (two units a character at most): a megabyte is refused before it is split.
     const trimmed = value.trim();
-    const length = trimmed.length > 400 ? Infinity : [...trimmed].length;
-    if (length < 1 || length > 200) ctx.addIssue({ code: "custom", message: "name must be 1 to 200 characters (after trimming)" });
+    const length = trimmed.length > 2 * MAX_NAME_LENGTH ? Infinity : [...trimmed].length;
+    if (length < 1 || length > MAX_NAME_LENGTH) ctx.addIssue({ code: "custom", message: `name must be 1 to ${MAX_NAME_LENGTH} characters (after trimming)` });
     else if (CONTROL.test(value)) ctx.addIssue({ code: "custom", message: "name must not contain control characters (line breaks, tabs, NUL)" });
   })
   .meta({ description: "Display name, 1 to 200 characters (after trimming), no control characters.", example: "Lunch menu", minLength: 1, maxLength: 200, pattern: "^[^\\u0000-\\u001f\\u007f-\\u009f]+$" });

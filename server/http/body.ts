@@ -9,11 +9,11 @@ export const MAX_JSON_DEPTH = 32;
 /** A request body as a stream, with its declared length. */
 export type BodySource = { headers: { get(name: string): string | null }; body: ReadableStream<Uint8Array> | null };
 
-/** The body's text up to `limit` bytes; null when it is larger. Invalid UTF-8 is refused, not replaced with U+FFFD. */
-export async function readBody(req: BodySource, limit: number): Promise<string | null> {
+/** The body's bytes up to `limit`; null when it is larger (a declared length is refused before anything is read). */
+export async function readBytes(req: BodySource, limit: number): Promise<Buffer | null> {
   const declared = Number(req.headers.get("content-length") ?? "0");
   if (declared > limit) return null;
-  if (!req.body) return "";
+  if (!req.body) return Buffer.alloc(0);
   const reader = req.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -27,8 +27,13 @@ export async function readBody(req: BodySource, limit: number): Promise<string |
     }
     chunks.push(value);
   }
+  return Buffer.concat(chunks);
+}
+
+/** A body's text. Invalid UTF-8 is refused, not replaced with U+FFFD. */
+export function utf8Text(bytes: Uint8Array): string {
   try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(Buffer.concat(chunks));
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch {
     throw new DomainError("invalid", "The body is not valid UTF-8");
   }

@@ -8,7 +8,9 @@ import { boundedArray, checkedUrl, urlProblem } from "../domain/validation";
 import { COUNTRIES, MAX_TARGETS, TARGET_DEVICES, TARGET_OS, UTM_KEYS } from "./choices";
 
 export { COUNTRIES, MAX_TARGETS, TARGET_DEVICES, TARGET_OS, UTM_KEYS };
-const MAX_UTM = 100;
+export const MAX_UTM = 100;
+/** A password rule's characters at most. */
+export const MAX_SCAN_PASSWORD = 128;
 const isCountryCode = (value: string) => /^[A-Z]{2}$/.test(value) && COUNTRIES.some((c) => c.code === value);
 
 
@@ -96,7 +98,7 @@ export const expiredUrlField = checkedUrl(z.string({ error: "expired_url must be
 export const passwordField = z
   .string({ error: "password must be a string of 4 to 128 characters, or null" })
   .min(4, "password must be 4 to 128 characters")
-  .max(128, "password must be 4 to 128 characters")
+  .max(MAX_SCAN_PASSWORD, `password must be 4 to ${MAX_SCAN_PASSWORD} characters`)
   .nullable()
   .meta({ description: "Write-only: scans must enter it first. Never echoed; records show password_protected. null removes it.", writeOnly: true });
 

@@ -35,7 +35,8 @@ const urlField = z
   // Refused before anything parses or resolves it.
   .max(MAX_URL_LENGTH, { error: `url must be at most ${MAX_URL_LENGTH} characters`, abort: true })
   .meta({ description: "A public https URL (checked again, after DNS, at every delivery).", format: "uri", maxLength: 2048, example: "https://example.com/hooks/qr" });
-const descriptionField = z.string({ error: "description must be a string" }).max(500, "description must be at most 500 characters").meta({ example: "Order system" });
+export const MAX_DESCRIPTION_LENGTH = 500;
+const descriptionField = z.string({ error: "description must be a string" }).max(MAX_DESCRIPTION_LENGTH, `description must be at most ${MAX_DESCRIPTION_LENGTH} characters`).meta({ example: "Order system" });
 export const webhookIdParam = z.string().meta({ description: "The webhook_id of the endpoint." });
 
 export const webhookCreateInput = bodyObject({ url: urlField, events: eventsField, description: descriptionField.optional() });

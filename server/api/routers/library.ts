@@ -1,6 +1,6 @@
 // The web library's calls (session procedures): /library and the team library on /business.
 import { z } from "zod";
-import { actorFor, createFromLines, createItem, libraryKindField, libraryPage, previewItemStyle, removeItem, saveStyle, updateItem } from "../../domain/libraryItems";
+import { actorFor, createFromLines, MAX_PASTED_LENGTH, createItem, libraryKindField, libraryPage, previewItemStyle, removeItem, saveStyle, updateItem } from "../../domain/libraryItems";
 import { dynamicPatchInput } from "../../domain/dynamicCodes";
 import { itemKind } from "../../domain/teams";
 import { createTRPCRouter, sessionProcedure } from "../trpc";
@@ -31,7 +31,7 @@ export const libraryRouter = createTRPCRouter({
 
   /** Pasted lines `name, url`: all created or none. */
   createMany: sessionProcedure
-    .input(inLibrary.extend({ kind: itemKind, lines: z.string().max(100_000) }))
+    .input(inLibrary.extend({ kind: itemKind, lines: z.string().max(MAX_PASTED_LENGTH) }))
     .mutation(async ({ ctx, input }) => ({ created: await createFromLines(await actorFor(ctx.session.userId, input.scope, ctx.servedHosts), input.kind, input.lines) })),
 
   /** `updatedAt`: the record's, as the form loaded it; a save after another one is refused (README, "Stale saves"). */

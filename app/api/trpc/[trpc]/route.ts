@@ -5,7 +5,9 @@ import { appRouter } from "@/server/api/root";
 import { renewedSessionCookie, sessionUserId } from "@/server/auth";
 import { clientAddress } from "@/server/client-address";
 import { yieldToIo } from "@/server/event-loop";
-import { jsonShapeProblem, readBody } from "@/server/http/body";
+import { jsonShapeProblem, readBytes, utf8Text } from "@/server/http/body";
+import { inKib, pagesBodyBound } from "@/server/http/body-bounds";
+import { oneLargeBodyAtATime } from "@/server/http/heavy-gate";
 import { logError } from "@/server/log";
 import { servedHostsOf } from "@/server/served-host";
 
@@ -20,23 +22,35 @@ function sameOrigin(req: Request): boolean {
   }
 }
 
-/**
- * The largest body a page sends: the CSV import's check of 1,000 rows, each a name and a URL at
- * their limits (about 3 MB). Anything larger is refused unread, and JSON nested deeper or with
- * more values than any call needs is refused unparsed (server/http/body.ts).
- */
-const MAX_BODY_BYTES = 4 * 1024 * 1024;
-
-/** The request with its body read within the limits, or the refusal (in tRPC's error shape, as the 403). */
-async function bounded(req: Request): Promise<Request | Response> {
-  if (req.method === "GET" || req.method === "HEAD") return req;
-  let text: string | null;
+/** The procedures a request calls: `/api/trpc/library.create` or, batched, `/api/trpc/library.create,library.page`. */
+function proceduresOf(req: Request): string {
+  const path = new URL(req.url).pathname.replace(/^\/api\/trpc\//, "");
   try {
-    text = await readBody(req, MAX_BODY_BYTES);
+    return decodeURIComponent(path);
+  } catch {
+    return path; // Names no procedure: the smallest bound, then tRPC's 404.
+  }
+}
+
+/** The body's bytes within its calls' bound (server/http/body-bounds.ts: a create's is 16 KiB, the CSV import check's 4 MiB), or the refusal: read no further. */
+async function boundedBody(req: Request): Promise<Buffer | Response> {
+  const bound = pagesBodyBound(proceduresOf(req));
+  const bytes = await readBytes(req, bound);
+  // In tRPC's error shape, as the 403.
+  return bytes ?? Response.json({ error: { message: `The body must be at most ${inKib(bound)}` } }, { status: 413, headers: { Connection: "close" } });
+}
+
+/**
+ * The request with the body's text, or the refusal: JSON nested deeper or with more values than
+ * any call needs is refused unparsed (server/http/body.ts).
+ */
+async function withText(req: Request, bytes: Buffer): Promise<Request | Response> {
+  let text: string;
+  try {
+    text = utf8Text(bytes);
   } catch (error) {
     return Response.json({ error: { message: (error as Error).message } }, { status: 400 });
   }
-  if (text === null) return Response.json({ error: { message: "The body must be at most 4 MiB" } }, { status: 413, headers: { Connection: "close" } });
   // Decoding, the shape's check and tRPC's parse each hold the loop a few ms on 4 MiB: one turn each.
   await yieldToIo();
   const shape = jsonShapeProblem(text);
@@ -51,9 +65,19 @@ const handler = async (received: Request) => {
   if (received.method !== "GET" && !sameOrigin(received)) {
     return Response.json({ error: { message: "Cross-site request refused" } }, { status: 403 });
   }
-  const req = await bounded(received);
-  if (req instanceof Response) return req;
-  return fetchRequestHandler({
+  if (received.method === "GET" || received.method === "HEAD") return answer(received, requestId);
+  const body = await boundedBody(received);
+  if (body instanceof Response) return body;
+  // A large body's work waits for the one before it (server/http/heavy-gate.ts).
+  return oneLargeBodyAtATime(body.byteLength, async () => {
+    const req = await withText(received, body);
+    return req instanceof Response ? req : answer(req, requestId);
+  });
+};
+
+/** tRPC's answer to the request (its body, if any, already checked). */
+const answer = (req: Request, requestId: string) =>
+  fetchRequestHandler({
     endpoint: "/api/trpc",
     req,
     router: appRouter,
@@ -72,6 +96,5 @@ const handler = async (received: Request) => {
       if (error.code === "INTERNAL_SERVER_ERROR") logError("trpc.internal_error", { requestId, path }, error.cause ?? error);
     },
   });
-};
 
 export { handler as GET, handler as POST };
