@@ -3,7 +3,7 @@
 // server of their own (to stop it, or to run it with other settings) start another on the
 // same database as the main one.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import net from "node:net";
 import path from "node:path";
@@ -20,6 +20,18 @@ export function freePort(): Promise<number> {
     server.on("error", reject);
   });
 }
+
+/**
+ * The Node options every start of the server runs with: those of `npm start` (package.json's
+ * script, which the systemd unit repeats), so that tests and benchmarks measure the server as
+ * it is deployed. `--max-semi-space-size=2`: V8 gives the main thread a 32 MB young
+ * generation by default; 4 MB took about 55 MB off each instance's resident memory
+ * (docs/RELIABILITY.md, "Memory").
+ */
+export const SERVER_NODE_OPTIONS: string[] = (() => {
+  const words = (JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { scripts: { start: string } }).scripts.start.split(" ");
+  return words.slice(1, words.indexOf("--import"));
+})();
 
 export type RunningServer = {
   base: string;
@@ -39,7 +51,7 @@ export async function startServer(env: Record<string, string | undefined> = {}, 
   // the caller names one (to restart on it).
   const ownSpool = env.SCAN_SPOOL_DIR === undefined ? mkdtempSync(path.join(tmpdir(), "qr-spool-")) : null;
   if (ownSpool) env = { ...env, SCAN_SPOOL_DIR: ownSpool };
-  const child = spawn(process.execPath, [...nodeArgs, "--import", "tsx", "server/http-server.ts", "--port", String(port), "--host", "127.0.0.1"], {
+  const child = spawn(process.execPath, [...SERVER_NODE_OPTIONS, ...nodeArgs, "--import", "tsx", "server/http-server.ts", "--port", String(port), "--host", "127.0.0.1"], {
     // PORT too, as `npm start` gives it: APP_URL's default follows it.
     // No drain window by default (tests stop many servers; the tests of draining set one), and
     // no access lines unless a test asks for them (LOG_LEVEL).

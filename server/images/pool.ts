@@ -20,7 +20,9 @@ export function startImagePool(): void {
     const threads = Math.max(1, Math.min(4, availableParallelism() - 1));
     const pool = new Piscina({
       filename: new URL("./render-worker.mjs", import.meta.url).href,
-      minThreads: 1,
+      // No thread until an image is asked for, and none a minute after the last: an idle
+      // drawing thread (Skia, its fonts, a V8 heap) holds about 50 MB resident.
+      minThreads: 0,
       maxThreads: threads,
       idleTimeout: 60_000,
       resourceLimits: { maxOldGenerationSizeMb: THREAD_HEAP_MB, maxYoungGenerationSizeMb: 8 },

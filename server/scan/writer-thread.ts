@@ -8,6 +8,7 @@
 import { isMainThread, parentPort, Worker } from "node:worker_threads";
 import { stopWriting } from "../db";
 import { logError } from "../log";
+import { startModuleThread } from "../threads";
 import { setScanWriter, writeScans, type BufferedScan } from "./recorder";
 
 type Reply = { id: number; stored?: number; error?: string };
@@ -32,9 +33,6 @@ if (!isMainThread && parentPort) {
   });
 }
 
-// The thread runs this file under tsx, like the main thread (a worker does not inherit its loader).
-const BOOT = `import(${JSON.stringify(import.meta.resolve("tsx/esm/api"))}).then((tsx) => { tsx.register(); return import(${JSON.stringify(import.meta.url)}); })`;
-
 /**
  * Starts the thread and sends the recorder's batches to it; a new thread if one dies. If the
  * first cannot start, the recorder goes on writing in process.
@@ -45,7 +43,7 @@ export function startScanWriterThread(): void {
   const waiting = new Map<number, { resolve: (stored: number) => void; reject: (error: Error) => void }>();
   const thread = () => {
     if (writer.worker) return writer.worker;
-    const created = new Worker(BOOT, { eval: true });
+    const created = startModuleThread(import.meta.url);
     created.on("online", () => (started = true));
     created.on("message", ({ id, stored, error }: Reply) => {
       const call = waiting.get(id);

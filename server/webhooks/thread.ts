@@ -8,6 +8,7 @@ import { isMainThread, parentPort, Worker, workerData } from "node:worker_thread
 import { stopWriting } from "../db";
 import { logError } from "../log";
 import { processSingleton } from "../process-singleton";
+import { startModuleThread } from "../threads";
 import { paceBy, sendWakesTo, startDelivering, stopDelivering, wakeDispatcher } from "./dispatcher";
 import { sealPlainSigningSecrets } from "./signing-secret";
 
@@ -31,9 +32,6 @@ if (!isMainThread && parentPort && (workerData as ThreadData)?.role === "webhook
   });
 }
 
-// The thread runs this file under tsx, like the main thread (a worker does not inherit its loader).
-const boot = () => `import(${JSON.stringify(import.meta.resolve("tsx/esm/api"))}).then((tsx) => { tsx.register(); return import(${JSON.stringify(import.meta.url)}); })`;
-
 const thread = processSingleton("webhooks.thread", () => ({ worker: null as Worker | null, stopping: false, busy: null as Int32Array | null }));
 
 /** Samples the main thread's event-loop utilisation into shared memory, once per process. */
@@ -54,7 +52,7 @@ function sampleBusy(): SharedArrayBuffer {
 export function startWebhookDispatcher(): void {
   if (thread.worker) return;
   thread.stopping = false;
-  const started = new Worker(boot(), { eval: true, workerData: { role: "webhooks", busy: sampleBusy() } satisfies ThreadData });
+  const started = startModuleThread(import.meta.url, { workerData: { role: "webhooks", busy: sampleBusy() } satisfies ThreadData });
   started.on("error", (error) => logError("webhooks.thread_failed", {}, error));
   started.on("exit", () => {
     thread.worker = null;

@@ -18,7 +18,7 @@ import { db } from "../../db";
 import { env } from "../../env";
 import { logError, logInfo } from "../../log";
 import { processSingleton } from "../../process-singleton";
-import { redis, redisPrefix } from "../../redis";
+import { redis, redisPrefix, whenReady } from "../../redis";
 import { RESOLUTION_COLUMNS, resolutionOf, type Resolution } from "../resolve";
 
 const PAGE = 5000;
@@ -30,7 +30,13 @@ const completeKey = () => `${redisPrefix()}resolutions:complete`;
 /** After a load's first failure, the next try comes this soon. */
 const RETRY_MS = 1000;
 
-const state = processSingleton("scan.liveCopy", () => ({ started: false, complete: false, loading: null as Promise<void> | null, stale: new Set<string>(), failures: 0 }));
+/**
+ * How long a change's copy waits for a Redis connection that is being made (the process's
+ * first moments, a reconnection): its command would fail at once (no offline queue).
+ */
+const READY_WAIT_MS = 2000;
+
+const state = processSingleton("scan.liveCopy", () => ({ started: false, complete: false, loading: null as Promise<void> | null, stale: new Set<string>(), failures: 0, retryOnReady: false }));
 
 const kept = () => env.backend === "postgres" && env.redisUrl !== null;
 
@@ -40,6 +46,7 @@ type Row = NonNullable<Parameters<typeof resolutionOf>[0]> & { code: string };
 async function write(rows: Row[], onlyNew: boolean): Promise<void> {
   const client = redis()!;
   if (rows.length === 0) return;
+  await whenReady(client, READY_WAIT_MS);
   if (!onlyNew) {
     await client.hset(hashKey(), Object.fromEntries(rows.map((row) => [row.code, JSON.stringify(resolutionOf(row))])));
     return;
@@ -56,10 +63,24 @@ export async function refreshCopy(codes: string[]): Promise<void> {
     await write(await db.dynamicCode.findMany({ where: { code: { in: codes } }, select: RESOLUTION_COLUMNS }), false);
     for (const code of codes) state.stale.delete(code);
   } catch (error) {
-    // Written again once Redis is back (ensureCopy), while this process lives.
-    for (const code of codes) state.stale.add(code);
+    keepStale(codes);
     logError("resolutions.copy_failed", { codes: codes.length }, error);
   }
+}
+
+/**
+ * Codes whose copy may hold what they were before a change: written again once Redis is ready,
+ * in any process that made a change (a script, the bench; a server's ensureCopy does too). Until
+ * then the copy would send a scan during a database outage to the old destination.
+ */
+function keepStale(codes: string[]): void {
+  for (const code of codes) state.stale.add(code);
+  if (state.retryOnReady) return;
+  state.retryOnReady = true;
+  redis()!.once("ready", () => {
+    state.retryOnReady = false;
+    if (state.stale.size > 0) void refreshCopy([...state.stale]);
+  });
 }
 
 /** After codes are created (committed): their copy, from the rows just written. */
@@ -71,7 +92,7 @@ export async function copyCreated(rows: Omit<Row, "deletedAt">[]): Promise<void>
       false,
     );
   } catch (error) {
-    for (const row of rows) state.stale.add(row.code);
+    keepStale(rows.map((row) => row.code));
     logError("resolutions.copy_failed", { codes: rows.length }, error);
   }
 }
