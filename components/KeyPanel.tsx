@@ -3,7 +3,6 @@
 // prefix…last four, revoke. Used for the personal key (/profile) and the business key (/business).
 import { useState } from "react";
 import { VERIFY_FIRST } from "@/server/domain/accountWords";
-import { ResendVerification } from "./ResendVerification";
 import { useAction } from "./useAction";
 
 type Stamp = Date | string;
@@ -54,7 +53,12 @@ export function KeyPanel(props: {
       <h2>{props.title}</h2>
       <p className="muted">{props.intro}</p>
       {error && <p className="error" data-testid="key-error">{error}</p>}
-      {error === VERIFY_FIRST && <ResendVerification />}
+      {/* One Resend on the page: the notice every page of an unverified account opens with. */}
+      {error === VERIFY_FIRST && (
+        <p className="muted" data-testid="verify-first-hint">
+          Open the link in the mail we sent; <a href="#verify-notice">the notice at the top of the page</a> sends it again.
+        </p>
+      )}
       {props.refusal ? (
         <p data-testid="no-api-access">{props.refusal}</p>
       ) : (

@@ -6,7 +6,6 @@ import { useMutation, useQueryClient, useSuspenseQuery } from "@tanstack/react-q
 import Link from "next/link";
 import { useState } from "react";
 import type { LibraryKind } from "@/server/domain/libraryItems";
-import { DEFAULT_SIZE, MAX_SIZE, MIN_SIZE, SIZE_MM, type ImageFormat } from "@/server/domain/qrStyle";
 import { CopyButton } from "./CopyButton";
 import { UrlInput } from "./UrlInput";
 import { useTRPC, type RouterOutputs } from "@/trpc/react";
@@ -14,10 +13,14 @@ import { FIRST_PAGE, libraryPageInput, type LibraryQuery } from "./libraryPageIn
 import { Email } from "./Email";
 import { FormError } from "./FormError";
 import { NotLiveNote } from "./NotLiveNote";
+import { Pager } from "./Pager";
 import { ChangeNotes } from "./PendingChanges";
 import { RulesEditor } from "./RulesEditor";
 import { StyleEditor } from "./StyleEditor";
+import { EditForm } from "./EditForm";
 import { useAction } from "./useAction";
+import { ZipDownload } from "./ZipDownload";
+import { plural } from "./words";
 
 type LibraryPage = RouterOutputs["library"]["page"];
 type LibraryItem = LibraryPage["items"][number];
@@ -139,101 +142,20 @@ export function Library({ libraryKind, title }: Props) {
           ))}
         </ul>
       )}
-      <nav className="pager" aria-label="Pages">
-        <button type="button" className="secondary" disabled={busy || data.page <= 1} onClick={() => void show({ ...query, page: data.page - 1 })}>
-          Previous
-        </button>
-        <span data-testid="page-of">
-          Page {data.page} of {data.pages} · {data.total} {data.total === 1 ? "code" : "codes"}
-        </span>
-        <button type="button" className="secondary" disabled={busy || data.page >= data.pages} onClick={() => void show({ ...query, page: data.page + 1 })}>
-          Next
-        </button>
-      </nav>
+      <Pager label="Pages" testId="page-of" page={data.page} pages={data.pages} count={plural(data.total, "code")} busy={busy} onPage={(page) => void show({ ...query, page })} />
       {data.total > 0 && <ZipDownload libraryKind={libraryKind} search={query.search} total={data.total} selected={selected} allOfSearch={allOfSearch} setAllOfSearch={setAllOfSearch} />}
-      {/* The API's export files (GET /v1/qrcodes/export, /v1/dynqrcodes/export) of this library. */}
-      <p className="actions">
-        <a className="button secondary small" href={`/library/export/dynqrcodes.csv?scope=${libraryKind}`} download>
-          Export dynamic codes (CSV)
+      {/* The API's export files (GET /v1/qrcodes/export, /v1/dynqrcodes/export) of this library: short
+          words that fit one row on a phone, each link's name saying the whole. */}
+      <p className="actions export-links">
+        <span className="muted">Export codes as CSV:</span>
+        <a className="button secondary small" href={`/library/export/dynqrcodes.csv?scope=${libraryKind}`} aria-label="Export dynamic codes (CSV)" download>
+          Dynamic
         </a>
-        <a className="button secondary small" href={`/library/export/qrcodes.csv?scope=${libraryKind}`} download>
-          Export static codes (CSV)
+        <a className="button secondary small" href={`/library/export/qrcodes.csv?scope=${libraryKind}`} aria-label="Export static codes (CSV)" download>
+          Static
         </a>
       </p>
     </section>
-  );
-}
-
-/**
- * One ZIP of the ticked codes' images (or of every code of the search) in a chosen format and
- * size: the same archive as GET /v1/qrcodes/images.zip and /v1/dynqrcodes/images.zip.
- */
-function ZipDownload({
-  libraryKind,
-  search,
-  total,
-  selected,
-  allOfSearch,
-  setAllOfSearch,
-}: {
-  libraryKind: LibraryKind;
-  search: string;
-  total: number;
-  selected: Set<string>;
-  allOfSearch: boolean;
-  setAllOfSearch: (on: boolean) => void;
-}) {
-  const [format, setFormat] = useState<ImageFormat>("png");
-  const [size, setSize] = useState<number>(DEFAULT_SIZE);
-  const [sizeMm, setSizeMm] = useState<number>(SIZE_MM.default);
-  const count = allOfSearch ? total : selected.size;
-  const ids = (kind: Kind) => [...selected].filter((key) => key.startsWith(`${kind}:`)).map((key) => key.slice(kind.length + 1));
-  // A PDF is sized in millimetres (vector), the others in pixels.
-  const params = new URLSearchParams({ scope: libraryKind, format, ...(format === "pdf" ? { size_mm: String(sizeMm) } : { size: String(size) }) });
-  if (allOfSearch) {
-    params.set("all", "1");
-    if (search) params.set("search", search);
-  } else {
-    for (const kind of ["static", "dynamic"] as const) if (ids(kind).length > 0) params.set(kind, ids(kind).join(","));
-  }
-  const prefix = `${libraryKind}-zip`;
-  return (
-    <fieldset className="zip-download" data-testid="zip-download">
-      <legend>Download images as ZIP</legend>
-      <label className="check">
-        <input type="checkbox" checked={allOfSearch} onChange={(e) => setAllOfSearch(e.target.checked)} />
-        Select all {total} {total === 1 ? "code" : "codes"}
-        {search ? ` matching “${search}”` : ""}
-      </label>
-      <div className="inline-form">
-        <div>
-          <label htmlFor={`${prefix}-format`}>Format</label>
-          <select id={`${prefix}-format`} value={format} onChange={(e) => setFormat(e.target.value as ImageFormat)}>
-            <option value="png">PNG</option>
-            <option value="svg">SVG</option>
-            <option value="pdf">PDF (vector)</option>
-          </select>
-        </div>
-        {format === "pdf" ? (
-          <div>
-            <label htmlFor={`${prefix}-size-mm`}>Size (mm)</label>
-            <input id={`${prefix}-size-mm`} type="number" min={SIZE_MM.min} max={SIZE_MM.max} step={1} value={sizeMm} onChange={(e) => setSizeMm(Number(e.target.value))} />
-          </div>
-        ) : (
-          <div>
-            <label htmlFor={`${prefix}-size`}>Size (px)</label>
-            <input id={`${prefix}-size`} type="number" min={MIN_SIZE} max={MAX_SIZE} step={1} value={size} onChange={(e) => setSize(Number(e.target.value))} />
-          </div>
-        )}
-        {count > 0 ? (
-          <a className="button small" href={`/library/images.zip?${params}`} download>
-            Download ZIP ({count} {count === 1 ? "code" : "codes"})
-          </a>
-        ) : (
-          <span className="muted">Tick codes in the list above, or select all, to download their images.</span>
-        )}
-      </div>
-    </fieldset>
   );
 }
 
@@ -446,70 +368,5 @@ function ItemRow({
         {panel === "style" && <StyleEditor libraryKind={libraryKind} saveStyle={mutations.saveStyle.mutateAsync} item={item} busy={busy} done={() => setPanel("none")} />}
       </div>
     </li>
-  );
-}
-
-function EditForm({
-  libraryKind,
-  mutations,
-  item,
-  choices,
-  busy,
-  done,
-}: {
-  libraryKind: LibraryKind;
-  mutations: LibraryMutations;
-  item: LibraryItem; choices: LibraryItem["status"][]; busy: boolean; done: () => void }) {
-  const [name, setName] = useState(item.name);
-  const [url, setUrl] = useState(item.url);
-  const [status, setStatus] = useState(item.status);
-  // The version the form opened: a save after another tab's is refused (not the page's refetched one).
-  const [loadedAt] = useState(item.updatedAt);
-  // The form's own error, shown at the form and cleared by the next change.
-  const { error, busy: saving, run, clear } = useAction();
-  const options = choices.includes(item.status) ? choices : [item.status, ...choices];
-  const prefix = `edit-${item.id}`;
-  return (
-    <form
-      className="panel"
-      aria-label={`Edit ${item.name}`}
-      // Any change of a field clears the last save's error.
-      onChange={clear}
-      onSubmit={(e) => {
-        e.preventDefault();
-        void run(async () => {
-          await mutations.update.mutateAsync({
-            scope: libraryKind,
-            updatedAt: loadedAt,
-            patch: {
-              code: item.id,
-              ...(name !== item.name ? { name } : {}),
-              ...(url !== item.url ? { destination_url: url } : {}),
-              ...(status !== item.status ? { status } : {}),
-            },
-          });
-          done();
-        });
-      }}
-    >
-      <label htmlFor={`${prefix}-name`}>Name</label>
-      <input id={`${prefix}-name`} value={name} onChange={(e) => setName(e.target.value)} required />
-      <label htmlFor={`${prefix}-url`}>Destination URL</label>
-      <UrlInput id={`${prefix}-url`} value={url} onValue={setUrl} required />
-      <label htmlFor={`${prefix}-status`}>Status</label>
-      <select id={`${prefix}-status`} value={status} onChange={(e) => setStatus(e.target.value as LibraryItem["status"])}>
-        {options.map((s) => (
-          <option key={s} value={s} disabled={!choices.includes(s)}>
-            {s}
-          </option>
-        ))}
-      </select>
-      <p className="muted">A paused code&apos;s short link answers 404 and records no scans until it is active again.</p>
-      <FormError error={error} testId={`edit-error-${item.id}`} />
-      <div className="actions">
-        <button type="submit" disabled={busy || saving}>Save</button>
-        <button type="button" className="secondary" onClick={done}>Cancel</button>
-      </div>
-    </form>
   );
 }

@@ -1,5 +1,5 @@
 "use client";
-// Shown where a key was refused because the address is not verified yet.
+// The verification notice's action (components/VerifyNotice.tsx): the page's one way to send the mail again.
 import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTRPC } from "@/trpc/react";

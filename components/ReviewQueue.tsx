@@ -12,6 +12,7 @@ import { FormError } from "./FormError";
 import { when } from "./KeyPanel";
 import { imageUrl, useLibraryChanged } from "./Library";
 import { FIRST_QUEUE_PAGE, reviewQueueInput, type QueueQuery } from "./libraryPageInput";
+import { Pager } from "./Pager";
 import { useRowAction } from "./useAction";
 import { plural } from "./words";
 
@@ -189,17 +190,7 @@ export function ReviewQueue({ isAdmin }: { isAdmin: boolean }) {
         </>
       )}
       {(data.pages > 1 || data.page > 1) && (
-        <nav className="pager" aria-label="Pages of the review queue">
-          <button type="button" className="secondary" disabled={action.busy || data.page <= 1} onClick={() => void show({ ...query, page: Math.min(data.page - 1, data.pages) })}>
-            Previous
-          </button>
-          <span data-testid="queue-page-of">
-            Page {data.page} of {data.pages} · {plural(data.total, "draft")}
-          </span>
-          <button type="button" className="secondary" disabled={action.busy || data.page >= data.pages} onClick={() => void show({ ...query, page: data.page + 1 })}>
-            Next
-          </button>
-        </nav>
+        <Pager label="Pages of the review queue" testId="queue-page-of" page={data.page} pages={data.pages} count={plural(data.total, "draft")} busy={action.busy} onPage={(page) => void show({ ...query, page })} />
       )}
       <RejectedDrafts />
     </section>

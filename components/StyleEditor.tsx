@@ -103,6 +103,8 @@ function useCheckedPreview(libraryKind: LibraryKind, item: Item, style: Style, s
 
 export function StyleEditor({ libraryKind, item, saveStyle, busy, done }: Props) {
   const [draft, setDraft] = useState<Draft>(() => draftOf(item.style));
+  // The version the editor opened: a save after another tab's is refused (not the page's refetched one).
+  const [loadedAt] = useState(item.updatedAt);
   const [logoError, setLogoError] = useState<string | null>(null);
   const style = styleOf(draft);
   // The reasons found without drawing, on the spot; the server's decode check has the last word.
@@ -138,7 +140,7 @@ export function StyleEditor({ libraryKind, item, saveStyle, busy, done }: Props)
       onSubmit={(e) => {
         e.preventDefault();
         void run(async () => {
-          await saveStyle({ scope: libraryKind, kind: item.kind, id: item.id, style });
+          await saveStyle({ scope: libraryKind, kind: item.kind, id: item.id, style, updatedAt: loadedAt });
           done();
         });
       }}

@@ -35,11 +35,12 @@ for (const [name, viewport] of Object.entries(WIDTHS)) {
     await setTier(email, "pro");
     await page.goto("/profile");
 
-    // Not verified yet: refused, with a button to send the mail again.
+    // Not verified yet: refused, and the page's one Resend sends the mail again.
     await page.getByRole("button", { name: "Generate API key" }).click();
     await expect(page.getByTestId("key-error")).toHaveText("Verify your email address first");
-    // The notice every page of an unverified account shows carries the same Resend as the key panel.
-    await expect(page.getByRole("button", { name: "Resend verification email" })).toHaveCount(2);
+    // One Resend on the page: the notice every page of an unverified account shows; the key panel points to it.
+    await expect(page.getByRole("button", { name: "Resend verification email" })).toHaveCount(1);
+    await expect(page.getByTestId("verify-first-hint").getByRole("link", { name: "the notice at the top of the page" })).toHaveAttribute("href", "#verify-notice");
     await page.getByTestId("verify-notice").getByRole("button", { name: "Resend verification email" }).click();
     await expect(page.getByText("Sent: open the link in the mail")).toBeVisible();
     await shot(page, `accounts-unverified-${viewport.width}`);

@@ -109,6 +109,22 @@ test("By hour moves to the last 7 days, the presets set their days in the viewer
     await expect(page.getByTestId("hourly-cut")).toContainText("2026-03-25 to 2026-03-31");
     await expect(field(page, "View")).toHaveValue("hour");
     await expect(page.getByTestId("total-scans")).toHaveText("5");
+
+    // A range the report refuses: the error, and the presets and the View menu to recover with.
+    await page.goto(`${server.base}/analytics/${code}?tz=America%2FNew_York&from=2026-03-31&to=2026-03-01&granularity=hour`);
+    await expect(page.locator(".error")).toHaveText("to must not be before from");
+    await expect(page.getByTestId("total-scans")).toHaveCount(0);
+    await expect(field(page, "View")).toBeVisible();
+    await expect(field(page, "View")).toHaveValue("hour");
+    const ranges = page.getByRole("navigation", { name: "Ranges" });
+    await expect(ranges.getByRole("link")).toHaveText(["Today", "Last 7 days", "Last 30 days", "This month", "Last month"]);
+    await expect(ranges.locator('[aria-current="true"]')).toHaveCount(0);
+    await shot(page, "analytics-periods-refused");
+    await page.getByTestId("preset-7d").click();
+    await expect(page.locator(".error")).toHaveCount(0);
+    await expect(field(page, "From")).toHaveValue("2026-03-25");
+    await expect(field(page, "View")).toHaveValue("hour");
+    await expect(page.getByTestId("total-scans")).toHaveText("5");
     await context.close();
   } finally {
     await server?.stop();

@@ -45,7 +45,7 @@ test("a 1,200-row file: refused with both bad lines named, then imported to 100 
   await expect(panel.getByTestId("import-progress")).toHaveJSProperty("value", ROWS);
   await expect(panel.getByTestId("import-progress")).toHaveJSProperty("max", ROWS);
   await expect(panel.getByTestId("import-progress-text")).toHaveText("1,200 of 1,200 rows (100 %)");
-  await expect(page.getByTestId("page-of")).toContainText("1200 codes");
+  await expect(page.getByTestId("page-of")).toContainText("1,200 codes");
   expect(await codesOf({ userId: user.id })).toBe(ROWS);
   // A quoted name keeps its comma.
   expect(await db.dynamicCode.count({ where: { userId: user.id, name: "Menu 7, table card", destinationUrl: "https://example.com/Menu/7" } })).toBe(1);

@@ -2,7 +2,7 @@
 // /business. Every change goes through the same domain functions as /v1, so the rules
 // (validation, all-or-nothing batches, drafts, who may publish) cannot drift apart.
 import { z } from "zod";
-import { db, dialect, dialectSql, selectRows } from "../db";
+import { db, dialect, dialectSql, isRecordMissing, selectRows } from "../db";
 import { DomainError, fromZodIssues, invalid, notFound, type BatchItemError } from "../errors";
 import { totalScansOf } from "./analytics";
 import { createDynamicCodes, deleteDynamicCode, dynamicBatchInput, dynamicDestinations, settableStatuses, shortUrl, updateDynamicCode, dynamicPatchInput } from "./dynamicCodes";
@@ -14,7 +14,7 @@ import { capacityProblem } from "./qrImage";
 import { renderImage } from "../images/renderer";
 import { resolvedStyle } from "./qrStyle";
 import { refuseUnreadableStyles } from "./readableStyles";
-import type { LastSeen } from "./staleSave";
+import { refuseStale, staleSave, type LastSeen } from "./staleSave";
 import { membershipOf, type ItemKind, type Role } from "./teams";
 import { MAX_BATCH, servedShortLinkIssues, styleField, styleShape, type NamedDestination, type Style } from "./validation";
 import { sendableUrl } from "../urls";
@@ -282,21 +282,30 @@ export async function previewItemStyle(actor: Actor, kind: ItemKind, id: string,
 }
 const PREVIEW_SIZE = 192;
 
-/** The style editor's save: the API's style rules and the same decode check. */
-export async function saveStyle(actor: Actor, kind: ItemKind, id: string, input: unknown): Promise<Style> {
+/**
+ * The style editor's save: the API's style rules and the same decode check, refused when the
+ * record changed since the editor opened (`lastSeen`). A dynamic code's style is part of its
+ * record, so it is saved as a PATCH of it: activity and dynqrcode.updated in one transaction.
+ */
+export async function saveStyle(actor: Actor, kind: ItemKind, id: string, input: unknown, lastSeen?: LastSeen): Promise<Style> {
   requireEditor(actor);
+  if (kind === "dynamic") {
+    const parsed = styleField.safeParse(input);
+    if (!parsed.success) throw fromZodIssues(parsed.error.issues);
+    return (await updateDynamicCode(actor, { code: id, style: parsed.data }, lastSeen)).record.style;
+  }
   const style = await checkItemStyle(actor, kind, id, input);
-  const data = { style: JSON.stringify(style), updatedAt: new Date() };
-  const where = libraryWhere(actor.library);
   await db.$transaction(async (tx) => {
     // Deleted meanwhile (by another tab or person): a 404, never a 500.
-    const row =
-      kind === "static"
-        ? await tx.staticCode.findFirst({ where: { id, ...where }, select: { id: true, name: true, style: true } })
-        : await tx.dynamicCode.findFirst({ where: { code: id, ...where, deletedAt: null }, select: { id: true, name: true, style: true } });
-    if (!row) throw notFound(kind === "static" ? "QR code not found" : "Dynamic QR code not found");
-    if (kind === "static") await tx.staticCode.update({ where: { id: row.id }, data });
-    else await tx.dynamicCode.update({ where: { id: row.id }, data });
+    const row = await tx.staticCode.findFirst({ where: { id, ...libraryWhere(actor.library) }, select: { id: true, name: true, style: true, updatedAt: true } });
+    if (!row) throw notFound("QR code not found");
+    refuseStale(row.updatedAt, lastSeen);
+    // With a precondition, written only if no other save came since it was read.
+    await tx.staticCode
+      .update({ where: { id: row.id, ...(lastSeen ? { updatedAt: row.updatedAt } : {}) }, data: { style: JSON.stringify(style), updatedAt: new Date() } })
+      .catch((error) => {
+        throw lastSeen && isRecordMissing(error) ? staleSave(lastSeen) : error;
+      });
     const change = changedFields({ style: JSON.parse(row.style) }, { style });
     if (change) await recordCodeActivity(tx, actor, "code.updated", [{ kind, target: id, name: row.name, ...change }]);
   });

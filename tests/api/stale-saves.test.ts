@@ -1,6 +1,6 @@
 // Issue 39, point 5: two editors of one code. /v1 PATCH takes If-Unmodified-Since (412 when the
 // record changed after it, nothing changed); the pages' update sends the updated_at its form
-// loaded (the browser's side: e2e/stale-save.spec.ts). The record is made older in the database
+// loaded, and so does its style editor (the browser's side: e2e/stale-save.spec.ts). The record is made older in the database
 // instead of waiting for the clock's next second.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
@@ -76,5 +76,26 @@ describe("stale saves", () => {
     await page("library.update", { scope: "personal", updatedAt: loaded, patch: { code: seen.code, name: "Tab one" } });
     await assert.rejects(page("library.update", { scope: "personal", updatedAt: loaded, patch: { code: seen.code, name: "Tab two" } }), { message: "This code was changed since you opened it — reload" });
     assert.equal((await listedCode(key, seen.code)).name, "Tab one");
+  });
+
+  it("the pages' style save: the updated_at the editor loaded saves once; a second editor opened before is refused and nothing changes (static and dynamic)", async () => {
+    const { key, user } = await personalKey();
+    const dynamic = await hourOldCode(key);
+    const { qr_id } = ((await http("POST", "/v1/qrcodes", { key, json: { url: "https://example.com/static", name: "Static" } })).body as { created: { qr_id: string }[] }).created[0];
+    await db.staticCode.update({ where: { id: qr_id }, data: { updatedAt: new Date(Date.now() - 3600_000) } });
+    const page = await logIn(user.email);
+    const items = ((await page.query("library.page", { scope: "personal" })) as { items: { kind: "static" | "dynamic"; id: string; updatedAt: string }[] }).items;
+    for (const [kind, id] of [["dynamic", dynamic.code], ["static", qr_id]] as const) {
+      const loaded = items.find((i) => i.id === id)!.updatedAt;
+      const at = { scope: "personal", kind, id, updatedAt: loaded };
+      assert.deepEqual(await page("library.saveStyle", { ...at, style: { foreground: "#112233" } }), { style: { foreground: "#112233" } }, kind);
+      await assert.rejects(page("library.saveStyle", { ...at, style: { foreground: "#445566" } }), { message: "This code was changed since you opened it — reload" }, kind);
+      // The same tab's rules editor or edit form, opened before that save, is refused too.
+      if (kind === "dynamic") await assert.rejects(page("library.update", { scope: "personal", updatedAt: loaded, patch: { code: id, name: "Late" } }), { message: "This code was changed since you opened it — reload" });
+      const list = kind === "static" ? "qrcodes" : "dynqrcodes";
+      const listed = ((await http("GET", `/v1/${list}?limit=100`, { key })).body as Record<string, { code?: string; qr_id?: string; style: unknown }[]>)[list];
+      assert.deepEqual(listed.find((r) => (r.code ?? r.qr_id) === id)!.style, { foreground: "#112233" }, `${kind}: the first save stays`);
+    }
+    assert.equal((await listedCode(key, dynamic.code)).name, "First");
   });
 });

@@ -7,7 +7,7 @@ import { after, before, describe, it } from "node:test";
 import { parse } from "csv-parse/sync";
 import { db } from "../../server/db";
 import { reviewDrafts } from "../../server/domain/teams";
-import { http, makeTeam, personalKey, until } from "../helpers";
+import { http, logIn, makeTeam, personalKey, until } from "../helpers";
 import { receiver } from "../webhook-receiver";
 
 type Payload = { type: string; timestamp: string; data: Record<string, unknown> };
@@ -79,6 +79,23 @@ describe("webhook payloads carry the record as /v1 answers with it", () => {
     const staticBefore = await listed(key, "qrcodes", stat.qr_id!);
     assert.equal((await http("DELETE", `/v1/qrcodes/${stat.qr_id}`, { key })).status, 200);
     assert.deepEqual((await eventOf("/records", "qrcode.deleted", stat.qr_id!)).data, staticBefore);
+  });
+
+  it("a style saved in the page's editor is announced: dynqrcode.updated with the record as listed, the new style in it", async () => {
+    const { key, user } = await personalKey();
+    assert.equal((await http("POST", "/v1/webhooks", { key, json: { url: `${hooks.base}/style`, events: ["dynqrcode.updated"] } })).status, 201);
+    const { code } = ((await http("POST", "/v1/dynqrcodes", { key, json: { destination_url: "https://example.com/poster", name: "Poster" } })).body as { created: Listed[] }).created[0];
+    const page = await logIn(user.email);
+    await page("library.saveStyle", { scope: "personal", kind: "dynamic", id: code, style: { foreground: "#1d4ed8", module_shape: "dot" } });
+    const updated = await eventOf("/style", "dynqrcode.updated", code!);
+    assert.deepEqual(updated.data.style, { foreground: "#1d4ed8", module_shape: "dot" });
+    assert.deepEqual(updated.data, await listed(key, "dynqrcodes", code!));
+    // A style the decode check refuses changes nothing and announces nothing: the next event is the next save's.
+    await assert.rejects(page("library.saveStyle", { scope: "personal", kind: "dynamic", id: code, style: { foreground: "#ffffff", background: "#ffffff" } }), /unreadable/);
+    await page("library.saveStyle", { scope: "personal", kind: "dynamic", id: code, style: { margin: 2 } });
+    const ofCode = () => payloads("/style").filter((p) => p.data.code === code);
+    await until(() => ofCode().length >= 2, "the second style's event");
+    assert.deepEqual(ofCode().map((p) => p.data.style), [{ foreground: "#1d4ed8", module_shape: "dot" }, { margin: 2 }]);
   });
 
   it("draft.approved carries the record as listed once approved (its new updated_at); draft.rejected the record as it was", async () => {

@@ -11,7 +11,7 @@ import { libraryOfItemFor } from "@/server/domain/libraryItems";
 import { codeAnalytics, codeSummaryFor, destinationsOf, type CodeAnalytics } from "@/server/domain/analytics";
 import { pageRange, rangePresets } from "@/server/domain/analyticsPeriods";
 import { MAX_HOURLY_DAYS } from "@/server/domain/calendarDays";
-import { zoneNames } from "@/server/domain/timeZones";
+import { timeZoneOf, zoneNames } from "@/server/domain/timeZones";
 import { DomainError } from "@/server/errors";
 
 export const dynamic = "force-dynamic";
@@ -26,6 +26,16 @@ const pointsOf = (report: CodeAnalytics) =>
   report.hourly
     ? report.hourly.map((h) => ({ label: hourLabel(h.hour), scans: h.scans, unique_scans: h.unique_scans }))
     : (report.daily ?? []).map((d) => ({ label: d.date, scans: d.scans, unique_scans: d.unique_scans }));
+
+/** The zone asked if it is one (a refused range's presets keep it), else UTC's. */
+function knownZoneOr(tz: string): string {
+  try {
+    return timeZoneOf(tz);
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    return "UTC";
+  }
+}
 
 /** `key`: the row's value when its name is not unique (a country's code). */
 function Breakdown({ title, rows }: { title: string; rows: { key?: string; name: string; scans: number }[] }) {
@@ -94,17 +104,16 @@ export default async function AnalyticsPage({ params, searchParams }: Props) {
             kept and shown here.
           </p>
         )}
-        {report && (
-          <RangePresets
-            path={`/analytics/${code}`}
-            presets={rangePresets(report.tz)}
-            from={report.from}
-            to={report.to}
-            tz={report.tz}
-            hourly={report.hourly !== undefined}
-            compare={comparing}
-          />
-        )}
+        {/* Offered on a refused range too: a preset is the way back to one that is shown. */}
+        <RangePresets
+          path={`/analytics/${code}`}
+          presets={rangePresets(report?.tz ?? knownZoneOr(tz))}
+          from={report?.from ?? range.from ?? ""}
+          to={report?.to ?? range.to ?? ""}
+          tz={report?.tz ?? knownZoneOr(tz)}
+          hourly={report ? report.hourly !== undefined : range.granularity === "hour"}
+          compare={comparing}
+        />
         <form className="inline-form" method="get">
           <AnalyticsRangeFields
             key={`${report?.from}|${report?.to}|${report?.hourly ? "hour" : range.granularity}`}

@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { actorFor, createFromLines, MAX_PASTED_LENGTH, createItem, libraryKindField, libraryPage, previewItemStyle, removeItem, saveStyle, updateItem } from "../../domain/libraryItems";
 import { dynamicPatchInput } from "../../domain/dynamicCodes";
+import type { LastSeen } from "../../domain/staleSave";
 import { itemKind } from "../../domain/teams";
 import { createTRPCRouter, sessionProcedure } from "../trpc";
 
@@ -11,6 +12,9 @@ import { createTRPCRouter, sessionProcedure } from "../trpc";
  */
 const inLibrary = z.object({ scope: libraryKindField });
 const item = inLibrary.extend({ kind: itemKind, id: z.string() });
+/** The record's updated_at as the form loaded it: a save after another one is refused (README, "Stale saves"). */
+const updatedAt = z.iso.datetime({ message: "updatedAt must be an ISO 8601 time" }).optional();
+const seenOnPage = (at: string | undefined): LastSeen | undefined => (at === undefined ? undefined : { updatedAt: new Date(at), from: "page" });
 
 export const libraryRouter = createTRPCRouter({
   page: sessionProcedure
@@ -34,12 +38,9 @@ export const libraryRouter = createTRPCRouter({
     .input(inLibrary.extend({ kind: itemKind, lines: z.string().max(MAX_PASTED_LENGTH) }))
     .mutation(async ({ ctx, input }) => ({ created: await createFromLines(await actorFor(ctx.session.userId, input.scope, ctx.servedHosts), input.kind, input.lines) })),
 
-  /** `updatedAt`: the record's, as the form loaded it; a save after another one is refused (README, "Stale saves"). */
   update: sessionProcedure
-    .input(inLibrary.extend({ patch: dynamicPatchInput, updatedAt: z.iso.datetime({ message: "updatedAt must be an ISO 8601 time" }).optional() }))
-    .mutation(async ({ ctx, input }) =>
-      updateItem(await actorFor(ctx.session.userId, input.scope, ctx.servedHosts), input.patch, input.updatedAt === undefined ? undefined : { updatedAt: new Date(input.updatedAt), from: "page" }),
-    ),
+    .input(inLibrary.extend({ patch: dynamicPatchInput, updatedAt }))
+    .mutation(async ({ ctx, input }) => updateItem(await actorFor(ctx.session.userId, input.scope, ctx.servedHosts), input.patch, seenOnPage(input.updatedAt))),
 
   remove: sessionProcedure.input(item).mutation(async ({ ctx, input }) => removeItem(await actorFor(ctx.session.userId, input.scope, null), input.kind, input.id)),
 
@@ -49,6 +50,6 @@ export const libraryRouter = createTRPCRouter({
     .mutation(async ({ ctx, input }) => previewItemStyle(await actorFor(ctx.session.userId, input.scope, null), input.kind, input.id, input.style)),
 
   saveStyle: sessionProcedure
-    .input(item.extend({ style: z.unknown() }))
-    .mutation(async ({ ctx, input }) => ({ style: await saveStyle(await actorFor(ctx.session.userId, input.scope, null), input.kind, input.id, input.style) })),
+    .input(item.extend({ style: z.unknown(), updatedAt }))
+    .mutation(async ({ ctx, input }) => ({ style: await saveStyle(await actorFor(ctx.session.userId, input.scope, null), input.kind, input.id, input.style, seenOnPage(input.updatedAt)) })),
 });
