@@ -77,17 +77,21 @@ const limiter = processSingleton("rateLimit", () => ({
 const MAX_STATES = 200_000;
 
 /** The same arithmetic as the Lua script below, on `store`. `cost` 0 asks without consuming; a negative one gives tokens back. */
+/** Expired buckets go at most once a minute; beyond MAX_STATES (an attack from many addresses), the oldest first. */
+function sweep(store: BucketStore, now: number): void {
+  const { states } = store;
+  if (now - store.lastSweep <= 60_000 && states.size <= MAX_STATES) return;
+  store.lastSweep = now;
+  for (const [k, s] of states) if (s.expiresAt < now) states.delete(k);
+  for (const k of states.keys()) {
+    if (states.size <= MAX_STATES * 0.9) break;
+    states.delete(k);
+  }
+}
+
 export function takeFromStore(store: BucketStore, key: string, rule: Rule, cost = 1, now = Date.now()): Decision {
   const { states } = store;
-  if (now - store.lastSweep > 60_000 || states.size > MAX_STATES) {
-    store.lastSweep = now;
-    for (const [k, s] of states) if (s.expiresAt < now) states.delete(k);
-    // Still too many (an attack from many addresses): forget the oldest first.
-    for (const k of states.keys()) {
-      if (states.size <= MAX_STATES * 0.9) break;
-      states.delete(k);
-    }
-  }
+  sweep(store, now);
   const day = Math.floor(now / DAY_MS);
   const state = states.get(key);
   let tokens = state ? Math.min(rule.capacity, state.tokens + (Math.max(0, now - state.at) * rule.refillPerSecond) / 1000) : rule.capacity;
@@ -109,6 +113,16 @@ export function takeFromStore(store: BucketStore, key: string, rule: Rule, cost 
 
 /** The process's own limits (the embedded default, and the fallback while Redis is away). */
 export const takeInProcess = (key: string, rule: Rule, cost = 1, now = Date.now()) => takeFromStore(limiter.store, key, rule, cost, now);
+
+/**
+ * Sets `store`'s bucket to what Redis last answered (whole tokens: never more than Redis had),
+ * so that a fallback carries on from there: a fresh bucket would let a burst that Redis was
+ * refusing pass while one command timed out.
+ */
+export function mirrorInStore(store: BucketStore, key: string, rule: Rule, answer: Decision, now = Date.now()): void {
+  sweep(store, now);
+  store.states.set(key, { tokens: answer.tokens, at: now, day: Math.floor(now / DAY_MS), used: answer.used, expiresAt: now + lifetimeMs(rule) });
+}
 
 // ---- Redis ------------------------------------------------------------------------------
 
@@ -191,6 +205,7 @@ export async function take(key: string, rule: Rule, cost = 1): Promise<Decision>
   if (client && client.status === "ready") {
     try {
       const decision = await redisTakes.load({ client, key, rule, cost });
+      mirrorInStore(limiter.store, key, rule, decision);
       if (limiter.redisFailing) {
         limiter.redisFailing = false;
         logError("ratelimit.redis_restored", {});

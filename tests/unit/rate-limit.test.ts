@@ -1,7 +1,7 @@
 // The token bucket with a daily quota (in process; the Redis script does the same arithmetic).
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { newBucketStore, takeFromStore, type Rule } from "../../server/rate-limit";
+import { mirrorInStore, newBucketStore, takeFromStore, type Rule } from "../../server/rate-limit";
 
 const DAY = 86_400_000;
 const rule: Rule = { capacity: 10, refillPerSecond: 5, dailyQuota: 0 };
@@ -23,6 +23,16 @@ describe("token bucket", () => {
     // never above the capacity, however long it rests
     const rested = Array.from({ length: 12 }, () => takeFromStore(store, "k", rule, 1, t0 + 3_600_000));
     assert.equal(rested.filter((d) => d.allowed).length, 10);
+  });
+
+  it("a fallback carries on from Redis's last answer: an emptied bucket stays empty, a daily count stays counted", () => {
+    const store = newBucketStore();
+    const shared = newBucketStore(); // stands for Redis's bucket: the same arithmetic
+    const quota: Rule = { capacity: 10, refillPerSecond: 5, dailyQuota: 12 };
+    for (let i = 0; i < 10; i++) mirrorInStore(store, "k", quota, takeFromStore(shared, "k", quota, 1, t0), t0);
+    assert.equal(takeFromStore(store, "k", quota, 1, t0).allowed, false, "the mirrored bucket is empty, as Redis's");
+    const later = Array.from({ length: 5 }, () => takeFromStore(store, "k", quota, 1, t0 + 1000));
+    assert.equal(later.filter((d) => d.allowed).length, 2, "it refills, up to the day's quota Redis had counted (10 of 12)");
   });
 
   it("cost 0 asks without consuming", () => {
