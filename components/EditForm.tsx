@@ -6,7 +6,7 @@ import type { RouterOutputs } from "@/trpc/react";
 import { FormError } from "./FormError";
 import type { LibraryMutations } from "./Library";
 import { UrlInput } from "./UrlInput";
-import { useAction } from "./useAction";
+import { useCodePatch } from "./useCodePatch";
 
 type LibraryItem = RouterOutputs["library"]["page"]["items"][number];
 
@@ -24,10 +24,8 @@ export function EditForm({
   const [name, setName] = useState(item.name);
   const [url, setUrl] = useState(item.url);
   const [status, setStatus] = useState(item.status);
-  // The version the form opened: a save after another tab's is refused (not the page's refetched one).
-  const [loadedAt] = useState(item.updatedAt);
   // The form's own error, shown at the form and cleared by the next change.
-  const { error, busy: saving, run, clear } = useAction();
+  const { error, saving, clear, save } = useCodePatch({ libraryKind, mutations, item, done });
   const options = choices.includes(item.status) ? choices : [item.status, ...choices];
   const prefix = `edit-${item.id}`;
   return (
@@ -38,18 +36,10 @@ export function EditForm({
       onChange={clear}
       onSubmit={(e) => {
         e.preventDefault();
-        void run(async () => {
-          await mutations.update.mutateAsync({
-            scope: libraryKind,
-            updatedAt: loadedAt,
-            patch: {
-              code: item.id,
-              ...(name !== item.name ? { name } : {}),
-              ...(url !== item.url ? { destination_url: url } : {}),
-              ...(status !== item.status ? { status } : {}),
-            },
-          });
-          done();
+        save({
+          ...(name !== item.name ? { name } : {}),
+          ...(url !== item.url ? { destination_url: url } : {}),
+          ...(status !== item.status ? { status } : {}),
         });
       }}
     >

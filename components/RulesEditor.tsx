@@ -7,7 +7,7 @@ import { COUNTRIES, MAX_TARGETS, TARGET_DEVICES, TARGET_OS, UTM_KEYS } from "@/s
 import type { RouterOutputs } from "@/trpc/react";
 import { FormError } from "./FormError";
 import type { LibraryMutations } from "./Library";
-import { useAction } from "./useAction";
+import { useCodePatch } from "./useCodePatch";
 import { UrlInput } from "./UrlInput";
 import type { LibraryKind } from "@/server/domain/libraryItems";
 
@@ -41,9 +41,7 @@ export function RulesEditor({ libraryKind, mutations, item, busy, done }: { libr
   const [utm, setUtm] = useState<Record<string, string>>(Object.fromEntries(UTM_KEYS.map((key) => [key, rules.utm?.[key] ?? ""])));
   const [password, setPassword] = useState("");
   const [removePassword, setRemovePassword] = useState(false);
-  // The version the form opened: a save after another tab's is refused (not the page's refetched one).
-  const [loadedAt] = useState(item.updatedAt);
-  const { error, busy: saving, run, clear } = useAction();
+  const { error, saving, clear, save } = useCodePatch({ libraryKind, mutations, item, done });
   const prefix = `rules-${item.id}`;
 
   const change = (i: number, field: keyof TargetRow, value: string) => setTargets(targets.map((t, j) => (j === i ? { ...t, [field]: value } : t)));
@@ -61,20 +59,12 @@ export function RulesEditor({ libraryKind, mutations, item, busy, done }: { libr
       onChange={clear}
       onSubmit={(e) => {
         e.preventDefault();
-        void run(async () => {
-          await mutations.update.mutateAsync({
-            scope: libraryKind,
-            updatedAt: loadedAt,
-            patch: {
-              code: item.id,
-              expires_at: fromLocalInput(expiresAt),
-              expired_url: expiredUrl || null,
-              targets: targets.length > 0 ? targets.map(targetOf) : null,
-              utm: Object.keys(tags).length > 0 ? tags : null,
-              ...(removePassword ? { password: null } : password ? { password } : {}),
-            },
-          });
-          done();
+        save({
+          expires_at: fromLocalInput(expiresAt),
+          expired_url: expiredUrl || null,
+          targets: targets.length > 0 ? targets.map(targetOf) : null,
+          utm: Object.keys(tags).length > 0 ? tags : null,
+          ...(removePassword ? { password: null } : password ? { password } : {}),
         });
       }}
     >

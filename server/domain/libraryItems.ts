@@ -249,16 +249,22 @@ async function encodedTextOf(actor: Actor, kind: ItemKind, id: string): Promise<
   return shortUrl(record.code);
 }
 
-/** The style's rules and the decode check, for the editor's "This design scans" (nothing stored). */
-export async function checkItemStyle(actor: Actor, kind: ItemKind, id: string, input: unknown): Promise<Style> {
+/** The API's style rules, thrown as its input error. */
+function styleOf(input: unknown): Style {
   const parsed = styleField.safeParse(input);
   if (!parsed.success) throw fromZodIssues(parsed.error.issues);
+  return parsed.data;
+}
+
+/** The style's rules and the decode check, for the editor's "This design scans" (nothing stored). */
+export async function checkItemStyle(actor: Actor, kind: ItemKind, id: string, input: unknown): Promise<Style> {
+  const style = styleOf(input);
   const text = await encodedTextOf(actor, kind, id);
   // A higher error-correction level holds fewer bytes: the URL must still fit.
-  const problem = kind === "static" && capacityProblem(text, resolvedStyle(parsed.data).error_correction);
+  const problem = kind === "static" && capacityProblem(text, resolvedStyle(style).error_correction);
   if (problem) throw invalid(`The url ${problem}: choose a lower error correction`);
-  await refuseUnreadableStyles([{ text, style: parsed.data }]);
-  return parsed.data;
+  await refuseUnreadableStyles([{ text, style }]);
+  return style;
 }
 
 /**
@@ -289,11 +295,7 @@ const PREVIEW_SIZE = 192;
  */
 export async function saveStyle(actor: Actor, kind: ItemKind, id: string, input: unknown, lastSeen?: LastSeen): Promise<Style> {
   requireEditor(actor);
-  if (kind === "dynamic") {
-    const parsed = styleField.safeParse(input);
-    if (!parsed.success) throw fromZodIssues(parsed.error.issues);
-    return (await updateDynamicCode(actor, { code: id, style: parsed.data }, lastSeen)).record.style;
-  }
+  if (kind === "dynamic") return (await updateDynamicCode(actor, { code: id, style: styleOf(input) }, lastSeen)).record.style;
   const style = await checkItemStyle(actor, kind, id, input);
   await db.$transaction(async (tx) => {
     // Deleted meanwhile (by another tab or person): a 404, never a 500.
