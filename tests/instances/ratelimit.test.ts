@@ -8,11 +8,31 @@ import { startServer, type RunningServer } from "../../scripts/harness";
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const get = (server: RunningServer, key?: string) =>
   fetch(`${server.base}/v1/qrcodes`, { headers: key ? { "x-api-key": key } : {} }).then(async (r) => ({ status: r.status, headers: r.headers, body: await r.json() }));
-/** n GET /v1/qrcodes at once (see `burst`), each to one of the servers in turn. */
+/** n GET /v1/qrcodes at once (see `burst`), each to one of the servers in turn; `ms` from the first sent to the last answered. */
 const statuses = async (servers: RunningServer[], key: string, n: number) => {
+  const started = performance.now();
   const replies = await burst(Array.from({ length: n }, (_, i) => ({ url: `${servers[i % servers.length].base}/v1/qrcodes`, headers: { "x-api-key": key } })));
   const by = (s: number) => replies.filter((r) => r.status === s).length;
-  return { ok: by(200), refused: by(429), other: replies.length - by(200) - by(429) };
+  return { ok: by(200), refused: by(429), other: replies.length - by(200) - by(429), ms: performance.now() - started };
+};
+/**
+ * A personal key's bucket (10, refilled 5 a second) passes 10 of a burst, plus what refilled
+ * while the burst was answered: on a loaded machine 40 requests take longer than the 200 ms
+ * one token does. Returns how many passed.
+ */
+const assertOneBucket = (r: Awaited<ReturnType<typeof statuses>>, n: number) => {
+  const refilled = Math.floor((5 * r.ms) / 1000);
+  assert.deepEqual({ other: r.other, answered: r.ok + r.refused }, { other: 0, answered: n });
+  assert.ok(r.ok >= 10 && r.ok <= 10 + refilled, `${r.ok} passed of ${n} in ${Math.round(r.ms)} ms: 10 allowed, + ${refilled} refilled`);
+  return r.ok;
+};
+/** A burst of 40 across both instances of a fresh key, retried while it takes a second or more (then two buckets, 20, could pass for one). */
+const assertSharedBucket = async (servers: RunningServer[]) => {
+  for (let attempt = 1; ; attempt++) {
+    const { key } = await personalKey();
+    const r = await statuses(servers, key, 40);
+    if (r.ms < 1000 || attempt === 5) return assertOneBucket(r, 40);
+  }
 };
 /** Keys and channels of this server's own in Redis (when the run uses one). */
 const ownPrefix = () => ({ REDIS_KEY_PREFIX: `qrtest:${process.pid}:${Math.random().toString(36).slice(2)}:` });
@@ -26,14 +46,15 @@ describe("daily quota (lowered to 15 for this server)", () => {
 
   it("burst refusals do not count; quota + more requests → exactly the quota pass; Retry-After runs to midnight", async () => {
     const { key } = await personalKey();
-    assert.deepEqual(await statuses([server], key, 20), { ok: 10, refused: 10, other: 0 });
+    const passed = assertOneBucket(await statuses([server], key, 20), 20);
     await sleep(2100); // the bucket is full again
     const replies = [];
     for (let i = 0; i < 10; i++) {
       replies.push(await get(server, key));
       await sleep(250); // slower than the refill: only the quota can refuse
     }
-    assert.deepEqual(replies.map((r) => r.status), [200, 200, 200, 200, 200, 429, 429, 429, 429, 429]);
+    const left = 15 - passed;
+    assert.deepEqual(replies.map((r) => r.status), Array.from({ length: 10 }, (_, i) => (i < left ? 200 : 429)));
     const refused = replies[9];
     assert.deepEqual(refused.body, { error: "Rate limit exceeded" });
     const toMidnight = Math.ceil((Math.ceil(Date.now() / 86_400_000) * 86_400_000 - Date.now()) / 1000);
@@ -46,7 +67,8 @@ describe("daily quota (lowered to 15 for this server)", () => {
 describe("missing and invalid keys, per client address", () => {
   let server: RunningServer;
   before(async () => {
-    server = await startServer(ownPrefix());
+    // Refilled once in 1,000 s: a burst slower than a second (a loaded machine) still meets exactly 60.
+    server = await startServer({ INVALID_KEY_LIMIT_PER_SECOND: "0.001", ...ownPrefix() });
   });
   after(() => server.stop());
 
@@ -66,28 +88,24 @@ describe("missing and invalid keys, per client address", () => {
 describe("two instances sharing a Redis", () => {
   const pair = withPair();
 
-  const hammer = (key: string, n: number) => statuses([pair.a, pair.b], key, n);
-
-  it("both hammering one key: the total allowed is exactly the limit", async () => {
-    const { key } = await personalKey();
-    assert.deepEqual(await hammer(key, 40), { ok: 10, refused: 30, other: 0 });
+  it("both hammering one key: together they pass one bucket's 10 (and what refilled meanwhile)", async () => {
+    await assertSharedBucket([pair.a, pair.b]);
   });
 
   it("Redis stops: no 500, limits per instance; Redis returns: shared limits again", async () => {
     await pair.redis.stop();
     const { key } = await personalKey();
-    assert.deepEqual(await statuses([pair.a], key, 30), { ok: 10, refused: 20, other: 0 });
-    assert.deepEqual(await statuses([pair.b], key, 30), { ok: 10, refused: 20, other: 0 });
+    assertOneBucket(await statuses([pair.a], key, 30), 30);
+    assertOneBucket(await statuses([pair.b], key, 30), 30);
 
     await pair.redis.start();
-    const { key: fresh } = await personalKey();
     for (let i = 0; i < 50; i++) {
       // Until both have reconnected (their retry waits grow to 2 s), probe with a throwaway key.
       const { key: probe } = await personalKey();
-      const r = await hammer(probe, 24);
-      if (r.ok === 10) break;
+      const r = await statuses([pair.a, pair.b], probe, 24);
+      if (r.ok < 16) break; // two buckets pass 20
       await sleep(200);
     }
-    assert.deepEqual(await hammer(fresh, 40), { ok: 10, refused: 30, other: 0 });
+    await assertSharedBucket([pair.a, pair.b]);
   });
 });
