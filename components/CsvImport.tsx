@@ -13,7 +13,7 @@ import type { LibraryKind } from "@/server/domain/libraryItems";
 import { useTRPC } from "@/trpc/react";
 import styles from "./CsvImport.module.css";
 import { FormError } from "./FormError";
-import { useLibraryChanged } from "./Library";
+import { useLibraryChanged } from "./useLibraryMutations";
 import { libraryPageInput } from "./libraryPageInput";
 import { messageOf } from "./useAction";
 

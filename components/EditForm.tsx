@@ -4,7 +4,7 @@ import { useState } from "react";
 import type { LibraryKind } from "@/server/domain/libraryItems";
 import type { RouterOutputs } from "@/trpc/react";
 import { FormError } from "./FormError";
-import type { LibraryMutations } from "./Library";
+import type { LibraryMutations } from "./useLibraryMutations";
 import { UrlInput } from "./UrlInput";
 import { useCodePatch } from "./useCodePatch";
 

@@ -2,7 +2,7 @@
 // A library on the page: /library (personal) or the team library on /business. Search,
 // pages, create (one, or pasted lines), edit, delete, copy the short URL, QR images and the
 // style editor. Every change is a call to the same domain functions as /v1.
-import { useMutation, useQueryClient, useSuspenseQuery } from "@tanstack/react-query";
+import { useQueryClient, useSuspenseQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
 import type { LibraryKind } from "@/server/domain/libraryItems";
@@ -19,6 +19,7 @@ import { RulesEditor } from "./RulesEditor";
 import { StyleEditor } from "./StyleEditor";
 import { EditForm } from "./EditForm";
 import { useAction } from "./useAction";
+import { useLibraryMutations, type LibraryMutations } from "./useLibraryMutations";
 import { ZipDownload } from "./ZipDownload";
 import { plural } from "./words";
 
@@ -31,37 +32,6 @@ type Run = (action: () => Promise<unknown>) => Promise<void>;
 const selectionKey = (item: LibraryItem) => `${item.kind}:${item.id}`;
 
 export const imageUrl = (item: Pick<LibraryItem, "kind" | "id">, query: string) => `/library/qr/${item.kind}/${encodeURIComponent(item.id)}?${query}`;
-
-/**
- * What a change to a library makes stale: its pages, and for the team's also the review
- * queue on /business (a new code is a draft there; a draft edited or deleted leaves it).
- */
-export function useLibraryChanged(libraryKind: LibraryKind) {
-  const trpc = useTRPC();
-  const queryClient = useQueryClient();
-  return async () => {
-    await Promise.all([
-      queryClient.invalidateQueries(trpc.library.page.queryFilter({ scope: libraryKind })),
-      libraryKind === "team" && queryClient.invalidateQueries(trpc.team.overview.queryFilter()),
-      // A writer's edit of a published code waits in the queue of changes.
-      libraryKind === "team" && queryClient.invalidateQueries(trpc.team.pendingChanges.queryFilter()),
-    ]);
-  };
-}
-
-/** The library's changes, each reloading what it changed once it succeeded. */
-function useLibraryMutations(libraryKind: LibraryKind) {
-  const trpc = useTRPC();
-  const changed = { onSuccess: useLibraryChanged(libraryKind) };
-  return {
-    create: useMutation(trpc.library.create.mutationOptions(changed)),
-    createMany: useMutation(trpc.library.createMany.mutationOptions(changed)),
-    update: useMutation(trpc.library.update.mutationOptions(changed)),
-    remove: useMutation(trpc.library.remove.mutationOptions(changed)),
-    saveStyle: useMutation(trpc.library.saveStyle.mutationOptions(changed)),
-  };
-}
-export type LibraryMutations = ReturnType<typeof useLibraryMutations>;
 
 type Props = { libraryKind: LibraryKind; title: string };
 

@@ -6,7 +6,7 @@ import { useState } from "react";
 import { COUNTRIES, MAX_TARGETS, TARGET_DEVICES, TARGET_OS, UTM_KEYS } from "@/server/rules/choices";
 import type { RouterOutputs } from "@/trpc/react";
 import { FormError } from "./FormError";
-import type { LibraryMutations } from "./Library";
+import type { LibraryMutations } from "./useLibraryMutations";
 import { useCodePatch } from "./useCodePatch";
 import { UrlInput } from "./UrlInput";
 import type { LibraryKind } from "@/server/domain/libraryItems";

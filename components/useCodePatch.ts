@@ -5,7 +5,7 @@
 import { useState } from "react";
 import type { LibraryKind } from "@/server/domain/libraryItems";
 import type { RouterInputs, RouterOutputs } from "@/trpc/react";
-import type { LibraryMutations } from "./Library";
+import type { LibraryMutations } from "./useLibraryMutations";
 import { useAction } from "./useAction";
 
 type LibraryItem = RouterOutputs["library"]["page"]["items"][number];

@@ -3,7 +3,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { Role } from "@/server/domain/teams";
 import { useTRPC, type RouterOutputs } from "@/trpc/react";
-import { useLibraryChanged } from "../Library";
+import { useLibraryChanged } from "../useLibraryMutations";
 
 export type TeamOverview = NonNullable<RouterOutputs["team"]["overview"]>;
 

@@ -4,7 +4,7 @@
 import { recordActivity } from "../activity";
 import { db } from "../db";
 import { countryOf } from "../scan/country";
-import { describeAgent } from "../scan/recorder";
+import { describeAgent } from "../scan/visitor";
 import { checkSecondFactor } from "./twoFactor";
 import { checkCredentials } from "./users";
 

@@ -4,7 +4,7 @@
 // (password.ts). The short link applies them in the contract's order: expired → password →
 // first matching target, else destination_url → UTM parameters.
 import { countryOf } from "../scan/country";
-import { describeAgent } from "../scan/recorder";
+import { describeAgent } from "../scan/visitor";
 import { sendableUrl } from "../urls";
 import type { Target, Utm } from "./fields";
 

@@ -11,18 +11,14 @@
 // Memory is bounded whatever the database does: beyond SCAN_MEMORY_SCANS unwritten scans, each
 // turn's scans are only appended to the spool, and the writer reads them back from it, in
 // order, as the buffer empties (a backlog of minutes costs disk, not memory).
-import { createHmac } from "node:crypto";
-import { isbot } from "isbot";
-import UAParser from "ua-parser-js";
 import { dialectSql, insertEach, storedTime, writeTransaction, type RunEach } from "../db";
 import { env } from "../env";
 import { logError } from "../log";
 import { countScansWritten, watchScanBuffer } from "../metrics";
-import { secret } from "../secrets";
 import { timeOrderedId } from "../ids";
-import { memoize } from "../memoize";
 import { processSingleton } from "../process-singleton";
 import { countryOf } from "./country";
+import { describeAgent, visitorHash } from "./visitor";
 import { QUARTER_MS } from "../domain/timeZones";
 import { outboxEvent } from "../webhooks/payload";
 
@@ -94,29 +90,6 @@ type ScanBuffer = {
 const buffer: ScanBuffer = processSingleton("scans.buffer", () => ({ scans: [], timer: null, writing: null, write: writeScans, spool: null, turn: [], turnSpooled: null, retryAt: 0, overflow: null, rate: 0, failing: false, inFlight: 0, writeStarted: 0 }));
 watchScanBuffer(() => ({ memory: inMemory(), spool: buffer.overflow?.scans ?? 0 }), () => secondsBehind());
 
-const DESKTOP_OS = /^(Windows|Mac OS|Linux|Ubuntu|Debian|Fedora|Chromium OS|Chrome OS)/;
-
-type Agent = { device: string; os: string; browser: string };
-// Parsing costs about 20 µs and the bot check 2 µs; both, the visitor hashes and the countries
-// (server/scan/country.ts) are remembered for the last few thousand agents and visitors.
-
-/** Device class, OS and browser names from a user agent. */
-export const describeAgent = memoize("agent", (userAgent): Agent => {
-  const ua = new UAParser(userAgent).getResult();
-  const type = ua.device.type;
-  const os = ua.os.name ?? "Unknown";
-  const device = type === "mobile" || type === "tablet" ? type : type ? "other" : DESKTOP_OS.test(os) ? "desktop" : "other";
-  return { device, os, browser: ua.browser.name ?? "Unknown" };
-});
-
-/** Bots and link-preview agents are redirected but not counted; so is an empty agent. */
-export const isBotAgent = memoize("isBot", (userAgent) => userAgent === "" || isbot(userAgent));
-
-const hashOfVisitor = memoize("visitorHash", (visitor) => createHmac("sha256", secret("VISITOR_HASH_SECRET")).update(visitor).digest("hex").slice(0, 32));
-
-/** Keyed hash of client address and user agent: the raw address is never stored (nor kept here
- * beyond the last few thousand visitors, whose repeated scans skip the HMAC). */
-export const visitorHash = (address: string, userAgent: string): string => hashOfVisitor(`${address}\n${userAgent}`);
 
 /** Takes a scan; with a spool, the promise resolves once it is in the spool (answer after it). */
 export function bufferScan(scan: ScanInput): Promise<void> | undefined {

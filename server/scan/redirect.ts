@@ -7,7 +7,8 @@ import { nowMs } from "../clock";
 import { countShortLink } from "../metrics";
 import { answerPasswordForm, checkPassword, chooseUrl } from "../rules";
 import { HTML_HEADERS, shortLinkPage } from "./page";
-import { bufferScan, isBotAgent } from "./recorder";
+import { bufferScan } from "./recorder";
+import { isBotAgent } from "./visitor";
 import { resolveCode } from "./resolve";
 
 const PAGES = {

@@ -18,7 +18,7 @@ import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { db } from "../../server/db";
 import { env as serverEnv } from "../../server/env";
-import { visitorHash } from "../../server/scan/recorder";
+import { visitorHash } from "../../server/scan/visitor";
 import { freePort, startRedis, startServer, type RunningServer } from "../../scripts/harness";
 import { NGINX, startNginx, type Nginx } from "../../scripts/nginx";
 import { makeCodes } from "../../scripts/bench/cluster";

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import pg from "pg";
 import { startRedis, startServer, type RunningServer } from "../../scripts/harness";
-import { visitorHash } from "../../server/scan/recorder";
+import { visitorHash } from "../../server/scan/visitor";
 import { logIn } from "../helpers";
 import { ownClusterRun, seededPostgres } from "../own-postgres";
 

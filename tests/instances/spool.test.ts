@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, it } from "node:test";
 import { db } from "../../server/db";
-import { visitorHash } from "../../server/scan/recorder";
+import { visitorHash } from "../../server/scan/visitor";
 import { frame } from "../../server/scan/spool/framing";
 import { timeOrderedId } from "../../server/ids";
 import { http, personalKey, until } from "../helpers";

@@ -19,7 +19,7 @@ import { env } from "../../env";
 import { logError, logInfo } from "../../log";
 import { processSingleton } from "../../process-singleton";
 import { redis, redisPrefix, whenReady } from "../../redis";
-import { RESOLUTION_COLUMNS, resolutionOf, type Resolution } from "../resolve";
+import { RESOLUTION_COLUMNS, resolutionOf, type Resolution } from "../resolution";
 
 const PAGE = 5000;
 /** How often each instance checks that the copy is still complete (a Redis restarted empty). */

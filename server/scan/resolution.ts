@@ -1,0 +1,24 @@
+// What a short link needs of a code, made from its stored row: by the cache (resolve.ts) and
+// by the copy of every code kept in Redis (live-copy), which both read the same columns.
+import { resolvedRulesOf, type ResolvedRules, type RuleColumns } from "../rules";
+
+/**
+ * What a short link needs of a code; an active code's rules ride along (absent when unset),
+ * `expiresAt` included, so an expiry takes effect on time without any invalidation. Plain
+ * data: it may be copied as JSON.
+ */
+export type Resolution =
+  | ({ state: "active"; id: string; destinationUrl: string } & ResolvedRules)
+  | { state: "draft" | "paused" | "deleted" | "unknown"; id?: string };
+
+/** The columns a resolution is made of (the copy, live-copy, reads the same, with the code). */
+export const RESOLUTION_COLUMNS = { id: true, code: true, status: true, destinationUrl: true, deletedAt: true, expiresAt: true, expiredUrl: true, targets: true, utm: true, passwordHash: true } as const;
+
+/** A stored row (its RESOLUTION_COLUMNS) as the short link resolves it; null: no such code. */
+export function resolutionOf(row: ({ id: string; status: string; destinationUrl: string; deletedAt: Date | null } & RuleColumns) | null): Resolution {
+  if (!row) return { state: "unknown" };
+  if (row.deletedAt) return { state: "deleted", id: row.id };
+  if (row.status !== "active") return { state: row.status as "draft" | "paused", id: row.id };
+  const { destination, rules } = resolvedRulesOf(row);
+  return { state: "active", id: row.id, destinationUrl: destination(row.destinationUrl), ...rules };
+}
