@@ -7,7 +7,7 @@ import type { AnyTRPCProcedure } from "@trpc/server";
 import type { OpenApiMeta } from "trpc-to-openapi";
 import { z } from "zod";
 import { rangeQuery } from "../domain/dateRange";
-import { SCAN_EXPORT_COLUMNS_LOCAL, scanExport } from "../domain/analytics";
+import { SCAN_EXPORT_COLUMNS_LOCAL, scanExport } from "../domain/scanEvents";
 import type { Principal } from "../domain/apiKeys";
 import { CODE_PATTERN, DYNAMIC_EXPORT_COLUMNS } from "../domain/dynamicCodes";
 import { imageQuery, qrImage } from "../domain/images";

@@ -3,57 +3,18 @@
 // range, never on the number of scans: ScanDaily (per UTC day) gives whole UTC days, ScanQuarter
 // (per 15-minute UTC bucket) the parts of days where a zone's days begin off UTC midnight, the
 // hours of any zone and the partial UTC days at the ends of a range. The raw events serve only
-// the CSV export of one code's scans. The API and the web analytics pages both call these
+// what must name each scan (scanEvents.ts). The API and the web analytics pages both call these
 // functions, so the two can never disagree.
-import { z } from "zod";
-import { db, dialectSql, readRows, selectRows, storedTime, type DialectSql } from "../db";
+import { db, dialectSql, selectRows } from "../db";
 import { invalid, notFound } from "../errors";
 import { libraryCondition, libraryWhere, type Library } from "./library";
-import { keysetPages } from "./paging";
 import { resolveRange, type Range, type RangeQuery } from "./dateRange";
 import { MAX_HOURLY_DAYS } from "./calendarDays";
-import { QUARTER_MS, QUARTERS_A_DAY, dateOfDay, localTimeText, offsetMinutes, offsetText } from "./timeZones";
-import { firstIdAt } from "../ids";
-import { sendableUrl } from "../urls";
-
-const count = z.number().int();
-const breakdown = <K extends string>(key: K) => z.array(z.object({ [key]: z.string(), scans: count } as Record<K, z.ZodString> & { scans: typeof count }));
-
-export const codeAnalyticsRecord = z
-  .object({
-    code: z.string(),
-    from: z.string(),
-    to: z.string(),
-    tz: z.string().meta({ description: "The time zone of the days and hours (`tz`, default UTC)." }),
-    total_scans: count,
-    unique_scans: count,
-    daily: z.array(z.object({ date: z.string(), scans: count, unique_scans: count })).optional().meta({ description: "Every day of the range in `tz`, zeros included (without `granularity=hour`)." }),
-    hourly: z
-      .array(z.object({ hour: z.string().meta({ description: "Start of the hour, ISO 8601 with the zone's offset then (2026-03-29T03:00:00+02:00)." }), scans: count, unique_scans: count }))
-      .optional()
-      .meta({ description: "Every hour of the range in `tz`, zeros included (with `granularity=hour`): 23 or 25 on days the clocks change." }),
-    countries: breakdown("country"),
-    devices: breakdown("device"),
-    operating_systems: breakdown("os"),
-    browsers: breakdown("browser"),
-  })
-  .meta({ id: "CodeAnalytics" });
-export type CodeAnalytics = z.infer<typeof codeAnalyticsRecord>;
-
-export const analyticsSummaryRecord = z
-  .object({
-    from: z.string(),
-    to: z.string(),
-    tz: z.string().meta({ description: "The time zone of the days (`tz`, default UTC)." }),
-    total_scans: count,
-    unique_scans: count,
-    codes: z.array(z.object({ code: z.string(), name: z.string(), total_scans: count, unique_scans: count })),
-  })
-  .meta({ id: "AnalyticsSummary" });
-export type AnalyticsSummary = z.infer<typeof analyticsSummaryRecord>;
+import { QUARTER_MS, QUARTERS_A_DAY, dateOfDay, offsetText } from "./timeZones";
+import type { AnalyticsSummary, CodeAnalytics } from "./analyticsRecords";
 
 /** A code of the library, deleted or not: scan history stays readable. */
-async function codeOf(library: Library, code: string) {
+export async function codeOf(library: Library, code: string) {
   const row = await db.dynamicCode.findFirst({ where: { code, ...libraryWhere(library) }, select: { id: true, code: true, name: true, deletedAt: true } });
   if (!row) throw notFound("Dynamic QR code not found");
   return row;
@@ -66,11 +27,6 @@ export async function codeSummaryFor(library: Library, code: string): Promise<{ 
 }
 
 const byScans = <T extends { scans: number }>(rows: T[], name: (row: T) => string) => rows.sort((a, b) => b.scans - a.scans || name(a).localeCompare(name(b)));
-
-/** The per-code analytics query: `granularity` (day or hour) besides the range. */
-export const codeAnalyticsQuery = z.object({
-  granularity: z.string().meta({ enum: ["day", "hour"], description: "`day` (default): `daily`; `hour`: `hourly` instead, for ranges of at most 7 days." }).optional(),
-});
 
 /**
  * A range split where the rollups meet: the whole UTC days inside it (ScanDaily, `firstDay` to
@@ -323,116 +279,4 @@ export async function totalScansOf(codeIds: string[]): Promise<Map<string, numbe
     for (const s of sums) totals.set(s.dynamicCodeId, s._sum.scans ?? 0);
   }
   return totals;
-}
-
-/** The raw events' bounds of a range: its UTC days (the index's reach) and its exact instants. */
-const rawBounds = (range: Range) => {
-  const [start, end] = [range.start * QUARTER_MS, range.end * QUARTER_MS];
-  return [new Date(start).toISOString().slice(0, 10), new Date(end - 1).toISOString().slice(0, 10), storedTime(start), storedTime(end)];
-};
-
-/** At most this many destinations are listed (a code has at most 21 URLs, plus older ones). */
-const DESTINATIONS_SHOWN = 50;
-const DESTINATIONS_SQL = dialectSql(
-  (dialect) => `SELECT "destinationUrl" AS "destination", COUNT(*) AS "scans" FROM "ScanEvent"
-    WHERE "dynamicCodeId" = ? AND "day" >= ? AND "day" <= ? AND "scannedAt" >= ${dialect === "sqlite" ? "?" : "CAST(? AS timestamp(3))"} AND "scannedAt" < ${dialect === "sqlite" ? "?" : "CAST(? AS timestamp(3))"}
-    GROUP BY "destinationUrl" ORDER BY COUNT(*) DESC, "destinationUrl" LIMIT ${DESTINATIONS_SHOWN}`,
-);
-
-/**
- * Where one code's scans in the range were sent (its targets, its destination, with their UTM
- * tags), most first: the analytics page's "Destinations". Read from the scan events, not the
- * rollups, so its cost grows with the code's scans; the API's report does not include it.
- */
-export async function destinationsOf(library: Library, code: string, query: RangeQuery): Promise<{ destination: string; scans: number }[]> {
-  const range = resolveRange(query);
-  const row = await codeOf(library, code);
-  const rows = await selectRows<{ destination: string; scans: number | string }>(DESTINATIONS_SQL, [row.id, ...rawBounds(range)]);
-  return rows.map((r) => ({ destination: r.destination, scans: Number(r.scans) }));
-}
-
-// `destination`: where the short link sent the scan (contract, "Dynamic codes that do more").
-export const SCAN_EXPORT_COLUMNS = ["scanned_at", "country", "device", "os", "browser", "unique", "destination"] as const;
-/** With `tz`, each scan's time in that zone too, right after the UTC one. */
-export const SCAN_EXPORT_COLUMNS_LOCAL = ["scanned_at", "scanned_at_local", "country", "device", "os", "browser", "unique", "destination"] as const;
-const EXPORT_PAGE = 2000;
-/**
- * A page of one code's scans after an id, as arrays, `scanned_at` already as the export's
- * text (UTC, whole seconds), and as epoch milliseconds for the local time. The UTC days bound
- * the rows the index leads to, the instants cut the local days' ends exactly. The ORDER BY
- * names the index (dynamicCodeId, id) whole, so that PostgreSQL walks it from the cursor on
- * instead of sorting the code's rows for every page.
- */
-const EXPORT_SQL: DialectSql = {
-  // Stored as ISO text in UTC ("2026-11-22T04:08:39.537+00:00"), the same text as the bounds.
-  sqlite: `SELECT "id", substr("scannedAt", 1, 19) || 'Z', "country", "device", "os", "browser", "unique", "destinationUrl" FROM "ScanEvent"
-    WHERE "dynamicCodeId" = ? AND "day" >= ? AND "day" <= ? AND "scannedAt" >= ? AND "scannedAt" < ? AND "id" > ? ORDER BY "dynamicCodeId", "id" LIMIT ?`,
-  postgres: `SELECT "id", to_char("scannedAt", 'YYYY-MM-DD"T"HH24:MI:SS"Z"'), "country", "device", "os", "browser", "unique", "destinationUrl" FROM "ScanEvent"
-    WHERE "dynamicCodeId" = $1 AND "day" >= $2 AND "day" <= $3 AND "scannedAt" >= $4::timestamp(3) AND "scannedAt" < $5::timestamp(3) AND "id" > $6
-    ORDER BY "dynamicCodeId", "id" LIMIT $7`,
-};
-
-/**
- * One code's scan events in the range, oldest first, a page at a time (the CSV export), with
- * its columns and file name: `scanned_at_local` and the zone in the name when `tz` is given.
- */
-export async function scanExport(library: Library, code: string, query: RangeQuery): Promise<{ stem: string; columns: readonly string[]; pages: AsyncGenerator<unknown[][]> }> {
-  // The code and the range are checked here, before the first row, so their errors come first.
-  const range = resolveRange(query);
-  const row = await codeOf(library, code);
-  type ExportRow = [string, string, string, string, string, string, boolean | number, string];
-  const bounds = rawBounds(range);
-  const pages = keysetPages(
-    (after, take) => readRows(EXPORT_SQL, [row.id, ...bounds, after ?? "", take]) as Promise<ExportRow[]>,
-    EXPORT_PAGE,
-    (r) => r[0],
-  );
-  const local = query.tz !== undefined;
-  // One offset a quarter hour: the zone cannot change it within one.
-  const offsets = new Map<number, number>();
-  const localTime = (scannedAt: string) => {
-    const ms = Date.parse(scannedAt);
-    const quarter = Math.floor(ms / QUARTER_MS);
-    let offset = offsets.get(quarter);
-    if (offset === undefined) offsets.set(quarter, (offset = offsetMinutes(range.tz, ms)));
-    return localTimeText(ms, offset);
-  };
-  return {
-    stem: local ? `scans-${code}-${range.tz.replace(/\//g, "_")}` : `scans-${code}`,
-    columns: local ? SCAN_EXPORT_COLUMNS_LOCAL : SCAN_EXPORT_COLUMNS,
-    pages: (async function* () {
-      for await (const rows of pages)
-        yield rows.map(([, scannedAt, country, device, os, browser, unique, destination]) =>
-          local
-            ? [scannedAt, localTime(scannedAt), country, device, os, browser, unique === true || unique === 1, sendableUrl(destination)]
-            : [scannedAt, country, device, os, browser, unique === true || unique === 1, sendableUrl(destination)],
-        );
-    })(),
-  };
-}
-
-const LIVE_MINUTES = 60;
-/**
- * One code's scans per minute since a time, from the raw events: record ids begin with their
- * time (server/ids.ts), so the index (dynamicCodeId, id) leads straight to the last hour's rows;
- * `scannedAt` keeps out scans written since with an earlier time.
- */
-const LIVE_SQL = dialectSql(
-  (dialect) => `SELECT ${dialect === "sqlite" ? `substr("scannedAt", 1, 16)` : `to_char("scannedAt", 'YYYY-MM-DD"T"HH24:MI')`} AS "minute", COUNT(*) AS scans
-    FROM "ScanEvent" WHERE "dynamicCodeId" = ? AND "id" >= ? AND "scannedAt" >= ${dialect === "sqlite" ? "?" : "CAST(? AS timestamp(3))"} GROUP BY 1`,
-);
-
-export type LiveScans = { total_scans: number; minutes: { minute: string; scans: number }[] };
-
-/** The live panel: a code's scans in each of the last 60 minutes (UTC minute starts, oldest first), the current one included. */
-export async function liveScans(library: Library, code: string, now = Date.now()): Promise<LiveScans> {
-  const { id } = await codeOf(library, code);
-  const first = (Math.floor(now / 60_000) - LIVE_MINUTES + 1) * 60_000;
-  const rows = await selectRows<{ minute: string; scans: number | string }>(LIVE_SQL, [id, firstIdAt("scan", first), storedTime(first)]);
-  const perMinute = new Map(rows.map((r) => [r.minute, Number(r.scans)]));
-  const minutes = Array.from({ length: LIVE_MINUTES }, (_, i) => {
-    const minute = new Date(first + i * 60_000).toISOString().slice(0, 16);
-    return { minute: `${minute}:00Z`, scans: perMinute.get(minute) ?? 0 };
-  });
-  return { total_scans: minutes.reduce((n, m) => n + m.scans, 0), minutes };
 }

@@ -11,7 +11,8 @@ import {
   listDynamicCodes,
   updateDynamicCode,
 } from "../../domain/dynamicCodes";
-import { analyticsSummary, analyticsSummaryRecord, codeAnalytics, codeAnalyticsQuery, codeAnalyticsRecord } from "../../domain/analytics";
+import { analyticsSummary, codeAnalytics } from "../../domain/analytics";
+import { analyticsSummaryRecord, codeAnalyticsQuery, codeAnalyticsRecord } from "../../domain/analyticsRecords";
 import { rangeQuery } from "../../domain/dateRange";
 import { listQuery } from "../../domain/validation";
 import { apiKeyProcedure, createTRPCRouter } from "../trpc";

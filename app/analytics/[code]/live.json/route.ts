@@ -1,5 +1,5 @@
 // The analytics page's live panel: one code's scans in the last 60 minutes, for the logged-in account.
-import { liveScans } from "@/server/domain/analytics";
+import { liveScans } from "@/server/domain/scanEvents";
 import { libraryOfItemFor } from "@/server/domain/libraryItems";
 import { jsonAnswer } from "@/server/http/answer";
 import { sessionRoute } from "@/server/http/session-route";

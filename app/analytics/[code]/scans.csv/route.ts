@@ -1,6 +1,6 @@
 // The analytics page's CSV download: the API's scan export, for the logged-in account.
 import { rangeQuery } from "@/server/domain/dateRange";
-import { scanExport } from "@/server/domain/analytics";
+import { scanExport } from "@/server/domain/scanEvents";
 import { libraryOfItemFor } from "@/server/domain/libraryItems";
 import { csvAnswer } from "@/server/http/answer";
 import { sessionRoute } from "@/server/http/session-route";
