@@ -1,0 +1,122 @@
+// What the bench's sections share: the options, the closing table's figures, load with wrk,
+// the baseline server and a fresh database with accounts.
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { freePort, freshDatabase } from "../harness";
+
+// Servers outside the embedded database need both secrets (they refuse to start without).
+process.env.NEXTAUTH_SECRET ??= "bench-only-session-secret-not-for-production";
+process.env.VISITOR_HASH_SECRET ??= "bench-only-visitor-secret-not-for-production";
+// No SMTP server in the bench: any mail goes to the outbox.
+process.env.MAIL_OUTBOX ??= "1";
+
+export const args = process.argv.slice(2);
+export const option = (name: string, fallback: number) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) : fallback);
+export const duration = option("--duration", 10);
+export const connections = option("--connections", 50);
+export const rounds = option("--rounds", 5);
+// The cluster section (scripts/bench/cluster.ts): its own length and fixed rate, 5 minutes at 2,000 scans a second by default.
+export const clusterSeconds = option("--cluster-seconds", 300);
+export const clusterRate = option("--cluster-rate", 2000);
+// --cluster-outage S: PostgreSQL refused for S seconds a third into the load (the catch-up's figure).
+export const clusterOutage = option("--cluster-outage", 0);
+export const DESTINATION = "https://example.com/landing";
+export const USER_AGENT = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1";
+
+/**
+ * One figure for the closing table: each section runs in a process of its own and prints it
+ * as a tagged line, which the parent collects.
+ */
+export function figure(name: string, value: string, goal: string, met: boolean) {
+  console.log(`BENCH-FIGURE ${JSON.stringify({ name, value, goal, met })}`);
+}
+
+/** The production server needs a build; the bench makes one only when there is none. */
+export function buildOnce() {
+  if (!existsSync(".next/BUILD_ID")) spawnSync(process.execPath, ["node_modules/next/dist/bin/next", "build"], { stdio: "inherit" });
+}
+
+export const backendName = (url: string) => (url.startsWith("file:") ? "SQLite" : "PostgreSQL");
+
+export type Load = { requestsPerSecond: number; p99: number; p50: number; redirects: number; other: number; seconds: number };
+
+/**
+ * Throughput and latency with wrk (C, one thread: it leaves more of two cores to the server than
+ * autocannon; ../shared/notes/load-generators.md). Every answer the short link gives that is not
+ * an error is a 302, so wrk's "Non-2xx or 3xx responses" and socket errors are the others.
+ * `script`: a wrk Lua script that makes the requests (the API's keys in turn).
+ */
+export async function load(url: string, userAgent = USER_AGENT, seconds = duration, script?: string): Promise<Load> {
+  const args = ["-t1", `-c${connections}`, `-d${seconds}s`, "--latency", "-H", `User-Agent: ${userAgent}`, ...(script ? ["-s", script] : []), url];
+  const child = spawn("wrk", args, { stdio: ["ignore", "pipe", "inherit"] });
+  let out = "";
+  child.stdout.on("data", (chunk) => (out += chunk));
+  const code = await new Promise((resolve) => child.on("close", resolve));
+  if (code !== 0) throw new Error(`wrk exited with ${code}: ${out}`);
+  const number = (pattern: RegExp) => Number(out.match(pattern)?.[1] ?? 0);
+  const ms = (percent: string) => {
+    const [, value, unit] = out.match(new RegExp(`^\\s+${percent}%\\s+([\\d.]+)(us|ms|s)`, "m")) ?? [];
+    return value === undefined ? NaN : Number(value) * (unit === "us" ? 0.001 : unit === "s" ? 1000 : 1);
+  };
+  const total = number(/(\d+) requests in/);
+  const other = number(/Non-2xx or 3xx responses: (\d+)/) + (out.match(/Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/)?.slice(1).reduce((sum, n) => sum + Number(n), 0) ?? 0);
+  return {
+    requestsPerSecond: number(/Requests\/sec:\s+([\d.]+)/),
+    p99: Math.round(ms("99") * 10) / 10,
+    p50: Math.round(ms("50") * 10) / 10,
+    redirects: total - number(/Non-2xx or 3xx responses: (\d+)/),
+    other,
+    seconds: number(/requests in ([\d.]+)s/),
+  };
+}
+
+/** Rounds of one load as one: mean req/s, the worst p50 and p99, all answers summed. */
+export function combined(rounds: Load[]): Load {
+  const mean = (pick: (l: Load) => number) => rounds.reduce((sum, l) => sum + pick(l), 0) / rounds.length;
+  return {
+    requestsPerSecond: mean((l) => l.requestsPerSecond),
+    p99: Math.max(...rounds.map((l) => l.p99)),
+    p50: Math.max(...rounds.map((l) => l.p50)),
+    redirects: rounds.reduce((sum, l) => sum + l.redirects, 0),
+    other: rounds.reduce((sum, l) => sum + l.other, 0),
+    seconds: rounds.reduce((sum, l) => sum + l.seconds, 0),
+  };
+}
+
+/** The baseline: the same 302 from memory, in a process of its own like the real server. */
+export async function bareServer(): Promise<{ url: string; stop: () => void }> {
+  const port = await freePort();
+  const source = `require("node:http").createServer((req, res) => {
+    res.writeHead(302, { Location: ${JSON.stringify(DESTINATION)}, "Cache-Control": "private, max-age=0" }).end();
+  }).listen(${port}, "127.0.0.1", () => console.log("ready"));`;
+  const child = spawn(process.execPath, ["-e", source], { stdio: ["ignore", "pipe", "inherit"] });
+  await new Promise((resolve) => child.stdout.once("data", resolve));
+  return { url: `http://127.0.0.1:${port}/q/bench`, stop: () => child.kill() };
+}
+
+/**
+ * A fresh database on the backend DATABASE_URL names, and a way to make Pro accounts' personal
+ * libraries with one dynamic code each. The database client is made on import, so the server's
+ * modules are imported after DATABASE_URL is set (and after any other setting the caller needs).
+ */
+export async function benchDatabase() {
+  buildOnce();
+  const database = await freshDatabase("bench");
+  process.env.DATABASE_URL = database.url;
+  const { db } = await import("../../server/db");
+  const { createUser } = await import("../../server/domain/users");
+  const { createDynamicCodes } = await import("../../server/domain/dynamicCodes");
+  const withCode = async (email: string, name: string, rules: Partial<Parameters<typeof createDynamicCodes>[1][number]> = {}) => {
+    const user = await createUser({ email, password: "bench-password-1", name: "Bench" }, "pro", { verified: true });
+    const actor = { userId: user.id, library: { kind: "personal" as const, userId: user.id } };
+    const [record] = await createDynamicCodes(actor, [{ destination_url: DESTINATION, name, ...rules }]);
+    return { actor, record };
+  };
+  return { database, db, withCode };
+}
+
+export const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+
+/** Peak resident memory of a process so far, in bytes (Linux). */
+export const peakMemory = (pid: number) => Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) * 1024;
+export const residentMemory = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) * 1024;
