@@ -51,7 +51,7 @@ describe("requests", () => {
   it("an Idempotency-Key is 1 to 255 printable ASCII characters", () => {
     assert.equal(idempotencyKeyOf(null), null);
     assert.equal(idempotencyKeyOf("order 42 ~!"), "order 42 ~!");
-    assert.equal(idempotencyKeyOf("k".repeat(255)).length, 255);
+    assert.equal(idempotencyKeyOf("k".repeat(255))?.length, 255);
     for (const bad of ["", "k".repeat(256), "tab\there", "ünï"]) assert.throws(() => idempotencyKeyOf(bad), refused("invalid"), JSON.stringify(bad));
   });
 
