@@ -1,9 +1,12 @@
 // The style rules that need no drawing (server/domain/qrStyle.ts, logo.ts, the style field of
 // validation.ts, the capacity rule of qrImage.ts): defaults, contrast, finder colours, the
-// quiet zone under a frame, the logo's share, what a logo may be, and the field's messages.
+// quiet zone under a frame, the logo's share, what a logo may be, and the field's messages;
+// and what an image request may ask (images.ts, imagesZip.ts).
 // The decode check itself draws (tests/api/qr-design.test.ts).
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { drawingProblem, imageQuery, notLiveSuffix } from "../../server/domain/images";
+import { zipIdsField } from "../../server/domain/imagesZip";
 import { logoProblem, parseLogo, pngDimensions } from "../../server/domain/logo";
 import { capacityProblem, MAX_BYTES } from "../../server/domain/qrImage";
 import { cheapUnreadableReason, contrastRatio, MIN_CONTRAST, resolvedStyle } from "../../server/domain/qrStyle";
@@ -154,5 +157,42 @@ describe("capacity", () => {
     assert.equal(capacityProblem("a".repeat(MAX_BYTES.M + 1)), "is too long for a QR code at error correction M: at most 2331 bytes (UTF-8)");
     assert.equal(capacityProblem("ä".repeat(MAX_BYTES.H / 2 + 1), "H"), "is too long for a QR code at error correction H: at most 1273 bytes (UTF-8)");
     assert.equal(capacityProblem("ä".repeat(Math.floor(MAX_BYTES.H / 2)), "H"), null);
+  });
+});
+
+describe("image requests", () => {
+  const query = (q: Record<string, string>) => imageQuery.safeParse(q);
+
+  it("format, size in pixels and a PDF's width in millimetres, each with its default", () => {
+    assert.deepEqual(query({}).data, { format: "svg", size: 512, size_mm: 50 });
+    assert.deepEqual(query({ format: "pdf", size_mm: "500" }).data, { format: "pdf", size: 512, size_mm: 500 });
+    assert.equal(query({ size: "64" }).data?.size, 64);
+  });
+
+  it("refuses what it cannot draw, with the range", () => {
+    const message = (q: Record<string, string>) => query(q).error?.issues[0].message;
+    assert.equal(message({ size: "63" }), "size must be an integer from 64 to 2048");
+    assert.equal(message({ size: "2049" }), "size must be an integer from 64 to 2048");
+    assert.equal(message({ size: "1e3" }), "size must be an integer from 64 to 2048");
+    assert.equal(message({ format: "gif" }), "format must be svg, png or pdf");
+    assert.equal(message({ format: "png", size_mm: "50" }), "size_mm is only for format=pdf (size is in pixels)");
+    assert.equal(message({ format: "pdf", size_mm: "9" }), "size_mm must be an integer from 10 to 500");
+  });
+
+  it("a ZIP's ids: comma-separated, trimmed, without repeats, at most 1000 of their shape", () => {
+    const ids = zipIdsField("dynamic");
+    assert.deepEqual(ids.parse(" AbCd1234, x_y ,AbCd1234"), ["AbCd1234", "x_y"]);
+    assert.equal(ids.parse(undefined), undefined);
+    assert.equal(ids.safeParse(Array.from({ length: 1000 }, (_, i) => `c${i}`).join(",")).success, true);
+    for (const bad of [Array.from({ length: 1001 }, (_, i) => `c${i}`).join(","), "a,,b", "a/b"]) {
+      assert.equal(ids.safeParse(bad).error?.issues[0].message, "ids must be a comma-separated list of at most 1000 code values");
+    }
+  });
+
+  it("a file that should not be printed yet says so; a record too long to draw is named by its field", () => {
+    assert.deepEqual(["draft", "paused", "active", undefined].map(notLiveSuffix), ["-draft-not-live", "-paused-not-live", "", ""]);
+    assert.equal(drawingProblem("static", "a".repeat(2000), {}), null);
+    assert.equal(drawingProblem("static", "a".repeat(2000), { logo: LOGO }), "url is too long for a QR code at error correction H: at most 1273 bytes (UTF-8)");
+    assert.equal(drawingProblem("dynamic", "a".repeat(1400), { error_correction: "H" }), "short_url is too long for a QR code at error correction H: at most 1273 bytes (UTF-8)");
   });
 });
