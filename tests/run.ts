@@ -6,7 +6,7 @@
 // tests and the Playwright browser tests against it.
 import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import path from "node:path";
 import { backendOf } from "../server/database-url";
 import { freePort, freshDatabase, startServer, type RunningServer } from "../scripts/harness";
@@ -44,7 +44,9 @@ async function unitTests(): Promise<Result> {
   const dir = mkdtempSync(path.join(tmpdir(), "qr-unit-"));
   const files = readdirSync("tests/unit").filter((f) => f.endsWith(UNIT_TIER)).sort().map((f) => path.join("tests/unit", f));
   // Modules that import the database client get a database of their own that no test touches.
-  const unit = await run(process.execPath, ["--import", "tsx", "--test", ...files], { ...baseEnv, DATABASE_URL: `file:${path.join(dir, "unit.db")}`, REDIS_URL: "" });
+  // Every core: node:test's default leaves one idle, half of a two-core machine.
+  const concurrency = `--test-concurrency=${availableParallelism()}`;
+  const unit = await run(process.execPath, ["--import", "tsx", "--test", concurrency, ...files], { ...baseEnv, DATABASE_URL: `file:${path.join(dir, "unit.db")}`, REDIS_URL: "" });
   rmSync(dir, { recursive: true, force: true });
   return { name: "unit", ...counts(unit) };
 }

@@ -7,11 +7,10 @@ import { describe, it } from "node:test";
 import { z } from "zod";
 import { answerPasswordForm, chooseUrl, resolvedRulesOf, rulesRecordOf, targetsField, utmField, withUtm, type RuleColumns, type Target } from "../../server/rules";
 import { resolutionOf } from "../../server/scan/resolve";
+import { UA } from "./fixtures/user-agents";
 
-const IPHONE = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1";
-const IPAD = "Mozilla/5.0 (iPad; CPU OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1";
-const ANDROID = "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36";
-const WINDOWS = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36";
+const { iphone: IPHONE, ipad: IPAD, android: ANDROID, windows: WINDOWS } = UA;
+
 // Addresses the bundled DB-IP country database places (the unit tier trusts no country header).
 const US = "8.8.8.8";
 const DE = "193.99.144.80";
