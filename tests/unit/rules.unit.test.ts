@@ -1,12 +1,12 @@
 // A dynamic code's rules (server/rules) and the short link's resolution of a stored row
-// (server/scan/resolve.ts, resolutionOf): which target a scan goes to, the UTM tags, the stored
+// (server/scan/resolution.ts, resolutionOf): which target a scan goes to, the UTM tags, the stored
 // columns as records and the cache show them, the password form's answers, and the fields'
 // messages.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { z } from "zod";
 import { answerPasswordForm, chooseUrl, resolvedRulesOf, rulesRecordOf, targetsField, utmField, withUtm, type RuleColumns, type Target } from "../../server/rules";
-import { resolutionOf } from "../../server/scan/resolve";
+import { resolutionOf } from "../../server/scan/resolution";
 import { UA } from "./fixtures/user-agents";
 
 const { iphone: IPHONE, ipad: IPAD, android: ANDROID, windows: WINDOWS } = UA;

@@ -1,11 +1,12 @@
-// The scan writer's pure parts (server/scan/recorder.ts): the rollup rows a batch adds to
+// The scan writer's pure parts: the rollup rows (server/scan/recorder.ts) a batch adds to
 // ScanDaily and ScanQuarter, in one global order (issue 38: two writers over the same codes
 // take their rows in the same order, so they never wait for each other in a circle), and the
-// user agent's device, OS and browser, and whether it is counted at all.
+// user agent's device, OS and browser, and whether it is counted at all (server/scan/visitor.ts).
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
-import { describeAgent, isBotAgent, rollupsOf, type ScanRow } from "../../server/scan/recorder";
+import { rollupsOf, type ScanRow } from "../../server/scan/recorder";
+import { describeAgent, isBotAgent } from "../../server/scan/visitor";
 import { UA } from "./fixtures/user-agents";
 
 const QUARTER = 900_000;
