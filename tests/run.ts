@@ -41,6 +41,12 @@ const counts = ({ code, output }: { code: number; output: string }) => ({
 const UNIT_TIER = ".unit.test.ts";
 
 async function unitTests(): Promise<Result> {
+  // A test file named for no tier would never run: refused, not skipped.
+  const unnamed = readdirSync("tests/unit").filter((f) => f.endsWith(".test.ts") && !f.endsWith(UNIT_TIER));
+  if (unnamed.length > 0) {
+    console.error(`tests/unit: ${unnamed.join(", ")}: name unit tests *${UNIT_TIER}`);
+    return { name: "unit", code: 1, passed: 0, failed: unnamed.length };
+  }
   const dir = mkdtempSync(path.join(tmpdir(), "qr-unit-"));
   const files = readdirSync("tests/unit").filter((f) => f.endsWith(UNIT_TIER)).sort().map((f) => path.join("tests/unit", f));
   // Modules that import the database client get a database of their own that no test touches.
