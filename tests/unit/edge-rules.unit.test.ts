@@ -1,7 +1,7 @@
 // Small rules at the edges that need no server: webhook signatures (Standard Webhooks' own test
 // vector) and the outbox body, which client address counts, the hosts a request reached, the
-// Idempotency-Key and API key shapes, the password form's field, CSV cells, ids' order, and the
-// mails' HTML escaping.
+// Idempotency-Key and API key shapes, the password form's field, CSV cells, ids' order, the
+// mails' HTML escaping, and the memo the scan writer's per-agent work uses.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { clientAddress } from "../../server/client-address";
@@ -11,6 +11,7 @@ import { csvChunks } from "../../server/http/csv";
 import { firstIdAt, timeOrderedId } from "../../server/ids";
 import { idempotencyKeyOf } from "../../server/idempotency";
 import { bodies } from "../../server/mail";
+import { memoize } from "../../server/memoize";
 import { passwordOfForm } from "../../server/scan/redirect";
 import { servedHostsOf } from "../../server/served-host";
 import { outboxEvent } from "../../server/webhooks/payload";
@@ -106,5 +107,15 @@ describe("outputs", () => {
     assert.match(html, /<p>Your draft &#34;&#60;b&#62;Menu&#60;\/b&#62;&#34; &#38; more<\/p>/);
     assert.match(html, /href="https:\/\/example.com\/\?a=1&#38;b=2"/);
     assert.doesNotMatch(html, /<b>/);
+  });
+});
+
+describe("memoize", () => {
+  it("remembers the last `size` answers, the oldest forgotten first; null is an answer, undefined is not", () => {
+    const asked: string[] = [];
+    const f = memoize("unit.memo", (key) => (asked.push(key), key === "none" ? undefined : key === "null" ? null : key.length), 2);
+    for (const key of ["a", "bb", "a", "ccc", "a", "none", "none", "null", "null"]) f(key);
+    // "a" came back after "ccc" pushed it out (the oldest of a, bb); undefined is computed each time.
+    assert.deepEqual(asked, ["a", "bb", "ccc", "a", "none", "none", "null"]);
   });
 });
