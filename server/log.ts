@@ -1,7 +1,7 @@
 // Structured logs (contract: "Operations"): one JSON line per event on stderr, with pino (MIT),
 // at LOG_LEVEL (default info). Keys, passwords, session cookies, tokens, raw client addresses
 // and webhook secrets never appear: callers do not pass them, and the redaction list below
-// censors them wherever a field of that name turns up anyway (tests/unit/log.test.ts, and
+// censors them wherever a field of that name turns up anyway (tests/unit/log.unit.test.ts, and
 // tests/instances/logs.test.ts greps a whole server's log for them).
 import pino, { type DestinationStream, type Logger } from "pino";
 import { env } from "./env";

@@ -3,7 +3,7 @@
 // would exist twice: a cache invalidated in one copy and read in the other, a limiter whose
 // fallback flag the other copy never sees. Every piece of module state is made through
 // `processSingleton` instead, kept on globalThis under its name, so both copies share it.
-// tests/unit/process-singleton.test.ts fails when module state is made any other way.
+// tests/unit/process-singleton.unit.test.ts fails when module state is made any other way.
 
 const registry = ((globalThis as { __qrProcessState?: Map<string, unknown> }).__qrProcessState ??= new Map<string, unknown>());
 

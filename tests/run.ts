@@ -1,11 +1,12 @@
-// The README's test command. First the unit tier (tests/unit: pure functions, no build, no
-// server, seconds); then builds the app, prepares a fresh database on the backend that
-// DATABASE_URL names (embedded SQLite when unset; with a postgresql: URL, a new database is
-// created on that server and dropped afterwards), starts the production server on a free
-// port, and runs the HTTP integration tests and the Playwright browser tests against it.
+// The README's test command. First the unit tier (`*.unit.test.ts`, in tests/unit for now: pure
+// functions, no build, no server, seconds; `--unit-only` stops there); then builds the app,
+// prepares a fresh database on the backend that DATABASE_URL names (embedded SQLite when
+// unset; with a postgresql: URL, a new database is created on that server and dropped
+// afterwards), starts the production server on a free port, and runs the HTTP integration
+// tests and the Playwright browser tests against it.
 import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import path from "node:path";
 import { backendOf } from "../server/database-url";
 import { freePort, freshDatabase, startServer, type RunningServer } from "../scripts/harness";
@@ -36,12 +37,22 @@ const counts = ({ code, output }: { code: number; output: string }) => ({
   failed: Number(/^# fail (\d+)/m.exec(output)?.[1] ?? 0),
 });
 
-/** The unit tier: node:test straight on the TypeScript sources. */
+/** The unit tier, picked by its name: node:test straight on the TypeScript sources. */
+const UNIT_TIER = ".unit.test.ts";
+
 async function unitTests(): Promise<Result> {
+  // A test file named for no tier would never run: refused, not skipped.
+  const unnamed = readdirSync("tests/unit").filter((f) => f.endsWith(".test.ts") && !f.endsWith(UNIT_TIER));
+  if (unnamed.length > 0) {
+    console.error(`tests/unit: ${unnamed.join(", ")}: name unit tests *${UNIT_TIER}`);
+    return { name: "unit", code: 1, passed: 0, failed: unnamed.length };
+  }
   const dir = mkdtempSync(path.join(tmpdir(), "qr-unit-"));
-  const files = readdirSync("tests/unit").filter((f) => f.endsWith(".test.ts")).sort().map((f) => path.join("tests/unit", f));
+  const files = readdirSync("tests/unit").filter((f) => f.endsWith(UNIT_TIER)).sort().map((f) => path.join("tests/unit", f));
   // Modules that import the database client get a database of their own that no test touches.
-  const unit = await run(process.execPath, ["--import", "tsx", "--test", ...files], { ...baseEnv, DATABASE_URL: `file:${path.join(dir, "unit.db")}`, REDIS_URL: "" });
+  // Every core: node:test's default leaves one idle, half of a two-core machine.
+  const concurrency = `--test-concurrency=${availableParallelism()}`;
+  const unit = await run(process.execPath, ["--import", "tsx", "--test", concurrency, ...files], { ...baseEnv, DATABASE_URL: `file:${path.join(dir, "unit.db")}`, REDIS_URL: "" });
   rmSync(dir, { recursive: true, force: true });
   return { name: "unit", ...counts(unit) };
 }

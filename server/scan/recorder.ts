@@ -146,7 +146,7 @@ function scheduleFlush(): void {
 }
 
 /** A scan as stored, plus which visitor of the day it is. */
-type ScanRow = {
+export type ScanRow = {
   id: string;
   dynamicCodeId: string;
   scannedAt: string;
@@ -280,9 +280,9 @@ type Rollup = [dynamicCodeId: string, bucket: string | number, dimension: string
  * The batch's contribution to the rollups that analytics read: per UTC day (ScanDaily) and per
  * UTC quarter hour (ScanQuarter), each total and each value of each dimension. The scans of a
  * batch share few (code, quarter, country, agent) profiles: they are counted per profile first,
- * so each scan costs one lookup instead of ten.
+ * so each scan costs one lookup instead of ten. Exported for the unit tests of its sums and order.
  */
-function rollupsOf(scans: ScanRow[]): { daily: Rollup[]; quarters: Rollup[] } {
+export function rollupsOf(scans: ScanRow[]): { daily: Rollup[]; quarters: Rollup[] } {
   const profiles = new Map<string, { scan: ScanRow; scans: number; uniqueScans: number }>();
   for (const scan of scans) {
     const key = `${scan.dynamicCodeId}|${scan.quarter}|${scan.country}|${scan.device}|${scan.os}|${scan.browser}`;
