@@ -6,7 +6,8 @@ import { expect, test, type Page } from "@playwright/test";
 import { freePort, startServer, type RunningServer } from "../scripts/harness";
 import { generateKey } from "../server/domain/apiKeys";
 import { db } from "../server/db";
-import { newScan, writeScans } from "../server/scan/recorder";
+import { newScan } from "../server/scan/rows";
+import { writeScans } from "../server/scan/write";
 import { account, logIn, shot, shotAtWidths } from "./helpers";
 
 const NOW = Date.parse("2026-04-01T02:00:00Z");

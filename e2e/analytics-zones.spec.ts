@@ -5,7 +5,8 @@
 import { expect, test, type APIRequestContext } from "@playwright/test";
 import { generateKey } from "../server/domain/apiKeys";
 import { db } from "../server/db";
-import { newScan, writeScans } from "../server/scan/recorder";
+import { newScan } from "../server/scan/rows";
+import { writeScans } from "../server/scan/write";
 import { account, logIn, shotAtWidths } from "./helpers";
 
 const IPHONE = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1";

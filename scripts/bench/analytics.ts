@@ -11,7 +11,8 @@ export async function analytics() {
   const { createUser } = await import("../../server/domain/users");
   const { generateKey } = await import("../../server/domain/apiKeys");
   const { createDynamicCodes } = await import("../../server/domain/dynamicCodes");
-  const { newScan, writeScans } = await import("../../server/scan/recorder");
+  const { newScan } = await import("../../server/scan/rows");
+  const { writeScans } = await import("../../server/scan/write");
   const { timeOrderedId } = await import("../../server/ids");
   const backend = backendName(database.url);
   const owner = await createUser({ email: "analytics-bench@example.com", password: "bench-password-1", name: "Bench" }, "pro", { verified: true });

@@ -6,7 +6,7 @@ import { randomUUID } from "node:crypto";
 import { LRUCache } from "lru-cache";
 import { clientAddress } from "../client-address";
 import { authenticateApiKey, presentedKey, type PresentedKey, type Principal } from "../domain/apiKeys";
-import { libraryKey } from "../domain/library";
+import { libraryKey } from "../domain/libraryKey";
 import type { LastSeen } from "../domain/staleSave";
 import { DomainError, isKeyGuess } from "../errors";
 import { yieldToIo } from "../event-loop";

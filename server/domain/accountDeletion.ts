@@ -9,7 +9,8 @@ import { DomainError, invalid, notFound } from "../errors";
 import { loginRules, take } from "../rate-limit";
 import { keyDisplay } from "./apiKeys";
 import { deleteLibraryDynamicCodes, forgetResolutions } from "./dynamicCodes";
-import { libraryKey, libraryWhere, type Library } from "./library";
+import { libraryWhere, type Library } from "./library";
+import { libraryKey } from "./libraryKey";
 import { verifyPassword } from "./passwords";
 
 export const deletionInput = z.object({ email: z.string().max(320), password: z.string().max(200) });

@@ -34,8 +34,6 @@ export const libraryOwner = (library: Library) =>
 /** New items of a team library wait for an admin's review; personal ones are live at once. */
 export const initialReviewStatus = (library: Library): "draft" | "active" => (library.kind === "team" ? "draft" : "active");
 
-/** The library as one string (`user:<id>`, `team:<id>`): the key of what is kept per library. */
-export const libraryKey = (library: Library) => (library.kind === "personal" ? `user:${library.userId}` : `team:${library.teamId}`);
 
 /** A team code as its activity entries name it. */
 export type CodeRef = { kind: "static" | "dynamic"; target: string; name: string };

@@ -9,7 +9,9 @@ import { isMainThread, parentPort, Worker } from "node:worker_threads";
 import { stopWriting } from "../db";
 import { logError } from "../log";
 import { startModuleThread } from "../threads";
-import { setScanWriter, writeScans, type BufferedScan } from "./recorder";
+import { setScanWriter } from "./recorder";
+import type { BufferedScan } from "./rows";
+import { writeScans } from "./write";
 
 type Reply = { id: number; stored?: number; error?: string };
 type Request = { id: number; batch: BufferedScan[] } | "stop";

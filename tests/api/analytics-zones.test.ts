@@ -6,7 +6,8 @@
 import assert from "node:assert/strict";
 import { before, describe, it } from "node:test";
 import { parse } from "csv-parse/sync";
-import { newScan, writeScans } from "../../server/scan/recorder";
+import { newScan } from "../../server/scan/rows";
+import { writeScans } from "../../server/scan/write";
 import { db } from "../../server/db";
 import { http, personalKey } from "../helpers";
 

@@ -9,7 +9,8 @@ import assert from "node:assert/strict";
 import { before, describe, it } from "node:test";
 import { parse } from "csv-parse/sync";
 import { db, dialect } from "../../server/db";
-import { newScan, writeScans } from "../../server/scan/recorder";
+import { newScan } from "../../server/scan/rows";
+import { writeScans } from "../../server/scan/write";
 import { DEFAULT_PARTITION, ensureScanPartitions, scanPartitions } from "../../server/scan/partitions";
 import { http, personalKey } from "../helpers";
 

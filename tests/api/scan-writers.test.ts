@@ -9,7 +9,8 @@
 import assert from "node:assert/strict";
 import { before, describe, it } from "node:test";
 import { db, dialect, selectRows } from "../../server/db";
-import { newScan, writeScans, type BufferedScan } from "../../server/scan/recorder";
+import { newScan, type BufferedScan } from "../../server/scan/rows";
+import { writeScans } from "../../server/scan/write";
 import { http, personalKey } from "../helpers";
 
 const AGENTS = [

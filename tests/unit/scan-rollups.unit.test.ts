@@ -5,7 +5,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
-import { rollupsOf, type ScanRow } from "../../server/scan/recorder";
+import { rollupsOf } from "../../server/scan/rollups";
+import type { ScanRow } from "../../server/scan/rows";
 import { describeAgent, isBotAgent } from "../../server/scan/visitor";
 import { UA } from "./fixtures/user-agents";
 

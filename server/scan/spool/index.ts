@@ -12,7 +12,8 @@ import { env } from "../../env";
 import { logError, logInfo, logWarn } from "../../log";
 import { countSpoolErrors } from "../../metrics";
 import { processSingleton } from "../../process-singleton";
-import { setScanSpool, writeReplayedScans, type BufferedScan } from "../recorder";
+import { setScanSpool, writeReplayedScans } from "../recorder";
+import type { BufferedScan } from "../rows";
 import { Spool, SpoolInUseError } from "./spool";
 
 export { SpoolInUseError };
