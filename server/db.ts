@@ -50,8 +50,10 @@ const WATCH_MS = 100;
 /** The process's PostgreSQL connections, shared by Prisma and the driver-level reads below. */
 function pgPool(): Pool {
   if (!connections.pgPool) {
-    // (The scan writer's thread has a client of its own and writes one batch at a time.)
-    const pool = new Pool({ ...pgConfigFromUrl(env.databaseUrl), max: isMainThread ? 20 : 2, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+    // The background thread has a pool of its own: the scan writer's one batch at a time beside
+    // the dispatcher's lanes (2 each, as when each had a thread, so that lanes never keep a batch
+    // waiting past the connection timeout).
+    const pool = new Pool({ ...pgConfigFromUrl(env.databaseUrl), max: isMainThread ? 20 : 4, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
     // A connection cut while idle (a restart) is dropped by the pool; without a listener it
     // would end the process.
     pool.on("error", () => undefined);
@@ -110,11 +112,11 @@ async function answers(): Promise<boolean> {
 /**
  * Prisma's SQLite adapter begins its transactions with a plain (deferred) `BEGIN`: such a
  * transaction reads from a snapshot and asks for the write lock only at its first write, and if
- * another connection (the scan writer's thread, another process) committed in between, SQLite
+ * another connection (the background thread, another process) committed in between, SQLite
  * fails that write with SQLITE_BUSY at once ("Operation has timed out"). Beginning with
  * `BEGIN IMMEDIATE` takes the write lock first, so nothing can commit between a transaction's
  * reads and its writes. The wait for the lock blocks the thread (SQLite's busy handler, up to
- * LOCK_WAIT_MS): the scan writer's thread holds it for a few milliseconds per commit, and the
+ * LOCK_WAIT_MS): the background thread holds it for a few milliseconds per commit, and the
  * main thread's own driver writes never hold it across a turn (`writeTransaction`).
  * The adapter has no option for it; its connection is public, so its one `BEGIN` statement is
  * swapped on it. Should the lock not come within the wait, the transaction begins deferred as

@@ -73,6 +73,7 @@ const schema = z
     SCAN_SPOOL_FSYNC_MS: integer("SCAN_SPOOL_FSYNC_MS", 0, 1000),
     SCAN_MEMORY_SCANS: integer("SCAN_MEMORY_SCANS", 1000, 20_000),
     SCAN_WRITER_TEST_PAUSE_MS: integer("SCAN_WRITER_TEST_PAUSE_MS", 0, 0),
+    BACKGROUND_THREAD_TEST_EXIT_AT: integer("BACKGROUND_THREAD_TEST_EXIT_AT", 0, 0),
     SERVE_PAGES: flag("SERVE_PAGES", true),
     SHUTDOWN_DRAIN_SECONDS: z.preprocess(unset, z.coerce.number({ error: "SHUTDOWN_DRAIN_SECONDS must be a number of seconds, 0 or more" }).min(0, "SHUTDOWN_DRAIN_SECONDS must be a number of seconds, 0 or more").default(5)),
   })
@@ -144,6 +145,8 @@ const schema = z
       scanMemoryScans: v.SCAN_MEMORY_SCANS,
       /** Tests only: the scan writer waits this long after each batch's commit, before its checkpoint. */
       scanWriterTestPauseMs: v.SCAN_WRITER_TEST_PAUSE_MS,
+      /** Tests only: each background thread dies (an uncaught error) when its Nth batch arrives; 0: never. */
+      backgroundThreadTestExitAt: v.BACKGROUND_THREAD_TEST_EXIT_AT,
       /** Added to the server's clock for expiry rules (tokens, invitations, retention): tests move time with it. */
       clockOffsetSeconds: v.CLOCK_OFFSET_SECONDS,
     };

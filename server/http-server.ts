@@ -35,14 +35,13 @@ import { registerServer } from "./embedded-backup";
 import { randomUUID } from "node:crypto";
 import { SECRET_NAMES, secret } from "./secrets";
 import { drainScans, scansBehind } from "./scan/recorder";
+import { startBackgroundThread, stopBackgroundThread, stopDeliveries } from "./background-thread";
 import { answerShortLink, FORM_TOO_LARGE, MAX_FORM_BYTES, passwordOfForm } from "./scan/redirect";
 import { subscribeToChanges } from "./scan/resolve";
-import { startScanWriterThread, stopScanWriterThread } from "./scan/writer-thread";
 import { closeSpool, startSpool } from "./scan/spool";
 import { startLiveCopy } from "./scan/live-copy";
 import { startImagePool } from "./images/pool";
 import { redis, whenReady } from "./redis";
-import { startWebhookDispatcher, stopWebhookDispatcher } from "./webhooks/thread";
 import { startRetentionSweep } from "./activity";
 import { startScanRetention } from "./scan/retention";
 import { shortLinkCodeOf, SHORT_LINK } from "./urls";
@@ -270,8 +269,8 @@ server.on("clientError", answerClientError);
 server.keepAliveTimeout = 65_000; // longer than common load balancers' idle timeout
 
 /**
- * The stop's bound after SHUTDOWN_DRAIN_SECONDS; the part of it kept for ending the scan
- * writer's thread (THREAD_STOP_MS), closing the spool and exiting.
+ * The stop's bound after SHUTDOWN_DRAIN_SECONDS; the part of it kept for ending the background
+ * thread (THREAD_STOP_MS), closing the spool and exiting.
  */
 const STOP_MS = 10_000;
 const THREAD_STOP_MS = 1000;
@@ -291,7 +290,7 @@ async function stop(signal: NodeJS.Signals) {
   server.closeIdleConnections();
   await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, GRACE_MS))]);
   server.closeAllConnections();
-  await stopWebhookDispatcher();
+  stopDeliveries();
   await drainScans(deadline - Date.now());
   await exit(signal);
 }
@@ -299,13 +298,13 @@ async function stop(signal: NodeJS.Signals) {
 let exiting = false;
 
 /**
- * The end of a stop: what was not written stays in the spool for the next start. The writer's
+ * The end of a stop: what was not written stays in the spool for the next start. The background
  * thread ends first: one still inside SQLite when the process exits would crash it.
  */
 async function exit(signal: NodeJS.Signals): Promise<void> {
   if (exiting) return;
   exiting = true;
-  await stopScanWriterThread(THREAD_STOP_MS);
+  await stopBackgroundThread(THREAD_STOP_MS);
   const left = scansBehind();
   if (left !== 0) logError("shutdown.scans_not_written", { left, signal, inSpool: env.scanSpool });
   closeSpool();
@@ -325,9 +324,8 @@ try {
   process.exit(1);
 }
 await app?.prepare();
-startScanWriterThread();
+startBackgroundThread();
 startImagePool();
-startWebhookDispatcher();
 // With REDIS_URL: connect now (waiting up to 5 s), not on the first request that needs it;
 // a Redis that is not there yet does not stop the server: the limits run in process meanwhile.
 const shared = redis();

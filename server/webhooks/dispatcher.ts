@@ -46,9 +46,9 @@ type State = {
   again: boolean;
   agent: Agent | null;
   lanes: Set<string>;
-  /** Where a wake goes when the dispatcher runs on a thread of its own (thread.ts). */
+  /** Where a wake goes when the dispatcher runs on the background thread (server/background-thread.ts). */
   wakeThread: (() => void) | null;
-  /** How busy the thread that answers requests is, 0 to 1 (thread.ts tells; 0 when unknown). */
+  /** How busy the thread that answers requests is, 0 to 1 (server/background-thread.ts tells; 0 when unknown). */
   requestsBusy: () => number;
 };
 const state: State = processSingleton("webhooks.dispatcher", () => ({
@@ -62,7 +62,7 @@ const state: State = processSingleton("webhooks.dispatcher", () => ({
   requestsBusy: () => 0,
 }));
 
-/** Starts delivering in this thread, with the outbox's hourly clean-up (the dispatcher's thread, at start). */
+/** Starts delivering in this thread, with the outbox's hourly clean-up (the background thread, at start). */
 export function startDelivering(): void {
   if (state.timer) return;
   state.agent = new Agent({ connect: guardedConnector(configuredPolicy()), connections: PER_ENDPOINT });
@@ -73,6 +73,7 @@ export function startDelivering(): void {
   void tick();
 }
 
+/** Stops it here: no claim and no request starts any more; those in flight end on their own. */
 export async function stopDelivering(): Promise<void> {
   if (state.timer) clearInterval(state.timer);
   if (state.cleaner) clearInterval(state.cleaner);
@@ -81,18 +82,18 @@ export async function stopDelivering(): Promise<void> {
   state.agent = null;
 }
 
-/** Looks for due deliveries now (after a commit that stored some), here or on the dispatcher's thread. */
+/** Looks for due deliveries now (after a commit that stored some), here or on the background thread. */
 export function wakeDispatcher(): void {
   if (state.timer) void tick();
   else state.wakeThread?.();
 }
 
-/** Where the dispatcher's thread reads how busy the main thread is (thread.ts). */
+/** Where the background thread reads how busy the main thread is (server/background-thread.ts). */
 export function paceBy(requestsBusy: () => number): void {
   state.requestsBusy = requestsBusy;
 }
 
-/** The main thread's wakes go to the dispatcher's thread (thread.ts). */
+/** The main thread's wakes go to the background thread (server/background-thread.ts). */
 export function sendWakesTo(wake: (() => void) | null): void {
   state.wakeThread = wake;
 }
@@ -190,7 +191,8 @@ async function deliverBatch(endpointId: string): Promise<boolean> {
   const outcomes: { id: string; attempts: number; delivered: boolean; status: number | null; text: string; latencyMs: number; at: Date }[] = [];
   let next = 0;
   const sendNext = async (): Promise<void> => {
-    while (next < claimed.length && Date.now() - claimedAt < START_WITHIN_MS) {
+    // Once stopped (state.timer), none starts: its thread goes on writing scans, and the rest go back.
+    while (state.timer && next < claimed.length && Date.now() - claimedAt < START_WITHIN_MS) {
       const delivery = claimed[next++];
       if (delivery.payload === null) continue;
       const started = Date.now();

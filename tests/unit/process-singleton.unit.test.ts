@@ -8,8 +8,8 @@ import { describe, it } from "node:test";
 import ts from "typescript";
 import { processSingleton, processStateNames } from "../../server/process-singleton";
 
-/** Entry points that only one loader ever runs: the Node server and the writer thread. */
-const ENTRY_POINTS = new Set(["server/http-server.ts", "server/scan/writer-thread.ts"]);
+/** Entry points that only one loader ever runs: the Node server. */
+const ENTRY_POINTS = new Set(["server/http-server.ts"]);
 /** Calls whose result may be kept at module level: they go through processSingleton themselves. */
 const ALLOWED_CALLS = new Set(["processSingleton", "memoize"]);
 
