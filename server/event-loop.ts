@@ -10,5 +10,22 @@ export const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolv
  */
 export const yieldToIo = () => new Promise<void>((resolve) => setImmediate(() => setImmediate(resolve)));
 
+/** Work between two polls for I/O at most (ms): a redirect waiting behind a loop of checks waits no longer. */
+const SLICE_MS = 4;
+
+/**
+ * For a loop of many small checks: call the answer between two of them; it yields to I/O
+ * (`yieldToIo`) once SLICE_MS have passed since the last poll, and resolves at once before.
+ */
+export function inSlices(ms = SLICE_MS): () => Promise<void> | undefined {
+  let since = performance.now();
+  return () => {
+    if (performance.now() - since < ms) return undefined;
+    return yieldToIo().then(() => {
+      since = performance.now();
+    });
+  };
+}
+
 /** DataLoader options for the work of one event-loop turn, gathered at its end, never cached. */
 export const ONE_TURN = { cache: false, batchScheduleFn: (dispatch: () => void) => setImmediate(dispatch) };

@@ -71,9 +71,13 @@ export async function hostile(seconds: number): Promise<void> {
     }
     const scanned = `${server.base}/q/${callers[0].code}`;
     const scans = () => scansAt(scanned, seconds);
+    // Each body encoded once: encoding 4 MiB for every request would hold this process's loop, and the scans of `holdOf` with it.
+    const encoded = new WeakMap<HostileRequest, Uint8Array<ArrayBuffer>>();
+    const bytesOf = (request: HostileRequest) => encoded.get(request) ?? encoded.set(request, new TextEncoder().encode(request.body)).get(request)!;
+    for (const caller of callers) caller.requests.forEach(bytesOf);
     const send = async (request: HostileRequest, caller: (typeof callers)[number]): Promise<number> => {
       const headers: Record<string, string> = { "content-type": "application/json", ...(request.edge === "v1" ? { "x-api-key": caller.key } : { cookie: caller.cookie, origin: server.base }) };
-      const res = await fetch(server.base + request.path, { method: request.method, headers, body: request.body });
+      const res = await fetch(server.base + request.path, { method: request.method, headers, body: bytesOf(request) });
       await res.arrayBuffer();
       return res.status;
     };

@@ -10,7 +10,7 @@ import { libraryKey } from "../domain/libraryKey";
 import type { LastSeen } from "../domain/staleSave";
 import { DomainError, isKeyGuess } from "../errors";
 import { yieldToIo } from "../event-loop";
-import { jsonShapeProblem, readBytes, utf8Text } from "../http/body";
+import { jsonShapeProblem, readBytes, utf8TextInTurns } from "../http/body";
 import { oneLargeBodyAtATime } from "../http/heavy-gate";
 import { parseHttpDate } from "../http/http-date";
 import { jsonAnswer, jsonText, toResponse, type Answer } from "../http/answer";
@@ -57,9 +57,9 @@ async function jsonBodyBytes(req: V1Request): Promise<Buffer> {
   return bytes;
 }
 
-/** Its text: UTF-8 (400). A large body's decoding, then its parse and checks, each hold the loop: other requests are served between. */
+/** Its text: UTF-8 (400). A large body's decoding (in slices), then its parse and checks, each hold the loop: other requests are served between. */
 async function jsonBodyText(bytes: Buffer): Promise<string> {
-  const text = utf8Text(bytes);
+  const text = await utf8TextInTurns(bytes);
   if (text.length > LARGE_BODY) await yieldToIo();
   return text;
 }
@@ -229,8 +229,9 @@ async function answerProcedure(req: V1Request, { requestId, url, path, method, m
   const ctx = { requestId, session: null, principal, servedHosts: hasBody ? servedHostsOf(req.headers) : undefined, lastSeen: matched.unmodifiedSince ? lastSeenOf(req.headers) : undefined };
   const run = async () => {
     const input = hasBody ? withPathParams(jsonObject(bodyText), params) : { ...query, ...params };
-    if (bodyText.length > LARGE_BODY) await yieldToIo();
-    return callRoute(matched, ctx, url, input);
+    const large = bodyText.length > LARGE_BODY;
+    if (large) await yieldToIo();
+    return callRoute(matched, ctx, url, input, large);
   };
   if (key === null) return run();
 
@@ -248,14 +249,20 @@ async function answerProcedure(req: V1Request, { requestId, url, path, method, m
   }
 }
 
-/** A procedure route's answer: its list page from memory when the library has not changed, else its procedure's. */
-async function callRoute(matched: ProcedureRoute, ctx: Context & { principal: Principal }, url: URL, input: Record<string, unknown>): Promise<Answer> {
+/**
+ * A procedure route's answer: its list page from memory when the library has not changed, else
+ * its procedure's. `large`: the request's body was; its answer (a batch's records) is checked
+ * and encoded in turns of their own.
+ */
+async function callRoute(matched: ProcedureRoute, ctx: Context & { principal: Principal }, url: URL, input: Record<string, unknown>, large = false): Promise<Answer> {
   const { principal } = ctx;
   const cacheKey = matched.cachedByLibraryVersion ? `${libraryKey(principal.library)} ${principal.libraryVersion} ${matched.path} ${url.search}` : null;
   const cached = cacheKey === null ? undefined : answers.get(cacheKey);
   if (cached !== undefined) return jsonText(200, cached);
   let accepted = false;
-  const text = JSON.stringify(await callProcedure(matched, { ...ctx, accept: () => (accepted = true) }, input));
+  const result = await callProcedure(matched, { ...ctx, accept: () => (accepted = true) }, input);
+  if (large) await yieldToIo();
+  const text = JSON.stringify(result);
   if (cacheKey === null) return jsonText(accepted ? 202 : matched.successStatus, text);
   const bytes = new TextEncoder().encode(text);
   answers.set(cacheKey, bytes);

@@ -8,7 +8,7 @@ import { invalidateResolution } from "../scan/resolve";
 import { futureExpiresAtField, RULE_FIELDS, rulesInput, rulesRecord, rulesRecordOf, type RuleColumns } from "../rules";
 import { hashPassword } from "./passwords";
 import { copyCreated } from "../scan/live-copy";
-import { yieldToIo } from "../event-loop";
+import { inSlices, yieldToIo } from "../event-loop";
 import { changeWithEvents } from "../webhooks";
 import { initialReviewStatus, libraryOwner, libraryWhere, recordCodeActivity, recordCodeDeleted, type Actor, type Library } from "./library";
 import { changedFields, heldPart, needsAdmin, pendingChangeOf, pendingChangeRecord, pendingComparison, storedChange } from "./pendingChanges";
@@ -159,7 +159,13 @@ export async function createDynamicCodes(
     // Checked with the codes themselves: the image encodes the short URL.
     await refuseUnreadableStyles(rows.map((row, i) => ({ text: shortUrl(row.code), style: items[i].style })), batch ? "dynqrcodes" : null);
     await yieldToIo();
-    const records = rows.map(dynamicRecordOf);
+    // A batch's records serialise half a megabyte of URLs: built a few ms at a time.
+    const records: DynamicRecord[] = [];
+    const pause = inSlices();
+    for (const row of rows) {
+      await pause();
+      records.push(dynamicRecordOf(row));
+    }
     try {
       const created = await changeWithEvents(actor.library, async (tx) => {
         // A batch's rows hold up to a megabyte of URLs: written a few at a time, other requests served between.
@@ -169,6 +175,7 @@ export async function createDynamicCodes(
         }
         if (batch) await yieldToIo();
         await recordCodeActivity(tx, actor, "code.created", records.map((r) => ({ kind: "dynamic", target: r.code, name: r.name, after: changedFields({}, r)!.after })));
+        if (batch) await yieldToIo();
         return { result: records, events: records.map((data) => ({ type: "dynqrcode.created", data })) };
       });
       await copyCreated(rows); // they redirect through a database outage too

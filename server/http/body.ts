@@ -1,7 +1,9 @@
 // Request bodies of both edges (/v1 and the pages' tRPC endpoint), bounded before they cost:
 // read up to a size, and JSON refused unparsed when it nests deeper or holds more values than
 // any request needs (V8's JSON.parse takes a third of a second on a megabyte of `[[[[` or of `{},`).
+import { isUtf8 } from "node:buffer";
 import { DomainError } from "../errors";
+import { yieldToIo } from "../event-loop";
 
 /** No request body of either edge nests deeper (a batch's item's style's frame is 5 levels). */
 export const MAX_JSON_DEPTH = 32;
@@ -30,13 +32,40 @@ export async function readBytes(req: BodySource, limit: number): Promise<Buffer 
   return Buffer.concat(chunks);
 }
 
+const NOT_UTF8 = "The body is not valid UTF-8";
+
 /** A body's text. Invalid UTF-8 is refused, not replaced with U+FFFD. */
 export function utf8Text(bytes: Uint8Array): string {
   try {
     return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch {
-    throw new DomainError("invalid", "The body is not valid UTF-8");
+    throw new DomainError("invalid", NOT_UTF8);
   }
+}
+
+/** Bytes decoded per event-loop turn: about a millisecond of work (TextDecoder took 8 to 25 ms on 3 MB of emoji in one piece). */
+const DECODE_SLICE_BYTES = 256 * 1024;
+
+/**
+ * A large body's text as `utf8Text` gives it, decoded a slice per turn: the bytes are judged
+ * valid UTF-8 first in one pass (simdutf, 0.1 ms on 3 MB), then decoded in slices that never
+ * cut a character, with a poll for I/O between two.
+ */
+export async function utf8TextInTurns(bytes: Buffer): Promise<string> {
+  if (bytes.byteLength <= DECODE_SLICE_BYTES) return utf8Text(bytes);
+  if (!isUtf8(bytes)) throw new DomainError("invalid", NOT_UTF8);
+  // As TextDecoder: a leading byte-order mark is not part of the text.
+  let start = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  const parts: string[] = [];
+  while (start < bytes.byteLength) {
+    let end = Math.min(start + DECODE_SLICE_BYTES, bytes.byteLength);
+    // Back to the first byte of the character the slice would cut (continuation bytes are 10xxxxxx).
+    while (end < bytes.byteLength && (bytes[end] & 0xc0) === 0x80) end--;
+    parts.push(bytes.toString("utf8", start, end));
+    start = end;
+    if (start < bytes.byteLength) await yieldToIo();
+  }
+  return parts.join("");
 }
 
 /** No request body of either edge holds more values (1,000 import rows of 3 fields; 50 batch items of 20 targets). */

@@ -5,7 +5,7 @@ import { appRouter } from "@/server/api/root";
 import { renewedSessionCookie, sessionUserId } from "@/server/auth";
 import { clientAddress } from "@/server/client-address";
 import { yieldToIo } from "@/server/event-loop";
-import { jsonShapeProblem, readBytes, utf8Text } from "@/server/http/body";
+import { jsonShapeProblem, readBytes, utf8TextInTurns } from "@/server/http/body";
 import { inKib, pagesBodyBound } from "@/server/http/body-bounds";
 import { oneLargeBodyAtATime } from "@/server/http/heavy-gate";
 import { logError } from "@/server/log";
@@ -47,11 +47,11 @@ async function boundedBody(req: Request): Promise<Buffer | Response> {
 async function withText(req: Request, bytes: Buffer): Promise<Request | Response> {
   let text: string;
   try {
-    text = utf8Text(bytes);
+    text = await utf8TextInTurns(bytes);
   } catch (error) {
     return Response.json({ error: { message: (error as Error).message } }, { status: 400 });
   }
-  // Decoding, the shape's check and tRPC's parse each hold the loop a few ms on 4 MiB: one turn each.
+  // The decoding (a slice a turn), the shape's check and tRPC's parse each hold the loop a few ms on 4 MiB: one turn each.
   await yieldToIo();
   const shape = jsonShapeProblem(text);
   if (shape) return Response.json({ error: { message: shape } }, { status: 400 });
