@@ -3,7 +3,8 @@
 // takes every code of the search.
 import { readFile } from "node:fs/promises";
 import { expect, test } from "@playwright/test";
-import { createDynamicCodes, shortUrl } from "../server/domain/dynamicCodes";
+import { createDynamicCodes } from "../server/domain/dynamicCodes";
+import { shortUrl } from "../server/domain/dynamicRecords";
 import { createStaticCodes } from "../server/domain/staticCodes";
 import { decodePng, pngSize } from "../tests/qr-decode";
 import { unzip } from "../tests/unzip";

@@ -8,7 +8,7 @@ import { DomainError, invalid, notFound } from "../errors";
 import { appLink, sendMail } from "../mail";
 import { invalidateResolution } from "../scan/resolve";
 import { changeWithEvents } from "../webhooks";
-import { dynamicRecordOf, shortUrl } from "./dynamicCodes";
+import { dynamicRecordOf, shortUrl } from "./dynamicRecords";
 import { recordCodeActivity, type Library } from "./library";
 import { approvedColumns, changedFields, pendingComparison, storedChangeOf, type ChangeRejection, type PendingFields } from "./pendingChanges";
 import { membershipOf, requireAdmin, type Decision } from "./teams";

@@ -2,83 +2,22 @@
 import { z } from "zod";
 import { db, isRecordMissing, isUniqueViolation, type Tx } from "../db";
 import { DomainError, notFound } from "../errors";
-import { env } from "../env";
 import { randomString, timeOrderedId } from "../ids";
 import { invalidateResolution } from "../scan/resolve";
-import { futureExpiresAtField, RULE_FIELDS, rulesInput, rulesRecord, rulesRecordOf, type RuleColumns } from "../rules";
+import { RULE_FIELDS, rulesRecordOf, type RuleColumns } from "../rules";
 import { hashPassword } from "./passwords";
 import { copyCreated } from "../scan/live-copy";
 import { inSlices, yieldToIo } from "../event-loop";
 import { changeWithEvents } from "../webhooks";
 import { initialReviewStatus, libraryOwner, libraryWhere, recordCodeActivity, recordCodeDeleted, type Actor, type Library } from "./library";
-import { changedFields, heldPart, needsAdmin, pendingChangeOf, pendingChangeRecord, pendingComparison, storedChange } from "./pendingChanges";
+import { changedFields, heldPart, needsAdmin, pendingComparison, storedChange } from "./pendingChanges";
+import { dynamicRecordOf, shortUrl, type DynamicCodeInput, type DynamicRecord, type DynamicStatus, type dynamicPatchInput } from "./dynamicRecords";
 import { totalScansOf } from "./analytics";
 import { keysetPages, newestInLibrary, toPage } from "./paging";
 import { refuseUnreadableStyles } from "./readableStyles";
 import { refuseStale, staleSave, type LastSeen } from "./staleSave";
-import { batchArray, bodyObject, decodeCursor, nameField, refuseServedShortLinks, styleField, toSeconds, urlField, type NamedDestination } from "./validation";
+import { decodeCursor, refuseServedShortLinks, type NamedDestination } from "./validation";
 import { sendableUrl } from "../urls";
-
-export const STATUSES = ["active", "paused", "draft"] as const;
-export type DynamicStatus = (typeof STATUSES)[number];
-
-export const dynamicCodeInput = bodyObject({
-  destination_url: urlField("destination_url"),
-  name: nameField,
-  style: styleField.optional(),
-  ...rulesInput,
-  expires_at: futureExpiresAtField.optional(),
-});
-export const dynamicBatchInput = bodyObject({ dynqrcodes: batchArray("dynqrcodes", dynamicCodeInput) });
-/** A dynamic code in a path: documented with its shape (any other text is simply not found). */
-export const CODE_PATTERN = "^[0-9A-Za-z]{8}$";
-export const codeParam = z.string().meta({ description: "The code's 8 characters, as in its short_url.", pattern: CODE_PATTERN });
-
-export const dynamicPatchInput = bodyObject({
-  code: codeParam,
-  destination_url: urlField("destination_url").optional(),
-  name: nameField.optional(),
-  status: z.enum(STATUSES, { error: "status must be one of active, paused, draft" }).optional(),
-  style: styleField.optional(),
-  ...rulesInput,
-}).meta({ example: { name: "Lunch menu (winter)" }, minProperties: 1 });
-export type DynamicCodeInput = z.infer<typeof dynamicCodeInput>;
-
-export const dynamicRecord = z
-  .object({
-    code: z.string(),
-    short_url: z.string(),
-    destination_url: z.string(),
-    name: z.string(),
-    style: styleField,
-    status: z.enum(STATUSES),
-    team_id: z.string().nullable(),
-    created_at: z.number().int().meta({ description: "Seconds since the epoch.", example: 1795392000 }),
-    updated_at: z.number().int().meta({ description: "Seconds since the epoch.", example: 1795392000 }),
-    ...rulesRecord,
-    pending_change: pendingChangeRecord.nullable().meta({ description: "A writer's change waiting for an admin's review (team codes); null when none." }),
-  })
-  .meta({ id: "DynamicQrCode" });
-export type DynamicRecord = z.infer<typeof dynamicRecord>;
-
-type Row = { code: string; destinationUrl: string; name: string; style: string; status: string; teamId: string | null; createdAt: Date | number; updatedAt: Date | number; pendingChange?: string | null } & RuleColumns;
-
-export const shortUrl = (code: string) => `${env.shortBaseUrl}/q/${code}`;
-
-/** A stored row as the API shows it. */
-export const dynamicRecordOf = (row: Row): DynamicRecord => ({
-  code: row.code,
-  short_url: shortUrl(row.code),
-  destination_url: sendableUrl(row.destinationUrl),
-  name: row.name,
-  style: JSON.parse(row.style),
-  status: row.status as DynamicStatus,
-  team_id: row.teamId,
-  created_at: toSeconds(row.createdAt),
-  updated_at: toSeconds(row.updatedAt),
-  ...rulesRecordOf(row),
-  pending_change: pendingChangeOf(row.pendingChange),
-});
 
 type RuleInput = Partial<Pick<z.infer<typeof dynamicPatchInput>, (typeof RULE_FIELDS)[number]>>;
 

@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { db } from "../db";
 import { invalid, notFound } from "../errors";
-import { shortUrl } from "./dynamicCodes";
+import { shortUrl } from "./dynamicRecords";
 import { libraryWhere, type Library } from "./library";
 import { renderImage, type RenderJob } from "../images/renderer";
 import { capacityProblem } from "./qrImage";

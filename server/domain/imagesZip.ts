@@ -11,7 +11,7 @@ import { db } from "../db";
 import { invalid, notFound } from "../errors";
 import { processSingleton } from "../process-singleton";
 import { IMAGES_PER_KEY, renderImage } from "../images/renderer";
-import { shortUrl } from "./dynamicCodes";
+import { shortUrl } from "./dynamicRecords";
 import { drawingProblem, imageQuery, notLiveSuffix, renderJob, type ImageQuery } from "./images";
 import { libraryWhere, type Library } from "./library";
 import { searchWhere } from "./libraryItems";

@@ -10,11 +10,13 @@ import { DomainError, fromZodIssues } from "../errors";
 import { inSlices } from "../event-loop";
 import { claimIdempotencyKey, requestHash, type StoredAnswer } from "../idempotency";
 import { logError } from "../log";
-import { createDynamicCodes, dynamicCodeInput, STATUSES, statusChangeProblem, type DynamicStatus } from "./dynamicCodes";
+import { createDynamicCodes, statusChangeProblem } from "./dynamicCodes";
+import { dynamicCodeInput, STATUSES, type DynamicStatus } from "./dynamicRecords";
 import { initialReviewStatus, type Actor } from "./library";
 import { libraryKey } from "./libraryKey";
 import { itemDestinations, libraryKindField, requireEditor } from "./libraryItems";
-import { createStaticCodes, staticCodeInput } from "./staticCodes";
+import { createStaticCodes } from "./staticCodes";
+import { staticCodeInput } from "./staticRecords";
 import { boundedArray, serialisedDestination, servedShortLinkIssues } from "./validation";
 import { itemKind, type ItemKind } from "./teams";
 

@@ -2,7 +2,9 @@
 // says its pixels: huge IHDR dimensions are a denial of service in decoders; an SVG may carry
 // scripts or fetch other resources), and never embedded as sent: the renderer rasterises it.
 import { memoize } from "../memoize";
-import { MAX_LOGO_PIXELS } from "./qrStyle";
+
+/** A PNG logo's pixels, read from its header before any decoding (a huge IHDR is a denial of service). */
+const MAX_LOGO_PIXELS = 2048 * 2048;
 
 const DATA_URL = /^data:image\/(png|svg\+xml);base64,([A-Za-z0-9+/]*={0,2})$/;
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);

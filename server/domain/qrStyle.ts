@@ -1,7 +1,6 @@
 // The rules of a QR style that need no drawing: defaults, limits, and the cheap reasons a
 // style cannot scan (colours, logo share, quiet zone), found before anything is drawn. Safe
 // in the browser: the style editor shows the same reasons as the API's 400.
-import type { Style } from "./validation";
 
 /** What a style leaves unsaid: black on white, error correction M, the standard 4-module quiet zone. */
 export const DEFAULT_STYLE = { foreground: "#000000", background: "#ffffff", error_correction: "M", margin: 4 } as const;
@@ -12,9 +11,25 @@ export const MODULE_SHAPES = ["square", "dot", "rounded"] as const;
 export const FINDER_SHAPES = ["square", "rounded", "dot"] as const;
 /** A logo's data URL, at most 64 KiB (not counted in the 4 KiB of the rest of the style). */
 export const MAX_LOGO_BYTES = 64 * 1024;
-/** A PNG logo's pixels, read from its header before any decoding (a huge IHDR is a denial of service). */
-export const MAX_LOGO_PIXELS = 2048 * 2048;
 export const FRAME_TEXT_MAX = 24;
+
+/**
+ * A style's drawing choices as these rules read them; the API's schema of a style (styleField,
+ * validation.ts) checks what is sent, and each call passes its result here, so the compiler
+ * keeps the two one shape.
+ */
+export type StyleChoices = {
+  foreground?: string;
+  background?: string;
+  error_correction?: "L" | "M" | "Q" | "H";
+  margin?: number;
+  module_shape?: (typeof MODULE_SHAPES)[number];
+  finder_shape?: (typeof FINDER_SHAPES)[number];
+  finder_color?: string;
+  logo?: string;
+  logo_size?: number;
+  frame?: { text: string; color: string };
+};
 
 /** Image formats and sizes, here so that the library page's download form offers what the server takes. */
 export const IMAGE_FORMATS = ["svg", "png", "pdf"] as const;
@@ -52,7 +67,7 @@ export function contrastRatio(a: string, b: string): number {
 }
 
 /** A style with every drawing choice decided. */
-export function resolvedStyle(style: Style) {
+export function resolvedStyle(style: StyleChoices) {
   const foreground = style.foreground ?? DEFAULT_STYLE.foreground;
   return {
     foreground,
@@ -74,7 +89,7 @@ export type ResolvedStyle = ReturnType<typeof resolvedStyle>;
  * The reason a style cannot scan that is found without drawing it, or null. The decode check
  * (server/domain/styleCheck.ts) has the last word on the rest.
  */
-export function cheapUnreadableReason(style: Style): string | null {
+export function cheapUnreadableReason(style: StyleChoices): string | null {
   const s = resolvedStyle(style);
   if (contrastRatio(s.foreground, s.background) < MIN_CONTRAST) return "contrast between colors is too low";
   // Finder patterns darker than the background in a light-on-dark code (or the reverse) are not finder patterns to a decoder.

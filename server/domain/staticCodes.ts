@@ -1,5 +1,4 @@
 // Static QR codes: a stored URL and name in a library.
-import { z } from "zod";
 import { db } from "../db";
 import { DomainError, notFound } from "../errors";
 import { timeOrderedId } from "../ids";
@@ -7,42 +6,11 @@ import { changeWithEvents } from "../webhooks";
 import { initialReviewStatus, libraryOwner, libraryWhere, recordCodeActivity, recordCodeDeleted, type Actor, type Library } from "./library";
 import { changedFields, needsAdmin } from "./pendingChanges";
 import { keysetPages, newestInLibrary, toPage } from "./paging";
-import { capacityProblem } from "./qrImage";
-import { resolvedStyle } from "./qrStyle";
 import { refuseUnreadableStyles } from "./readableStyles";
 import { sendableUrl } from "../urls";
-import { batchArray, bodyObject, decodeCursor, nameField, refuseServedShortLinks, styleField, toSeconds, urlField, type NamedDestination } from "./validation";
+import { decodeCursor, refuseServedShortLinks, type NamedDestination } from "./validation";
+import { staticRecordOf, type StaticCodeInput, type StaticRecord } from "./staticRecords";
 
-export const staticCodeInput = bodyObject({ url: urlField("url"), name: nameField, style: styleField.optional() }).superRefine((item, ctx) => {
-  // The image encodes the URL itself: refuse one that no QR code at the style's level can hold.
-  const problem = capacityProblem(item.url, resolvedStyle(item.style ?? {}).error_correction);
-  if (problem) ctx.addIssue({ code: "custom", path: ["url"], message: `url ${problem}` });
-});
-export const staticBatchInput = bodyObject({ qrcodes: batchArray("qrcodes", staticCodeInput) });
-export type StaticCodeInput = z.infer<typeof staticCodeInput>;
-
-export const staticRecord = z
-  .object({
-    qr_id: z.string(),
-    url: z.string(),
-    name: z.string(),
-    style: styleField,
-    created_at: z.number().int().meta({ description: "Seconds since the epoch.", example: 1795392000 }),
-    updated_at: z.number().int().meta({ description: "Seconds since the epoch.", example: 1795392000 }),
-  })
-  .meta({ id: "StaticQrCode" });
-export type StaticRecord = z.infer<typeof staticRecord>;
-
-type Row = { id: string; url: string; name: string; style: string; createdAt: Date | number; updatedAt: Date | number };
-/** A stored row as the API shows it. */
-export const staticRecordOf = (row: Row): StaticRecord => ({
-  qr_id: row.id,
-  url: sendableUrl(row.url),
-  name: row.name,
-  style: JSON.parse(row.style),
-  created_at: toSeconds(row.createdAt),
-  updated_at: toSeconds(row.updatedAt),
-});
 
 export async function listStaticCodes(library: Library, page: { limit?: number; cursor?: string }) {
   const limit = page.limit ?? 50;

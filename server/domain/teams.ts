@@ -9,9 +9,9 @@ import { generateKey, keyActivity, keyDisplay, revokeKey, type KeySummary } from
 import { endSessions } from "./sessions";
 import { invalidateResolution } from "../scan/resolve";
 import { changeWithEvents } from "../webhooks";
-import { dynamicRecordOf } from "./dynamicCodes";
+import { dynamicRecordOf } from "./dynamicRecords";
 import type { Library } from "./library";
-import { staticRecordOf } from "./staticCodes";
+import { staticRecordOf } from "./staticRecords";
 import { mailDraftRejections, recordDraftRejections, undecidableDraft, type RejectedDraft } from "./draftRejections";
 
 export const ROLES = ["admin", "writer", "viewer"] as const;

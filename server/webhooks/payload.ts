@@ -4,8 +4,8 @@
 // so its times are epoch seconds (a record is the one /v1 answers with, made by the same
 // serializer: dynamicRecordOf, staticRecordOf); the envelope's `timestamp` is ISO 8601 UTC,
 // as the contract fixes it. Light on purpose: the scan writer's thread loads it.
-import type { DynamicRecord } from "../domain/dynamicCodes";
-import type { StaticRecord } from "../domain/staticCodes";
+import type { DynamicRecord } from "../domain/dynamicRecords";
+import type { StaticRecord } from "../domain/staticRecords";
 import { timeOrderedId } from "../ids";
 import { isoSeconds } from "../timestamps";
 import type { EVENT_TYPES } from "./event-types";

@@ -1,16 +1,7 @@
 // /v1/dynqrcodes: dynamic QR codes (their routes: the meta of each procedure).
 import { z } from "zod";
-import {
-  codeParam,
-  createDynamicCodes,
-  deleteDynamicCode,
-  dynamicBatchInput,
-  dynamicCodeInput,
-  dynamicPatchInput,
-  dynamicRecord,
-  listDynamicCodes,
-  updateDynamicCode,
-} from "../../domain/dynamicCodes";
+import { createDynamicCodes, deleteDynamicCode, listDynamicCodes, updateDynamicCode } from "../../domain/dynamicCodes";
+import { codeParam, dynamicBatchInput, dynamicCodeInput, dynamicPatchInput, dynamicRecord } from "../../domain/dynamicRecords";
 import { analyticsSummary, codeAnalytics } from "../../domain/analytics";
 import { analyticsSummaryRecord, codeAnalyticsQuery, codeAnalyticsRecord } from "../../domain/analyticsRecords";
 import { rangeQuery } from "../../domain/dateRange";

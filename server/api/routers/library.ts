@@ -1,7 +1,7 @@
 // The web library's calls (session procedures): /library and the team library on /business.
 import { z } from "zod";
 import { actorFor, createFromLines, MAX_PASTED_LENGTH, createItem, libraryKindField, libraryPage, previewItemStyle, removeItem, saveStyle, updateItem } from "../../domain/libraryItems";
-import { dynamicPatchInput } from "../../domain/dynamicCodes";
+import { dynamicPatchInput } from "../../domain/dynamicRecords";
 import type { LastSeen } from "../../domain/staleSave";
 import { itemKind } from "../../domain/teams";
 import { createTRPCRouter, sessionProcedure } from "../trpc";

@@ -2,14 +2,8 @@
 // table (server/api/routes.ts) lets a literal segment such as `batch` win over `{qr_id}`,
 // whatever the order of declaration.
 import { z } from "zod";
-import {
-  createStaticCodes,
-  deleteStaticCode,
-  listStaticCodes,
-  staticBatchInput,
-  staticCodeInput,
-  staticRecord,
-} from "../../domain/staticCodes";
+import { createStaticCodes, deleteStaticCode, listStaticCodes } from "../../domain/staticCodes";
+import { staticBatchInput, staticCodeInput, staticRecord } from "../../domain/staticRecords";
 import { listQuery } from "../../domain/validation";
 import { apiKeyProcedure, createTRPCRouter } from "../trpc";
 

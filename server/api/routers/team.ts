@@ -16,7 +16,7 @@ import {
   transferOwnership,
 } from "../../domain/teams";
 import { pendingChangesOf, rejectionReasonField, reviewChange } from "../../domain/changeReview";
-import { codeParam } from "../../domain/dynamicCodes";
+import { codeParam } from "../../domain/dynamicRecords";
 import { draftRejectionsOf } from "../../domain/draftRejections";
 import { createTRPCRouter, sessionProcedure } from "../trpc";
 
