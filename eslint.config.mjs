@@ -5,10 +5,10 @@ const config = [
   ...nextVitals,
   ...nextTs,
   {
-    // One configuration (server/env.ts): nothing else in the app reads the environment.
+    // One configuration (server/platform/env.ts): nothing else in the app reads the environment.
     files: ["server/**/*.ts", "app/**/*.{ts,tsx}", "components/**/*.{ts,tsx}", "trpc/**/*.{ts,tsx}", "proxy.ts"],
-    ignores: ["server/env.ts"],
-    rules: { "no-restricted-properties": ["error", { object: "process", property: "env", message: "Read the configuration from server/env.ts" }] },
+    ignores: ["server/platform/env.ts"],
+    rules: { "no-restricted-properties": ["error", { object: "process", property: "env", message: "Read the configuration from server/platform/env.ts" }] },
   },
   { ignores: ["node_modules/**", ".next/**", "server/generated/**", "data/**", "e2e/screenshots/**", "test-results/**", "playwright-report/**", "next-env.d.ts"] },
 ];

@@ -1,9 +1,9 @@
 // Security headers on every page (Next's proxy runs before each page and route handler it
-// serves; /q and /v1 are answered by server/http-server.ts before Next), from the one table of
-// security headers (server/http/security-headers.js).
+// serves; /q and /v1 are answered by server/http/server.ts before Next), from the one table of
+// security headers (server/platform/security-headers.js).
 import { NextResponse, type NextRequest } from "next/server";
-import { env } from "@/server/env";
-import { pagePolicy } from "@/server/http/security-headers";
+import { env } from "@/server/platform/env";
+import { pagePolicy } from "@/server/platform/security-headers";
 
 export function proxy(request: NextRequest) {
   const nonce = Buffer.from(crypto.randomUUID()).toString("base64");

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
-import { Nav } from "@/components/Nav";
-import { VerifyNotice } from "@/components/VerifyNotice";
-import { sessionUserId } from "@/server/auth";
+import { Nav } from "@/components/ui/Nav";
+import { VerifyNotice } from "@/components/account/VerifyNotice";
+import { sessionUserId } from "@/server/accounts/auth";
 import { TRPCReactProvider } from "@/trpc/react";
 import "./globals.css";
 

@@ -4,10 +4,10 @@
 // a list and a create opened in "Try it out", then with the Authorize dialog; /library's CSV
 // import in each of its states.
 import { expect, test, type Page } from "@playwright/test";
-import { generateKey } from "../server/domain/apiKeys";
-import { createDynamicCodes } from "../server/domain/dynamicCodes";
-import { createStaticCodes } from "../server/domain/staticCodes";
-import { addMember, createTeam, generateBusinessKey } from "../server/domain/teams";
+import { generateKey } from "../server/keys/apiKeys";
+import { createDynamicCodes } from "../server/library/dynamicCodes";
+import { createStaticCodes } from "../server/library/staticCodes";
+import { addMember, createTeam, generateBusinessKey } from "../server/teams/teams";
 import { createWebhook } from "../server/webhooks";
 import { accessibilityErrors, account, logIn, shot } from "./helpers";
 

@@ -2,8 +2,8 @@
 // team with other members; otherwise, with the typed email and the password, the account goes:
 // the browser is logged out, its short link answers 410 and its key 401.
 import { expect, test } from "@playwright/test";
-import { generateKey } from "../server/domain/apiKeys";
-import { addMember, createTeam } from "../server/domain/teams";
+import { generateKey } from "../server/keys/apiKeys";
+import { addMember, createTeam } from "../server/teams/teams";
 import { account, logIn, PASSWORD, shotAtWidths } from "./helpers";
 
 test("delete an account: its short link answers 410 and its key 401; log-in is refused", async ({ browser, request }) => {

@@ -4,7 +4,7 @@
 // reset → the old session's next page load goes to /login. Screenshots of every new page.
 import { randomUUID } from "node:crypto";
 import { expect, test, type Page } from "@playwright/test";
-import { setTier } from "../server/domain/users";
+import { setTier } from "../server/accounts/users";
 import { linkIn, waitForMail } from "../tests/mail-sink";
 import { account, logIn, PASSWORD, shot } from "./helpers";
 

@@ -2,8 +2,8 @@
 // newest first, each with its CSV download.
 import { readFile } from "node:fs/promises";
 import { expect, test, type Page } from "@playwright/test";
-import { revokeKey } from "../server/domain/apiKeys";
-import { addMember, createTeam, generateBusinessKey, setMemberRole } from "../server/domain/teams";
+import { revokeKey } from "../server/keys/apiKeys";
+import { addMember, createTeam, generateBusinessKey, setMemberRole } from "../server/teams/teams";
 import { account, logIn, shotAtWidths } from "./helpers";
 
 const WIDTHS = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } };

@@ -4,8 +4,8 @@
 // sets its days in the viewer's zone; the comparison shows the previous period's figures.
 import { expect, test, type Page } from "@playwright/test";
 import { freePort, startServer, type RunningServer } from "../scripts/harness";
-import { generateKey } from "../server/domain/apiKeys";
-import { db } from "../server/db";
+import { generateKey } from "../server/keys/apiKeys";
+import { db } from "../server/platform/db";
 import { newScan } from "../server/scan/rows";
 import { writeScans } from "../server/scan/write";
 import { account, logIn, shot, shotAtWidths } from "./helpers";

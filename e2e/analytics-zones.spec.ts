@@ -3,8 +3,8 @@
 // changes it, the hourly view lists every local hour, the CSV is named after the zone, and the
 // live panel counts a new scan without a reload.
 import { expect, test, type APIRequestContext } from "@playwright/test";
-import { generateKey } from "../server/domain/apiKeys";
-import { db } from "../server/db";
+import { generateKey } from "../server/keys/apiKeys";
+import { db } from "../server/platform/db";
 import { newScan } from "../server/scan/rows";
 import { writeScans } from "../server/scan/write";
 import { account, logIn, shotAtWidths } from "./helpers";

@@ -1,6 +1,6 @@
 // The analytics page shows the same numbers as GET /v1/dynqrcodes/{code}/analytics.
 import { expect, test } from "@playwright/test";
-import { generateKey } from "../server/domain/apiKeys";
+import { generateKey } from "../server/keys/apiKeys";
 import { account, logIn, shot } from "./helpers";
 
 

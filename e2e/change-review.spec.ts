@@ -3,8 +3,8 @@
 // it beside the drafts with before and after and approves it, and then the short link moves;
 // a rejected change tells the writer why.
 import { expect, test, type Page } from "@playwright/test";
-import { createDynamicCodes } from "../server/domain/dynamicCodes";
-import { addMember, createTeam, reviewDrafts } from "../server/domain/teams";
+import { createDynamicCodes } from "../server/library/dynamicCodes";
+import { addMember, createTeam, reviewDrafts } from "../server/teams/teams";
 import { account, logIn, openSection, shot } from "./helpers";
 
 const target = async (page: Page, code: string) => (await page.request.get(`/q/${code}`, { maxRedirects: 0 })).headers()["location"];

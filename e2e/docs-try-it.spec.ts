@@ -5,7 +5,7 @@
 // fixed example, and each request left without one gets a fresh key (issue 39).
 import { expect, test, type Page } from "@playwright/test";
 import { freePort, startServer, type RunningServer } from "../scripts/harness";
-import { generateKey } from "../server/domain/apiKeys";
+import { generateKey } from "../server/keys/apiKeys";
 import { account } from "./helpers";
 
 /** Expands one operation of the reference, presses "Try it out" then "Execute" (or, `again`, "Clear" then "Execute"), and returns the status Swagger UI shows. */

@@ -1,7 +1,7 @@
 // What the browser specs share: accounts made in the database, the log-in form, screenshots.
 import { randomUUID } from "node:crypto";
 import { expect, type Page } from "@playwright/test";
-import { createUser } from "../server/domain/users";
+import { createUser } from "../server/accounts/users";
 
 export const PASSWORD = "e2e-password-1";
 

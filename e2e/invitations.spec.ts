@@ -4,7 +4,7 @@
 // to another admin. The mails are read from the tests' SMTP server.
 import { randomUUID } from "node:crypto";
 import { expect, test, type Page } from "@playwright/test";
-import { addMember, createTeam, generateBusinessKey } from "../server/domain/teams";
+import { addMember, createTeam, generateBusinessKey } from "../server/teams/teams";
 import { linkIn, waitForMail } from "../tests/mail-sink";
 import { account, logIn, PASSWORD, shotAtWidths } from "./helpers";
 

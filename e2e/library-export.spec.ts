@@ -2,10 +2,10 @@
 // byte (the same rows and the same CSV writer), for /library and the team library on /business.
 import { readFile } from "node:fs/promises";
 import { expect, test, type APIRequestContext, type Locator, type Page } from "@playwright/test";
-import { generateKey } from "../server/domain/apiKeys";
-import { createDynamicCodes } from "../server/domain/dynamicCodes";
-import { createStaticCodes } from "../server/domain/staticCodes";
-import { createTeam, generateBusinessKey } from "../server/domain/teams";
+import { generateKey } from "../server/keys/apiKeys";
+import { createDynamicCodes } from "../server/library/dynamicCodes";
+import { createStaticCodes } from "../server/library/staticCodes";
+import { createTeam, generateBusinessKey } from "../server/teams/teams";
 import { account, logIn, shot } from "./helpers";
 
 /** Downloads each export through its link in `library` and compares it with the API's file. */

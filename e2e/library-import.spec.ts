@@ -3,8 +3,8 @@
 // progress bar reaching 100 %; a reload mid-import and the same file again end with exactly
 // 1,200 records; a team writer's import becomes drafts.
 import { expect, test, type Page } from "@playwright/test";
-import { db } from "../server/db";
-import { addMember, createTeam } from "../server/domain/teams";
+import { db } from "../server/platform/db";
+import { addMember, createTeam } from "../server/teams/teams";
 import { account, logIn, openSection, shotAtWidths } from "./helpers";
 
 const ROWS = 1200;

@@ -3,9 +3,9 @@
 // takes every code of the search.
 import { readFile } from "node:fs/promises";
 import { expect, test } from "@playwright/test";
-import { createDynamicCodes } from "../server/domain/dynamicCodes";
-import { shortUrl } from "../server/domain/dynamicRecords";
-import { createStaticCodes } from "../server/domain/staticCodes";
+import { createDynamicCodes } from "../server/library/dynamicCodes";
+import { shortUrl } from "../server/library/dynamicRecords";
+import { createStaticCodes } from "../server/library/staticCodes";
 import { decodePng, pngSize } from "../tests/qr-decode";
 import { unzip } from "../tests/unzip";
 import { account, logIn, shot } from "./helpers";

@@ -3,7 +3,7 @@
 // images (decoded), copy the short URL, delete with confirmation.
 import { readFile } from "node:fs/promises";
 import { expect, test } from "@playwright/test";
-import { generateKey } from "../server/domain/apiKeys";
+import { generateKey } from "../server/keys/apiKeys";
 import { decodePng } from "../tests/qr-decode";
 import { account, logIn, shot } from "./helpers";
 

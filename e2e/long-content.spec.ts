@@ -5,10 +5,10 @@
 // line is named, a name too long is reported (never cut), analytics in words.
 import { randomUUID } from "node:crypto";
 import { expect, test, type Locator, type Page } from "@playwright/test";
-import { createDynamicCodes, deleteDynamicCode } from "../server/domain/dynamicCodes";
-import { createStaticCodes } from "../server/domain/staticCodes";
-import { addMember, createTeam, generateBusinessKey } from "../server/domain/teams";
-import { createUser } from "../server/domain/users";
+import { createDynamicCodes, deleteDynamicCode } from "../server/library/dynamicCodes";
+import { createStaticCodes } from "../server/library/staticCodes";
+import { addMember, createTeam, generateBusinessKey } from "../server/teams/teams";
+import { createUser } from "../server/accounts/users";
 import { account, logIn, openSection, PASSWORD, shot } from "./helpers";
 
 const WIDTHS = { phone: { width: 390, height: 844 }, desktop: { width: 1280, height: 800 } };

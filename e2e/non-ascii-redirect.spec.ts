@@ -7,8 +7,8 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { chromium, expect, test } from "@playwright/test";
-import { generateKey } from "../server/domain/apiKeys";
-import { createDynamicCodes } from "../server/domain/dynamicCodes";
+import { generateKey } from "../server/keys/apiKeys";
+import { createDynamicCodes } from "../server/library/dynamicCodes";
 import { account, shot } from "./helpers";
 
 test("a real browser follows the short link of a non-ASCII destination to the right place, the query as UTF-8", async ({ request, baseURL }) => {

@@ -1,9 +1,9 @@
 // Every page at desktop and phone width, with the browser console and the network watched:
 // no console error, no failed script, no request leaving this server. Screenshots of each.
 import { expect, test, type Page } from "@playwright/test";
-import { createDynamicCodes } from "../server/domain/dynamicCodes";
-import { createStaticCodes } from "../server/domain/staticCodes";
-import { createTeam } from "../server/domain/teams";
+import { createDynamicCodes } from "../server/library/dynamicCodes";
+import { createStaticCodes } from "../server/library/staticCodes";
+import { createTeam } from "../server/teams/teams";
 import { account, logIn, shot } from "./helpers";
 
 const WIDTHS = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } };

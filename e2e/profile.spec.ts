@@ -1,7 +1,7 @@
 // Sign up, log in, generate a personal key on /profile, use it, revoke it.
 import { randomUUID } from "node:crypto";
 import { expect, test } from "@playwright/test";
-import { setTier } from "../server/domain/users";
+import { setTier } from "../server/accounts/users";
 import { linkIn, waitForMail } from "../tests/mail-sink";
 import { shot } from "./helpers";
 

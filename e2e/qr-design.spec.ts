@@ -3,7 +3,7 @@
 // check ran; a logo too large for the code is refused before saving; the preview and the
 // saved image are the same drawing and both decode to the short URL.
 import { expect, test, type BrowserContext } from "@playwright/test";
-import { generateKey } from "../server/domain/apiKeys";
+import { generateKey } from "../server/keys/apiKeys";
 import { decodePng } from "../tests/qr-decode";
 import { account, logIn, shot } from "./helpers";
 

@@ -2,10 +2,10 @@
 // bulk Approve / Reject of the selected drafts (Reject asks first; all or none), and the errors
 // of Approve, a role change and Remove at their own row, focused, cleared by the next change.
 import { expect, test } from "@playwright/test";
-import { db } from "../server/db";
-import { createDynamicCodes } from "../server/domain/dynamicCodes";
-import { createStaticCodes } from "../server/domain/staticCodes";
-import { addMember, createTeam, removeMember, reviewDrafts } from "../server/domain/teams";
+import { db } from "../server/platform/db";
+import { createDynamicCodes } from "../server/library/dynamicCodes";
+import { createStaticCodes } from "../server/library/staticCodes";
+import { addMember, createTeam, removeMember, reviewDrafts } from "../server/teams/teams";
 import { account, logIn, openSection, shot } from "./helpers";
 
 test("300 drafts: paged, filtered, reviewed in bulk; errors at their row", async ({ browser }) => {

@@ -2,8 +2,8 @@
 // analytics' OS and device values, a country), UTM tags, save; scans with matching agents go
 // where the rules say, and /analytics/<code> shows them under "Destinations".
 import { expect, test } from "@playwright/test";
-import { generateKey } from "../server/domain/apiKeys";
-import { createDynamicCodes } from "../server/domain/dynamicCodes";
+import { generateKey } from "../server/keys/apiKeys";
+import { createDynamicCodes } from "../server/library/dynamicCodes";
 import { UA } from "../tests/agents";
 import { accessibilityErrors, account, logIn, shot } from "./helpers";
 

@@ -6,9 +6,9 @@ import { readFileSync } from "node:fs";
 import { randomUUID } from "node:crypto";
 import { expect, test } from "@playwright/test";
 import { generate } from "otplib";
-import { db } from "../server/db";
-import { createDynamicCodes } from "../server/domain/dynamicCodes";
-import { addMember, createTeam, reviewDrafts } from "../server/domain/teams";
+import { db } from "../server/platform/db";
+import { createDynamicCodes } from "../server/library/dynamicCodes";
+import { addMember, createTeam, reviewDrafts } from "../server/teams/teams";
 import { waitForMail } from "../tests/mail-sink";
 import { account, logIn, PASSWORD, shot } from "./helpers";
 

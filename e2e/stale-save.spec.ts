@@ -1,7 +1,7 @@
 // Two tabs editing one code (issue 39, point 5): the second save is refused with a message that
 // says what happened, and changes nothing; once reloaded, that tab saves.
 import { expect, test } from "@playwright/test";
-import { generateKey } from "../server/domain/apiKeys";
+import { generateKey } from "../server/keys/apiKeys";
 import { account, logIn, shot } from "./helpers";
 
 test("the second of two tabs editing one code is told to reload, and nothing is overwritten", async ({ page, context, request }) => {

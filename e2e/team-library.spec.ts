@@ -1,7 +1,7 @@
 // The team library on /business: a writer adds a code by hand (a draft), a viewer sees it
 // with no edit controls, the admin approves it and the library shows it active.
 import { expect, test } from "@playwright/test";
-import { addMember, createTeam } from "../server/domain/teams";
+import { addMember, createTeam } from "../server/teams/teams";
 import { account, logIn, openSection, shot } from "./helpers";
 
 test("writers add drafts, viewers only read, admins publish", async ({ browser }) => {

@@ -6,7 +6,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, test } from "@playwright/test";
 import { Webhook } from "standardwebhooks";
-import { createTeam } from "../server/domain/teams";
+import { createTeam } from "../server/teams/teams";
 import { account, logIn, shot } from "./helpers";
 
 type Hit = { path: string; headers: Record<string, string>; body: string };

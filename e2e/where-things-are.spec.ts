@@ -4,9 +4,9 @@
 // /business is sections a person jumps between, each a screen or two; the owner's row offers no
 // control the server refuses.
 import { expect, test, type Locator, type Page } from "@playwright/test";
-import { createDynamicCodes } from "../server/domain/dynamicCodes";
-import { createStaticCodes } from "../server/domain/staticCodes";
-import { addMember, createTeam, generateBusinessKey } from "../server/domain/teams";
+import { createDynamicCodes } from "../server/library/dynamicCodes";
+import { createStaticCodes } from "../server/library/staticCodes";
+import { addMember, createTeam, generateBusinessKey } from "../server/teams/teams";
 import { account, logIn, PASSWORD, shot } from "./helpers";
 
 const WIDTHS = [

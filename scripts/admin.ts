@@ -3,9 +3,9 @@
 //   npm run admin -- backup <file>     the embedded database, online (servers may run)
 //   npm run admin -- restore <file>    the embedded database, with every server stopped
 // (PostgreSQL: pg_dump / pg_restore, see the README's "Running in production".)
-import { backendOf, sqliteFileOf } from "../server/database-url";
-import { env } from "../server/env";
-import { keepNewFilesPrivate } from "../server/private-files";
+import { backendOf, sqliteFileOf } from "../server/platform/database-url";
+import { env } from "../server/platform/env";
+import { keepNewFilesPrivate } from "../server/platform/private-files";
 
 // A backup holds what the database holds: 0600, as the database.
 keepNewFilesPrivate();
@@ -20,16 +20,16 @@ function embeddedFile(): string {
 
 try {
   if (command === "set-tier" && rest.length === 2) {
-    const { setTier } = await import("../server/domain/users");
+    const { setTier } = await import("../server/accounts/users");
     const user = await setTier(rest[0], rest[1]);
     console.log(`${user.email} is now on the ${user.tier} tier.`);
   } else if (command === "backup" && rest.length === 1) {
-    const { backupEmbedded } = await import("../server/embedded-backup");
+    const { backupEmbedded } = await import("../server/platform/embedded-backup");
     const started = Date.now();
     const { bytes } = backupEmbedded(embeddedFile(), rest[0]);
     console.log(`Backed up ${embeddedFile()} to ${rest[0]} (${bytes} bytes) in ${Date.now() - started} ms.`);
   } else if (command === "restore" && rest.length === 1) {
-    const { restoreEmbedded } = await import("../server/embedded-backup");
+    const { restoreEmbedded } = await import("../server/platform/embedded-backup");
     const { kept } = restoreEmbedded(embeddedFile(), rest[0]);
     console.log(`Restored ${rest[0]} to ${embeddedFile()}.${kept ? ` The previous database is kept as ${kept}.` : ""}`);
   } else throw new Error(USAGE);

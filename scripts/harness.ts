@@ -1,5 +1,5 @@
 // What the test runner, the tests and the benchmarks start: a fresh database, the production
-// server (server/http-server.ts) on a free port, a Redis of their own. Tests that need a
+// server (server/http/server.ts) on a free port, a Redis of their own. Tests that need a
 // server of their own (to stop it, or to run it with other settings) start another on the
 // same database as the main one.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import net from "node:net";
 import path from "node:path";
 import pg from "pg";
-import { backendOf, pgConfigFromUrl } from "../server/database-url";
+import { backendOf, pgConfigFromUrl } from "../server/platform/database-url";
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -51,7 +51,7 @@ export async function startServer(env: Record<string, string | undefined> = {}, 
   // the caller names one (to restart on it).
   const ownSpool = env.SCAN_SPOOL_DIR === undefined ? mkdtempSync(path.join(tmpdir(), "qr-spool-")) : null;
   if (ownSpool) env = { ...env, SCAN_SPOOL_DIR: ownSpool };
-  const child = spawn(process.execPath, [...SERVER_NODE_OPTIONS, ...nodeArgs, "--import", "tsx", "server/http-server.ts", "--port", String(port), "--host", "127.0.0.1"], {
+  const child = spawn(process.execPath, [...SERVER_NODE_OPTIONS, ...nodeArgs, "--import", "tsx", "server/http/server.ts", "--port", String(port), "--host", "127.0.0.1"], {
     // PORT too, as `npm start` gives it: APP_URL's default follows it.
     // No drain window by default (tests stop many servers; the tests of draining set one), and
     // no access lines unless a test asks for them (LOG_LEVEL).

@@ -1,8 +1,8 @@
 // npm run db:seed: the demo accounts. Never in production.
-import { DEMO_PASSWORD, seedDemo } from "../server/domain/demo";
-import { sqliteFileOf } from "../server/database-url";
-import { inStartTurn } from "../server/embedded-lock";
-import { env } from "../server/env";
+import { DEMO_PASSWORD, seedDemo } from "../server/accounts/demo";
+import { sqliteFileOf } from "../server/platform/database-url";
+import { inStartTurn } from "../server/platform/embedded-lock";
+import { env } from "../server/platform/env";
 
 if (process.env.NODE_ENV === "production") {
   console.error("Refusing to seed demo accounts with NODE_ENV=production.");

@@ -16,15 +16,15 @@ const port = args.includes("--port") ? args[args.indexOf("--port") + 1] : (proce
 const given = { ...process.env };
 // Next's build would otherwise announce, and send, anonymous telemetry: the service keeps to itself unless told.
 given.NEXT_TELEMETRY_DISABLED ??= "1";
-// Set before server/env.ts reads them, once, when first imported. The README's demo command
+// Set before server/platform/env.ts reads them, once, when first imported. The README's demo command
 // (--build) writes mails to data/outbox/ when no SMTP server is set (the log names each file);
 // `npm start` alone is a deployment, which needs SMTP_URL.
 Object.assign(process.env, { PORT: port, NODE_ENV: dev ? "development" : "production" });
 if (args.includes("--build")) process.env.MAIL_OUTBOX ??= "1";
 
-const { backendOf, sqliteFileOf } = await import("../server/database-url");
-const { env } = await import("../server/env");
-const { keepNewFilesPrivate } = await import("../server/private-files");
+const { backendOf, sqliteFileOf } = await import("../server/platform/database-url");
+const { env } = await import("../server/platform/env");
+const { keepNewFilesPrivate } = await import("../server/platform/private-files");
 // The database, data/secrets.json and the outbox are created by the steps and the server,
 // which inherit the umask (folders 0700, files 0600).
 keepNewFilesPrivate();
@@ -40,7 +40,7 @@ if (args.includes("--build") && !dev) run(["node_modules/next/dist/bin/next", "b
 
 console.log(`\nServing on http://localhost:${port}`);
 if (isNewEmbedded) console.log("Log in as pro@example.com / demo-password (see the table above for the other demo accounts).\n");
-// server/http-server.ts reads --dev, --port and --host from this process's arguments, answers
+// server/http/server.ts reads --dev, --port and --host from this process's arguments, answers
 // /q/ itself, hands the rest to Next, and on SIGTERM/SIGINT stops listening, writes the
 // buffered scans, then exits.
-await import("../server/http-server");
+await import("../server/http/server");

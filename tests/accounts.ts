@@ -2,7 +2,7 @@
 // tRPC calls over plain HTTP (as a click sends them, with or without a session and with any
 // Origin), sign-up as the page does it, and the tokens of the mails it sent.
 import { randomUUID } from "node:crypto";
-import { db } from "../server/db";
+import { db } from "../server/platform/db";
 import { generate } from "otplib";
 import { BASE_URL, logIn, makeUser } from "./helpers";
 import { linkIn, waitForMail } from "./mail-sink";

@@ -82,7 +82,7 @@ export const greyPng = ({ width, height, data }: Grey): Buffer => {
 };
 
 async function writeReferences() {
-  const { renderPng } = await import("../server/domain/qrImage");
+  const { renderPng } = await import("../server/images/qrImage");
   mkdirSync("tests/fixtures/frame-text", { recursive: true });
   for (const [name, text] of Object.entries(FRAME_TEXTS)) {
     const png = await renderPng(FRAME_URL, { frame: { text, color: FRAME_COLOR } }, FRAME_WIDTH);

@@ -5,11 +5,11 @@ import { Agent as HttpAgent, request as httpRequest } from "node:http";
 import { after, before } from "node:test";
 import { startPair } from "../scripts/harness";
 import { checkAgainstDocument } from "./document-check";
-import { generateKey, revokeKey } from "../server/domain/apiKeys";
+import { generateKey, revokeKey } from "../server/keys/apiKeys";
 import { keyRule } from "../server/rate-limit";
-import { closeRedis } from "../server/redis";
-import { addMember, createTeam, generateBusinessKey, type Role } from "../server/domain/teams";
-import { createUser, type Tier } from "../server/domain/users";
+import { closeRedis } from "../server/platform/redis";
+import { addMember, createTeam, generateBusinessKey, type Role } from "../server/teams/teams";
+import { createUser, type Tier } from "../server/accounts/users";
 
 export const BASE_URL = process.env.BASE_URL ?? "http://127.0.0.1:3000";
 
@@ -36,7 +36,7 @@ const pacers = new Map<string, { tokens: number; at: number }>();
  * it), so tests of other things never meet a 429. The rate-limit tests send `paced: false`.
  */
 async function pace(key: string): Promise<void> {
-  // A little under the key's rule (server/rate-limit.ts): one token less, one a second less.
+  // A little under the key's rule (server/rate-limit/index.ts): one token less, one a second less.
   const rule = keyRule(key.startsWith("qrb_") ? "business" : "personal");
   const [capacity, rate] = [rule.capacity - 1, rule.refillPerSecond - 1];
   const state = pacers.get(key) ?? { tokens: capacity, at: Date.now() };

@@ -1,7 +1,7 @@
 // Reads a QR image back, as a phone camera would: jsQR over the decoded PNG pixels, and zxing-cpp.
 import jsQR from "jsqr";
 import { PNG } from "pngjs";
-import { decodePixels } from "../server/domain/styleCheck";
+import { decodePixels } from "../server/images/styleCheck";
 
 export function decodePng(png: Buffer): string | null {
   const image = PNG.sync.read(png);

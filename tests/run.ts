@@ -8,7 +8,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import path from "node:path";
-import { backendOf } from "../server/database-url";
+import { backendOf } from "../server/platform/database-url";
 import { freePort, freshDatabase, startServer, type RunningServer } from "../scripts/harness";
 import { startMailSink } from "./mail-sink";
 

@@ -1,5 +1,5 @@
 // Scans are written in batches, a moment after their redirects: wait until `count` are stored.
-import { db } from "../server/db";
+import { db } from "../server/platform/db";
 
 export async function scansOf(id: string, count: number) {
   const deadline = Date.now() + 10_000;

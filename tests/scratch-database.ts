@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import pg from "pg";
-import { pgConfigFromUrl } from "../server/database-url";
+import { pgConfigFromUrl } from "../server/platform/database-url";
 
 export const DATABASE_URL = process.env.DATABASE_URL ?? "";
 export const dialect = DATABASE_URL.startsWith("postgres") ? "postgres" : "sqlite";

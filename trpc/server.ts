@@ -7,7 +7,7 @@ import { createTRPCOptionsProxy } from "@trpc/tanstack-react-query";
 import { cache, createElement } from "react";
 import { appRouter } from "@/server/api/root";
 import type { Context } from "@/server/api/trpc";
-import { sessionUserId } from "@/server/auth";
+import { sessionUserId } from "@/server/accounts/auth";
 import { makeQueryClient } from "./query-client";
 
 /** One query cache per request. */

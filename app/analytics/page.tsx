@@ -1,15 +1,15 @@
 import Link from "next/link";
 import { redirect } from "next/navigation";
-import { ScansTable } from "@/components/ScansTable";
-import { TimeZoneField } from "@/components/TimeZoneField";
-import { plural } from "@/components/words";
-import { sessionUserId } from "@/server/auth";
-import { analyticsSummary } from "@/server/domain/analytics";
-import type { AnalyticsSummary } from "@/server/domain/analyticsRecords";
-import type { Library } from "@/server/domain/library";
-import { membershipOf } from "@/server/domain/teams";
-import { timeZoneOf, zoneNames } from "@/server/domain/timeZones";
-import { DomainError } from "@/server/errors";
+import { ScansTable } from "@/components/analytics/ScansTable";
+import { TimeZoneField } from "@/components/analytics/TimeZoneField";
+import { plural } from "@/components/ui/words";
+import { sessionUserId } from "@/server/accounts/auth";
+import { analyticsSummary } from "@/server/analytics/analytics";
+import type { AnalyticsSummary } from "@/server/analytics/analyticsRecords";
+import type { Library } from "@/server/library/library";
+import { membershipOf } from "@/server/teams/teams";
+import { timeZoneOf, zoneNames } from "@/server/analytics/timeZones";
+import { DomainError } from "@/server/platform/errors";
 
 export const dynamic = "force-dynamic";
 

@@ -1,9 +1,9 @@
 import { redirect } from "next/navigation";
 import { BusinessPage as BusinessBody } from "@/components/business/BusinessPage";
 import { sectionOf } from "@/components/business/sections";
-import { libraryPageInput, reviewQueueInput } from "@/components/libraryPageInput";
-import { sessionUserId } from "@/server/auth";
-import { accountOf } from "@/server/domain/users";
+import { libraryPageInput, reviewQueueInput } from "@/components/library/libraryPageInput";
+import { sessionUserId } from "@/server/accounts/auth";
+import { accountOf } from "@/server/accounts/users";
 import { getQueryClient, HydrateClient, prefetch, trpc } from "@/trpc/server";
 
 export const dynamic = "force-dynamic";

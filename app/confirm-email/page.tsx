@@ -1,4 +1,4 @@
-import { MailedLink } from "@/components/MailedLink";
+import { MailedLink } from "@/components/account/MailedLink";
 
 export const dynamic = "force-dynamic";
 

@@ -1,6 +1,6 @@
 import Link from "next/link";
-import { ApiReference } from "@/components/ApiReference";
-import { env } from "@/server/env";
+import { ApiReference } from "@/components/docs/ApiReference";
+import { env } from "@/server/platform/env";
 import { keyRule } from "@/server/rate-limit";
 
 export const metadata = { title: "API reference · QR Records" };

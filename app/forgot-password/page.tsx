@@ -1,4 +1,4 @@
-import { ForgotPasswordForm } from "@/components/ForgotPasswordForm";
+import { ForgotPasswordForm } from "@/components/account/ForgotPasswordForm";
 
 export default function ForgotPasswordPage() {
   return <ForgotPasswordForm />;

@@ -1,8 +1,8 @@
 import { redirect } from "next/navigation";
-import { CsvImport } from "@/components/CsvImport";
-import { CreateCodes, Library } from "@/components/Library";
-import { libraryPageInput } from "@/components/libraryPageInput";
-import { sessionUserId } from "@/server/auth";
+import { CsvImport } from "@/components/library/CsvImport";
+import { CreateCodes, Library } from "@/components/library/Library";
+import { libraryPageInput } from "@/components/library/libraryPageInput";
+import { sessionUserId } from "@/server/accounts/auth";
 import { HydrateClient, prefetch, trpc } from "@/trpc/server";
 
 export const dynamic = "force-dynamic";

@@ -1,7 +1,7 @@
 import { redirect } from "next/navigation";
-import { LoginForm } from "@/components/LoginForm";
-import { HOME, ownPath } from "@/components/ownPath";
-import { sessionUserId } from "@/server/auth";
+import { LoginForm } from "@/components/account/LoginForm";
+import { HOME, ownPath } from "@/components/account/ownPath";
+import { sessionUserId } from "@/server/accounts/auth";
 
 export default async function LoginPage({ searchParams }: { searchParams: Promise<{ callbackUrl?: string; email?: string }> }) {
   if (await sessionUserId()) redirect(HOME);

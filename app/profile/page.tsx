@@ -1,14 +1,14 @@
 import { redirect } from "next/navigation";
-import { ActivityPanel } from "@/components/ActivityPanel";
-import { DeleteAccountPanel } from "@/components/DeleteAccountPanel";
-import { EmailPanel } from "@/components/EmailPanel";
-import { PasswordPanel } from "@/components/PasswordPanel";
-import { PersonalKeyPanel } from "@/components/PersonalKeyPanel";
-import { SessionsPanel } from "@/components/SessionsPanel";
-import { TwoFactorPanel } from "@/components/TwoFactorPanel";
-import { WebhooksPanel } from "@/components/WebhooksPanel";
-import { sessionUserId } from "@/server/auth";
-import { accountOf } from "@/server/domain/users";
+import { ActivityPanel } from "@/components/activity/ActivityPanel";
+import { DeleteAccountPanel } from "@/components/account/DeleteAccountPanel";
+import { EmailPanel } from "@/components/account/EmailPanel";
+import { PasswordPanel } from "@/components/account/PasswordPanel";
+import { PersonalKeyPanel } from "@/components/keys/PersonalKeyPanel";
+import { SessionsPanel } from "@/components/account/SessionsPanel";
+import { TwoFactorPanel } from "@/components/account/TwoFactorPanel";
+import { WebhooksPanel } from "@/components/webhooks/WebhooksPanel";
+import { sessionUserId } from "@/server/accounts/auth";
+import { accountOf } from "@/server/accounts/users";
 import { HydrateClient, prefetch, trpc } from "@/trpc/server";
 
 export const dynamic = "force-dynamic";

@@ -1,6 +1,6 @@
 import Link from "next/link";
-import { ResetPasswordForm } from "@/components/ResetPasswordForm";
-import { tokenUsable } from "@/server/domain/accountTokens";
+import { ResetPasswordForm } from "@/components/account/ResetPasswordForm";
+import { tokenUsable } from "@/server/accounts/accountTokens";
 
 export const dynamic = "force-dynamic";
 

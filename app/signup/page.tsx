@@ -1,7 +1,7 @@
 import { redirect } from "next/navigation";
-import { HOME, ownPath } from "@/components/ownPath";
-import { SignupForm } from "@/components/SignupForm";
-import { sessionUserId } from "@/server/auth";
+import { HOME, ownPath } from "@/components/account/ownPath";
+import { SignupForm } from "@/components/account/SignupForm";
+import { sessionUserId } from "@/server/accounts/auth";
 
 export default async function SignupPage({ searchParams }: { searchParams: Promise<{ email?: string; next?: string }> }) {
   if (await sessionUserId()) redirect(HOME);

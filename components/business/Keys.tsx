@@ -1,8 +1,8 @@
 "use client";
 // /business, section "Keys": the member's own business key and (admins) every teammate's.
-import { KeyPanel, when } from "../KeyPanel";
-import { Email } from "../Email";
-import { useAction } from "../useAction";
+import { KeyPanel, when } from "../keys/KeyPanel";
+import { Email } from "../ui/Email";
+import { useAction } from "../ui/useAction";
 import type { Section } from "./teamMutations";
 
 export function Keys({ overview, mutations }: Section) {

@@ -2,12 +2,12 @@
 // /business, section "Members": the team's members, their roles, and (admins) invitations.
 import { useSuspenseQuery } from "@tanstack/react-query";
 import { Fragment, Suspense, useState } from "react";
-import type { Role } from "@/server/domain/teams";
+import type { Role } from "@/server/teams/teams";
 import { useTRPC } from "@/trpc/react";
-import { Email } from "../Email";
-import { FormError } from "../FormError";
-import { when } from "../KeyPanel";
-import { useAction, useRowAction } from "../useAction";
+import { Email } from "../ui/Email";
+import { FormError } from "../ui/FormError";
+import { when } from "../keys/KeyPanel";
+import { useAction, useRowAction } from "../ui/useAction";
 import { ROLES, type Section, type TeamMutations } from "./teamMutations";
 
 export function Members({ overview, mutations }: Section) {

@@ -1,6 +1,6 @@
 // The sections of /business, one shown at a time and named in the address (?section=members),
 // so a person jumps between them and a link opens the one it names (issue 39).
-import type { Role } from "@/server/domain/teams";
+import type { Role } from "@/server/teams/teams";
 
 const SECTIONS = [
   { id: "library", label: "Library" },

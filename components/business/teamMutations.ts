@@ -1,9 +1,9 @@
 "use client";
 // What the sections of /business share: the team's overview and its changes.
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import type { Role } from "@/server/domain/teams";
+import type { Role } from "@/server/teams/teams";
 import { useTRPC, type RouterOutputs } from "@/trpc/react";
-import { useLibraryChanged } from "../useLibraryMutations";
+import { useLibraryChanged } from "../library/useLibraryMutations";
 
 export type TeamOverview = NonNullable<RouterOutputs["team"]["overview"]>;
 

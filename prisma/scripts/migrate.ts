@@ -16,9 +16,9 @@ import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { migrationsDir, schemaPath, type ProviderName } from "./providers";
 import { writeSchemas } from "./schemas";
-import { backendOf, pgConfigFromUrl, sqliteFileOf } from "../../server/database-url";
-import { serversUsing } from "../../server/embedded-backup";
-import { inStartTurn } from "../../server/embedded-lock";
+import { backendOf, pgConfigFromUrl, sqliteFileOf } from "../../server/platform/database-url";
+import { serversUsing } from "../../server/platform/embedded-backup";
+import { inStartTurn } from "../../server/platform/embedded-lock";
 
 const require = createRequire(import.meta.url);
 const filters = { externalTables: [], externalEnums: [] };
@@ -151,7 +151,7 @@ async function applyAll(): Promise<string[]> {
  * cannot have while another process has it open, and then fails with a WebAssembly trace. So a
  * second process that starts on a file in use finds, reading the migrations table itself, that
  * nothing is pending, and leaves the engine out; two that migrate at once take turns
- * (server/embedded-lock.ts); one with migrations to apply to a file that servers use refuses,
+ * (server/platform/embedded-lock.ts); one with migrations to apply to a file that servers use refuses,
  * in one line.
  */
 async function deployEmbedded(file: string): Promise<string[]> {

@@ -18,12 +18,12 @@ export async function api() {
   buildOnce();
   const database = await freshDatabase("bench");
   process.env.DATABASE_URL = database.url;
-  const { db } = await import("../../server/db");
-  const { createUser } = await import("../../server/domain/users");
-  const { createTeam } = await import("../../server/domain/teams");
-  const { generateKey } = await import("../../server/domain/apiKeys");
-  const { createDynamicCodes } = await import("../../server/domain/dynamicCodes");
-  const { timeOrderedId } = await import("../../server/ids");
+  const { db } = await import("../../server/platform/db");
+  const { createUser } = await import("../../server/accounts/users");
+  const { createTeam } = await import("../../server/teams/teams");
+  const { generateKey } = await import("../../server/keys/apiKeys");
+  const { createDynamicCodes } = await import("../../server/library/dynamicCodes");
+  const { timeOrderedId } = await import("../../server/platform/ids");
   const owner = await createUser({ email: "bench-owner@example.com", password: "bench-password-1", name: "Bench" }, "business", { verified: true });
   const team = await createTeam(owner.id, "Bench team");
   await createDynamicCodes(

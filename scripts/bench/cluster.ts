@@ -10,7 +10,7 @@
 import { readFileSync } from "node:fs";
 import autocannon from "autocannon";
 import pg from "pg";
-import { pgConfigFromUrl } from "../../server/database-url";
+import { pgConfigFromUrl } from "../../server/platform/database-url";
 import { freePort, freshDatabase, startRedis, startServer, type RunningServer } from "../harness";
 import { startNginx, type Nginx } from "../nginx";
 import { faultRelay } from "../../tests/fault-relay";
@@ -53,8 +53,8 @@ const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/
 
 /** `count` active dynamic codes of a new account, made with the domain's own functions (DATABASE_URL set before). */
 export async function makeCodes(count: number): Promise<{ codes: string[]; ids: string[] }> {
-  const { createUser } = await import("../../server/domain/users");
-  const { createDynamicCodes } = await import("../../server/domain/dynamicCodes");
+  const { createUser } = await import("../../server/accounts/users");
+  const { createDynamicCodes } = await import("../../server/library/dynamicCodes");
   const user = await createUser({ email: `cluster-${Date.now()}-${process.pid}@example.com`, password: "cluster-bench-1", name: "Cluster" }, "business", { verified: true });
   const actor = { userId: user.id, library: { kind: "personal" as const, userId: user.id } };
   const codes: string[] = [];
@@ -71,7 +71,7 @@ export async function makeCodes(count: number): Promise<{ codes: string[]; ids: 
       }
     }
   }
-  const { db } = await import("../../server/db");
+  const { db } = await import("../../server/platform/db");
   const ids = (await db.dynamicCode.findMany({ where: { code: { in: codes } }, select: { id: true } })).map((row) => row.id);
   return { codes, ids };
 }
@@ -221,7 +221,7 @@ export async function cluster(seconds: number, rate: number, outageSeconds = 0):
     }
     figure("cluster: answered redirects stored", `${run.stored} of ${run.answered}`, "all", run.stored === run.answered && run.other === 0);
   } finally {
-    const { db } = await import("../../server/db");
+    const { db } = await import("../../server/platform/db");
     await db.$disconnect();
     await database.cleanup();
   }

@@ -103,9 +103,9 @@ export async function benchDatabase() {
   buildOnce();
   const database = await freshDatabase("bench");
   process.env.DATABASE_URL = database.url;
-  const { db } = await import("../../server/db");
-  const { createUser } = await import("../../server/domain/users");
-  const { createDynamicCodes } = await import("../../server/domain/dynamicCodes");
+  const { db } = await import("../../server/platform/db");
+  const { createUser } = await import("../../server/accounts/users");
+  const { createDynamicCodes } = await import("../../server/library/dynamicCodes");
   const withCode = async (email: string, name: string, rules: Partial<Parameters<typeof createDynamicCodes>[1][number]> = {}) => {
     const user = await createUser({ email, password: "bench-password-1", name: "Bench" }, "pro", { verified: true });
     const actor = { userId: user.id, library: { kind: "personal" as const, userId: user.id } };

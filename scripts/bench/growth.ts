@@ -16,8 +16,8 @@ export async function growth() {
   const { database, db, withCode } = await benchDatabase();
   const backend = backendName(database.url);
   const { actor, record } = await withCode("growth@example.com", "Recorded");
-  const { createDynamicCodes } = await import("../../server/domain/dynamicCodes");
-  const { generateKey } = await import("../../server/domain/apiKeys");
+  const { createDynamicCodes } = await import("../../server/library/dynamicCodes");
+  const { generateKey } = await import("../../server/keys/apiKeys");
   const { ensureScanPartitions } = await import("../../server/scan/partitions");
   const { key } = await generateKey(actor.userId, "personal");
   const fillTotal = option("--fill", 10_000_000);
@@ -30,13 +30,13 @@ export async function growth() {
 
   const sql = backend === "PostgreSQL" ? await (async () => {
     const { default: pgModule } = await import("pg");
-    const { pgConfigFromUrl } = await import("../../server/database-url");
+    const { pgConfigFromUrl } = await import("../../server/platform/database-url");
     const client = new pgModule.Client(pgConfigFromUrl(database.url));
     await client.connect();
     return { run: async (text: string) => void (await client.query(text)), close: () => client.end() };
   })() : await (async () => {
     const { default: Database } = await import("better-sqlite3");
-    const { sqliteFileOf } = await import("../../server/database-url");
+    const { sqliteFileOf } = await import("../../server/platform/database-url");
     const file = new Database(sqliteFileOf(database.url), { timeout: 60_000 });
     return { run: async (text: string) => void file.exec(text), close: async () => file.close() };
   })();

@@ -6,7 +6,7 @@
 // `npm run bench -- --only hostile` are inflated by every other process, these much less. Counted
 // with process.cpuUsage(), so the image pool's and the collector's threads add to it a little.
 // Node options of the server's (say --max-semi-space-size=2) go before --import tsx.
-import type { Actor } from "../../server/domain/library";
+import type { Actor } from "../../server/library/library";
 import { freshDatabase } from "../harness";
 
 const RUNS = 7;
@@ -17,14 +17,14 @@ process.env.RATE_LIMIT_PERSONAL_DAILY_QUOTA = "1000000";
 
 const database = await freshDatabase("bench");
 process.env.DATABASE_URL = database.url;
-const { db } = await import("../../server/db");
-const { createUser } = await import("../../server/domain/users");
-const { generateKey } = await import("../../server/domain/apiKeys");
+const { db } = await import("../../server/platform/db");
+const { createUser } = await import("../../server/accounts/users");
+const { generateKey } = await import("../../server/keys/apiKeys");
 const { answerV1 } = await import("../../server/api/v1");
 const { startImagePool } = await import("../../server/images/pool");
-const { checkImportRows, importCheckInput } = await import("../../server/domain/libraryImport");
+const { checkImportRows, importCheckInput } = await import("../../server/library/libraryImport");
 const { jsonShapeProblem, utf8TextInTurns } = await import("../../server/http/body");
-const { yieldToIo } = await import("../../server/event-loop");
+const { yieldToIo } = await import("../../server/platform/event-loop");
 const { hostileBodies } = await import("./hostile-bodies");
 startImagePool();
 

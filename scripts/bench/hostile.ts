@@ -51,10 +51,10 @@ async function holdOf(work: () => Promise<number>, scanned: string): Promise<num
 export async function hostile(seconds: number): Promise<void> {
   const database = await freshDatabase("bench");
   process.env.DATABASE_URL = database.url;
-  const { db } = await import("../../server/db");
-  const { createUser } = await import("../../server/domain/users");
-  const { generateKey } = await import("../../server/domain/apiKeys");
-  const { createDynamicCodes } = await import("../../server/domain/dynamicCodes");
+  const { db } = await import("../../server/platform/db");
+  const { createUser } = await import("../../server/accounts/users");
+  const { generateKey } = await import("../../server/keys/apiKeys");
+  const { createDynamicCodes } = await import("../../server/library/dynamicCodes");
   const { logIn } = await import("../../tests/helpers");
   const { hostileBodies } = await import("./hostile-bodies");
   const server = await startServer({ DATABASE_URL: database.url, RATE_LIMIT_PERSONAL_DAILY_QUOTA: "1000000" });

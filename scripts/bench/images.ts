@@ -12,10 +12,10 @@ export async function images() {
   buildOnce();
   const database = await freshDatabase("bench");
   process.env.DATABASE_URL = database.url;
-  const { db } = await import("../../server/db");
-  const { createUser } = await import("../../server/domain/users");
-  const { generateKey } = await import("../../server/domain/apiKeys");
-  const { createStaticCodes } = await import("../../server/domain/staticCodes");
+  const { db } = await import("../../server/platform/db");
+  const { createUser } = await import("../../server/accounts/users");
+  const { generateKey } = await import("../../server/keys/apiKeys");
+  const { createStaticCodes } = await import("../../server/library/staticCodes");
   const accounts: { key: string; id: string }[] = [];
   for (let i = 0; i < 14; i++) {
     const user = await createUser({ email: `images-bench-${i}@example.com`, password: "bench-password-1", name: `Bench ${i}` }, "pro", { verified: true });

@@ -7,7 +7,7 @@ export async function rateLimiter() {
   const redisServer = await startRedis();
   process.env.REDIS_URL = redisServer.url;
   const { take, takeInProcess, keyRule } = await import("../../server/rate-limit");
-  const { redis, whenReady } = await import("../../server/redis");
+  const { redis, whenReady } = await import("../../server/platform/redis");
   const client = redis()!;
   await whenReady(client, 5000);
   // Many keys, so that most checks pass and none is an outlier.

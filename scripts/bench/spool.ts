@@ -57,7 +57,7 @@ export async function spool() {
     // Replay: a spool of N scans left behind, as a crash would, then a server started on it.
     const scans = option("--replay-scans", 1_000_000);
     const { Spool } = await import("../../server/scan/spool/spool");
-    const { timeOrderedId } = await import("../../server/ids");
+    const { timeOrderedId } = await import("../../server/platform/ids");
     const left = new Spool(replayDir, { fsyncMs: 1000, onError: (error) => console.error(error), onTorn: () => undefined });
     left.open();
     const started = Date.now();

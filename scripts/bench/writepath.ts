@@ -21,12 +21,12 @@ export async function writePath() {
   const { from: copyFrom } = await import("pg-copy-streams");
   const { pipeline } = await import("node:stream/promises");
   const { Readable } = await import("node:stream");
-  const { insertEach, storedTime } = await import("../../server/db");
+  const { insertEach, storedTime } = await import("../../server/platform/db");
   // One typed array parameter per column, unpacked by unnest (the writer keeps insertEach's JSON: see docs/BENCHMARKS.md).
   const insertColumns = (table: string, columns: readonly string[], casts: Record<string, string>, tail = "") =>
     `INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(", ")}) SELECT * FROM unnest(${columns.map((c, i) => `$${i + 1}::${casts[c] ?? "text"}[]`).join(", ")}) ${tail}`;
-  const { timeOrderedId } = await import("../../server/ids");
-  const { pgConfigFromUrl } = await import("../../server/database-url");
+  const { timeOrderedId } = await import("../../server/platform/ids");
+  const { pgConfigFromUrl } = await import("../../server/platform/database-url");
   const client = new pgModule.Client(pgConfigFromUrl(database.url));
   await client.connect();
   const SCAN = ["id", "dynamicCodeId", "scannedAt", "day", "country", "device", "os", "browser", "visitorHash", "unique", "destinationUrl"] as const;

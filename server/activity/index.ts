@@ -8,13 +8,13 @@
 // Reading: an account's own log, and a team's (its admins only), newest first, a page at a time
 // on the pages and as CSV. Retention: the server sweeps entries older than a year every hour
 // (startRetentionSweep); on PostgreSQL the table's trigger refuses any other DELETE.
-import { now } from "../clock";
-import { db, type Tx } from "../db";
-import { DomainError } from "../errors";
-import { timeOrderedId } from "../ids";
-import { logError } from "../log";
-import { processSingleton } from "../process-singleton";
-import { decodeCursor, encodeCursor } from "../domain/validation";
+import { now } from "../platform/clock";
+import { db, type Tx } from "../platform/db";
+import { DomainError } from "../platform/errors";
+import { timeOrderedId } from "../platform/ids";
+import { logError } from "../platform/log";
+import { processSingleton } from "../platform/process-singleton";
+import { decodeCursor, encodeCursor } from "../library/validation";
 
 /** What a team's log shows. */
 export const TEAM_ACTIONS = [
@@ -182,7 +182,7 @@ export async function sweepActivity(at: Date = now()): Promise<number> {
   }
 }
 
-/** The hourly sweep of the production server (server/http-server.ts). */
+/** The hourly sweep of the production server (server/http/server.ts). */
 export function startRetentionSweep(): void {
   if (sweeper.timer) return;
   const sweep = () => void sweepActivity().catch((error) => logError("activity.sweep_failed", {}, error));

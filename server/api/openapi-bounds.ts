@@ -1,8 +1,8 @@
 // Bounds the server enforces in code (refinements, opaque ids, fixed patterns) written into the
 // OpenAPI document, so that a client validating before it sends refuses what the server would,
 // and the OWASP rules on unbounded input hold (tests/api/openapi-lint.spectral.yaml).
-import { MAX_ZIP_IDS } from "../domain/imagesZip";
-import { FRAME_TEXT_MAX } from "../domain/qrStyle";
+import { MAX_ZIP_IDS } from "../images/imagesZip";
+import { FRAME_TEXT_MAX } from "../images/qrStyle";
 
 /** No control characters (line breaks, tabs, NUL): names and frame text refuse them. */
 const PRINTABLE = "^[^\\u0000-\\u001f\\u007f-\\u009f]+$";

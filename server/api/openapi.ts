@@ -3,9 +3,9 @@
 // routes (CSV, images) from their table entries, with the x-api-key scheme and the contract's
 // error bodies on every operation.
 import { generateOpenApiDocument } from "trpc-to-openapi";
-import { MAX_BATCH } from "../domain/validation";
-import { env } from "../env";
-import { processSingleton } from "../process-singleton";
+import { MAX_BATCH } from "../library/validation";
+import { env } from "../platform/env";
+import { processSingleton } from "../platform/process-singleton";
 import { v1Router } from "./root";
 import { withBounds } from "./openapi-bounds";
 import { webhookOperations } from "./openapi-webhooks";

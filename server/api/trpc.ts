@@ -1,10 +1,10 @@
 // The tRPC context and the kinds of procedure: public, session (web pages) and API key (/v1).
 import { initTRPC, TRPCError } from "@trpc/server";
 import type { OpenApiMeta } from "trpc-to-openapi";
-import type { Principal } from "../domain/apiKeys";
-import type { LastSeen } from "../domain/staleSave";
+import type { Principal } from "../keys/apiKeys";
+import type { LastSeen } from "../library/staleSave";
 import { z } from "zod";
-import { DomainError, domainErrorOf, ERROR_TABLE, fromZodIssues } from "../errors";
+import { DomainError, domainErrorOf, ERROR_TABLE, fromZodIssues } from "../platform/errors";
 import { inLabelWords } from "./labels";
 
 /** What a /v1 procedure's meta says beyond its OpenAPI route (server/api/routes.ts reads it). */
@@ -33,13 +33,13 @@ export type Context = {
   session: { userId: string } | null;
   /** The authenticated key, for /v1 calls (set by the gate before any procedure runs). */
   principal: Principal | null;
-  /** The hosts the request reached the service on (server/served-host.ts), for the redirect-loop rule. */
+  /** The hosts the request reached the service on (server/platform/served-host.ts), for the redirect-loop rule. */
   servedHosts?: readonly string[];
   /** The record's updated_at the caller saw (If-Unmodified-Since): a later one refuses the save (412). */
   lastSeen?: LastSeen;
   /** A /v1 procedure whose change waits for review (a writer's, held back) calls it: /v1 answers 202. */
   accept?: () => void;
-  /** The client address that counts (server/client-address.ts), for the pages' calls. */
+  /** The client address that counts (server/platform/client-address.ts), for the pages' calls. */
   clientAddress?: string;
   /** Gives this browser a new session at the account's current session version (after it ended the others). */
   keepSession?: (account: { id: string; email: string; name: string; sessionVersion: number }) => Promise<void>;

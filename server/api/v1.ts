@@ -1,27 +1,27 @@
 // The single entry point of /v1: request id → gate (key, then rate limits) → the route table
 // (server/api/routes.ts) → body checks → the route's procedure or raw handler → the contract's
-// error body from the one error table (server/errors.ts). The Node server and the route
+// error body from the one error table (server/platform/errors.ts). The Node server and the route
 // handler under app/v1 only call `answerV1` / `handleV1`.
 import { randomUUID } from "node:crypto";
 import { LRUCache } from "lru-cache";
-import { clientAddress } from "../client-address";
-import { authenticateApiKey, presentedKey, type PresentedKey, type Principal } from "../domain/apiKeys";
-import { libraryKey } from "../domain/libraryKey";
-import type { LastSeen } from "../domain/staleSave";
-import { DomainError, isKeyGuess } from "../errors";
-import { yieldToIo } from "../event-loop";
+import { clientAddress } from "../platform/client-address";
+import { authenticateApiKey, presentedKey, type PresentedKey, type Principal } from "../keys/apiKeys";
+import { libraryKey } from "../library/libraryKey";
+import type { LastSeen } from "../library/staleSave";
+import { DomainError, isKeyGuess } from "../platform/errors";
+import { yieldToIo } from "../platform/event-loop";
 import { jsonShapeProblem, readBytes, utf8TextInTurns } from "../http/body";
 import { oneLargeBodyAtATime } from "../http/heavy-gate";
 import { parseHttpDate } from "../http/http-date";
 import { jsonAnswer, jsonText, toResponse, type Answer } from "../http/answer";
 import { errorAnswer } from "../http/errors";
 import { rateLimitHeaders } from "../http/rate-limit-headers";
-import { processSingleton } from "../process-singleton";
-import { servedHostsOf, servedOrigin } from "../served-host";
+import { processSingleton } from "../platform/process-singleton";
+import { servedHostsOf, servedOrigin } from "../platform/served-host";
 import { forget, invalidKeyRule, keyRule, take } from "../rate-limit";
 import { claimIdempotencyKey, IDEMPOTENCY_HEADER, idempotencyKeyOf, REPLAYED_HEADER, requestHash } from "../idempotency";
-import { logError } from "../log";
-import { countKeyRejection, countRateLimited } from "../metrics";
+import { logError } from "../platform/log";
+import { countKeyRejection, countRateLimited } from "../platform/metrics";
 import { documentServedAt } from "./openapi";
 import { canonicalPath, routesFor, type ProcedureRoute, type V1Route } from "./routes";
 import type { Context } from "./trpc";

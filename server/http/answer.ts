@@ -1,11 +1,11 @@
 // What every HTTP front end sends: the /v1 dispatcher, the pages' download routes and the
 // Node server build an `Answer` from the domain's data (records, bytes, rows), and turn it into
-// a Fetch `Response` (route handlers) or write it to a Node socket (server/http-server.ts).
+// a Fetch `Response` (route handlers) or write it to a Node socket (server/http/server.ts).
 import type { ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { csvChunks, datedFilename } from "./csv";
-import { EDGE_HEADERS } from "./security-headers";
+import { EDGE_HEADERS } from "../platform/security-headers";
 
 export type Answer = {
   status: number;

@@ -5,11 +5,11 @@
 // `\uXXXX` escape (6 bytes), so that no valid input, however a client encodes it, is refused.
 // /v1 keeps the contract's one bound (1 MiB, server/api/v1.ts). docs/API.md lists these.
 import { IMPORT_BATCH_SIZE, IMPORT_CHECK_SIZE, IMPORT_STATUSES } from "../../clients/typescript/src/csv-rows";
-import { MAX_PASTED_LENGTH } from "../domain/libraryItems";
-import { FRAME_TEXT_MAX, MAX_LOGO_BYTES } from "../domain/qrStyle";
-import { MAX_NAME_LENGTH } from "../domain/validation";
+import { MAX_PASTED_LENGTH } from "../library/libraryItems";
+import { FRAME_TEXT_MAX, MAX_LOGO_BYTES } from "../images/qrStyle";
+import { MAX_NAME_LENGTH } from "../library/validation";
 import { MAX_SCAN_PASSWORD, MAX_TARGETS, MAX_UTM, UTM_KEYS } from "../rules/fields";
-import { MAX_URL_LENGTH } from "../urls";
+import { MAX_URL_LENGTH } from "../platform/urls";
 import { MAX_DESCRIPTION_LENGTH } from "../webhooks/endpoints";
 import { EVENT_TYPES } from "../webhooks/event-types";
 

@@ -2,8 +2,8 @@
 // read up to a size, and JSON refused unparsed when it nests deeper or holds more values than
 // any request needs (V8's JSON.parse takes a third of a second on a megabyte of `[[[[` or of `{},`).
 import { isUtf8 } from "node:buffer";
-import { DomainError } from "../errors";
-import { yieldToIo } from "../event-loop";
+import { DomainError } from "../platform/errors";
+import { yieldToIo } from "../platform/event-loop";
 
 /** No request body of either edge nests deeper (a batch's item's style's frame is 5 levels). */
 export const MAX_JSON_DEPTH = 32;

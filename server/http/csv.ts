@@ -2,7 +2,7 @@
 // when the client has taken the previous one (backpressure). csv-stringify quotes the rows
 // that need it.
 import { stringify } from "csv-stringify/sync";
-import { isoSeconds } from "../timestamps";
+import { isoSeconds } from "../platform/timestamps";
 
 /** Cells a spreadsheet would run as a formula are prefixed with a quote. */
 const FORMULA_START = /^[=+\-@\t\r]/;

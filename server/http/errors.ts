@@ -1,9 +1,9 @@
 // Anything thrown, as the contract's error answer: a domain error by the one table
-// (server/errors.ts); an unreachable database as 503 with Retry-After; any other fault as a
+// (server/platform/errors.ts); an unreachable database as 503 with Retry-After; any other fault as a
 // logged 500 "Internal error" with the request id.
-import { isDatabaseUnreachable } from "../db";
-import { DomainError, domainErrorOf } from "../errors";
-import { logError } from "../log";
+import { isDatabaseUnreachable } from "../platform/db";
+import { DomainError, domainErrorOf } from "../platform/errors";
+import { logError } from "../platform/log";
 import { jsonAnswer, type Answer } from "./answer";
 
 /** The contract's error body for anything thrown: the error table's status, or a logged fault. */

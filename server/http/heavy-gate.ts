@@ -3,8 +3,8 @@
 // yields; two callers sending large bodies back to back would take turns holding it, and a
 // redirect that arrived meanwhile would wait for steps of both. Large bodies pass here one after
 // another, with a poll for I/O between two of them: a redirect waits for one step at most.
-import { yieldToIo } from "../event-loop";
-import { processSingleton } from "../process-singleton";
+import { yieldToIo } from "../platform/event-loop";
+import { processSingleton } from "../platform/process-singleton";
 
 /** Bodies larger than this are worked on one at a time (a body this size decodes and parses in well under a millisecond). */
 export const HEAVY_BODY_BYTES = 64 * 1024;

@@ -1,14 +1,14 @@
 // /healthz, /readyz and /metrics (contract: "Operations"): answered by the Node server before
-// Next and outside the /v1 gate and its rate limits (server/http-server.ts), and by
+// Next and outside the /v1 gate and its rate limits (server/http/server.ts), and by
 // app/healthz, app/readyz and app/metrics under `next dev`.
 import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { timingSafeEqual } from "node:crypto";
-import { dialect, selectRows } from "../db";
-import { env } from "../env";
-import { metricsText } from "../metrics";
-import { processSingleton } from "../process-singleton";
-import { redis } from "../redis";
+import { dialect, selectRows } from "../platform/db";
+import { env } from "../platform/env";
+import { metricsText } from "../platform/metrics";
+import { processSingleton } from "../platform/process-singleton";
+import { redis } from "../platform/redis";
 import { spoolCheck } from "../scan/spool";
 import { copyLoaded } from "../scan/live-copy";
 import { scansBehind, secondsBehind } from "../scan/recorder";
@@ -28,7 +28,7 @@ export type OpsRequest = {
 
 const state = processSingleton("ops.state", () => ({ draining: false, migrationsApplied: false }));
 
-/** From SIGTERM on, /readyz answers 503 `draining` (server/http-server.ts). */
+/** From SIGTERM on, /readyz answers 503 `draining` (server/http/server.ts). */
 export function startDraining(): void {
   state.draining = true;
 }

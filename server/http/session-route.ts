@@ -1,7 +1,7 @@
 // Plain route handlers of the web pages (downloads, images): the session's account, and
 // domain errors as short plain-text answers with the status of the one error table.
-import { sessionUserId } from "../auth";
-import { domainErrorOf } from "../errors";
+import { sessionUserId } from "../accounts/auth";
+import { domainErrorOf } from "../platform/errors";
 import { plainAnswer, toResponse, type Answer } from "./answer";
 
 export function sessionRoute<P>(handler: (userId: string, req: Request, params: P) => Promise<Answer | null>) {

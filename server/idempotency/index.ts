@@ -5,11 +5,11 @@
 // whose request crashed expires after a minute, so the key is not stuck. Rows live 24 hours and
 // are swept hourly by every instance.
 import { createHash } from "node:crypto";
-import { db, isUniqueViolation } from "../db";
-import { DomainError } from "../errors";
-import { timeOrderedId } from "../ids";
-import { logError } from "../log";
-import { processSingleton } from "../process-singleton";
+import { db, isUniqueViolation } from "../platform/db";
+import { DomainError } from "../platform/errors";
+import { timeOrderedId } from "../platform/ids";
+import { logError } from "../platform/log";
+import { processSingleton } from "../platform/process-singleton";
 
 export const IDEMPOTENCY_HEADER = "Idempotency-Key";
 export const REPLAYED_HEADER = "Idempotent-Replayed";

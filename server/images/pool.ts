@@ -1,9 +1,9 @@
 // The image pool: worker threads (piscina) that draw the QR images off the event loop. The
-// production server (server/http-server.ts) starts it; Next's bundle never imports this file
+// production server (server/http/server.ts) starts it; Next's bundle never imports this file
 // and finds the pool through server/images/renderer.ts's shared state.
 import { availableParallelism } from "node:os";
 import { Piscina } from "piscina";
-import { logError } from "../log";
+import { logError } from "../platform/log";
 import { checkHere, renderHere, setImageRenderer, type CheckJob, type RenderJob } from "./renderer";
 
 /**

@@ -1,6 +1,6 @@
 // Where the QR images are drawn. A 2,048 px PNG takes most of a second of CPU: drawn on the
 // main thread, four at once held up every other request (issue 24). The production server
-// (server/http-server.ts) starts a pool of worker threads (server/images/pool.ts) and
+// (server/http/server.ts) starts a pool of worker threads (server/images/pool.ts) and
 // registers it here; without it (next dev, unit tests) images are drawn in process. Drawn
 // images are kept in a small cache keyed by everything that decides them (format, size,
 // encoded text, style), so a record's new version or style is a new key. Only PNGs go to the
@@ -9,15 +9,15 @@
 // library's thumbnails among them, are drawn here at once rather than queued behind others'
 // PNGs. One key may have at most IMAGES_PER_KEY PNGs drawing or waiting; beyond that it is
 // answered 429 at once. PDFs go to the pool like PNGs; so does the decode check of a style
-// (server/domain/styleCheck.ts), which draws a PNG's pixels and decodes them.
+// (server/images/styleCheck.ts), which draws a PNG's pixels and decodes them.
 import { createHash } from "node:crypto";
 import { LRUCache } from "lru-cache";
-import { DomainError } from "../errors";
-import { processSingleton } from "../process-singleton";
-import { renderPdf, renderPng, renderSvg } from "../domain/qrImage";
-import type { ImageFormat } from "../domain/qrStyle";
-import { unreadableReason } from "../domain/styleCheck";
-import type { Style } from "../domain/validation";
+import { DomainError } from "../platform/errors";
+import { processSingleton } from "../platform/process-singleton";
+import { renderPdf, renderPng, renderSvg } from "./qrImage";
+import type { ImageFormat } from "./qrStyle";
+import { unreadableReason } from "./styleCheck";
+import type { Style } from "../library/validation";
 
 /** `size` in pixels (PNG, SVG); `sizeMm` in millimetres (PDF, default SIZE_MM.default). */
 export type RenderJob = { text: string; style: Style; size: number; format: ImageFormat; sizeMm?: number };

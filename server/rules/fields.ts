@@ -3,8 +3,8 @@
 // message names its field with the rule's place (`targets[3].os`); a batch's error names the
 // item by index as every batch error does.
 import { z } from "zod";
-import { now } from "../clock";
-import { boundedArray, checkedUrl, urlProblem } from "../domain/validation";
+import { now } from "../platform/clock";
+import { boundedArray, checkedUrl, urlProblem } from "../library/validation";
 import { COUNTRIES, MAX_TARGETS, TARGET_DEVICES, TARGET_OS, UTM_KEYS } from "./choices";
 
 export { COUNTRIES, MAX_TARGETS, TARGET_DEVICES, TARGET_OS, UTM_KEYS };

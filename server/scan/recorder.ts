@@ -2,19 +2,19 @@
 // by the production server), the scans of one event-loop turn are appended to it in one write
 // before their redirects are answered; then they join an in-memory buffer that is written in
 // batches (every 200 ms or 500 scans) in one transaction each (write.ts), by the background
-// thread (server/background-thread.ts), and each written batch moves the spool's checkpoint. A
+// thread (server/http/background-thread.ts), and each written batch moves the spool's checkpoint. A
 // failed write keeps the batch for the next try. On SIGTERM or SIGINT the buffer is drained before the
-// process exits (server/http-server.ts). A crash loses nothing the spool holds: the next
+// process exits (server/http/server.ts). A crash loses nothing the spool holds: the next
 // start writes it, and a scan's id makes that exactly once (writeScans skips stored ids).
 // Without a spool (`next dev`, serverless, or a spool that cannot be written) a hard crash
 // loses what is still in the buffer: normally the last 200 ms of scans.
 // Memory is bounded whatever the database does: beyond SCAN_MEMORY_SCANS unwritten scans, each
 // turn's scans are only appended to the spool, and the writer reads them back from it, in
 // order, as the buffer empties (a backlog of minutes costs disk, not memory).
-import { env } from "../env";
-import { logError } from "../log";
-import { countScansWritten, watchScanBuffer } from "../metrics";
-import { processSingleton } from "../process-singleton";
+import { env } from "../platform/env";
+import { logError } from "../platform/log";
+import { countScansWritten, watchScanBuffer } from "../platform/metrics";
+import { processSingleton } from "../platform/process-singleton";
 import { newScan, type BufferedScan, type ScanInput } from "./rows";
 import { writeScans } from "./write";
 
@@ -41,7 +41,7 @@ type ScanBuffer = {
   scans: BufferedScan[];
   timer: NodeJS.Timeout | null;
   writing: Promise<void> | null;
-  /** Where batches are written: in process by default, or by the background thread (server/background-thread.ts). Resolves to the number newly stored. */
+  /** Where batches are written: in process by default, or by the background thread (server/http/background-thread.ts). Resolves to the number newly stored. */
   write: (batch: BufferedScan[]) => Promise<number>;
   spool: ScanSpool | null;
   /** This turn's scans, appended to the spool together when the turn ends. */
@@ -105,7 +105,7 @@ function scheduleFlush(): void {
   else if (buffer.scans.length > 0) buffer.timer ??= setTimeout(() => void flushScans(), Math.max(FLUSH_INTERVAL_MS, wait));
 }
 
-/** Where batches are written: in process by default, or by the background thread (server/background-thread.ts). */
+/** Where batches are written: in process by default, or by the background thread (server/http/background-thread.ts). */
 export function setScanWriter(writer: (batch: BufferedScan[]) => Promise<number>): void {
   buffer.write = writer;
 }

@@ -2,9 +2,9 @@
 // page for unknown, draft, paused (404), deleted and expired (410) codes. A code's rules
 // (server/rules) apply in the contract's order: expired → password (POST /q/<code> from its
 // form) → first matching target, else the destination, with its UTM tags already applied.
-import { clientAddress, countryHeaderOf } from "../client-address";
-import { nowMs } from "../clock";
-import { countShortLink } from "../metrics";
+import { clientAddress, countryHeaderOf } from "../platform/client-address";
+import { nowMs } from "../platform/clock";
+import { countShortLink } from "../platform/metrics";
 import { answerPasswordForm, checkPassword, chooseUrl } from "../rules";
 import { HTML_HEADERS, shortLinkPage } from "./page";
 import { bufferScan } from "./recorder";
@@ -24,7 +24,7 @@ export type ShortLinkRequest = {
   method: string;
   code: string;
   userAgent: string;
-  /** The client address that counts (see server/client-address.ts). */
+  /** The client address that counts (see server/platform/client-address.ts). */
   address: string;
   countryHeader: string | null;
   /** POST only: the password the form sent ("" when none). */

@@ -9,13 +9,13 @@
 // database (`<file>.servers/changes`), which every process reads four times a second; a new
 // content empties its cache, so a change reaches every process within a second.
 import { readFile, writeFile } from "node:fs/promises";
-import { db, dialect, isDatabaseUnreachable } from "../db";
-import { sqliteFileOf } from "../database-url";
-import { nextTurn } from "../event-loop";
-import { env } from "../env";
-import { logError } from "../log";
-import { processSingleton } from "../process-singleton";
-import { redis, redisPrefix, redisSubscriber, whenReady } from "../redis";
+import { db, dialect, isDatabaseUnreachable } from "../platform/db";
+import { sqliteFileOf } from "../platform/database-url";
+import { nextTurn } from "../platform/event-loop";
+import { env } from "../platform/env";
+import { logError } from "../platform/log";
+import { processSingleton } from "../platform/process-singleton";
+import { redis, redisPrefix, redisSubscriber, whenReady } from "../platform/redis";
 import { copiedResolution, refreshCopy } from "./live-copy";
 import { RESOLUTION_COLUMNS, resolutionOf, type Resolution } from "./resolution";
 

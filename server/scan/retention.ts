@@ -5,13 +5,13 @@
 // kept up to a month longer than the setting), and the default partition's few old scans are
 // deleted; on SQLite they are deleted a thousand at a time (short write transactions: the scan
 // writer never waits long for SQLite's lock). Record ids begin with their time
-// (server/ids.ts), so the primary key leads to the oldest events without an index on the time.
-import { dialect, storedTime, writeTransaction, type DialectSql } from "../db";
-import { now } from "../clock";
-import { firstIdAt } from "../ids";
-import { env } from "../env";
-import { logError } from "../log";
-import { processSingleton } from "../process-singleton";
+// (server/platform/ids.ts), so the primary key leads to the oldest events without an index on the time.
+import { dialect, storedTime, writeTransaction, type DialectSql } from "../platform/db";
+import { now } from "../platform/clock";
+import { firstIdAt } from "../platform/ids";
+import { env } from "../platform/env";
+import { logError } from "../platform/log";
+import { processSingleton } from "../platform/process-singleton";
 import { DEFAULT_PARTITION, dropScanPartitionsBefore, ensureScanPartitions } from "./partitions";
 
 const BATCH = 1000;
@@ -20,7 +20,7 @@ const DAY_MS = 86_400_000;
 
 const oldest = (table: string, id: string, before: string) => `DELETE FROM "${table}" WHERE "id" IN (
     SELECT "id" FROM "${table}" WHERE "id" < ${id} AND "scannedAt" < ${before} ORDER BY "id" LIMIT ${BATCH}) RETURNING "id"`;
-/** A batch of the oldest events, for one row of parameters (the id and the time before which they go; see RunEach in server/db.ts). */
+/** A batch of the oldest events, for one row of parameters (the id and the time before which they go; see RunEach in server/platform/db.ts). */
 const DELETE_OLDEST: DialectSql = {
   sqlite: oldest("ScanEvent", "?", "?"),
   postgres: oldest(DEFAULT_PARTITION, "($1::jsonb -> 0 ->> 0)", "($1::jsonb -> 0 ->> 1)::timestamp(3)"),
@@ -44,7 +44,7 @@ export async function sweepScanEvents(days: number, at: Date = now()): Promise<{
 
 const sweeper = processSingleton("scans.retention", () => ({ timer: null as NodeJS.Timeout | null }));
 
-/** At start and every hour (server/http-server.ts): the partitions ahead, and the retention when SCAN_EVENT_RETENTION_DAYS is set. */
+/** At start and every hour (server/http/server.ts): the partitions ahead, and the retention when SCAN_EVENT_RETENTION_DAYS is set. */
 export function startScanRetention(): void {
   const days = env.scanEventRetentionDays;
   if (sweeper.timer || (days === null && dialect !== "postgres")) return;

@@ -1,6 +1,6 @@
 // The rollups that analytics read, per UTC day (ScanDaily) and per UTC quarter hour
 // (ScanQuarter): a batch's sums, added to the stored ones in the batch's transaction.
-import { insertEach, type RunEach } from "../db";
+import { insertEach, type RunEach } from "../platform/db";
 import { inKeyOrder, type ScanRow } from "./rows";
 
 type Rollup = [dynamicCodeId: string, bucket: string | number, dimension: string, value: string, scans: number, uniqueScans: number];

@@ -1,8 +1,8 @@
 // A scan as the redirect hands it over, and as it is stored: what the recorder buffers, the
 // spool keeps and the writer turns into rows; and the one order every writer takes rows in.
-import { storedTime } from "../db";
-import { timeOrderedId } from "../ids";
-import { QUARTER_MS } from "../domain/timeZones";
+import { storedTime } from "../platform/db";
+import { timeOrderedId } from "../platform/ids";
+import { QUARTER_MS } from "../analytics/timeZones";
 import { countryOf } from "./country";
 import { describeAgent, visitorHash } from "./visitor";
 

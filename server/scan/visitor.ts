@@ -4,8 +4,8 @@
 import { createHmac } from "node:crypto";
 import { isbot } from "isbot";
 import UAParser from "ua-parser-js";
-import { memoize } from "../memoize";
-import { secret } from "../secrets";
+import { memoize } from "../platform/memoize";
+import { secret } from "../platform/secrets";
 
 const DESKTOP_OS = /^(Windows|Mac OS|Linux|Ubuntu|Debian|Fedora|Chromium OS|Chrome OS)/;
 

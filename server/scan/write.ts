@@ -1,6 +1,6 @@
 // A batch of scans written in one transaction, and what each new scan makes written with it:
 // the table below lists the scan's consumers, in the order they run.
-import { insertEach, writeTransaction, type RunEach } from "../db";
+import { insertEach, writeTransaction, type RunEach } from "../platform/db";
 import { recordScanCreated } from "../webhooks/outbox";
 import { writeRollups } from "./rollups";
 import { inKeyOrder, SCAN_COLUMNS, toRow, visitorOfDay, type BufferedScan, type ScanRow } from "./rows";
@@ -64,7 +64,7 @@ function storedCheck(rows: ScanRow[]): string[] {
 }
 
 // Parameters bound per row on SQLite, one JSON parameter per statement on PostgreSQL (see
-// RunEach in server/db.ts): Prisma's createMany cost the event loop 100 ms for 500 rows.
+// RunEach in server/platform/db.ts): Prisma's createMany cost the event loop 100 ms for 500 rows.
 const SQL = {
   // The batch's ids already stored, for a JSON array of ids in one parameter (as `subscribers`),
   // between the batch's first and last scan times (the partition key, on PostgreSQL).

@@ -8,12 +8,12 @@
 import { lookup, type LookupAddress } from "node:dns";
 import { isIP } from "node:net";
 import { buildConnector } from "undici";
-import { env } from "../env";
+import { env } from "../platform/env";
 import { specialAddress } from "./special-addresses";
 
 export type WebhookPolicy = { allowPrivateNetworks: boolean; allowedPorts: readonly number[] };
 
-/** The operator's policy (server/env.ts). */
+/** The operator's policy (server/platform/env.ts). */
 export const configuredPolicy = (): WebhookPolicy => ({ allowPrivateNetworks: env.webhookAllowPrivateNetworks, allowedPorts: env.webhookAllowedPorts });
 
 export const PUBLIC_URL_MESSAGE = "url must be a public https URL";

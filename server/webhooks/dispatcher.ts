@@ -12,12 +12,12 @@
 // Delivered and failed events are removed from the outbox 30 days after they were stored.
 import { randomUUID } from "node:crypto";
 import { Agent, request } from "undici";
-import { db, selectRows, storedTime, writeTransaction, type DialectSql } from "../db";
-import { env } from "../env";
-import { logError } from "../log";
-import { firstIdAt } from "../ids";
-import { processSingleton } from "../process-singleton";
-import { isoSeconds } from "../timestamps";
+import { db, selectRows, storedTime, writeTransaction, type DialectSql } from "../platform/db";
+import { env } from "../platform/env";
+import { logError } from "../platform/log";
+import { firstIdAt } from "../platform/ids";
+import { processSingleton } from "../platform/process-singleton";
+import { isoSeconds } from "../platform/timestamps";
 import { configuredPolicy, guardedConnector } from "./address";
 import { signatureHeaders } from "./signature";
 import { openSigningSecret } from "./signing-secret";
@@ -46,9 +46,9 @@ type State = {
   again: boolean;
   agent: Agent | null;
   lanes: Set<string>;
-  /** Where a wake goes when the dispatcher runs on the background thread (server/background-thread.ts). */
+  /** Where a wake goes when the dispatcher runs on the background thread (server/http/background-thread.ts). */
   wakeThread: (() => void) | null;
-  /** How busy the thread that answers requests is, 0 to 1 (server/background-thread.ts tells; 0 when unknown). */
+  /** How busy the thread that answers requests is, 0 to 1 (server/http/background-thread.ts tells; 0 when unknown). */
   requestsBusy: () => number;
 };
 const state: State = processSingleton("webhooks.dispatcher", () => ({
@@ -88,12 +88,12 @@ export function wakeDispatcher(): void {
   else state.wakeThread?.();
 }
 
-/** Where the background thread reads how busy the main thread is (server/background-thread.ts). */
+/** Where the background thread reads how busy the main thread is (server/http/background-thread.ts). */
 export function paceBy(requestsBusy: () => number): void {
   state.requestsBusy = requestsBusy;
 }
 
-/** The main thread's wakes go to the background thread (server/background-thread.ts). */
+/** The main thread's wakes go to the background thread (server/http/background-thread.ts). */
 export function sendWakesTo(wake: (() => void) | null): void {
   state.wakeThread = wake;
 }

@@ -2,13 +2,13 @@
 // for their library and, in a team, by admins only; the secret is shown once, on create.
 import { z } from "zod";
 import { actorOf, recordActivity } from "../activity";
-import { db, type Tx } from "../db";
-import { DomainError, notFound } from "../errors";
-import { timeOrderedId } from "../ids";
-import type { Actor } from "../domain/library";
-import { libraryKey } from "../domain/libraryKey";
-import { bodyObject, toSeconds } from "../domain/validation";
-import { MAX_URL_LENGTH } from "../urls";
+import { db, type Tx } from "../platform/db";
+import { DomainError, notFound } from "../platform/errors";
+import { timeOrderedId } from "../platform/ids";
+import type { Actor } from "../library/library";
+import { libraryKey } from "../library/libraryKey";
+import { bodyObject, toSeconds } from "../library/validation";
+import { MAX_URL_LENGTH } from "../platform/urls";
 import { endpointUrlProblem } from "./address";
 import { EVENT_TYPES } from "./events";
 import { recordEvents } from "./outbox";

@@ -1,6 +1,6 @@
 // A change and the events that report it, in one transaction (the outbox's rows: outbox.ts).
-import { db, type Tx } from "../db";
-import type { Library } from "../domain/library";
+import { db, type Tx } from "../platform/db";
+import type { Library } from "../library/library";
 import { wakeDispatcher } from "./dispatcher";
 import { recordEvents } from "./outbox";
 import type { PendingEvent } from "./payload";

@@ -2,7 +2,7 @@
 // outbox that domain changes write their events to in their own transaction (events.ts), and
 // the dispatcher that delivers them, signed (dispatcher.ts, signature.ts), to public addresses
 // only (address.ts). The production server runs the dispatcher on its background thread
-// (server/background-thread.ts).
+// (server/http/background-thread.ts).
 export { changeWithEvents, EVENT_TYPES, type PendingEvent } from "./events";
 export {
   createdWebhookRecord,

@@ -5,10 +5,10 @@
 // a subscribed endpoint stores nothing. Two writers: a change, through Prisma in its transaction
 // (recordEvents), and a batch of scans, in the scan writer's driver-level transaction
 // (recordScanCreated); both make their rows with outboxRows.
-import { dialectSql, insertEach, storedTime, type RunEach, type Tx } from "../db";
-import type { Library } from "../domain/library";
-import { libraryKey, libraryKeySql } from "../domain/libraryKey";
-import { timeOrderedId } from "../ids";
+import { dialectSql, insertEach, storedTime, type RunEach, type Tx } from "../platform/db";
+import type { Library } from "../library/library";
+import { libraryKey, libraryKeySql } from "../library/libraryKey";
+import { timeOrderedId } from "../platform/ids";
 import { outboxEvent, type PendingEvent, type ScanCreated } from "./payload";
 
 /** An event's row and a pending delivery for each endpoint. */
@@ -82,7 +82,7 @@ export async function recordScanCreated(runEach: RunEach, scans: StoredScan[]): 
   await runEach(SQL.deliveries, deliveries);
 }
 
-// Bound as the scan writer binds its rows (RunEach in server/db.ts).
+// Bound as the scan writer binds its rows (RunEach in server/platform/db.ts).
 const SQL = {
   // The enabled endpoints subscribed to scan.created of each code's library, for a JSON array of code ids in one parameter.
   subscribers: dialectSql((dialect) => {

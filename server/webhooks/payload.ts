@@ -4,10 +4,10 @@
 // so its times are epoch seconds (a record is the one /v1 answers with, made by the same
 // serializer: dynamicRecordOf, staticRecordOf); the envelope's `timestamp` is ISO 8601 UTC,
 // as the contract fixes it. Light on purpose: the scan writer's thread loads it.
-import type { DynamicRecord } from "../domain/dynamicRecords";
-import type { StaticRecord } from "../domain/staticRecords";
-import { timeOrderedId } from "../ids";
-import { isoSeconds } from "../timestamps";
+import type { DynamicRecord } from "../library/dynamicRecords";
+import type { StaticRecord } from "../library/staticRecords";
+import { timeOrderedId } from "../platform/ids";
+import { isoSeconds } from "../platform/timestamps";
 import type { EVENT_TYPES } from "./event-types";
 
 export type EventType = (typeof EVENT_TYPES)[number] | "webhook.test";

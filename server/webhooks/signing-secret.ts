@@ -1,11 +1,11 @@
-// The endpoints' signing secrets, stored sealed (server/secrets.ts, as the two-factor secrets
+// The endpoints' signing secrets, stored sealed (server/platform/secrets.ts, as the two-factor secrets
 // are): a copy of the database, or a look at it, does not let anyone sign deliveries. They are
 // sealed under a key derived from NEXTAUTH_SECRET, so that secret must be kept with the
 // database (data/secrets.json on the embedded one): under another, no endpoint's secret can be
 // read, and the dispatcher disables each endpoint with the reason (create it again).
-import { db } from "../db";
-import { logError } from "../log";
-import { seal, unseal } from "../secrets";
+import { db } from "../platform/db";
+import { logError } from "../platform/log";
+import { seal, unseal } from "../platform/secrets";
 
 const PURPOSE = "webhook-secret";
 /** How a secret stored before sealing begins (as given to its owner). */

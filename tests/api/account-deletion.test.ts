@@ -5,10 +5,10 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { recordActivity } from "../../server/activity";
-import { db } from "../../server/db";
-import { keyDisplay } from "../../server/domain/apiKeys";
-import { addMember, generateBusinessKey } from "../../server/domain/teams";
-import { createUser } from "../../server/domain/users";
+import { db } from "../../server/platform/db";
+import { keyDisplay } from "../../server/keys/apiKeys";
+import { addMember, generateBusinessKey } from "../../server/teams/teams";
+import { createUser } from "../../server/accounts/users";
 import { waitForMail, linkIn } from "../mail-sink";
 import { BASE_URL, http, logIn, makeTeam, personalKey, TEST_PASSWORD } from "../helpers";
 

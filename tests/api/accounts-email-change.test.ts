@@ -3,8 +3,8 @@
 // and the old address gets a link that undoes the change and gives its owner control back.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { db } from "../../server/db";
-import { hashToken } from "../../server/domain/accountTokens";
+import { db } from "../../server/platform/db";
+import { hashToken } from "../../server/accounts/accountTokens";
 import { codeOf, entries, freshEmail, mailedToken, mutate, refusal, withTwoFactor, wrongCodeOf } from "../accounts";
 import { logIn, makeUser, TEST_PASSWORD } from "../helpers";
 import { linkIn, mailsTo, waitForMail } from "../mail-sink";

@@ -3,7 +3,7 @@
 // log out everywhere; their limits, their Origin check and their activity entries.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { db } from "../../server/db";
+import { db } from "../../server/platform/db";
 import { entries, freshEmail, mailedToken, mutate, refusal } from "../accounts";
 import { BASE_URL, logIn, makeUser, TEST_PASSWORD } from "../helpers";
 import { mailsTo, waitForMail } from "../mail-sink";

@@ -2,8 +2,8 @@
 // 1 hour, the sign-up rules for the new password, and every session of the account ended.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { db } from "../../server/db";
-import { hashToken } from "../../server/domain/accountTokens";
+import { db } from "../../server/platform/db";
+import { hashToken } from "../../server/accounts/accountTokens";
 import { entries, freshEmail, mailedToken, mutate, refusal } from "../accounts";
 import { logIn, makeUser, TEST_PASSWORD } from "../helpers";
 import { mailsTo } from "../mail-sink";

@@ -2,7 +2,7 @@
 // gets the answer a free one gets, its owner a mail instead, and nothing changes.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { db } from "../../server/db";
+import { db } from "../../server/platform/db";
 import { entries, freshEmail, mutate } from "../accounts";
 import { logIn, makeUser, TEST_PASSWORD } from "../helpers";
 import { mailsTo, waitForMail } from "../mail-sink";

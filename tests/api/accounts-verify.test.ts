@@ -2,10 +2,10 @@
 // "Accounts for real"): keys wait for a verified address.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { db } from "../../server/db";
-import { hashToken } from "../../server/domain/accountTokens";
-import { setTier } from "../../server/domain/users";
-import { timeOrderedId } from "../../server/ids";
+import { db } from "../../server/platform/db";
+import { hashToken } from "../../server/accounts/accountTokens";
+import { setTier } from "../../server/accounts/users";
+import { timeOrderedId } from "../../server/platform/ids";
 import { entries, freshEmail, mailedToken, mutate, refusal, signUp } from "../accounts";
 import { BASE_URL, logIn, makeTeam } from "../helpers";
 import { mailsTo, waitForMail } from "../mail-sink";

@@ -8,7 +8,7 @@ import { describe, it } from "node:test";
 import type { AnyTRPCProcedure } from "@trpc/server";
 import { appRouter } from "../../server/api/root";
 import { V1_ROUTES } from "../../server/api/routes";
-import { db } from "../../server/db";
+import { db } from "../../server/platform/db";
 import { linkIn, waitForMail } from "../mail-sink";
 import { http, logIn, makeTeam, makeUser, TEST_PASSWORD } from "../helpers";
 

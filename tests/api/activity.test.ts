@@ -5,10 +5,10 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import pg from "pg";
 import { ACTIVITY_PAGE_SIZE, recordActivity, sweepActivity } from "../../server/activity";
-import { now } from "../../server/clock";
-import { db } from "../../server/db";
-import { env } from "../../server/env";
-import { timeOrderedId } from "../../server/ids";
+import { now } from "../../server/platform/clock";
+import { db } from "../../server/platform/db";
+import { env } from "../../server/platform/env";
+import { timeOrderedId } from "../../server/platform/ids";
 import { BASE_URL, http, logIn, makeTeam, makeUser, TEST_PASSWORD } from "../helpers";
 
 const CHROME_ON_LINUX = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";

@@ -6,7 +6,7 @@ import { before, describe, it } from "node:test";
 import { parse } from "csv-parse/sync";
 import { newScan } from "../../server/scan/rows";
 import { writeScans } from "../../server/scan/write";
-import { db } from "../../server/db";
+import { db } from "../../server/platform/db";
 import { http, personalKey } from "../helpers";
 import { scansOf } from "../scans";
 

@@ -1,10 +1,10 @@
 // Every row of the contract's authentication table, and the error shapes of the gate.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { db } from "../../server/db";
-import { setTier } from "../../server/domain/users";
+import { db } from "../../server/platform/db";
+import { setTier } from "../../server/accounts/users";
 import { generateKey, http, makeUser, personalKey, revokeKey } from "../helpers";
-import { env } from "../../server/env";
+import { env } from "../../server/platform/env";
 
 describe("authentication", () => {
   it("no x-api-key header → 401 Missing API key, with a request id", async () => {

@@ -3,14 +3,14 @@
 // or change it unless the caller holds a key of that team.
 import assert from "node:assert/strict";
 import { before, describe, it } from "node:test";
-import { db } from "../../server/db";
-import { createDynamicCodes } from "../../server/domain/dynamicCodes";
-import { createStaticCodes } from "../../server/domain/staticCodes";
+import { db } from "../../server/platform/db";
+import { createDynamicCodes } from "../../server/library/dynamicCodes";
+import { createStaticCodes } from "../../server/library/staticCodes";
 import { createWebhook } from "../../server/webhooks";
-import { removeMember } from "../../server/domain/teams";
-import { setTier } from "../../server/domain/users";
+import { removeMember } from "../../server/teams/teams";
+import { setTier } from "../../server/accounts/users";
 import { generateKey, http, makeTeam, makeUser, personalKey, revokeKey } from "../helpers";
-import { env } from "../../server/env";
+import { env } from "../../server/platform/env";
 
 type Caller = { name: string; key: string | undefined; expect: "own team" | "other library" | { status: number; error: string } };
 type Route = { method: string; path: string };

@@ -4,7 +4,7 @@
 // cannot delete a published code; dynqrcode.updated leaves when a change applies, not before.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { db } from "../../server/db";
+import { db } from "../../server/platform/db";
 import { waitForMail } from "../mail-sink";
 import { http, logIn, makeTeam, personalKey } from "../helpers";
 

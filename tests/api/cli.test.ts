@@ -10,7 +10,7 @@ import path from "node:path";
 import { after, describe, it } from "node:test";
 import { parse } from "csv-parse/sync";
 import { createClient } from "../../clients/typescript/src";
-import { db } from "../../server/db";
+import { db } from "../../server/platform/db";
 import { BASE_URL, http, makeTeam, personalKey } from "../helpers";
 import { decodePng, pngSize } from "../qr-decode";
 import { scansOf } from "../scans";

@@ -7,8 +7,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { hostileBodies, type HostileRequest } from "../../scripts/bench/hostile-bodies";
-import { createDynamicCodes } from "../../server/domain/dynamicCodes";
-import { dynamicBatchInput } from "../../server/domain/dynamicRecords";
+import { createDynamicCodes } from "../../server/library/dynamicCodes";
+import { dynamicBatchInput } from "../../server/library/dynamicRecords";
 import { BASE_URL, http, logIn, makeUser, personalKey, TEST_PASSWORD } from "../helpers";
 
 /** Sends one hostile request as it is: /v1 with the key (paced like every test request), the pages with the session and their Origin. */

@@ -4,9 +4,9 @@
 // the gate runs on replays; exact across two instances sharing the database.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { db } from "../../server/db";
+import { db } from "../../server/platform/db";
 import { removeExpiredIdempotencyKeys } from "../../server/idempotency";
-import { timeOrderedId } from "../../server/ids";
+import { timeOrderedId } from "../../server/platform/ids";
 import { BASE_URL, http, makeTeam, personalKey, revokeKey, withPair } from "../helpers";
 
 type Created = { created: { code: string; name: string }[] };

@@ -5,7 +5,7 @@
 // OpenAPI document lists both routes.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { db } from "../../server/db";
+import { db } from "../../server/platform/db";
 import { BASE_URL, http, logIn, makeTeam, personalKey, TEST_PASSWORD } from "../helpers";
 import { decodePng, pngSize } from "../qr-decode";
 import { unzip } from "../unzip";

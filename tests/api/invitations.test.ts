@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { createHash, randomUUID } from "node:crypto";
 import { describe, it } from "node:test";
-import { db } from "../../server/db";
+import { db } from "../../server/platform/db";
 import { linkIn, mailsTo, waitForMail } from "../mail-sink";
 import { BASE_URL, logIn, makeTeam, makeUser, TEST_PASSWORD } from "../helpers";
 

@@ -1,5 +1,5 @@
 // The library pages' CSV import (libraryImport.check and libraryImport.batch, what
-// components/CsvImport.tsx sends), against the real server: every row checked by the API's
+// components/library/CsvImport.tsx sends), against the real server: every row checked by the API's
 // rules with its line named and nothing created; batches created once per file and position,
 // so sending a file again creates only what is missing; statuses and the team's drafts.
 import assert from "node:assert/strict";

@@ -4,9 +4,9 @@
 // which stand for any other instance) and check that the very next list shows the change.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { db } from "../../server/db";
-import { reviewDrafts } from "../../server/domain/teams";
-import { actorFor, saveStyle, updateItem } from "../../server/domain/libraryItems";
+import { db } from "../../server/platform/db";
+import { reviewDrafts } from "../../server/teams/teams";
+import { actorFor, saveStyle, updateItem } from "../../server/library/libraryItems";
 import { http, makeTeam, personalKey } from "../helpers";
 
 type Dyn = { code: string; name: string; status: string; destination_url: string; style: Record<string, unknown> };

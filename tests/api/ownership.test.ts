@@ -2,9 +2,9 @@
 // team's keys then follow the new owner's tier (the key gate reads the owner's tier).
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { db } from "../../server/db";
-import { generateBusinessKey, teamOverview } from "../../server/domain/teams";
-import { setTier } from "../../server/domain/users";
+import { db } from "../../server/platform/db";
+import { generateBusinessKey, teamOverview } from "../../server/teams/teams";
+import { setTier } from "../../server/accounts/users";
 import { http, logIn, makeTeam, makeUser } from "../helpers";
 
 const PLAN_REFUSAL = { error: "API access requires a Pro or Business plan" };

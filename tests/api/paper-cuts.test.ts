@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { request } from "node:http";
 import { describe, it } from "node:test";
-import { MAX_BYTES } from "../../server/domain/qrImage";
+import { MAX_BYTES } from "../../server/images/qrImage";
 import { BASE_URL, http, logIn, personalKey, TEST_PASSWORD } from "../helpers";
 
 const longUrl = (bytes: number) => `https://example.com/${"a".repeat(bytes - "https://example.com/".length)}`;

@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { chromium, type Browser } from "playwright-core";
-import { contrastRatio } from "../../server/domain/qrStyle";
+import { contrastRatio } from "../../server/images/qrStyle";
 import { http, logIn, personalKey } from "../helpers";
 import { decodePng, decodePngZxing, pngSize } from "../qr-decode";
 

@@ -1,7 +1,7 @@
 // The short address /q/<code> and scan recording.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { db } from "../../server/db";
+import { db } from "../../server/platform/db";
 import { countryOfAddress } from "../../server/scan/country";
 import { newScan } from "../../server/scan/rows";
 import { writeScans } from "../../server/scan/write";

@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { parse } from "csv-parse/sync";
-import { db } from "../../server/db";
+import { db } from "../../server/platform/db";
 import { BOTS, UA } from "../agents";
 import { BASE_URL, http, personalKey } from "../helpers";
 import { scansOf } from "../scans";

@@ -4,8 +4,8 @@
 // to an address longer than RFC 5321 allows is refused.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { db } from "../../server/db";
-import { invitationEmail, inviteMember } from "../../server/domain/invitations";
+import { db } from "../../server/platform/db";
+import { invitationEmail, inviteMember } from "../../server/teams/invitations";
 import { mailedToken, mutate, refusal } from "../accounts";
 import { BASE_URL, http, logIn, makeTeam, makeUser } from "../helpers";
 import { waitForMail } from "../mail-sink";

@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { before, describe, it } from "node:test";
 import { parse } from "csv-parse/sync";
-import { db, dialect } from "../../server/db";
+import { db, dialect } from "../../server/platform/db";
 import { newScan } from "../../server/scan/rows";
 import { writeScans } from "../../server/scan/write";
 import { DEFAULT_PARTITION, ensureScanPartitions, scanPartitions } from "../../server/scan/partitions";

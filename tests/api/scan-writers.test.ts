@@ -8,7 +8,7 @@
 // (on SQLite, which has one writer at a time, the rollups only).
 import assert from "node:assert/strict";
 import { before, describe, it } from "node:test";
-import { db, dialect, selectRows } from "../../server/db";
+import { db, dialect, selectRows } from "../../server/platform/db";
 import { newScan, type BufferedScan } from "../../server/scan/rows";
 import { writeScans } from "../../server/scan/write";
 import { http, personalKey } from "../helpers";

@@ -4,7 +4,7 @@
 // instead of waiting for the clock's next second.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { db } from "../../server/db";
+import { db } from "../../server/platform/db";
 import { http, logIn, personalKey } from "../helpers";
 
 type Dyn = { code: string; name: string; destination_url: string; updated_at: number };

@@ -1,12 +1,12 @@
 // Business teams: drafts and their review, roles, business keys and their revocation, tiers.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { db } from "../../server/db";
-import { addMember, createTeam, generateBusinessKey, removeMember, revokeTeamKey, reviewDrafts, setMemberRole, teamOverview } from "../../server/domain/teams";
-import { actorFor, libraryPage } from "../../server/domain/libraryItems";
-import { setTier } from "../../server/domain/users";
+import { db } from "../../server/platform/db";
+import { addMember, createTeam, generateBusinessKey, removeMember, revokeTeamKey, reviewDrafts, setMemberRole, teamOverview } from "../../server/teams/teams";
+import { actorFor, libraryPage } from "../../server/library/libraryItems";
+import { setTier } from "../../server/accounts/users";
 import { http, logIn, makeTeam, makeUser } from "../helpers";
-import { env } from "../../server/env";
+import { env } from "../../server/platform/env";
 
 /** The review queue on /business: the team library's drafts. */
 const reviewQueue = async (userId: string) => (await libraryPage(await actorFor(userId, "team", null), { drafts: true })).items;

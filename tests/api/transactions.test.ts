@@ -1,14 +1,14 @@
 // A transaction that reads and then writes must not fail because another connection committed
 // in between. On SQLite a transaction begun with a plain BEGIN does (SQLITE_BUSY at its first
-// write, "Operation has timed out"); server/db.ts begins Prisma's with BEGIN IMMEDIATE. The
+// write, "Operation has timed out"); server/platform/db.ts begins Prisma's with BEGIN IMMEDIATE. The
 // other connection here is the running server, a process of its own, writing through /v1.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import Database from "better-sqlite3";
 import { Client } from "pg";
-import { db, dialect, writeTransaction } from "../../server/db";
-import { pgConfigFromUrl, sqliteFileOf } from "../../server/database-url";
-import { env } from "../../server/env";
+import { db, dialect, writeTransaction } from "../../server/platform/db";
+import { pgConfigFromUrl, sqliteFileOf } from "../../server/platform/database-url";
+import { env } from "../../server/platform/env";
 import { http, personalKey } from "../helpers";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -38,7 +38,7 @@ describe("transactions and other connections' writes", () => {
 
   it("a driver-level write on the same thread waits for a Prisma transaction without blocking the event loop", async () => {
     const { user } = await personalKey();
-    // In the driver's form for many rows (server/db.ts, RunEach): one row, [name, id].
+    // In the driver's form for many rows (server/platform/db.ts, RunEach): one row, [name, id].
     const rename = {
       sqlite: `UPDATE "User" SET "name" = ? WHERE "id" = ?`,
       postgres: `UPDATE "User" u SET "name" = e ->> 0 FROM jsonb_array_elements($1::jsonb) AS e WHERE u."id" = e ->> 1`,

@@ -5,8 +5,8 @@
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { describe, it } from "node:test";
-import { db } from "../../server/db";
-import { renderSvg } from "../../server/domain/qrImage";
+import { db } from "../../server/platform/db";
+import { renderSvg } from "../../server/images/qrImage";
 import { codeOf, wrongCodeOf, withTwoFactor, type Setup } from "../accounts";
 import { BASE_URL, logIn, makeUser, TEST_PASSWORD } from "../helpers";
 
@@ -20,7 +20,7 @@ describe("two-factor authentication", () => {
     const setup = (await session("twoFactor.start")) as Setup;
     assert.match(setup.secret, /^[A-Z2-7]{32,}$/);
     assert.equal(setup.uri, `otpauth://totp/QR%20Records:${encodeURIComponent(user.email)}?secret=${setup.secret}&issuer=QR%20Records`);
-    assert.equal(setup.qrSvg, await renderSvg(setup.uri, {}, 240), "drawn by server/domain/qrImage");
+    assert.equal(setup.qrSvg, await renderSvg(setup.uri, {}, 240), "drawn by server/images/qrImage");
     // Stored sealed (AES-256-GCM), never as it is; not on until confirmed.
     const stored = await db.user.findUniqueOrThrow({ where: { id: user.id } });
     assert.ok(stored.totpSecret && !stored.totpSecret.includes(setup.secret), "the secret is stored encrypted");

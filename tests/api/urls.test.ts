@@ -4,9 +4,9 @@
 // rule refuses every spelling of the service's own short links, the way the server routes them.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { generateKey } from "../../server/domain/apiKeys";
-import { createDynamicCodes } from "../../server/domain/dynamicCodes";
-import { createStaticCodes } from "../../server/domain/staticCodes";
+import { generateKey } from "../../server/keys/apiKeys";
+import { createDynamicCodes } from "../../server/library/dynamicCodes";
+import { createStaticCodes } from "../../server/library/staticCodes";
 import { BASE_URL, http, logIn, makeUser, personalKey, TEST_PASSWORD } from "../helpers";
 import { decodePng } from "../qr-decode";
 

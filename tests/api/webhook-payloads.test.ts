@@ -5,8 +5,8 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { parse } from "csv-parse/sync";
-import { db } from "../../server/db";
-import { reviewDrafts } from "../../server/domain/teams";
+import { db } from "../../server/platform/db";
+import { reviewDrafts } from "../../server/teams/teams";
 import { http, logIn, makeTeam, personalKey, until } from "../helpers";
 import { receiver } from "../webhook-receiver";
 

@@ -9,7 +9,7 @@ import type { AddressInfo } from "node:net";
 import { after, before, describe, it } from "node:test";
 import { Webhook } from "standardwebhooks";
 import { startServer } from "../../scripts/harness";
-import { db } from "../../server/db";
+import { db } from "../../server/platform/db";
 import { http, personalKey, until } from "../helpers";
 
 type Hook = { webhook_id: string; secret: string };

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { randomInt } from "node:crypto";
 import { after, before, describe, it } from "node:test";
 import { freePort, startServer, type RunningServer } from "../../scripts/harness";
-import { env } from "../../server/env";
+import { env } from "../../server/platform/env";
 import { LOGIN_BRAKE_MS } from "../../server/rate-limit";
 import { freshEmail, mailedToken, mutate, refusal, withTwoFactor, wrongCodeOf } from "../accounts";
 import { logIn, makeUser, TEST_PASSWORD } from "../helpers";

@@ -1,4 +1,4 @@
-// The server's one background thread (server/background-thread.ts: the scan writer and the
+// The server's one background thread (server/http/background-thread.ts: the scan writer and the
 // webhook dispatcher) dies again and again under scans (BACKGROUND_THREAD_TEST_EXIT_AT: each
 // thread at its third batch, before writing it): the recorder keeps the batch in flight and
 // sends it to the next thread, the dispatcher goes on in that thread, and every answered

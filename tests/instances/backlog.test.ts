@@ -14,9 +14,9 @@ import path from "node:path";
 import { describe, it } from "node:test";
 import Database from "better-sqlite3";
 import { Client } from "pg";
-import { db, dialect } from "../../server/db";
-import { pgConfigFromUrl, sqliteFileOf } from "../../server/database-url";
-import { env } from "../../server/env";
+import { db, dialect } from "../../server/platform/db";
+import { pgConfigFromUrl, sqliteFileOf } from "../../server/platform/database-url";
+import { env } from "../../server/platform/env";
 import { http, personalKey } from "../helpers";
 import { startServer, type RunningServer } from "../../scripts/harness";
 

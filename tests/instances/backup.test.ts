@@ -13,7 +13,7 @@ import Database from "better-sqlite3";
 import pg from "pg";
 import { startServer } from "../../scripts/harness";
 import { http, logIn, personalKey } from "../helpers";
-import { pgConfigFromUrl } from "../../server/database-url";
+import { pgConfigFromUrl } from "../../server/platform/database-url";
 
 const DATABASE_URL = process.env.DATABASE_URL ?? "";
 const onPostgres = DATABASE_URL.startsWith("postgres");

@@ -9,8 +9,8 @@ import { existsSync } from "node:fs";
 import { after, describe, it } from "node:test";
 import { clusterLoad, makeCodes } from "../../scripts/bench/cluster";
 import { NGINX } from "../../scripts/nginx";
-import { env } from "../../server/env";
-import { closeRedis } from "../../server/redis";
+import { env } from "../../server/platform/env";
+import { closeRedis } from "../../server/platform/redis";
 
 // The domain functions that make the codes open the run's Redis: closed, or the test process stays.
 after(() => closeRedis());

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
 import { startServer, type RunningServer } from "../../scripts/harness";
-import { db } from "../../server/db";
+import { db } from "../../server/platform/db";
 import { logIn, personalKey, TEST_PASSWORD, until, withPair } from "../helpers";
 import { scansOf } from "../scans";
 

@@ -10,11 +10,11 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import fc from "fast-check";
 import { startServer, type RunningServer } from "../../scripts/harness";
-import { db } from "../../server/db";
-import { createDynamicCodes } from "../../server/domain/dynamicCodes";
-import { MAX_BYTES } from "../../server/domain/qrImage";
-import { createStaticCodes } from "../../server/domain/staticCodes";
-import { timeOrderedId } from "../../server/ids";
+import { db } from "../../server/platform/db";
+import { createDynamicCodes } from "../../server/library/dynamicCodes";
+import { MAX_BYTES } from "../../server/images/qrImage";
+import { createStaticCodes } from "../../server/library/staticCodes";
+import { timeOrderedId } from "../../server/platform/ids";
 import { contractErrorShape, makeTeam, personalKey } from "../helpers";
 import { checkAgainstDocument } from "../document-check";
 

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
 import { after, before, describe, it } from "node:test";
 import { startServer, type RunningServer } from "../../scripts/harness";
-import { createStaticCodes } from "../../server/domain/staticCodes";
+import { createStaticCodes } from "../../server/library/staticCodes";
 import { personalKey } from "../helpers";
 import { decodePng, pngSize } from "../qr-decode";
 import { unzip } from "../unzip";

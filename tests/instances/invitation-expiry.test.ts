@@ -1,5 +1,5 @@
 // An invitation lives 7 days (contract: "Accounts for real"), read from the server's clock
-// (server/clock.ts): a server started 8 days ahead (CLOCK_OFFSET_SECONDS) on the same database
+// (server/platform/clock.ts): a server started 8 days ahead (CLOCK_OFFSET_SECONDS) on the same database
 // refuses a link that the main server, in the present, still accepts. No sleeping.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";

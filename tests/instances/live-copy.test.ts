@@ -6,11 +6,11 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { Redis } from "ioredis";
-import { env } from "../../server/env";
-import { db, dialect } from "../../server/db";
-import { closeRedis, redisPrefix } from "../../server/redis";
-import { createUser } from "../../server/domain/users";
-import { createDynamicCodes } from "../../server/domain/dynamicCodes";
+import { env } from "../../server/platform/env";
+import { db, dialect } from "../../server/platform/db";
+import { closeRedis, redisPrefix } from "../../server/platform/redis";
+import { createUser } from "../../server/accounts/users";
+import { createDynamicCodes } from "../../server/library/dynamicCodes";
 import { invalidateResolution } from "../../server/scan/resolve";
 
 describe("the copy of every code in Redis", { skip: dialect === "postgres" && env.redisUrl ? false : "PostgreSQL + Redis only" }, () => {

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { after, before, describe, it } from "node:test";
 import { startServer, type RunningServer } from "../../scripts/harness";
-import { setTier } from "../../server/domain/users";
+import { setTier } from "../../server/accounts/users";
 import { logIn } from "../helpers";
 import { linkIn, waitForMail } from "../mail-sink";
 

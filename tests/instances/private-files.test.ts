@@ -11,7 +11,7 @@ import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { simpleParser } from "mailparser";
 import { startServer, type RunningServer } from "../../scripts/harness";
-import { backendOf } from "../../server/database-url";
+import { backendOf } from "../../server/platform/database-url";
 import { freshEmail, mutate } from "../accounts";
 import { linkIn } from "../mail-sink";
 import { until } from "../helpers";

@@ -7,17 +7,17 @@
 // answered from it meanwhile, a burst of them too: more than the pool's 20 connections, so that
 // some wait for a connection that is never made and fail as the pool's "timeout exceeded when
 // trying to connect", the others as the driver's "Connection terminated due to connection
-// timeout" (both count as the database unreachable, server/db.ts). PostgreSQL only (SQLite
+// timeout" (both count as the database unreachable, server/platform/db.ts). PostgreSQL only (SQLite
 // has no connection to lose).
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { env } from "../../server/env";
-import { dialect } from "../../server/db";
+import { env } from "../../server/platform/env";
+import { dialect } from "../../server/platform/db";
 import { startRedis, startServer } from "../../scripts/harness";
 import { faultRelay } from "../fault-relay";
 import { personalKey } from "../helpers";
 import { Redis } from "ioredis";
-import { createDynamicCodes } from "../../server/domain/dynamicCodes";
+import { createDynamicCodes } from "../../server/library/dynamicCodes";
 
 const timed = async (url: string, headers: Record<string, string> = {}) => {
   const started = performance.now();

@@ -2,7 +2,7 @@
 // X-Forwarded-For entry is the visitor, and its country comes from the bundled database.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { db } from "../../server/db";
+import { db } from "../../server/platform/db";
 import { http, personalKey } from "../helpers";
 import { startServer, type RunningServer } from "../../scripts/harness";
 import { scansOf } from "../scans";

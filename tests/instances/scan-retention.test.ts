@@ -9,7 +9,7 @@ import { spawnSync } from "node:child_process";
 import { describe, it } from "node:test";
 import pg from "pg";
 import { freshDatabase, startServer } from "../../scripts/harness";
-import { pgConfigFromUrl } from "../../server/database-url";
+import { pgConfigFromUrl } from "../../server/platform/database-url";
 import { logIn } from "../helpers";
 
 const IPHONE = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1";

@@ -1,7 +1,7 @@
 // SIGTERM in the middle of redirect traffic: every redirect that was answered is recorded.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { db } from "../../server/db";
+import { db } from "../../server/platform/db";
 import { http, personalKey, until } from "../helpers";
 import { startServer } from "../../scripts/harness";
 

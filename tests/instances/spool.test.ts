@@ -8,10 +8,10 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, it } from "node:test";
-import { db } from "../../server/db";
+import { db } from "../../server/platform/db";
 import { visitorHash } from "../../server/scan/visitor";
 import { frame } from "../../server/scan/spool/framing";
-import { timeOrderedId } from "../../server/ids";
+import { timeOrderedId } from "../../server/platform/ids";
 import { http, personalKey, until } from "../helpers";
 import { startServer, type RunningServer } from "../../scripts/harness";
 

@@ -3,7 +3,7 @@
 // destination for good). SQLite only (with PostgreSQL, Redis tells the instances).
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { dialect } from "../../server/db";
+import { dialect } from "../../server/platform/db";
 import { startServer } from "../../scripts/harness";
 import { BASE_URL, http, personalKey } from "../helpers";
 

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, it } from "node:test";
 import Database from "better-sqlite3";
-import { dialect } from "../../server/db";
+import { dialect } from "../../server/platform/db";
 import { freePort, startRedis, startServer } from "../../scripts/harness";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

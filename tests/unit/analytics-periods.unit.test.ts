@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { changeOf, pageRange, previousPeriod, rangePresets } from "../../server/domain/analyticsPeriods";
+import { changeOf, pageRange, previousPeriod, rangePresets } from "../../server/analytics/analyticsPeriods";
 
 const days = (presets: { id: string; from: string; to: string }[]) => Object.fromEntries(presets.map((p) => [p.id, `${p.from}..${p.to}`]));
 

@@ -5,10 +5,10 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { IMPORT_BATCH_SIZE, IMPORT_CHECK_SIZE } from "../../clients/typescript/src/csv-rows";
 import { appRouter } from "../../server/api/root";
-import { MAX_REVIEWED } from "../../server/domain/teams";
+import { MAX_REVIEWED } from "../../server/teams/teams";
 import { PAGES_BODY_BOUNDS, PAGES_MAX_BODY_BYTES, pagesBodyBound, SMALL_BODY_BYTES } from "../../server/http/body-bounds";
-import { styleField } from "../../server/domain/validation";
-import { MAX_LOGO_BYTES } from "../../server/domain/qrStyle";
+import { styleField } from "../../server/library/validation";
+import { MAX_LOGO_BYTES } from "../../server/images/qrStyle";
 import { EVENT_TYPES } from "../../server/webhooks/event-types";
 import { escapedJson } from "../escaped-json";
 

@@ -1,9 +1,9 @@
 // A large body decoded a slice per turn (server/http/body.ts) answers what one TextDecoder
 // answers, however the slices fall on its characters, and refuses what it refuses; the
-// slices of work of a loop of checks (server/event-loop.ts) end once their time is up.
+// slices of work of a loop of checks (server/platform/event-loop.ts) end once their time is up.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { inSlices } from "../../server/event-loop";
+import { inSlices } from "../../server/platform/event-loop";
 import { utf8Text, utf8TextInTurns } from "../../server/http/body";
 
 /** Every width of UTF-8 character, so that slices of 256 KiB end inside each kind somewhere. */

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { DomainError } from "../../server/errors";
-import { resolveRange } from "../../server/domain/dateRange";
+import { DomainError } from "../../server/platform/errors";
+import { resolveRange } from "../../server/analytics/dateRange";
 
 const now = new Date("2026-11-23T10:00:00Z");
 const refused = (query: { from?: string; to?: string }, message: string) =>

@@ -4,16 +4,16 @@
 // mails' HTML escaping, and the memo the scan writer's per-agent work uses.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { clientAddress } from "../../server/client-address";
-import { presentedKey } from "../../server/domain/apiKeys";
-import { DomainError } from "../../server/errors";
+import { clientAddress } from "../../server/platform/client-address";
+import { presentedKey } from "../../server/keys/apiKeys";
+import { DomainError } from "../../server/platform/errors";
 import { csvChunks } from "../../server/http/csv";
-import { firstIdAt, timeOrderedId } from "../../server/ids";
+import { firstIdAt, timeOrderedId } from "../../server/platform/ids";
 import { idempotencyKeyOf } from "../../server/idempotency";
-import { bodies } from "../../server/mail";
-import { memoize } from "../../server/memoize";
+import { bodies } from "../../server/platform/mail";
+import { memoize } from "../../server/platform/memoize";
 import { passwordOfForm } from "../../server/scan/redirect";
-import { servedHostsOf } from "../../server/served-host";
+import { servedHostsOf } from "../../server/platform/served-host";
 import { outboxEvent } from "../../server/webhooks/payload";
 import { signatureHeaders } from "../../server/webhooks/signature";
 

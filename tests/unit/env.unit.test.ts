@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { parseEnv } from "../../server/env";
+import { parseEnv } from "../../server/platform/env";
 
 const problems = (source: Record<string, string>) => {
   const parsed = parseEnv(source);

@@ -5,7 +5,7 @@ import path from "node:path";
 import { describe, it } from "node:test";
 import ts from "typescript";
 import { z } from "zod";
-import { DomainError, domainErrorOf, ERROR_TABLE, fromZodIssues, isKeyGuess } from "../../server/errors";
+import { DomainError, domainErrorOf, ERROR_TABLE, fromZodIssues, isKeyGuess } from "../../server/platform/errors";
 
 describe("error table", () => {
   it("maps every code to the contract's status and a tRPC code", () => {
@@ -68,7 +68,7 @@ describe("error table", () => {
 
   it("an unknown code does not compile", () => {
     const file = path.resolve("tests/unit/unknown-code.check.ts");
-    const source = `import { DomainError } from "../../server/errors";\nexport const e = new DomainError("teapot", "I am a teapot");\n`;
+    const source = `import { DomainError } from "../../server/platform/errors";\nexport const e = new DomainError("teapot", "I am a teapot");\n`;
     const host = ts.createCompilerHost({ strict: true, noEmit: true, skipLibCheck: true, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, target: ts.ScriptTarget.ES2022 });
     const readFile = host.readFile;
     host.readFile = (name) => (path.resolve(name) === file ? source : readFile(name));

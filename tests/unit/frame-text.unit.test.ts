@@ -1,9 +1,9 @@
-// The frame text's layout (server/domain/frameText.ts): which bundled font draws each
+// The frame text's layout (server/images/frameText.ts): which bundled font draws each
 // character, the runs' visual order (right to left where the text is), Arabic joining, and
 // the characters no font draws.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { layoutCaption, undrawableCharacters } from "../../server/domain/frameText";
+import { layoutCaption, undrawableCharacters } from "../../server/images/frameText";
 
 const fontsOf = (text: string) => layoutCaption(text).runs.map((run) => [run.face.font.postscriptName, run.text]);
 

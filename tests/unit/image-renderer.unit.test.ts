@@ -2,7 +2,7 @@
 // pool's threads run the same drawing; the integration tests go through the server).
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { DomainError } from "../../server/errors";
+import { DomainError } from "../../server/platform/errors";
 import { IMAGES_PER_KEY, imageRenderStats, renderImage, type RenderJob } from "../../server/images/renderer";
 
 describe("image renderer", () => {

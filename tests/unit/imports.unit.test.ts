@@ -1,5 +1,6 @@
-// The house's import rules, read from the sources themselves: no import circle between files
-// (a type-only import counts: it ties the two files' meanings as much as a value does).
+// The house's import rules (README, "Layout"), read from the sources themselves: three floors,
+// each importing only its own and those below it, and no import circle between files (a
+// type-only import counts: it ties the two files' meanings as much as a value does).
 import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
@@ -71,6 +72,14 @@ export function circles(graph: Map<string, string[]>): string[][] {
   return found;
 }
 
+/** The floor a file stands on: 0 the platform, 1 a capability, 2 an edge; null beside the floors (scripts, prisma). */
+export function floorOf(file: string): number | null {
+  if (file.startsWith("server/platform/") || file.startsWith("server/generated/")) return 0;
+  if (/^(server\/(http|api)|app|components|trpc)\//.test(file) || file === "proxy.ts") return 2;
+  if (file.startsWith("server/")) return 1;
+  return null;
+}
+
 describe("imports", () => {
   it("the circle finder finds a circle of three and a file importing itself, and nothing in a tree", () => {
     const graph = new Map([["a", ["b"]], ["b", ["c"]], ["c", ["a", "d"]], ["d", []], ["e", ["e"]], ["f", ["d"]]]);
@@ -78,10 +87,17 @@ describe("imports", () => {
     assert.deepEqual(circles(new Map([["a", ["b", "c"]], ["b", ["c"]], ["c", []]])), []);
   });
 
+  const files = ROOTS.flatMap(sourceFiles);
+  const graph = new Map(files.map((f) => [f, importsOf(f)]));
+
   it("no import circle between the project's files", () => {
-    const files = ROOTS.flatMap(sourceFiles);
     assert.ok(files.length > 200, `${files.length} files read`);
-    const graph = new Map(files.map((f) => [f, importsOf(f)]));
     assert.deepEqual(circles(graph), []);
+  });
+
+  it("no file imports from a floor above its own: the platform, then the capabilities, then the edges", () => {
+    assert.deepEqual([floorOf("server/platform/db.ts"), floorOf("server/scan/recorder.ts"), floorOf("server/http/server.ts"), floorOf("components/ui/Nav.tsx"), floorOf("scripts/bench.ts")], [0, 1, 2, 2, null]);
+    const upward = [...graph].flatMap(([file, imports]) => imports.filter((to) => (floorOf(to) ?? 0) > (floorOf(file) ?? 2)).map((to) => `${file} → ${to}`));
+    assert.deepEqual(upward, []);
   });
 });

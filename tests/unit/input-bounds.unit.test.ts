@@ -1,13 +1,13 @@
 // Cheap checks on input before anything costly: a body's JSON shape before it is parsed and its
-// UTF-8 (server/http/body.ts), names and destinations (server/domain/validation.ts), list pages
+// UTF-8 (server/http/body.ts), names and destinations (server/library/validation.ts), list pages
 // and their cursors, invitation addresses by RFC 5321's lengths, and DATABASE_URL.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { backendOf, pgConfigFromUrl, sqliteFileOf } from "../../server/database-url";
-import { invitationEmail } from "../../server/domain/invitations";
-import { toPage } from "../../server/domain/paging";
-import { decodeCursor, encodeCursor, listQuery, nameField, urlProblem } from "../../server/domain/validation";
-import { DomainError } from "../../server/errors";
+import { backendOf, pgConfigFromUrl, sqliteFileOf } from "../../server/platform/database-url";
+import { invitationEmail } from "../../server/teams/invitations";
+import { toPage } from "../../server/library/paging";
+import { decodeCursor, encodeCursor, listQuery, nameField, urlProblem } from "../../server/library/validation";
+import { DomainError } from "../../server/platform/errors";
 import { jsonShapeProblem, MAX_JSON_DEPTH, MAX_JSON_VALUES, utf8Text } from "../../server/http/body";
 
 const firstMessage = (schema: { safeParse(v: unknown): { error?: { issues: { message: string }[] } } }, value: unknown) => schema.safeParse(value).error?.issues[0]?.message ?? null;

@@ -4,12 +4,12 @@
 // row checks (libraryImport.ts, checkImportRows: every row's first problem, by line).
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { DomainError } from "../../server/errors";
-import { settableStatuses, statusChangeProblem } from "../../server/domain/dynamicCodes";
-import type { Actor } from "../../server/domain/library";
-import { checkImportRows } from "../../server/domain/libraryImport";
-import { approvedColumns, changedFields, heldPart, needsAdmin, pendingComparison, storedChange, storedChangeOf } from "../../server/domain/pendingChanges";
-import { refuseStale } from "../../server/domain/staleSave";
+import { DomainError } from "../../server/platform/errors";
+import { settableStatuses, statusChangeProblem } from "../../server/library/dynamicCodes";
+import type { Actor } from "../../server/library/library";
+import { checkImportRows } from "../../server/library/libraryImport";
+import { approvedColumns, changedFields, heldPart, needsAdmin, pendingComparison, storedChange, storedChangeOf } from "../../server/teams/pendingChanges";
+import { refuseStale } from "../../server/library/staleSave";
 
 const personal: Actor = { userId: "u1", library: { kind: "personal", userId: "u1" } };
 const team = (role: "admin" | "writer" | "viewer"): Actor => ({ userId: "u2", library: { kind: "team", teamId: "t1" }, role });

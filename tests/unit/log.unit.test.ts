@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { Writable } from "node:stream";
 import { describe, it } from "node:test";
-import { makeLogger } from "../../server/log";
+import { makeLogger } from "../../server/platform/log";
 import { isLoopbackClient } from "../../server/http/ops";
 
 function capture() {

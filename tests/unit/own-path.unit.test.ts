@@ -2,7 +2,7 @@
 // our own paths, never another site (an open redirect), however the address is spelled.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { ownPath } from "../../components/ownPath";
+import { ownPath } from "../../components/account/ownPath";
 
 describe("ownPath", () => {
   it("keeps our own paths", () => {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { parseLines } from "../../server/domain/pastedLines";
+import { parseLines } from "../../server/library/pastedLines";
 
 describe("pasted lines (name, url)", () => {
   it("reads name and URL, skipping blank lines and keeping line numbers", () => {

@@ -6,10 +6,10 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, it } from "node:test";
 import ts from "typescript";
-import { processSingleton, processStateNames } from "../../server/process-singleton";
+import { processSingleton, processStateNames } from "../../server/platform/process-singleton";
 
 /** Entry points that only one loader ever runs: the Node server. */
-const ENTRY_POINTS = new Set(["server/http-server.ts"]);
+const ENTRY_POINTS = new Set(["server/http/server.ts"]);
 /** Calls whose result may be kept at module level: they go through processSingleton themselves. */
 const ALLOWED_CALLS = new Set(["processSingleton", "memoize"]);
 

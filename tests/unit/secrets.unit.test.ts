@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { weakness } from "../../server/secrets";
+import { weakness } from "../../server/platform/secrets";
 
 describe("secret strength", () => {
   it("a random value of 32+ characters passes", () => {

@@ -1,6 +1,6 @@
 // Ending sessions costs /v1 and /q nothing (contract: "Accounts for real"): the session
-// version is read from the database only by next-auth's jwt callback (server/auth.ts), and
-// nothing the Node server runs for /v1 or /q imports server/auth.ts, so those requests never
+// version is read from the database only by next-auth's jwt callback (server/accounts/auth.ts), and
+// nothing the Node server runs for /v1 or /q imports server/accounts/auth.ts, so those requests never
 // read a session, let alone its version.
 import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
@@ -52,18 +52,18 @@ function serverModules(dir = "server"): string[] {
 }
 
 describe("session reads", () => {
-  it("nothing that answers /v1 or /q loads server/auth.ts", () => {
+  it("nothing that answers /v1 or /q loads server/accounts/auth.ts", () => {
     for (const entry of ["server/api/v1.ts", "server/scan/redirect.ts"]) {
       const modules = reachable(entry);
       assert.ok(modules.size > 10, `${entry} loads ${modules.size} modules`);
-      assert.ok(!modules.has(path.normalize("server/auth.ts")), `${entry} reaches server/auth.ts`);
+      assert.ok(!modules.has(path.normalize("server/accounts/auth.ts")), `${entry} reaches server/accounts/auth.ts`);
     }
     // The Node server's own imports: /q and /v1 are answered before Next is handed anything.
-    assert.ok(!reachable("server/http-server.ts").has(path.normalize("server/auth.ts")));
+    assert.ok(!reachable("server/http/server.ts").has(path.normalize("server/accounts/auth.ts")));
   });
 
-  it("only server/auth.ts reads the session version", () => {
+  it("only server/accounts/auth.ts reads the session version", () => {
     const readers = serverModules().filter((file) => /\bliveSessionVersion\(/.test(readFileSync(file, "utf8")));
-    assert.deepEqual(readers.sort(), [path.normalize("server/auth.ts"), path.normalize("server/domain/sessions.ts")]);
+    assert.deepEqual(readers.sort(), [path.normalize("server/accounts/auth.ts"), path.normalize("server/accounts/sessions.ts")]);
   });
 });

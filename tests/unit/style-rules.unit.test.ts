@@ -1,16 +1,16 @@
-// The style rules that need no drawing (server/domain/qrStyle.ts, logo.ts, the style field of
+// The style rules that need no drawing (server/images/qrStyle.ts, logo.ts, the style field of
 // validation.ts, the capacity rule of qrImage.ts): defaults, contrast, finder colours, the
 // quiet zone under a frame, the logo's share, what a logo may be, and the field's messages;
 // and what an image request may ask (images.ts, imagesZip.ts).
 // The decode check itself draws (tests/api/qr-design.test.ts).
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { drawingProblem, imageQuery, notLiveSuffix } from "../../server/domain/images";
-import { zipIdsField } from "../../server/domain/imagesZip";
-import { logoProblem, parseLogo, pngDimensions } from "../../server/domain/logo";
-import { capacityProblem, MAX_BYTES } from "../../server/domain/qrImage";
-import { cheapUnreadableReason, contrastRatio, MIN_CONTRAST, resolvedStyle } from "../../server/domain/qrStyle";
-import { styleField, type Style } from "../../server/domain/validation";
+import { drawingProblem, imageQuery, notLiveSuffix } from "../../server/images/images";
+import { zipIdsField } from "../../server/images/imagesZip";
+import { logoProblem, parseLogo, pngDimensions } from "../../server/images/logo";
+import { capacityProblem, MAX_BYTES } from "../../server/images/qrImage";
+import { cheapUnreadableReason, contrastRatio, MIN_CONTRAST, resolvedStyle } from "../../server/images/qrStyle";
+import { styleField, type Style } from "../../server/library/validation";
 
 /** A PNG's signature and IHDR chunk: all the rules read of it. */
 function pngHeader(width: number, height: number): Buffer {

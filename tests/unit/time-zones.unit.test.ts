@@ -1,10 +1,10 @@
-// Days and hours in a time zone as spans of 15-minute UTC quarters (server/domain/timeZones.ts):
+// Days and hours in a time zone as spans of 15-minute UTC quarters (server/analytics/timeZones.ts):
 // offsets, local midnights on days of 23 and 25 hours and where midnight does not exist, the
 // spans of one offset across a clock change, and the zone names a request may give.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { DomainError } from "../../server/errors";
-import { localDate, localTimeText, offsetMinutes, offsetText, QUARTER_MS, segmentsOf, startOfLocalDay, timeZoneOf } from "../../server/domain/timeZones";
+import { DomainError } from "../../server/platform/errors";
+import { localDate, localTimeText, offsetMinutes, offsetText, QUARTER_MS, segmentsOf, startOfLocalDay, timeZoneOf } from "../../server/analytics/timeZones";
 
 const q = (iso: string) => Date.parse(iso) / QUARTER_MS;
 const iso = (quarter: number) => new Date(quarter * QUARTER_MS).toISOString();

@@ -1,7 +1,7 @@
 // What the service sends for a destination: the WHATWG serialisation, also a URI by RFC 3986.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { leadsToShortLink, ownHostOfBase, ownHostOfHeader, parsedHttpUrl, sendableUrl, serialisedUrl, shortLinkCodeOf } from "../../server/urls";
+import { leadsToShortLink, ownHostOfBase, ownHostOfHeader, parsedHttpUrl, sendableUrl, serialisedUrl, shortLinkCodeOf } from "../../server/platform/urls";
 
 const sent = (raw: string) => serialisedUrl(parsedHttpUrl(raw)!, raw);
 // RFC 3986's URI, in the shape ajv-formats checks `format: uri` by: only these ASCII characters, escapes whole.
@@ -28,7 +28,7 @@ test("a stored URL that is already serialised is sent as it is", () => {
 });
 
 // The redirect-loop rule: a destination may not lead to this service's own short links, in any
-// spelling the server would route to one (server/urls.ts, shortLinkCodeOf and leadsToShortLink).
+// spelling the server would route to one (server/platform/urls.ts, shortLinkCodeOf and leadsToShortLink).
 const own = [ownHostOfBase("https://qr.example")!, ownHostOfBase("https://links.example:8443/go/")!];
 const loops = (raw: string) => leadsToShortLink(parsedHttpUrl(raw)!, own);
 

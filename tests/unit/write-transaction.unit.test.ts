@@ -2,7 +2,7 @@
 // begun at once must take turns, not nest (two webhook lanes finishing together did).
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { writeTransaction } from "../../server/db";
+import { writeTransaction } from "../../server/platform/db";
 
 const sql = (text: string) => ({ sqlite: text, postgres: text });
 

@@ -1,20 +1,20 @@
 import { notFound, redirect } from "next/navigation";
-import { AnalyticsRangeFields } from "@/components/AnalyticsRangeFields";
-import { DailyChart } from "@/components/DailyChart";
-import { LivePanel } from "@/components/LivePanel";
-import { PeriodComparison } from "@/components/PeriodComparison";
-import { RangePresets } from "@/components/RangePresets";
-import { TimeZoneField } from "@/components/TimeZoneField";
-import { countryName, plural } from "@/components/words";
-import { sessionUserId } from "@/server/auth";
-import { libraryOfItemFor } from "@/server/domain/libraryItems";
-import { codeAnalytics, codeSummaryFor } from "@/server/domain/analytics";
-import type { CodeAnalytics } from "@/server/domain/analyticsRecords";
-import { destinationsOf } from "@/server/domain/scanEvents";
-import { pageRange, rangePresets } from "@/server/domain/analyticsPeriods";
-import { MAX_HOURLY_DAYS } from "@/server/domain/calendarDays";
-import { timeZoneOf, zoneNames } from "@/server/domain/timeZones";
-import { DomainError } from "@/server/errors";
+import { AnalyticsRangeFields } from "@/components/analytics/AnalyticsRangeFields";
+import { DailyChart } from "@/components/analytics/DailyChart";
+import { LivePanel } from "@/components/analytics/LivePanel";
+import { PeriodComparison } from "@/components/analytics/PeriodComparison";
+import { RangePresets } from "@/components/analytics/RangePresets";
+import { TimeZoneField } from "@/components/analytics/TimeZoneField";
+import { countryName, plural } from "@/components/ui/words";
+import { sessionUserId } from "@/server/accounts/auth";
+import { libraryOfItemFor } from "@/server/library/libraryItems";
+import { codeAnalytics, codeSummaryFor } from "@/server/analytics/analytics";
+import type { CodeAnalytics } from "@/server/analytics/analyticsRecords";
+import { destinationsOf } from "@/server/analytics/scanEvents";
+import { pageRange, rangePresets } from "@/server/analytics/analyticsPeriods";
+import { MAX_HOURLY_DAYS } from "@/server/analytics/calendarDays";
+import { timeZoneOf, zoneNames } from "@/server/analytics/timeZones";
+import { DomainError } from "@/server/platform/errors";
 
 export const dynamic = "force-dynamic";
 

@@ -1,9 +1,9 @@
 import Link from "next/link";
-import { AcceptInvitation, SwitchAccount } from "@/components/InvitationPanel";
-import { Email } from "@/components/Email";
-import { sessionUserId } from "@/server/auth";
-import { invitationByToken, REFUSED } from "@/server/domain/invitations";
-import { accountOf } from "@/server/domain/users";
+import { AcceptInvitation, SwitchAccount } from "@/components/business/InvitationPanel";
+import { Email } from "@/components/ui/Email";
+import { sessionUserId } from "@/server/accounts/auth";
+import { invitationByToken, REFUSED } from "@/server/teams/invitations";
+import { accountOf } from "@/server/accounts/users";
 
 export const dynamic = "force-dynamic";
 

@@ -2,8 +2,8 @@
 // archive as GET /v1/qrcodes/images.zip and /v1/dynqrcodes/images.zip, of the codes the person
 // ticked or of every code of a search, for the logged-in account's library (`?scope=personal`,
 // the default, or `team`).
-import { libraryImagesZip } from "@/server/domain/imagesZip";
-import { actorFor, libraryKindField } from "@/server/domain/libraryItems";
+import { libraryImagesZip } from "@/server/images/imagesZip";
+import { actorFor, libraryKindField } from "@/server/library/libraryItems";
 import { zipAnswer } from "@/server/http/answer";
 import { sessionRoute } from "@/server/http/session-route";
 

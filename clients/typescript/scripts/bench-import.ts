@@ -11,9 +11,9 @@ import { freshDatabase, startServer } from "../../../scripts/harness";
 const rows = Number(process.argv[2] ?? 10_000);
 const db = await freshDatabase("bench-import");
 process.env.DATABASE_URL = db.url; // the domain functions below make the accounts and keys in it
-const { createUser } = await import("../../../server/domain/users");
-const { generateKey } = await import("../../../server/domain/apiKeys");
-const { createTeam, generateBusinessKey } = await import("../../../server/domain/teams");
+const { createUser } = await import("../../../server/accounts/users");
+const { generateKey } = await import("../../../server/keys/apiKeys");
+const { createTeam, generateBusinessKey } = await import("../../../server/teams/teams");
 const server = await startServer({ DATABASE_URL: db.url, MAIL_OUTBOX: "1" });
 const dir = mkdtempSync(path.join(tmpdir(), "qr-bench-import-"));
 

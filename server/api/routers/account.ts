@@ -14,9 +14,9 @@ import {
   tokenInput,
   undoEmailChange,
   verifyEmail,
-} from "../../domain/accounts";
-import { deleteAccount, deletionInput } from "../../domain/accountDeletion";
-import { signupInput } from "../../domain/users";
+} from "../../accounts/accounts";
+import { deleteAccount, deletionInput } from "../../accounts/accountDeletion";
+import { signupInput } from "../../accounts/users";
 import { createTRPCRouter, publicProcedure, sessionProcedure } from "../trpc";
 
 const UNKNOWN = "unknown";

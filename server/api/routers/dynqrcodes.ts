@@ -1,11 +1,11 @@
 // /v1/dynqrcodes: dynamic QR codes (their routes: the meta of each procedure).
 import { z } from "zod";
-import { createDynamicCodes, deleteDynamicCode, listDynamicCodes, updateDynamicCode } from "../../domain/dynamicCodes";
-import { codeParam, dynamicBatchInput, dynamicCodeInput, dynamicPatchInput, dynamicRecord } from "../../domain/dynamicRecords";
-import { analyticsSummary, codeAnalytics } from "../../domain/analytics";
-import { analyticsSummaryRecord, codeAnalyticsQuery, codeAnalyticsRecord } from "../../domain/analyticsRecords";
-import { rangeQuery } from "../../domain/dateRange";
-import { listQuery } from "../../domain/validation";
+import { createDynamicCodes, deleteDynamicCode, listDynamicCodes, updateDynamicCode } from "../../library/dynamicCodes";
+import { codeParam, dynamicBatchInput, dynamicCodeInput, dynamicPatchInput, dynamicRecord } from "../../library/dynamicRecords";
+import { analyticsSummary, codeAnalytics } from "../../analytics/analytics";
+import { analyticsSummaryRecord, codeAnalyticsQuery, codeAnalyticsRecord } from "../../analytics/analyticsRecords";
+import { rangeQuery } from "../../analytics/dateRange";
+import { listQuery } from "../../library/validation";
 import { apiKeyProcedure, createTRPCRouter } from "../trpc";
 
 const created = z.object({ created: z.array(dynamicRecord) });

@@ -1,7 +1,7 @@
 // Team invitations on /business (send, list, cancel) and /invite/<token> (accept).
 import { z } from "zod";
-import { acceptInvitation, cancelInvitation, invitationEmail, inviteMember, pendingInvitations } from "../../domain/invitations";
-import { roleField } from "../../domain/teams";
+import { acceptInvitation, cancelInvitation, invitationEmail, inviteMember, pendingInvitations } from "../../teams/invitations";
+import { roleField } from "../../teams/teams";
 import { createTRPCRouter, sessionProcedure } from "../trpc";
 
 const done = { ok: true as const };

@@ -1,7 +1,7 @@
 // API keys on the web pages (session procedures): keys are never made through /v1.
-import { generateKey, liveKey, revokeKey } from "../../domain/apiKeys";
-import { accountOf } from "../../domain/users";
-import { notFound } from "../../errors";
+import { generateKey, liveKey, revokeKey } from "../../keys/apiKeys";
+import { accountOf } from "../../accounts/users";
+import { notFound } from "../../platform/errors";
 import { createTRPCRouter, sessionProcedure } from "../trpc";
 
 export const keysRouter = createTRPCRouter({

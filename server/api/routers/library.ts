@@ -1,9 +1,9 @@
 // The web library's calls (session procedures): /library and the team library on /business.
 import { z } from "zod";
-import { actorFor, createFromLines, MAX_PASTED_LENGTH, createItem, libraryKindField, libraryPage, previewItemStyle, removeItem, saveStyle, updateItem } from "../../domain/libraryItems";
-import { dynamicPatchInput } from "../../domain/dynamicRecords";
-import type { LastSeen } from "../../domain/staleSave";
-import { itemKind } from "../../domain/teams";
+import { actorFor, createFromLines, MAX_PASTED_LENGTH, createItem, libraryKindField, libraryPage, previewItemStyle, removeItem, saveStyle, updateItem } from "../../library/libraryItems";
+import { dynamicPatchInput } from "../../library/dynamicRecords";
+import type { LastSeen } from "../../library/staleSave";
+import { itemKind } from "../../teams/teams";
 import { createTRPCRouter, sessionProcedure } from "../trpc";
 
 /**

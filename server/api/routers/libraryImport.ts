@@ -1,7 +1,7 @@
-// The library pages' CSV import (session procedures; server/domain/libraryImport.ts): rows
+// The library pages' CSV import (session procedures; server/library/libraryImport.ts): rows
 // checked before anything is created, then created batch by batch, each once.
-import { actorFor } from "../../domain/libraryItems";
-import { checkImportRows, importBatch, importBatchInput, importCheckInput } from "../../domain/libraryImport";
+import { actorFor } from "../../library/libraryItems";
+import { checkImportRows, importBatch, importBatchInput, importCheckInput } from "../../library/libraryImport";
 import { inLabelWords } from "../labels";
 import { createTRPCRouter, sessionProcedure } from "../trpc";
 

@@ -2,9 +2,9 @@
 // table (server/api/routes.ts) lets a literal segment such as `batch` win over `{qr_id}`,
 // whatever the order of declaration.
 import { z } from "zod";
-import { createStaticCodes, deleteStaticCode, listStaticCodes } from "../../domain/staticCodes";
-import { staticBatchInput, staticCodeInput, staticRecord } from "../../domain/staticRecords";
-import { listQuery } from "../../domain/validation";
+import { createStaticCodes, deleteStaticCode, listStaticCodes } from "../../library/staticCodes";
+import { staticBatchInput, staticCodeInput, staticRecord } from "../../library/staticRecords";
+import { listQuery } from "../../library/validation";
 import { apiKeyProcedure, createTRPCRouter } from "../trpc";
 
 const created = z.object({ created: z.array(staticRecord) });

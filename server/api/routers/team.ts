@@ -14,10 +14,10 @@ import {
   teamNameField,
   teamOverview,
   transferOwnership,
-} from "../../domain/teams";
-import { pendingChangesOf, rejectionReasonField, reviewChange } from "../../domain/changeReview";
-import { codeParam } from "../../domain/dynamicRecords";
-import { draftRejectionsOf } from "../../domain/draftRejections";
+} from "../../teams/teams";
+import { pendingChangesOf, rejectionReasonField, reviewChange } from "../../teams/changeReview";
+import { codeParam } from "../../library/dynamicRecords";
+import { draftRejectionsOf } from "../../teams/draftRejections";
 import { createTRPCRouter, sessionProcedure } from "../trpc";
 
 const item = z.object({ kind: itemKind, id: z.string() });

@@ -1,7 +1,7 @@
 // Two-factor authentication on /profile (session procedures): start (a new secret as QR code
 // and text), confirm with a code (the recovery codes, shown once), disable with the password.
 import { z } from "zod";
-import { confirmTwoFactor, disableTwoFactor, startTwoFactor, twoFactorStatus } from "../../domain/twoFactor";
+import { confirmTwoFactor, disableTwoFactor, startTwoFactor, twoFactorStatus } from "../../accounts/twoFactor";
 import { createTRPCRouter, sessionProcedure } from "../trpc";
 
 export const twoFactorRouter = createTRPCRouter({

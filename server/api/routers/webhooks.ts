@@ -2,7 +2,7 @@
 // the same for the web pages (/profile for the personal library, /business for the team's),
 // through the same domain functions, plus "Resend" of one delivery.
 import { z } from "zod";
-import { actorFor, libraryKindField } from "../../domain/libraryItems";
+import { actorFor, libraryKindField } from "../../library/libraryItems";
 import {
   createdWebhookRecord,
   createWebhook,

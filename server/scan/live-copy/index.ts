@@ -14,11 +14,11 @@
 // table at every start, and again after every Redis reconnection (changes heard by nobody
 // while it was away). Only PostgreSQL with Redis keeps one: the embedded SQLite database is a
 // file, and cannot be "down" while the server runs.
-import { db } from "../../db";
-import { env } from "../../env";
-import { logError, logInfo } from "../../log";
-import { processSingleton } from "../../process-singleton";
-import { redis, redisPrefix, whenReady } from "../../redis";
+import { db } from "../../platform/db";
+import { env } from "../../platform/env";
+import { logError, logInfo } from "../../platform/log";
+import { processSingleton } from "../../platform/process-singleton";
+import { redis, redisPrefix, whenReady } from "../../platform/redis";
 import { RESOLUTION_COLUMNS, resolutionOf, type Resolution } from "../resolution";
 
 const PAGE = 5000;

@@ -8,10 +8,10 @@
 // qr_scan_spool_errors_total counts them, and a line is logged at most once a minute.
 // The files hold what the in-memory buffer holds, client addresses included (they become a
 // visitor hash and a country when written): the directory and files are the process's only.
-import { env } from "../../env";
-import { logError, logInfo, logWarn } from "../../log";
-import { countSpoolErrors } from "../../metrics";
-import { processSingleton } from "../../process-singleton";
+import { env } from "../../platform/env";
+import { logError, logInfo, logWarn } from "../../platform/log";
+import { countSpoolErrors } from "../../platform/metrics";
+import { processSingleton } from "../../platform/process-singleton";
 import { setScanSpool, writeReplayedScans } from "../recorder";
 import type { BufferedScan } from "../rows";
 import { Spool, SpoolInUseError } from "./spool";

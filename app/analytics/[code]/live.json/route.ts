@@ -1,6 +1,6 @@
 // The analytics page's live panel: one code's scans in the last 60 minutes, for the logged-in account.
-import { liveScans } from "@/server/domain/scanEvents";
-import { libraryOfItemFor } from "@/server/domain/libraryItems";
+import { liveScans } from "@/server/analytics/scanEvents";
+import { libraryOfItemFor } from "@/server/library/libraryItems";
 import { jsonAnswer } from "@/server/http/answer";
 import { sessionRoute } from "@/server/http/session-route";
 

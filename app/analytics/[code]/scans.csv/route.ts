@@ -1,7 +1,7 @@
 // The analytics page's CSV download: the API's scan export, for the logged-in account.
-import { rangeQuery } from "@/server/domain/dateRange";
-import { scanExport } from "@/server/domain/scanEvents";
-import { libraryOfItemFor } from "@/server/domain/libraryItems";
+import { rangeQuery } from "@/server/analytics/dateRange";
+import { scanExport } from "@/server/analytics/scanEvents";
+import { libraryOfItemFor } from "@/server/library/libraryItems";
 import { csvAnswer } from "@/server/http/answer";
 import { sessionRoute } from "@/server/http/session-route";
 

@@ -2,14 +2,14 @@
 import { randomUUID } from "node:crypto";
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { appRouter } from "@/server/api/root";
-import { renewedSessionCookie, sessionUserId } from "@/server/auth";
-import { clientAddress } from "@/server/client-address";
-import { yieldToIo } from "@/server/event-loop";
+import { renewedSessionCookie, sessionUserId } from "@/server/accounts/auth";
+import { clientAddress } from "@/server/platform/client-address";
+import { yieldToIo } from "@/server/platform/event-loop";
 import { jsonShapeProblem, readBytes, utf8TextInTurns } from "@/server/http/body";
 import { inKib, pagesBodyBound } from "@/server/http/body-bounds";
 import { oneLargeBodyAtATime } from "@/server/http/heavy-gate";
-import { logError } from "@/server/log";
-import { servedHostsOf } from "@/server/served-host";
+import { logError } from "@/server/platform/log";
+import { servedHostsOf } from "@/server/platform/served-host";
 
 /** State changes must come from our own pages (CSRF): the Origin must be this host. */
 function sameOrigin(req: Request): boolean {

@@ -1,7 +1,7 @@
 // The library pages' CSV download (/library and the team library on /business): the same file
 // as GET /v1/qrcodes/export or /v1/dynqrcodes/export, for the logged-in account's library
 // (`?scope=personal`, the default, or `team`).
-import { actorFor, libraryKindField } from "@/server/domain/libraryItems";
+import { actorFor, libraryKindField } from "@/server/library/libraryItems";
 import { isLibraryExport, libraryExportAnswer } from "@/server/http/exports";
 import { sessionRoute } from "@/server/http/session-route";
 

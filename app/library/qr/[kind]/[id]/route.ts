@@ -1,6 +1,6 @@
 // The web library's QR images and downloads: the API's renderer, for the logged-in account.
-import { imageQuery, qrImage } from "@/server/domain/images";
-import { libraryOfItemFor } from "@/server/domain/libraryItems";
+import { imageQuery, qrImage } from "@/server/images/images";
+import { libraryOfItemFor } from "@/server/library/libraryItems";
 import { imageAnswer } from "@/server/http/answer";
 import { sessionRoute } from "@/server/http/session-route";
 

@@ -1,0 +1,257 @@
+"use client";
+// A library's CSV import on /library and /business (issue 21): the file is read and parsed
+// here (csv-parse's browser build, the rules of `qr-records import`), every row is checked by
+// the server before anything is created, then the rows are created in batches of 50, each
+// under a key made of the file's SHA-256 and the batch's position, so importing the same file
+// again after a closed tab or a reload creates only what is missing (server/library/libraryImport.ts).
+import { useMutation, useQuery } from "@tanstack/react-query";
+import { TRPCClientError } from "@trpc/client";
+import { parse } from "csv-parse/browser/esm/sync";
+import { useId, useState, useSyncExternalStore } from "react";
+import { CSV_OPTIONS, IMPORT_BATCH_SIZE, IMPORT_CHECK_SIZE, importTable, type ImportKind, type ParsedRecord } from "@/clients/typescript/src/csv-rows";
+import type { LibraryKind } from "@/server/library/libraryItems";
+import { useTRPC } from "@/trpc/react";
+import styles from "./CsvImport.module.css";
+import { FormError } from "../ui/FormError";
+import { useLibraryChanged } from "./useLibraryMutations";
+import { libraryPageInput } from "./libraryPageInput";
+import { messageOf } from "../ui/useAction";
+
+type Row = { line: number; name: string; url: string; status?: string };
+/** A file read, parsed and checked: what the import sends. */
+type Prepared = { fileName: string; hash: string; kind: ImportKind; rows: Row[] };
+type Problem = { line: number; error: string };
+type Stage =
+  | { step: "idle" }
+  | { step: "checking"; fileName: string; checked: number; total: number }
+  | { step: "refused"; fileName: string; total: number; problems: Problem[] }
+  | { step: "ready"; file: Prepared }
+  | { step: "importing"; file: Prepared; done: number }
+  | { step: "stopped"; file: Prepared; done: number; error: string }
+  | { step: "finished"; file: Prepared; created: number; replayed: number };
+
+/** How many refused lines are listed (the count says the rest). */
+const LISTED_PROBLEMS = 100;
+/** A batch still running from before a reload is a conflict for up to its claim's minute: waited for this long at most. */
+const CONFLICT_WAIT_MS = 90_000;
+/** What the browser remembers of an unfinished import, to say how to finish it. */
+type Unfinished = { fileName: string; done: number; total: number };
+const storageKey = (libraryKind: LibraryKind) => `qr-records-import:${libraryKind}`;
+/** Read on every render (the server renders none); another tab's change re-renders. */
+const onStorage = (changed: () => void) => {
+  window.addEventListener("storage", changed);
+  return () => window.removeEventListener("storage", changed);
+};
+
+const count = (n: number) => n.toLocaleString("en-US");
+const progressText = (done: number, total: number) => `${count(done)} of ${count(total)} rows (${Math.floor((done / total) * 100)} %)`;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function sha256Hex(bytes: ArrayBuffer): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+  return Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** The file as the import's rows; a header the command line would refuse throws its message. */
+async function readFile(file: File): Promise<Prepared> {
+  const bytes = await file.arrayBuffer();
+  const records = parse(new TextDecoder().decode(bytes), CSV_OPTIONS) as unknown as ParsedRecord[];
+  const { kind, rows, cell } = importTable(records);
+  if (rows.length === 0) throw new Error("The file has a header but no rows");
+  return {
+    fileName: file.name,
+    hash: await sha256Hex(bytes),
+    kind,
+    rows: rows.map((row) => ({
+      line: row.line,
+      name: cell(row, "name"),
+      url: cell(row, kind === "static" ? "url" : "destination_url"),
+      ...(kind === "dynamic" ? { status: cell(row, "status") } : {}),
+    })),
+  };
+}
+
+export function CsvImport({ libraryKind }: { libraryKind: LibraryKind }) {
+  const trpc = useTRPC();
+  const { data: library } = useQuery(trpc.library.page.queryOptions(libraryPageInput(libraryKind)));
+  const check = useMutation(trpc.libraryImport.check.mutationOptions());
+  const batch = useMutation(trpc.libraryImport.batch.mutationOptions());
+  const changed = useLibraryChanged(libraryKind);
+  const [stage, setStage] = useState<Stage>({ step: "idle" });
+  const [fileError, setFileError] = useState<string | null>(null);
+  const id = useId();
+  const headingId = `${id}-title`;
+  const progressId = `${id}-progress`;
+
+  const saved = useSyncExternalStore(onStorage, () => window.localStorage.getItem(storageKey(libraryKind)), () => null);
+  const unfinished = saved ? (JSON.parse(saved) as Unfinished) : null;
+  const remember = (value: Unfinished | null) => {
+    if (value) window.localStorage.setItem(storageKey(libraryKind), JSON.stringify(value));
+    else window.localStorage.removeItem(storageKey(libraryKind));
+  };
+
+  if (!library || library.role === "viewer") return null;
+  const busy = stage.step === "checking" || stage.step === "importing";
+
+  /** Reads the file and checks every row on the server, in calls of IMPORT_CHECK_SIZE rows; nothing is created. */
+  const choose = async (file: File) => {
+    setFileError(null);
+    setStage({ step: "idle" });
+    let prepared: Prepared;
+    try {
+      prepared = await readFile(file);
+    } catch (error) {
+      setFileError(`${file.name}: ${messageOf(error)}`);
+      return;
+    }
+    const total = prepared.rows.length;
+    const problems: Problem[] = [];
+    try {
+      for (let at = 0; at < total; at += IMPORT_CHECK_SIZE) {
+        setStage({ step: "checking", fileName: prepared.fileName, checked: at, total });
+        const answer = await check.mutateAsync({ scope: libraryKind, kind: prepared.kind, rows: prepared.rows.slice(at, at + IMPORT_CHECK_SIZE) });
+        problems.push(...answer.problems);
+      }
+    } catch (error) {
+      setStage({ step: "idle" });
+      setFileError(messageOf(error));
+      return;
+    }
+    setStage(problems.length > 0 ? { step: "refused", fileName: prepared.fileName, total, problems } : { step: "ready", file: prepared });
+  };
+
+  /** One batch; a batch still running from before a reload (CONFLICT) is waited for and sent again. */
+  const send = async (file: Prepared, position: number) => {
+    const input = { scope: libraryKind, kind: file.kind, file: file.hash, position, rows: file.rows.slice(position * IMPORT_BATCH_SIZE, (position + 1) * IMPORT_BATCH_SIZE) };
+    const giveUp = Date.now() + CONFLICT_WAIT_MS;
+    for (;;) {
+      try {
+        return await batch.mutateAsync(input);
+      } catch (error) {
+        const conflict = error instanceof TRPCClientError && (error.data as { code?: string } | undefined)?.code === "CONFLICT";
+        if (!conflict || Date.now() > giveUp) throw error;
+        await sleep(1000);
+      }
+    }
+  };
+
+  const start = async (file: Prepared) => {
+    const total = file.rows.length;
+    let done = 0;
+    let created = 0;
+    let replayed = 0;
+    setStage({ step: "importing", file, done });
+    remember({ fileName: file.fileName, done, total });
+    try {
+      for (let position = 0; position * IMPORT_BATCH_SIZE < total; position++) {
+        const answer = await send(file, position);
+        if (answer.replayed) replayed += answer.created;
+        else created += answer.created;
+        done = Math.min(total, (position + 1) * IMPORT_BATCH_SIZE);
+        setStage({ step: "importing", file, done });
+        remember({ fileName: file.fileName, done, total });
+      }
+    } catch (error) {
+      setStage({ step: "stopped", file, done, error: messageOf(error) });
+      await changed();
+      return;
+    }
+    remember(null);
+    setStage({ step: "finished", file, created, replayed });
+    await changed();
+  };
+
+  const draftNote = libraryKind === "team" ? " New team codes are drafts until an admin approves them, unless their status says otherwise (only an admin may publish)." : "";
+
+  return (
+    <section className="card" aria-labelledby={headingId} data-testid={`csv-import-${libraryKind}`}>
+      <h2 id={headingId}>Import a CSV file</h2>
+      <p className="muted">
+        Columns <code>name,url</code> for static codes or <code>name,destination_url,status</code> for dynamic ones (status optional), a header row first; any
+        number of rows. Every row is checked before anything is created.{draftNote}
+      </p>
+      {unfinished && stage.step === "idle" && (
+        <p className="notice warning" data-testid="import-unfinished">
+          The import of {unfinished.fileName} stopped after {count(unfinished.done)} of {count(unfinished.total)} rows. Choose the same file to finish it: what
+          was created is not created again.
+        </p>
+      )}
+      <div className={styles.picker}>
+        <label htmlFor={`${id}-file`}>CSV file</label>
+        <input
+          id={`${id}-file`}
+          type="file"
+          accept=".csv,text/csv"
+          disabled={busy}
+          onChange={(e) => {
+            const file = e.target.files?.[0];
+            e.target.value = ""; // the same file chosen again is a new choice
+            if (file) void choose(file);
+          }}
+        />
+      </div>
+      <FormError error={fileError} testId="import-file-error" />
+
+      {stage.step === "checking" && (
+        <p role="status" data-testid="import-checking">
+          Checking {stage.fileName}: {count(stage.checked)} of {count(stage.total)} rows…
+        </p>
+      )}
+
+      {stage.step === "refused" && (
+        <div className="error" role="alert" data-testid="import-refused">
+          <p className={styles.flush}>
+            <strong>
+              Nothing was created: {count(stage.problems.length)} of {count(stage.total)} rows of {stage.fileName} {stage.problems.length === 1 ? "is" : "are"}{" "}
+              invalid.
+            </strong>{" "}
+            Fix {stage.problems.length === 1 ? "it" : "them"} and choose the file again.
+          </p>
+          <ul className={styles.problems} data-testid="import-problems">
+            {stage.problems.slice(0, LISTED_PROBLEMS).map((p) => (
+              <li key={p.line}>
+                Line {p.line}: {p.error}
+              </li>
+            ))}
+          </ul>
+          {stage.problems.length > LISTED_PROBLEMS && <p className={styles.flush}>…and {count(stage.problems.length - LISTED_PROBLEMS)} more.</p>}
+        </div>
+      )}
+
+      {stage.step === "ready" && (
+        <div className={styles.ready} data-testid="import-ready">
+          <p className="notice">
+            {stage.file.fileName}: all {count(stage.file.rows.length)} rows are valid ({stage.file.kind} codes).
+          </p>
+          <button type="button" onClick={() => void start(stage.file)}>
+            Import {count(stage.file.rows.length)} {stage.file.kind} {stage.file.rows.length === 1 ? "code" : "codes"}
+          </button>
+        </div>
+      )}
+
+      {(stage.step === "importing" || stage.step === "stopped" || stage.step === "finished") && (
+        <div className={styles.progress}>
+          <label htmlFor={progressId}>
+            {stage.step === "finished" ? "Imported" : "Importing"} {stage.file.fileName}
+          </label>
+          <progress id={progressId} max={stage.file.rows.length} value={stage.step === "finished" ? stage.file.rows.length : stage.done} data-testid="import-progress" />
+          <p role="status" data-testid="import-progress-text">
+            {progressText(stage.step === "finished" ? stage.file.rows.length : stage.done, stage.file.rows.length)}
+          </p>
+        </div>
+      )}
+      {stage.step === "stopped" && (
+        <p className="error" role="alert" data-testid="import-stopped">
+          The import stopped after {count(stage.done)} of {count(stage.file.rows.length)} rows ({stage.error}). Choose the same file again to go on: what was
+          created is not created again.
+        </p>
+      )}
+      {stage.step === "finished" && (
+        <p className="notice" data-testid="import-summary">
+          Done: {count(stage.created)} {stage.file.kind} {stage.created === 1 ? "code" : "codes"} created
+          {stage.replayed > 0 ? `, ${count(stage.replayed)} already imported from this file before (not created again)` : ""}.
+        </p>
+      )}
+    </section>
+  );
+}

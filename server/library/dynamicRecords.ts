@@ -1,0 +1,70 @@
+// A dynamic code's shapes: what a create, a batch and a PATCH take, and the record /v1 answers
+// with (the webhooks' payloads carry the same). Apart from the use cases (dynamicCodes.ts), so
+// that what reads a record needs none of them.
+import { z } from "zod";
+import { env } from "../platform/env";
+import { futureExpiresAtField, rulesInput, rulesRecord, rulesRecordOf, type RuleColumns } from "../rules";
+import { sendableUrl } from "../platform/urls";
+import { pendingChangeOf, pendingChangeRecord } from "../teams/pendingChanges";
+import { batchArray, bodyObject, nameField, styleField, toSeconds, urlField } from "./validation";
+
+export const STATUSES = ["active", "paused", "draft"] as const;
+export type DynamicStatus = (typeof STATUSES)[number];
+
+export const dynamicCodeInput = bodyObject({
+  destination_url: urlField("destination_url"),
+  name: nameField,
+  style: styleField.optional(),
+  ...rulesInput,
+  expires_at: futureExpiresAtField.optional(),
+});
+export const dynamicBatchInput = bodyObject({ dynqrcodes: batchArray("dynqrcodes", dynamicCodeInput) });
+/** A dynamic code in a path: documented with its shape (any other text is simply not found). */
+export const CODE_PATTERN = "^[0-9A-Za-z]{8}$";
+export const codeParam = z.string().meta({ description: "The code's 8 characters, as in its short_url.", pattern: CODE_PATTERN });
+
+export const dynamicPatchInput = bodyObject({
+  code: codeParam,
+  destination_url: urlField("destination_url").optional(),
+  name: nameField.optional(),
+  status: z.enum(STATUSES, { error: "status must be one of active, paused, draft" }).optional(),
+  style: styleField.optional(),
+  ...rulesInput,
+}).meta({ example: { name: "Lunch menu (winter)" }, minProperties: 1 });
+export type DynamicCodeInput = z.infer<typeof dynamicCodeInput>;
+
+export const dynamicRecord = z
+  .object({
+    code: z.string(),
+    short_url: z.string(),
+    destination_url: z.string(),
+    name: z.string(),
+    style: styleField,
+    status: z.enum(STATUSES),
+    team_id: z.string().nullable(),
+    created_at: z.number().int().meta({ description: "Seconds since the epoch.", example: 1795392000 }),
+    updated_at: z.number().int().meta({ description: "Seconds since the epoch.", example: 1795392000 }),
+    ...rulesRecord,
+    pending_change: pendingChangeRecord.nullable().meta({ description: "A writer's change waiting for an admin's review (team codes); null when none." }),
+  })
+  .meta({ id: "DynamicQrCode" });
+export type DynamicRecord = z.infer<typeof dynamicRecord>;
+
+type Row = { code: string; destinationUrl: string; name: string; style: string; status: string; teamId: string | null; createdAt: Date | number; updatedAt: Date | number; pendingChange?: string | null } & RuleColumns;
+
+export const shortUrl = (code: string) => `${env.shortBaseUrl}/q/${code}`;
+
+/** A stored row as the API shows it. */
+export const dynamicRecordOf = (row: Row): DynamicRecord => ({
+  code: row.code,
+  short_url: shortUrl(row.code),
+  destination_url: sendableUrl(row.destinationUrl),
+  name: row.name,
+  style: JSON.parse(row.style),
+  status: row.status as DynamicStatus,
+  team_id: row.teamId,
+  created_at: toSeconds(row.createdAt),
+  updated_at: toSeconds(row.updatedAt),
+  ...rulesRecordOf(row),
+  pending_change: pendingChangeOf(row.pendingChange),
+});

@@ -1,0 +1,109 @@
+// The library pages' CSV import (issue 21): the browser parses the file (csv-parse, the rules
+// of `qr-records import`: clients/typescript/src/csv-rows.ts) and sends its rows here, first to
+// be checked, all of them, before anything is created; then in batches of 50, each created
+// all or nothing under an idempotency key made of the file's SHA-256 and the batch's position
+// (the /v1 keys' table and rules: server/idempotency/). The same file imported again, after a
+// closed tab or a reload, replays the batches that were created and creates only the rest.
+import { z } from "zod";
+import { IMPORT_BATCH_SIZE, IMPORT_CHECK_SIZE } from "../../clients/typescript/src/csv-rows";
+import { DomainError, fromZodIssues } from "../platform/errors";
+import { inSlices } from "../platform/event-loop";
+import { claimIdempotencyKey, requestHash, type StoredAnswer } from "../idempotency";
+import { logError } from "../platform/log";
+import { createDynamicCodes, statusChangeProblem } from "./dynamicCodes";
+import { dynamicCodeInput, STATUSES, type DynamicStatus } from "./dynamicRecords";
+import { initialReviewStatus, type Actor } from "./library";
+import { libraryKey } from "./libraryKey";
+import { itemDestinations, libraryKindField, requireEditor } from "./libraryItems";
+import { createStaticCodes } from "./staticCodes";
+import { staticCodeInput } from "./staticRecords";
+import { boundedArray, serialisedDestination, servedShortLinkIssues } from "./validation";
+import { itemKind, type ItemKind } from "../teams/teams";
+
+
+/** A row of the file: its line (for the messages), its cells as the file has them. */
+const importRow = z.strictObject({
+  line: z.number().int().min(1),
+  name: z.string(),
+  /** A static code's url, a dynamic code's destination_url. */
+  url: z.string(),
+  /** A dynamic code's status column; empty or absent: the library's first status. */
+  status: z.string().optional(),
+});
+type ImportRow = z.infer<typeof importRow>;
+
+const rowsOf = (max: number) => boundedArray(max, z.array(importRow).min(1, "Send at least one row").max(max, `Send at most ${max} rows at once`));
+export const importCheckInput = z.object({ scope: libraryKindField, kind: itemKind, rows: rowsOf(IMPORT_CHECK_SIZE) });
+export const importBatchInput = importCheckInput.extend({
+  /** The file's SHA-256 (hex): with `position`, the batch's idempotency key. */
+  file: z.string().regex(/^[0-9a-f]{64}$/, "file must be the SHA-256 of the file, in hex"),
+  position: z.number().int().min(0),
+  rows: rowsOf(IMPORT_BATCH_SIZE),
+});
+
+export type ImportProblem = { line: number; error: string };
+
+const isStatus = (value: string): value is DynamicStatus => (STATUSES as readonly string[]).includes(value);
+
+/** The row's status when it asks for one other than the library's first, or null. */
+function requestedStatus(actor: Actor, row: ImportRow): DynamicStatus | null {
+  const status = row.status?.trim() ?? "";
+  return status === "" || status === initialReviewStatus(actor.library) ? null : (status as DynamicStatus);
+}
+
+/** The first problem of a row under the API's rules (a create's body, then who may set its status), or null. */
+function rowProblem(actor: Actor, kind: ItemKind, row: ImportRow): string | null {
+  const parsed = kind === "static" ? staticCodeInput.safeParse({ name: row.name, url: row.url }) : dynamicCodeInput.safeParse({ name: row.name, destination_url: row.url });
+  const issues = [...servedShortLinkIssues(actor.servedHosts, itemDestinations(kind, row.url)), ...(parsed.success ? [] : parsed.error.issues)];
+  if (issues.length > 0) return fromZodIssues(issues).message;
+  if (kind === "static") return row.status?.trim() ? "status is only for dynamic codes" : null;
+  const status = row.status?.trim() ?? "";
+  if (status !== "" && !isStatus(status)) return `status must be one of ${STATUSES.join(", ")}`;
+  const wanted = requestedStatus(actor, row);
+  return wanted ? (statusChangeProblem(actor, wanted)?.message ?? null) : null;
+}
+
+/** Every row's problem, by line; changes nothing. A thousand rows of long URLs take a while: other requests are served every few ms. */
+export async function checkImportRows(actor: Actor, kind: ItemKind, rows: ImportRow[]): Promise<ImportProblem[]> {
+  requireEditor(actor);
+  const problems: ImportProblem[] = [];
+  const pause = inSlices();
+  for (const row of rows) {
+    await pause();
+    const error = rowProblem(actor, kind, row);
+    if (error) problems.push({ line: row.line, error });
+  }
+  return problems;
+}
+
+export type ImportBatchResult = { created: number; replayed: boolean };
+
+/**
+ * One batch, all or nothing, once: checked again (a refused row names its line, as pasted
+ * lines do), then created under the key of the file and position. A batch that was created
+ * before answers what it answered then, with `replayed`; one still running elsewhere is a
+ * `conflict` (the page waits and sends it again).
+ */
+export async function importBatch(actor: Actor, input: z.infer<typeof importBatchInput>): Promise<ImportBatchResult> {
+  const problems = await checkImportRows(actor, input.kind, input.rows);
+  if (problems.length > 0) throw new DomainError("invalid", "Some lines are invalid", problems.map((p) => ({ index: p.line - 1, error: p.error })));
+  const key = `library-import:${input.file}:${input.kind}:${input.position}`;
+  const claim = await claimIdempotencyKey({ library: libraryKey(actor.library), ownerId: actor.userId }, key, requestHash("IMPORT", input.kind, JSON.stringify(input.rows)));
+  if (claim.replay) return { created: (JSON.parse(claim.replay.body) as { created: number }).created, replayed: true };
+  let answer: StoredAnswer | null = null;
+  try {
+    const created =
+      input.kind === "static"
+        ? await createStaticCodes(actor, input.rows.map((r) => ({ name: r.name, url: serialisedDestination(r.url) })))
+        : await createDynamicCodes(
+            actor,
+            input.rows.map((r) => ({ name: r.name, destination_url: serialisedDestination(r.url) })),
+            { statuses: input.rows.map((r) => requestedStatus(actor, r)) },
+          );
+    answer = { status: 200, body: JSON.stringify({ created: created.length }) };
+    return { created: created.length, replayed: false };
+  } finally {
+    // Kept for the next import of the file; a failure frees the key, as on /v1.
+    await claim.finish(answer).catch((error) => logError("idempotency.finish_failed", { key }, error));
+  }
+}

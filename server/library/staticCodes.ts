@@ -1,0 +1,76 @@
+// Static QR codes: a stored URL and name in a library.
+import { db } from "../platform/db";
+import { DomainError, notFound } from "../platform/errors";
+import { timeOrderedId } from "../platform/ids";
+import { changeWithEvents } from "../webhooks";
+import { initialReviewStatus, libraryOwner, libraryWhere, recordCodeActivity, recordCodeDeleted, type Actor, type Library } from "./library";
+import { changedFields, needsAdmin } from "../teams/pendingChanges";
+import { keysetPages, newestInLibrary, toPage } from "./paging";
+import { refuseUnreadableStyles } from "../images/readableStyles";
+import { sendableUrl } from "../platform/urls";
+import { decodeCursor, refuseServedShortLinks, type NamedDestination } from "./validation";
+import { staticRecordOf, type StaticCodeInput, type StaticRecord } from "./staticRecords";
+
+
+export async function listStaticCodes(library: Library, page: { limit?: number; cursor?: string }) {
+  const limit = page.limit ?? 50;
+  const before = decodeCursor(page.cursor, "qr");
+  const rows = await newestInLibrary("StaticCode", ["url", "name", "style"], library, { before, limit });
+  const result = toPage(rows, limit);
+  return { qrcodes: result.rows.map(staticRecordOf), next_cursor: result.next_cursor };
+}
+
+/** A static code's destination, at `at` in the input (a batch's item). */
+export const staticDestinations = (item: { url: string }, at: PropertyKey[] = []): NamedDestination[] => [{ path: [...at, "url"], label: "url", url: item.url }];
+
+/** Creates every item or none (one statement, one transaction); `batch`: refusals are listed by index. */
+export async function createStaticCodes(actor: Actor, items: StaticCodeInput[], batch = false): Promise<StaticRecord[]> {
+  refuseServedShortLinks(actor.servedHosts, items.flatMap((item, i) => staticDestinations(item, batch ? ["qrcodes", i] : [])));
+  await refuseUnreadableStyles(items.map((item) => ({ text: item.url, style: item.style })), batch ? "qrcodes" : null);
+  const now = new Date();
+  const rows = items.map((item) => ({
+    id: timeOrderedId("qr"),
+    ...libraryOwner(actor.library),
+    createdById: actor.userId,
+    apiKeyId: actor.apiKeyId ?? null,
+    name: item.name.trim(),
+    url: item.url,
+    style: JSON.stringify(item.style ?? {}),
+    reviewStatus: initialReviewStatus(actor.library),
+    createdAt: now,
+    updatedAt: now,
+  }));
+  const records = rows.map(staticRecordOf);
+  return changeWithEvents(actor.library, async (tx) => {
+    await tx.staticCode.createMany({ data: rows });
+    await recordCodeActivity(tx, actor, "code.created", records.map((r) => ({ kind: "static", target: r.qr_id, name: r.name, after: changedFields({}, r)!.after })));
+    return { result: records, events: records.map((data) => ({ type: "qrcode.created", data })) };
+  });
+}
+
+export async function deleteStaticCode(actor: Actor, qrId: string) {
+  return changeWithEvents(actor.library, async (tx) => {
+    const row = await tx.staticCode.findFirst({ where: { id: qrId, ...libraryWhere(actor.library) } });
+    if (!row) throw notFound("QR code not found");
+    // An approved team code is printed: only an admin deletes it (as a published dynamic code).
+    if (needsAdmin(actor, row.reviewStatus === "active")) throw new DomainError("forbidden", "Only a team admin can delete a published code");
+    await tx.staticCode.delete({ where: { id: row.id } });
+    await recordCodeDeleted(tx, actor, { kind: "static", target: row.id, name: row.name }, changedFields(staticRecordOf(row), {})!.before);
+    return { result: { qr_id: qrId, deleted: true as const }, events: [{ type: "qrcode.deleted", data: staticRecordOf(row) }] };
+  });
+}
+
+export const STATIC_EXPORT_COLUMNS = ["qr_id", "name", "url", "created_at", "updated_at"] as const;
+
+/** Every record of the library, oldest first, a page at a time (for streamed CSV). */
+export async function* staticExportRows(library: Library): AsyncGenerator<unknown[][]> {
+  const pages = keysetPages((after, take) =>
+    db.staticCode.findMany({
+      where: { ...libraryWhere(library), ...(after ? { id: { gt: after } } : {}) },
+      orderBy: { id: "asc" },
+      take,
+      select: { id: true, name: true, url: true, createdAt: true, updatedAt: true },
+    }),
+  );
+  for await (const rows of pages) yield rows.map((r) => [r.id, r.name, sendableUrl(r.url), r.createdAt, r.updatedAt]);
+}

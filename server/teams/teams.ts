@@ -1,0 +1,294 @@
+// Business teams: one shared library, members with roles, business keys, and the review of
+// drafts. Everything here is done on the /business page (session procedures), never /v1.
+import { z } from "zod";
+import { db, isUniqueViolation, type Tx } from "../platform/db";
+import { DomainError, notFound } from "../platform/errors";
+import { timeOrderedId } from "../platform/ids";
+import { actorOf, recordActivity } from "../activity";
+import { generateKey, keyActivity, keyDisplay, revokeKey, type KeySummary } from "../keys/apiKeys";
+import { endSessions } from "../accounts/sessions";
+import { invalidateResolution } from "../scan/resolve";
+import { changeWithEvents } from "../webhooks";
+import { dynamicRecordOf } from "../library/dynamicRecords";
+import type { Library } from "../library/library";
+import { staticRecordOf } from "../library/staticRecords";
+import { mailDraftRejections, recordDraftRejections, undecidableDraft, type RejectedDraft } from "./draftRejections";
+
+export const ROLES = ["admin", "writer", "viewer"] as const;
+export type Role = (typeof ROLES)[number];
+export const roleField = z.enum(ROLES, { error: "role must be one of admin, writer, viewer" });
+export const teamNameField = z.string().trim().min(1, "Team name must not be empty").max(100, "Team name must be at most 100 characters");
+
+const forbidden = (message: string) => new DomainError("forbidden", message);
+
+/** The account's membership (an account belongs to at most one team), with its team. */
+export async function membershipOf(userId: string) {
+  return db.membership.findUnique({ where: { userId }, include: { team: { include: { owner: true } } } });
+}
+
+async function requireMembership(userId: string) {
+  const membership = await membershipOf(userId);
+  if (!membership) throw forbidden("You are not in a team");
+  return membership;
+}
+
+export async function requireAdmin(userId: string) {
+  const membership = await requireMembership(userId);
+  if (membership.role !== "admin") throw forbidden("Only a team admin can do this");
+  return membership;
+}
+
+/** A Business account creates its team and becomes its first admin (and its owner). */
+export async function createTeam(userId: string, name: string) {
+  const user = await db.user.findUniqueOrThrow({ where: { id: userId } });
+  if (user.tier !== "business") throw forbidden("Creating a team requires the Business plan");
+    try {
+    return await db.$transaction(async (tx) => {
+      const team = await tx.team.create({ data: { id: timeOrderedId("team"), name, ownerId: userId } });
+      await tx.membership.create({ data: { id: timeOrderedId("mem"), teamId: team.id, userId, role: "admin" } });
+      await recordActivity({ teamId: team.id, actor: await actorOf(userId, tx), action: "team.created", target: name, detail: { before: null, after: { name } } }, tx);
+      return team;
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new DomainError("conflict", "You already belong to a team");
+    throw error;
+  }
+}
+
+/**
+ * Membership changes of one team run one at a time: the first write locks the team's row
+ * (PostgreSQL) or the database (SQLite), so "at least one admin" cannot be raced away.
+ */
+export async function withTeamLocked<T>(teamId: string, work: (tx: Tx) => Promise<T>): Promise<T> {
+  return db.$transaction(async (tx) => {
+    await tx.$executeRaw`UPDATE "Team" SET "name" = "name" WHERE "id" = ${teamId}`;
+    return work(tx);
+  });
+}
+
+/** Revokes the member's live business key, if any, with its entry on the logs. */
+async function revokeBusinessKeys(tx: Tx, userId: string, by: { id: string; label: string }) {
+  const revokedAt = new Date();
+  await tx.apiKey.updateMany({ where: { userId, scope: "business", live: true }, data: { live: null, revokedAt, revokedById: by.id } });
+  const keys = await tx.apiKey.findMany({ where: { userId, scope: "business", revokedAt, revokedById: by.id } });
+  await recordActivity(keys.map((k) => keyActivity("key.revoked", k, by)), tx);
+}
+
+/** Adds an existing account directly: test fixtures only (the pages invite: ./invitations.ts). */
+export async function addMember(adminId: string, email: string, role: Role) {
+  const admin = await requireAdmin(adminId);
+  const user = await db.user.findUnique({ where: { email: email.trim().toLowerCase() } });
+  if (!user) throw notFound("No account has this email: ask them to sign up first");
+  try {
+    await db.membership.create({ data: { id: timeOrderedId("mem"), teamId: admin.teamId, userId: user.id, role } });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new DomainError("conflict", "This account already belongs to a team");
+    throw error;
+  }
+}
+
+/** The member must be in the admin's team; the team's owner stays an admin. */
+async function memberToChange(tx: Tx, teamId: string, ownerId: string, memberUserId: string, change: "remove" | Role) {
+  const member = await tx.membership.findUnique({ where: { userId: memberUserId } });
+  if (!member || member.teamId !== teamId) throw notFound("No such member in your team");
+  if (memberUserId === ownerId && change !== "admin") throw new DomainError("conflict", "The team's owner stays an admin of the team");
+  if (member.role === "admin" && change !== "admin") {
+    const admins = await tx.membership.count({ where: { teamId, role: "admin" } });
+    if (admins <= 1) throw new DomainError("conflict", "A team keeps at least one admin");
+  }
+  return member;
+}
+
+/** Lowering a member to viewer revokes their business key at once. */
+export async function setMemberRole(adminId: string, memberUserId: string, role: Role) {
+  const admin = await requireAdmin(adminId);
+  await withTeamLocked(admin.teamId, async (tx) => {
+    const member = await memberToChange(tx, admin.teamId, admin.team.ownerId, memberUserId, role);
+    await tx.membership.update({ where: { userId: memberUserId }, data: { role } });
+    const actor = await actorOf(adminId, tx);
+    if (member.role !== role) {
+      const target = (await actorOf(memberUserId, tx)).label;
+      await recordActivity({ teamId: admin.teamId, actor, action: "member.role_changed", target, detail: { from: member.role, to: role } }, tx);
+    }
+    if (role === "viewer") await revokeBusinessKeys(tx, memberUserId, actor);
+  });
+}
+
+/** Removing a member revokes their business key and ends their sessions at once. */
+export async function removeMember(adminId: string, memberUserId: string) {
+  const admin = await requireAdmin(adminId);
+  await withTeamLocked(admin.teamId, async (tx) => {
+    const member = await memberToChange(tx, admin.teamId, admin.team.ownerId, memberUserId, "remove");
+    await tx.membership.delete({ where: { userId: memberUserId } });
+    const actor = await actorOf(adminId, tx);
+    await recordActivity({ teamId: admin.teamId, actor, action: "member.removed", target: (await actorOf(memberUserId, tx)).label, detail: { role: member.role } }, tx);
+    await revokeBusinessKeys(tx, memberUserId, actor);
+    await endSessions(memberUserId, tx);
+  });
+}
+
+/**
+ * The owner hands the team to another admin, who becomes its owner: the team's keys then work
+ * while the new owner is on the Business tier (the key gate reads the owner's tier). The
+ * former owner stays an admin.
+ */
+export async function transferOwnership(ownerId: string, newOwnerUserId: string) {
+  const membership = await requireAdmin(ownerId);
+  if (membership.team.ownerId !== ownerId) throw forbidden("Only the team's owner can hand over the team");
+  const teamId = membership.teamId;
+  await withTeamLocked(teamId, async (tx) => {
+    const team = await tx.team.findUniqueOrThrow({ where: { id: teamId } });
+    if (team.ownerId !== ownerId) throw forbidden("Only the team's owner can hand over the team");
+    const member = await tx.membership.findUnique({ where: { userId: newOwnerUserId }, include: { user: true } });
+    if (!member || member.teamId !== teamId) throw notFound("No such member in your team");
+    if (member.userId === ownerId) throw new DomainError("conflict", "You already own the team");
+    if (member.role !== "admin") throw new DomainError("conflict", "Only an admin can own the team: make them an admin first");
+    await tx.team.update({ where: { id: teamId }, data: { ownerId: newOwnerUserId } });
+    await recordActivity(
+      { teamId, actor: { id: ownerId, label: membership.team.owner.email }, action: "team.owner_changed", target: member.user.email },
+      tx,
+    );
+  });
+}
+
+/** Writers and admins each hold their own business key; viewers none. */
+export async function generateBusinessKey(userId: string): Promise<{ key: string; summary: KeySummary }> {
+  const membership = await requireMembership(userId);
+  if (membership.role === "viewer") throw forbidden("Viewers hold no business key: ask an admin to make you a writer");
+  if (membership.team.owner.tier !== "business") throw forbidden("The team's owner is not on the Business plan");
+  return generateKey(userId, "business", membership.teamId);
+}
+
+/** An admin revokes any teammate's live business key; anyone else only their own. */
+export async function revokeTeamKey(userId: string, keyId: string) {
+  const membership = await requireMembership(userId);
+  const key = await db.apiKey.findFirst({ where: { id: keyId, scope: "business", teamId: membership.teamId, live: true } });
+  if (!key || (membership.role !== "admin" && key.userId !== userId)) throw notFound("No such live key in your team");
+  await revokeKey(keyId, userId);
+}
+
+const stamp = (date: Date | null) => (date ? date.toISOString() : null);
+
+/**
+ * What /business shows the member: admins see every teammate's key, others their own. The
+ * review queue is the team library's drafts (libraryPage), paged like the library.
+ */
+export async function teamOverview(userId: string) {
+  const membership = await membershipOf(userId);
+  if (!membership) return null;
+  const teamId = membership.teamId;
+  const isAdmin = membership.role === "admin";
+  const [members, keys] = await Promise.all([
+    db.membership.findMany({ where: { teamId }, include: { user: true }, orderBy: { createdAt: "asc" } }),
+    db.apiKey.findMany({ where: { teamId, scope: "business", live: true, ...(isAdmin ? {} : { userId }) }, include: { user: true }, orderBy: { createdAt: "asc" } }),
+  ]);
+  return {
+    team: { id: teamId, name: membership.team.name, ownerEmail: membership.team.owner.email, ownerOnBusiness: membership.team.owner.tier === "business" },
+    role: membership.role as Role,
+    /** The viewer owns the team: only they can hand it over (Make owner). */
+    isOwner: membership.team.ownerId === userId,
+    members: members.map((m) => ({
+      userId: m.userId,
+      email: m.user.email,
+      name: m.user.name,
+      role: m.role as Role,
+      isOwner: m.userId === membership.team.ownerId,
+      // What a hand-over to them would mean for the team's keys (only the owner is shown it).
+      onBusiness: membership.team.ownerId === userId ? m.user.tier === "business" : null,
+    })),
+
+    keys: keys.map((k) => ({
+      id: k.id,
+      email: k.user.email,
+      own: k.userId === userId,
+      display: keyDisplay(k),
+      createdAt: k.createdAt.toISOString(),
+      activeFrom: k.activeFrom.toISOString(),
+      lastUsedAt: stamp(k.lastUsedAt),
+    })),
+  };
+}
+
+export type TeamOverview = NonNullable<Awaited<ReturnType<typeof teamOverview>>>;
+
+export const itemKind = z.enum(["static", "dynamic"]);
+export type ItemKind = z.infer<typeof itemKind>;
+
+export const DECISIONS = ["approve", "reject"] as const;
+export type Decision = (typeof DECISIONS)[number];
+/** The most drafts one review decides: a page of the queue, with room to spare. */
+export const MAX_REVIEWED = 100;
+
+/**
+ * An admin's decision on drafts of the team, all of them or none (one transaction): approve
+ * makes each active (a dynamic code starts resolving); reject deletes each (a dynamic code's
+ * record stays, deleted, so its code is never reused). Who and when are kept on both.
+ */
+export async function reviewDrafts(adminId: string, decision: Decision, items: { kind: ItemKind; id: string }[], reason?: string): Promise<{ reviewed: number }> {
+  const why = decision === "reject" ? (reason?.trim() ?? "") : null;
+  if (why === "") throw new DomainError("invalid", "Write the reason for the writer");
+  const admin = await requireAdmin(adminId);
+  const ids = (kind: ItemKind) => [...new Set(items.filter((i) => i.kind === kind).map((i) => i.id))];
+  const [statics, dynamics] = [ids("static"), ids("dynamic")];
+  const teamId = admin.teamId;
+  const reviewed = { reviewedById: adminId, reviewedAt: new Date() };
+  const library: Library = { kind: "team", teamId };
+  const rejected: RejectedDraft[] = [];
+  let rejectedBy = "";
+  await changeWithEvents(library, async (tx) => {
+    rejected.length = 0;
+    const staticWhere = { id: { in: statics }, teamId, reviewStatus: "draft" };
+    const dynamicWhere = { code: { in: dynamics }, teamId, deletedAt: null, status: "draft" };
+    // The drafts as they are: a rejection's events show them so.
+    const [staticRows, dynamicRows] = [await tx.staticCode.findMany({ where: staticWhere }), await tx.dynamicCode.findMany({ where: dynamicWhere })];
+    const [s, d] =
+      decision === "approve"
+        ? [
+            await tx.staticCode.updateMany({ where: staticWhere, data: { reviewStatus: "active", ...reviewed } }),
+            // Approved: published from now on (a writer's later change to where it leads waits for review).
+            await tx.dynamicCode.updateMany({ where: dynamicWhere, data: { status: "active", publishedAt: reviewed.reviewedAt, ...reviewed } }),
+          ]
+        : [
+            await tx.staticCode.deleteMany({ where: staticWhere }),
+            await tx.dynamicCode.updateMany({ where: dynamicWhere, data: { deletedAt: reviewed.reviewedAt, ...reviewed } }),
+          ];
+    // One that is no longer a draft of the team (reviewed meanwhile, deleted, another team's) undoes them all.
+    if (s.count !== statics.length || d.count !== dynamics.length) {
+      const asked = statics.length + dynamics.length;
+      const missing = asked - s.count - d.count;
+      if (asked === 1) throw await undecidableDraft(tx, teamId, statics.length === 1 ? "static" : "dynamic", statics[0] ?? dynamics[0]);
+      throw notFound(`${missing} of ${asked} selected drafts ${missing === 1 ? "is no longer a draft" : "are no longer drafts"} in your team: nothing was changed`);
+    }
+    const type = decision === "approve" ? "draft.approved" : "draft.rejected";
+    const actor = await actorOf(adminId, tx);
+    if (why !== null) {
+      rejected.push(
+        ...staticRows.map((r) => ({ kind: "static" as const, target: r.id, name: r.name, url: r.url, writerId: r.createdById })),
+        ...dynamicRows.map((r) => ({ kind: "dynamic" as const, target: r.code, name: r.name, url: r.destinationUrl, writerId: r.createdById })),
+      );
+      rejectedBy = actor.label;
+      await recordDraftRejections(tx, teamId, rejected, why, rejectedBy, reviewed.reviewedAt);
+    }
+    await recordActivity(
+      [...staticRows.map((r) => ({ target: r.id, name: r.name, kind: "static" })), ...dynamicRows.map((r) => ({ target: r.code, name: r.name, kind: "dynamic" }))].map((item) => ({
+        teamId,
+        actor,
+        action: type,
+        target: item.target,
+        // Before and after, as every change to team data: approved drafts go live, rejected ones are deleted.
+        detail: { name: item.name, kind: item.kind, before: { status: "draft" }, after: decision === "approve" ? { status: "active" } : null, ...(why !== null ? { reason: why } : {}) },
+      })),
+      tx,
+    );
+    // Approved: read again, as /v1 now lists them (status, updated_at); rejected: as they were, like a deletion's event.
+    const [staticsNow, dynamicsNow] =
+      decision === "approve"
+        ? [await tx.staticCode.findMany({ where: { id: { in: statics }, teamId } }), await tx.dynamicCode.findMany({ where: { code: { in: dynamics }, teamId, deletedAt: null } })]
+        : [staticRows, dynamicRows];
+    const records = [...staticsNow.map(staticRecordOf), ...dynamicsNow.map(dynamicRecordOf)];
+    return { result: null, events: records.map((data) => ({ type, data })) };
+  });
+  await Promise.all(dynamics.map((code) => invalidateResolution(code)));
+  if (why !== null) await mailDraftRejections(rejected, why, rejectedBy);
+  return { reviewed: statics.length + dynamics.length };
+}
