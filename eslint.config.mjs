@@ -8,9 +8,25 @@ const config = [
     // One configuration (server/platform/env.ts): nothing else in the app reads the environment.
     files: ["server/**/*.ts", "app/**/*.{ts,tsx}", "components/**/*.{ts,tsx}", "trpc/**/*.{ts,tsx}", "proxy.ts"],
     ignores: ["server/platform/env.ts"],
-    rules: { "no-restricted-properties": ["error", { object: "process", property: "env", message: "Read the configuration from server/platform/env.ts" }] },
+    rules: {
+      "no-restricted-properties": [
+        "error",
+        { object: "process", property: "env", message: "Read the configuration from server/platform/env.ts" },
+      ],
+    },
   },
-  { ignores: ["node_modules/**", ".next/**", "server/generated/**", "data/**", "e2e/screenshots/**", "test-results/**", "playwright-report/**", "next-env.d.ts"] },
+  {
+    ignores: [
+      "node_modules/**",
+      ".next/**",
+      "server/generated/**",
+      "data/**",
+      "e2e/screenshots/**",
+      "test-results/**",
+      "playwright-report/**",
+      "next-env.d.ts",
+    ],
+  },
 ];
 
 export default config;

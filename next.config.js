@@ -9,7 +9,30 @@ const nextConfig = {
   // libraries the server's modules share: Turbopack bundles a copy of them into each route's
   // chunks, and Next loads every route (11 copies of ioredis, prom-client and zod, 6 of undici
   // and nodemailer: 140 MB of the heap); required at run time, each is loaded once.
-  serverExternalPackages: ["better-sqlite3", "@prisma/adapter-better-sqlite3", "@prisma/adapter-pg", "pg", "@napi-rs/canvas", "pdfkit", "fontkit", "zxing-wasm", "undici", "zod", "nodemailer", "ioredis", "prom-client", "lru-cache", "ua-parser-js", "mmdb-lib", "isbot", "dataloader", "bidi-js", "qrcode", "pngjs", "pino"],
+  serverExternalPackages: [
+    "better-sqlite3",
+    "@prisma/adapter-better-sqlite3",
+    "@prisma/adapter-pg",
+    "pg",
+    "@napi-rs/canvas",
+    "pdfkit",
+    "fontkit",
+    "zxing-wasm",
+    "undici",
+    "zod",
+    "nodemailer",
+    "ioredis",
+    "prom-client",
+    "lru-cache",
+    "ua-parser-js",
+    "mmdb-lib",
+    "isbot",
+    "dataloader",
+    "bidi-js",
+    "qrcode",
+    "pngjs",
+    "pino",
+  ],
   poweredByHeader: false,
   // A route's modules are loaded when Next first serves it, not all at start: /q, /v1 and the
   // probes are answered before Next (server/http/server.ts), so their routes are never loaded.

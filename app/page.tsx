@@ -9,8 +9,12 @@ export default function Home() {
         key-authenticated API under <code>/v1</code>.
       </p>
       <p className="actions">
-        <Link className="button" href="/signup">Create account</Link>
-        <Link className="button secondary" href="/login">Log in</Link>
+        <Link className="button" href="/signup">
+          Create account
+        </Link>
+        <Link className="button secondary" href="/login">
+          Log in
+        </Link>
       </p>
     </section>
   );

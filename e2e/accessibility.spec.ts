@@ -40,9 +40,17 @@ test("every page has no WCAG 2 AA error (HTML_CodeSniffer) and no sideways scrol
   const asWriter = { userId: writer.id, library: { kind: "team" as const, teamId: team.id }, role: "writer" as const };
   await createDynamicCodes(asWriter, [{ name: "Poster draft", destination_url: "https://example.com/poster" }]);
   await createStaticCodes(asWriter, [{ name: "Leaflet draft", url: "https://example.com/leaflet" }]);
-  await createWebhook(personal, { url: "http://127.0.0.1:9/personal", events: ["dynqrcode.created"], description: "Order system" });
-  await createWebhook({ userId: owner.id, library: { kind: "team", teamId: team.id }, role: "admin" }, { url: "http://127.0.0.1:9/team", events: ["scan.created"] });
-  const browserAgent = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36";
+  await createWebhook(personal, {
+    url: "http://127.0.0.1:9/personal",
+    events: ["dynqrcode.created"],
+    description: "Order system",
+  });
+  await createWebhook(
+    { userId: owner.id, library: { kind: "team", teamId: team.id }, role: "admin" },
+    { url: "http://127.0.0.1:9/team", events: ["scan.created"] },
+  );
+  const browserAgent =
+    "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36";
   for (const country of ["DE", "FR", undefined]) {
     const headers = { "user-agent": browserAgent, ...(country ? { "cf-ipcountry": country } : {}) };
     expect((await request.get(`/q/${code.code}`, { headers, maxRedirects: 0 })).status()).toBe(302);
@@ -52,7 +60,10 @@ test("every page has no WCAG 2 AA error (HTML_CodeSniffer) and no sideways scrol
   const audit = async (page: Page, name: string) => {
     errors.push(...(await accessibilityErrors(page)).map((e) => `[${name}] ${e}`));
     // Reflow (WCAG 1.4.10), which HTML_CodeSniffer leaves to people: no sideways scrolling.
-    const [scrollWidth, innerWidth] = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
+    const [scrollWidth, innerWidth] = await page.evaluate(() => [
+      document.documentElement.scrollWidth,
+      window.innerWidth,
+    ]);
     if (scrollWidth > innerWidth) errors.push(`[${name}] ${scrollWidth}px wide in a ${innerWidth}px window`);
     await shot(page, `a11y-${name}`);
   };
@@ -60,14 +71,27 @@ test("every page has no WCAG 2 AA error (HTML_CodeSniffer) and no sideways scrol
   const anonymous = await browser.newPage({ viewport: DESKTOP });
   // The account pages a mailed link opens are checked with a token that is no good: the page
   // a person meets when a link has expired.
-  for (const path of ["/", "/login", "/signup", "/forgot-password", "/reset-password?token=expired", "/verify-email?token=expired", "/confirm-email?token=expired", "/undo-email-change?token=expired", "/invite/expired"]) {
+  for (const path of [
+    "/",
+    "/login",
+    "/signup",
+    "/forgot-password",
+    "/reset-password?token=expired",
+    "/verify-email?token=expired",
+    "/confirm-email?token=expired",
+    "/undo-email-change?token=expired",
+    "/invite/expired",
+  ]) {
     await anonymous.goto(path);
     await expect(anonymous.locator("main h1").first()).toBeVisible();
     await audit(anonymous, `${path.split("?")[0].slice(1).replace("/", "-") || "home"}-1280`);
   }
   await anonymous.close();
 
-  for (const [width, viewport] of [["1280", DESKTOP], ["390", PHONE]] as const) {
+  for (const [width, viewport] of [
+    ["1280", DESKTOP],
+    ["390", PHONE],
+  ] as const) {
     const page = await browser.newPage({ viewport });
     await logIn(page, owner.email, "/library");
     const pages: [string, string, () => Promise<void>][] = [
@@ -83,7 +107,11 @@ test("every page has no WCAG 2 AA error (HTML_CodeSniffer) and no sideways scrol
           ["webhooks", () => expect(page.getByTestId("webhook-http://127.0.0.1:9/team")).toBeVisible()],
           ["activity", () => expect(page.getByTestId("activity-entry").first()).toBeVisible()],
         ] as const
-      ).map(([section, ready]): [string, string, () => Promise<void>] => [`business-${section}`, `/business?section=${section}`, ready]),
+      ).map(([section, ready]): [string, string, () => Promise<void>] => [
+        `business-${section}`,
+        `/business?section=${section}`,
+        ready,
+      ]),
       ...(width === "1280"
         ? ([
             ["analytics", "/analytics", () => expect(page.getByRole("link", { name: "Shop window" })).toBeVisible()],
@@ -103,7 +131,9 @@ test("every page has no WCAG 2 AA error (HTML_CodeSniffer) and no sideways scrol
     // parameters, body editor, responses and examples); the Authorize dialog.
     await expect(page.getByRole("combobox", { name: "Server" })).toHaveValue(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
     for (const method of ["get", "post"]) {
-      const operation = page.locator(`.opblock-${method}`, { has: page.locator('.opblock-summary-path[data-path="/qrcodes"]') });
+      const operation = page.locator(`.opblock-${method}`, {
+        has: page.locator('.opblock-summary-path[data-path="/qrcodes"]'),
+      });
       await operation.locator(".opblock-summary").click();
       await operation.getByRole("button", { name: "Try it out" }).click();
       await expect(operation.getByRole("button", { name: "Execute" })).toBeVisible();
@@ -127,7 +157,10 @@ test("every page has no WCAG 2 AA error (HTML_CodeSniffer) and no sideways scrol
     // (its batch failed), the notice after a reload, and an import done.
     await page.goto("/library");
     const panel = page.getByTestId("csv-import-personal");
-    const choose = (name: string, text: string) => page.getByLabel("CSV file", { exact: true }).setInputFiles({ name, mimeType: "text/csv", buffer: Buffer.from(text) });
+    const choose = (name: string, text: string) =>
+      page
+        .getByLabel("CSV file", { exact: true })
+        .setInputFiles({ name, mimeType: "text/csv", buffer: Buffer.from(text) });
     await choose("flyers.csv", "name,url\nFlyer,ftp://example.com/flyer\n");
     await expect(panel.getByTestId("import-problems")).toContainText("Line 2: URL must be");
     await audit(page, `library-import-refused-${width}`);
@@ -135,7 +168,10 @@ test("every page has no WCAG 2 AA error (HTML_CodeSniffer) and no sideways scrol
     await choose("flyers.csv", good);
     await expect(panel.getByTestId("import-ready")).toBeVisible();
     await audit(page, `library-import-ready-${width}`);
-    await page.route((url) => url.pathname.includes("libraryImport.batch"), (route) => route.abort());
+    await page.route(
+      (url) => url.pathname.includes("libraryImport.batch"),
+      (route) => route.abort(),
+    );
     await panel.getByRole("button", { name: "Import 1 static code" }).click();
     await expect(panel.getByTestId("import-stopped")).toBeVisible();
     await audit(page, `library-import-stopped-${width}`);

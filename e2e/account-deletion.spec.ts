@@ -6,10 +6,16 @@ import { generateKey } from "../server/keys/apiKeys";
 import { addMember, createTeam } from "../server/teams/teams";
 import { account, logIn, PASSWORD, shotAtWidths } from "./helpers";
 
-test("delete an account: its short link answers 410 and its key 401; log-in is refused", async ({ browser, request }) => {
+test("delete an account: its short link answers 410 and its key 401; log-in is refused", async ({
+  browser,
+  request,
+}) => {
   const person = await account("delete-me", "pro", "Dora Delete");
   const { key } = await generateKey(person.id, "personal");
-  const created = await request.post("/v1/dynqrcodes", { headers: { "x-api-key": key }, data: { destination_url: "https://example.com/bye", name: "Farewell poster" } });
+  const created = await request.post("/v1/dynqrcodes", {
+    headers: { "x-api-key": key },
+    data: { destination_url: "https://example.com/bye", name: "Farewell poster" },
+  });
   expect(created.status()).toBe(201);
   const { code } = (await created.json()).created[0];
   expect((await request.get(`/q/${code}`, { maxRedirects: 0 })).status()).toBe(302);
@@ -57,7 +63,9 @@ test("an owner whose team has other members is told to hand the team over first"
   await page.getByLabel("to confirm").fill(owner.email);
   await page.getByLabel("Your password").fill(PASSWORD);
   await page.getByRole("button", { name: "Delete account" }).click();
-  await expect(page.getByTestId("delete-account-error")).toContainText("You own the team “Kept Team”, which has other members: hand it to another admin first");
+  await expect(page.getByTestId("delete-account-error")).toContainText(
+    "You own the team “Kept Team”, which has other members: hand it to another admin first",
+  );
   await shotAtWidths(page, "delete-account-owner-refused");
   await page.goto("/business");
   await expect(page.getByRole("heading", { name: "Kept Team" })).toBeVisible();

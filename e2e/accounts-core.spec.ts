@@ -16,10 +16,13 @@ async function mailedLink(email: string, subject: RegExp, pathname: string, nth 
   return `${url.pathname}${url.search}`;
 }
 
-const noSideScroll = async (page: Page, width: number) => expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+const noSideScroll = async (page: Page, width: number) =>
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
 
 for (const [name, viewport] of Object.entries(WIDTHS)) {
-  test(`sign up, verify from the mail, generate a key; change password and email; log out everywhere (${name})`, async ({ browser }) => {
+  test(`sign up, verify from the mail, generate a key; change password and email; log out everywhere (${name})`, async ({
+    browser,
+  }) => {
     test.setTimeout(180_000);
     const page = await browser.newPage({ viewport });
     const email = `core-${randomUUID()}@test.example`;
@@ -40,7 +43,9 @@ for (const [name, viewport] of Object.entries(WIDTHS)) {
     await expect(page.getByTestId("key-error")).toHaveText("Verify your email address first");
     // One Resend on the page: the notice every page of an unverified account shows; the key panel points to it.
     await expect(page.getByRole("button", { name: "Resend verification email" })).toHaveCount(1);
-    await expect(page.getByTestId("verify-first-hint").getByRole("link", { name: "the notice at the top of the page" })).toHaveAttribute("href", "#verify-notice");
+    await expect(
+      page.getByTestId("verify-first-hint").getByRole("link", { name: "the notice at the top of the page" }),
+    ).toHaveAttribute("href", "#verify-notice");
     await page.getByTestId("verify-notice").getByRole("button", { name: "Resend verification email" }).click();
     await expect(page.getByText("Sent: open the link in the mail")).toBeVisible();
     await shot(page, `accounts-unverified-${viewport.width}`);
@@ -94,7 +99,9 @@ for (const [name, viewport] of Object.entries(WIDTHS)) {
     await page.close();
   });
 
-  test(`forgot password → mail → reset → the old session's next page load goes to /login (${name})`, async ({ browser }) => {
+  test(`forgot password → mail → reset → the old session's next page load goes to /login (${name})`, async ({
+    browser,
+  }) => {
     test.setTimeout(120_000);
     const user = await account("core-reset", "pro");
     const before = await browser.newPage({ viewport });
@@ -106,7 +113,9 @@ for (const [name, viewport] of Object.entries(WIDTHS)) {
     await expect(page).toHaveURL(/\/forgot-password/);
     await page.getByLabel("Email").fill(user.email);
     await page.getByRole("button", { name: "Send reset link" }).click();
-    await expect(page.getByTestId("reset-sent")).toHaveText(`If an account uses ${user.email}, a reset link is on its way. Check your inbox.`);
+    await expect(page.getByTestId("reset-sent")).toHaveText(
+      `If an account uses ${user.email}, a reset link is on its way. Check your inbox.`,
+    );
     await noSideScroll(page, viewport.width);
     await shot(page, `accounts-forgot-password-${viewport.width}`);
 

@@ -8,11 +8,16 @@ import { account, logIn, shotAtWidths } from "./helpers";
 
 const WIDTHS = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } };
 
-
 /** The section's CSV, as the browser downloads it: its lines. */
 async function download(page: Page, section: ReturnType<Page["getByTestId"]>) {
-  const [file] = await Promise.all([page.waitForEvent("download"), section.getByRole("link", { name: "Download CSV" }).click()]);
-  return { name: file.suggestedFilename(), lines: (await readFile((await file.path())!, "utf8")).trimEnd().split("\r\n") };
+  const [file] = await Promise.all([
+    page.waitForEvent("download"),
+    section.getByRole("link", { name: "Download CSV" }).click(),
+  ]);
+  return {
+    name: file.suggestedFilename(),
+    lines: (await readFile((await file.path())!, "utf8")).trimEnd().split("\r\n"),
+  };
 }
 
 test("the team's activity on /business and the account's on /profile, with their CSV downloads", async ({ page }) => {
@@ -58,6 +63,8 @@ test("the team's activity on /business and the account's on /profile, with their
   const ownCsv = await download(page, ownLog);
   expect(ownCsv.name).toMatch(/^activity-account-\d{4}-\d{2}-\d{2}\.csv$/);
   expect(ownCsv.lines[0]).toBe("time,actor,action,target,details");
-  expect(ownCsv.lines[1]).toMatch(new RegExp(`^\\d{4}-\\d{2}-\\d{2}T[\\d:]{8}Z,${admin.email.replace(/[.]/g, "\\.")},login,,browser: `));
+  expect(ownCsv.lines[1]).toMatch(
+    new RegExp(`^\\d{4}-\\d{2}-\\d{2}T[\\d:]{8}Z,${admin.email.replace(/[.]/g, "\\.")},login,,browser: `),
+  );
   expect(ownCsv.lines.join("\n")).not.toMatch(/127\.0\.0\.1|::1/);
 });

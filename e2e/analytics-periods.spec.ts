@@ -11,7 +11,8 @@ import { writeScans } from "../server/scan/write";
 import { account, logIn, shot, shotAtWidths } from "./helpers";
 
 const NOW = Date.parse("2026-04-01T02:00:00Z");
-const IPHONE = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1";
+const IPHONE =
+  "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1";
 /** Each scan's instant (UTC), with its day in New York where that differs. */
 const SCANS = [
   "2026-02-14T12:00:00Z",
@@ -30,23 +31,46 @@ const SCANS = [
 
 const field = (page: Page, label: string) => page.getByLabel(label, { exact: true });
 
-test("By hour moves to the last 7 days, the presets set their days in the viewer's zone, the previous period is compared", async ({ browser, request }) => {
+test("By hour moves to the last 7 days, the presets set their days in the viewer's zone, the previous period is compared", async ({
+  browser,
+  request,
+}) => {
   test.setTimeout(360_000);
   let server: RunningServer | undefined;
   try {
     const user = await account("periods", "pro", "Pat Periods");
     const { key } = await generateKey(user.id, "personal");
-    const created = await request.post("/v1/dynqrcodes", { headers: { "x-api-key": key }, data: { destination_url: "https://example.com/periods", name: "Periods" } });
+    const created = await request.post("/v1/dynqrcodes", {
+      headers: { "x-api-key": key },
+      data: { destination_url: "https://example.com/periods", name: "Periods" },
+    });
     const code = (await created.json()).created[0].code as string;
     const { id } = await db.dynamicCode.findUniqueOrThrow({ where: { code } });
-    await writeScans(SCANS.map((at, i) => newScan({ dynamicCodeId: id, scannedAt: Date.parse(at), destinationUrl: "https://example.com/periods", userAgent: IPHONE, address: `198.51.100.${i}`, countryHeader: "US" })));
+    await writeScans(
+      SCANS.map((at, i) =>
+        newScan({
+          dynamicCodeId: id,
+          scannedAt: Date.parse(at),
+          destinationUrl: "https://example.com/periods",
+          userAgent: IPHONE,
+          address: `198.51.100.${i}`,
+          countryHeader: "US",
+        }),
+      ),
+    );
 
-    const context = await browser.newContext({ timezoneId: "America/New_York", viewport: { width: 1280, height: 800 } });
+    const context = await browser.newContext({
+      timezoneId: "America/New_York",
+      viewport: { width: 1280, height: 800 },
+    });
     const page = await context.newPage();
     // The session cookie of 127.0.0.1 serves both servers (one database, one secret).
     await logIn(page, user.email, "/library");
     // Started after the log-in, which it would slow down on a loaded machine.
-    server = await startServer({ CLOCK_OFFSET_SECONDS: String(Math.round((NOW - Date.now()) / 1000)) }, await freePort());
+    server = await startServer(
+      { CLOCK_OFFSET_SECONDS: String(Math.round((NOW - Date.now()) / 1000)) },
+      await freePort(),
+    );
     // The browser's zone in the address, as the page puts it there (e2e/analytics-zones.spec.ts).
     await page.goto(`${server.base}/analytics/${code}?tz=America%2FNew_York`);
     // The default 30 days end today in New York (the server's clock), 31 March. A new server's first page is slow.
@@ -112,13 +136,21 @@ test("By hour moves to the last 7 days, the presets set their days in the viewer
     await expect(page.getByTestId("total-scans")).toHaveText("5");
 
     // A range the report refuses: the error, and the presets and the View menu to recover with.
-    await page.goto(`${server.base}/analytics/${code}?tz=America%2FNew_York&from=2026-03-31&to=2026-03-01&granularity=hour`);
+    await page.goto(
+      `${server.base}/analytics/${code}?tz=America%2FNew_York&from=2026-03-31&to=2026-03-01&granularity=hour`,
+    );
     await expect(page.locator(".error")).toHaveText("to must not be before from");
     await expect(page.getByTestId("total-scans")).toHaveCount(0);
     await expect(field(page, "View")).toBeVisible();
     await expect(field(page, "View")).toHaveValue("hour");
     const ranges = page.getByRole("navigation", { name: "Ranges" });
-    await expect(ranges.getByRole("link")).toHaveText(["Today", "Last 7 days", "Last 30 days", "This month", "Last month"]);
+    await expect(ranges.getByRole("link")).toHaveText([
+      "Today",
+      "Last 7 days",
+      "Last 30 days",
+      "This month",
+      "Last month",
+    ]);
     await expect(ranges.locator('[aria-current="true"]')).toHaveCount(0);
     await shot(page, "analytics-periods-refused");
     await page.getByTestId("preset-7d").click();

@@ -9,22 +9,57 @@ import { newScan } from "../server/scan/rows";
 import { writeScans } from "../server/scan/write";
 import { account, logIn, shotAtWidths } from "./helpers";
 
-const IPHONE = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1";
+const IPHONE =
+  "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1";
 // Around Kolkata's midnight (18:30 UTC) and New York's 23-hour 8 March 2026.
-const INSTANTS = ["2026-03-07T18:20:00Z", "2026-03-07T18:40:00Z", "2026-03-08T04:59:00Z", "2026-03-08T05:01:00Z", "2026-03-08T06:59:00Z", "2026-03-08T07:01:00Z", "2026-03-08T12:00:00Z", "2026-03-09T03:00:00Z", "2026-03-09T20:00:00Z"];
+const INSTANTS = [
+  "2026-03-07T18:20:00Z",
+  "2026-03-07T18:40:00Z",
+  "2026-03-08T04:59:00Z",
+  "2026-03-08T05:01:00Z",
+  "2026-03-08T06:59:00Z",
+  "2026-03-08T07:01:00Z",
+  "2026-03-08T12:00:00Z",
+  "2026-03-09T03:00:00Z",
+  "2026-03-09T20:00:00Z",
+];
 
-type Report = { total_scans: number; unique_scans: number; tz: string; daily?: { date: string; scans: number }[]; hourly?: { hour: string; scans: number }[] };
-const apiReport = async (request: APIRequestContext, key: string, code: string, query: string) => (await (await request.get(`/v1/dynqrcodes/${code}/analytics?${query}`, { headers: { "x-api-key": key } })).json()) as Report;
+type Report = {
+  total_scans: number;
+  unique_scans: number;
+  tz: string;
+  daily?: { date: string; scans: number }[];
+  hourly?: { hour: string; scans: number }[];
+};
+const apiReport = async (request: APIRequestContext, key: string, code: string, query: string) =>
+  (await (
+    await request.get(`/v1/dynqrcodes/${code}/analytics?${query}`, { headers: { "x-api-key": key } })
+  ).json()) as Report;
 
-test("the analytics pages follow the browser's time zone, and show the API's figures for it", async ({ browser, request }) => {
+test("the analytics pages follow the browser's time zone, and show the API's figures for it", async ({
+  browser,
+  request,
+}) => {
   test.setTimeout(120_000);
   const user = await account("zones", "pro", "Zoe Zones");
   const { key } = await generateKey(user.id, "personal");
-  const created = await request.post("/v1/dynqrcodes", { headers: { "x-api-key": key }, data: { destination_url: "https://example.com/zones", name: "Zoned" } });
+  const created = await request.post("/v1/dynqrcodes", {
+    headers: { "x-api-key": key },
+    data: { destination_url: "https://example.com/zones", name: "Zoned" },
+  });
   const code = (await created.json()).created[0].code as string;
   const { id } = await db.dynamicCode.findUniqueOrThrow({ where: { code } });
   await writeScans(
-    INSTANTS.map((at, i) => newScan({ dynamicCodeId: id, scannedAt: Date.parse(at), destinationUrl: "https://example.com/zones", userAgent: IPHONE, address: `198.51.100.${i % 3}`, countryHeader: ["IN", "US"][i % 2] })),
+    INSTANTS.map((at, i) =>
+      newScan({
+        dynamicCodeId: id,
+        scannedAt: Date.parse(at),
+        destinationUrl: "https://example.com/zones",
+        userAgent: IPHONE,
+        address: `198.51.100.${i % 3}`,
+        countryHeader: ["IN", "US"][i % 2],
+      }),
+    ),
   );
 
   const context = await browser.newContext({ timezoneId: "Asia/Kolkata", viewport: { width: 1280, height: 800 } });
@@ -41,14 +76,17 @@ test("the analytics pages follow the browser's time zone, and show the API's fig
   // Kolkata's 7 March ends at 18:30 UTC: one scan before it; the last scan is on 10 March there.
   expect(kolkata.daily!.map((d) => d.scans)).toEqual([1, 6, 1]);
   await page.getByText("Every day as a table").click();
-  for (const d of kolkata.daily!) await expect(page.getByRole("row", { name: new RegExp(`^${d.date} ${d.scans} `) })).toBeVisible();
+  for (const d of kolkata.daily!)
+    await expect(page.getByRole("row", { name: new RegExp(`^${d.date} ${d.scans} `) })).toBeVisible();
   await shotAtWidths(page, "analytics-zone-kolkata");
 
   // The CSV is named after the zone and has each scan's local time.
   const href = await page.getByRole("link", { name: "Download scans (CSV)" }).getAttribute("href");
   const csv = await page.request.get(href!);
   expect(csv.headers()["content-disposition"]).toContain(`scans-${code}-${browserZone.replace("/", "_")}-`);
-  expect((await csv.text()).split("\r\n")[0]).toBe("scanned_at,scanned_at_local,country,device,os,browser,unique,destination");
+  expect((await csv.text()).split("\r\n")[0]).toBe(
+    "scanned_at,scanned_at_local,country,device,os,browser,unique,destination",
+  );
 
   // Another zone from the selector, by the hour: New York's 8 March has 23 hours.
   await page.goto(`/analytics/${code}?from=2026-03-08&to=2026-03-08&tz=${browserZone}`);
@@ -57,7 +95,12 @@ test("the analytics pages follow the browser's time zone, and show the API's fig
   await page.getByRole("button", { name: "Show" }).click();
   await expect(page).toHaveURL(/tz=America%2FNew_York/);
   await expect(page.getByTestId("time-zone")).toHaveText("America/New_York");
-  const newYork = await apiReport(request, key, code, "from=2026-03-08&to=2026-03-08&tz=America/New_York&granularity=hour");
+  const newYork = await apiReport(
+    request,
+    key,
+    code,
+    "from=2026-03-08&to=2026-03-08&tz=America/New_York&granularity=hour",
+  );
   expect(newYork.hourly).toHaveLength(23);
   await expect(page.getByTestId("total-scans")).toHaveText(String(newYork.total_scans));
   await page.getByText("Every hour as a table").click();

@@ -4,7 +4,10 @@ import { expect, test } from "@playwright/test";
 import { linkIn, waitForMail } from "../tests/mail-sink";
 import { account, logIn, openSection, shot } from "./helpers";
 
-test("admin invites a writer, reviews the writer's draft, and revokes the writer's key", async ({ browser, request }) => {
+test("admin invites a writer, reviews the writer's draft, and revokes the writer's key", async ({
+  browser,
+  request,
+}) => {
   const { email: adminEmail } = await account("admin", "business", "Ada Admin");
   const { email: writerEmail } = await account("writer", "free", "Wes Writer");
 
@@ -36,7 +39,10 @@ test("admin invites a writer, reviews the writer's draft, and revokes the writer
   const key = (await shown.textContent())!.trim();
   await shot(writer, "business-writer-key");
 
-  const created = await request.post("/v1/dynqrcodes", { headers: { "x-api-key": key }, data: { destination_url: "https://example.com/e2e-team", name: "Team poster" } });
+  const created = await request.post("/v1/dynqrcodes", {
+    headers: { "x-api-key": key },
+    data: { destination_url: "https://example.com/e2e-team", name: "Team poster" },
+  });
   expect(created.status()).toBe(201);
   const record = (await created.json()).created[0];
   expect(record.status).toBe("draft");

@@ -7,7 +7,8 @@ import { createDynamicCodes } from "../server/library/dynamicCodes";
 import { addMember, createTeam, reviewDrafts } from "../server/teams/teams";
 import { account, logIn, openSection, shot } from "./helpers";
 
-const target = async (page: Page, code: string) => (await page.request.get(`/q/${code}`, { maxRedirects: 0 })).headers()["location"];
+const target = async (page: Page, code: string) =>
+  (await page.request.get(`/q/${code}`, { maxRedirects: 0 })).headers()["location"];
 
 async function editDestination(page: Page, code: string, url: string) {
   const row = page.getByTestId(`item-${code}`);
@@ -17,13 +18,17 @@ async function editDestination(page: Page, code: string, url: string) {
   await expect(row.getByTestId(`pending-change-${code}`)).toContainText(url);
 }
 
-test("a writer's edit of a live code waits for an admin; approved, the short link moves; rejected, the writer sees why", async ({ browser }) => {
+test("a writer's edit of a live code waits for an admin; approved, the short link moves; rejected, the writer sees why", async ({
+  browser,
+}) => {
   const owner = await account("change-admin", "business", "Ada Admin");
   const team = await createTeam(owner.id, "Change Team");
   const writer = await account("change-writer", "free", "Wil Writer");
   await addMember(owner.id, writer.email, "writer");
   const asWriter = { userId: writer.id, library: { kind: "team" as const, teamId: team.id }, role: "writer" as const };
-  const [menu] = await createDynamicCodes(asWriter, [{ name: "Table menu", destination_url: "https://example.com/menu/approved" }]);
+  const [menu] = await createDynamicCodes(asWriter, [
+    { name: "Table menu", destination_url: "https://example.com/menu/approved" },
+  ]);
   await reviewDrafts(owner.id, "approve", [{ kind: "dynamic", id: menu.code }]);
 
   const writerPage = await browser.newPage({ viewport: { width: 1280, height: 900 } });
@@ -48,7 +53,9 @@ test("a writer's edit of a live code waits for an admin; approved, the short lin
   const destinationRow = change.getByRole("row", { name: /Destination URL/ });
   await expect(destinationRow.getByRole("cell").nth(1)).toHaveText("https://example.com/menu/approved");
   await expect(destinationRow.getByRole("cell").nth(2)).toHaveText("https://example.com/menu/winter");
-  await adminPage.getByRole("region", { name: "Changes to published codes" }).screenshot({ path: "e2e/screenshots/change-review-queue.png" });
+  await adminPage
+    .getByRole("region", { name: "Changes to published codes" })
+    .screenshot({ path: "e2e/screenshots/change-review-queue.png" });
   await change.getByRole("button", { name: "Approve change" }).click();
   await expect(adminPage.getByTestId("no-pending-changes")).toBeVisible();
   await openSection(adminPage, "Library");

@@ -10,7 +10,9 @@ import { account } from "./helpers";
 
 /** Expands one operation of the reference, presses "Try it out" then "Execute" (or, `again`, "Clear" then "Execute"), and returns the status Swagger UI shows. */
 async function execute(page: Page, method: "get" | "post", path: string, again = false) {
-  const operation = page.locator(`.opblock-${method}`, { has: page.locator(`.opblock-summary-path[data-path="${path}"]`) });
+  const operation = page.locator(`.opblock-${method}`, {
+    has: page.locator(`.opblock-summary-path[data-path="${path}"]`),
+  });
   if (again) {
     await operation.getByRole("button", { name: "Clear" }).click();
   } else {
@@ -20,10 +22,15 @@ async function execute(page: Page, method: "get" | "post", path: string, again =
   await operation.getByRole("button", { name: "Execute" }).click();
   const status = operation.locator(".live-responses-table .response .response-col_status");
   await expect(status).toHaveText(/^\d{3}/, { timeout: 15_000 });
-  return { status: (await status.textContent())!.trim().slice(0, 3), body: operation.locator(".live-responses-table .response .response-col_description pre").first() };
+  return {
+    status: (await status.textContent())!.trim().slice(0, 3),
+    body: operation.locator(".live-responses-table .response .response-col_description pre").first(),
+  };
 }
 
-test("Swagger UI's Try it out on a server of another port without APP_URL: list 200, create 201", async ({ browser }) => {
+test("Swagger UI's Try it out on a server of another port without APP_URL: list 200, create 201", async ({
+  browser,
+}) => {
   test.setTimeout(120_000);
   const port = await freePort();
   // The same database as the suite's server; no configured address, so the server knows only
@@ -31,7 +38,10 @@ test("Swagger UI's Try it out on a server of another port without APP_URL: list 
   // which reads it itself, used to fail every page on it).
   let server: RunningServer | undefined;
   try {
-    server = await startServer({ APP_URL: undefined, NEXTAUTH_URL: "", BASE_URL: undefined, SHORT_BASE_URL: undefined }, port);
+    server = await startServer(
+      { APP_URL: undefined, NEXTAUTH_URL: "", BASE_URL: undefined, SHORT_BASE_URL: undefined },
+      port,
+    );
     const user = await account("docs-try", "pro", "Dee Docs");
     const { key } = await generateKey(user.id, "personal");
 

@@ -25,15 +25,24 @@ test("a draft's downloads say it is not live yet, beside the buttons and in the 
   const code = (await row.getAttribute("data-testid"))!.replace("item-", "");
   await expect(row.getByTestId(`not-live-${code}`)).toContainText("short link answers 404 until an admin approves it");
   await shot(page, "draft-downloads");
-  const [png] = await Promise.all([page.waitForEvent("download"), row.getByRole("link", { name: "Download PNG" }).click()]);
+  const [png] = await Promise.all([
+    page.waitForEvent("download"),
+    row.getByRole("link", { name: "Download PNG" }).click(),
+  ]);
   expect(png.suggestedFilename()).toBe(`qr-${code}-draft-not-live.png`);
-  const [pdf] = await Promise.all([page.waitForEvent("download"), row.getByRole("link", { name: "Download PDF" }).click()]);
+  const [pdf] = await Promise.all([
+    page.waitForEvent("download"),
+    row.getByRole("link", { name: "Download PDF" }).click(),
+  ]);
   expect(pdf.suggestedFilename()).toBe(`qr-${code}-draft-not-live.pdf`);
 
   await reviewDrafts(admin.id, "approve", [{ kind: "dynamic", id: code }]);
   await page.reload();
   await expect(row.locator(".badge.active")).toHaveText("active");
   await expect(row.getByTestId(`not-live-${code}`)).toHaveCount(0);
-  const [live] = await Promise.all([page.waitForEvent("download"), row.getByRole("link", { name: "Download PNG" }).click()]);
+  const [live] = await Promise.all([
+    page.waitForEvent("download"),
+    row.getByRole("link", { name: "Download PNG" }).click(),
+  ]);
   expect(live.suggestedFilename()).toBe(`qr-${code}.png`);
 });

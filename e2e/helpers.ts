@@ -6,7 +6,8 @@ import { createUser } from "../server/accounts/users";
 export const PASSWORD = "e2e-password-1";
 
 /** A full-page screenshot under e2e/screenshots/ (git-ignored), to be looked at. */
-export const shot = (page: Page, name: string) => page.screenshot({ path: `e2e/screenshots/${name}.png`, fullPage: true });
+export const shot = (page: Page, name: string) =>
+  page.screenshot({ path: `e2e/screenshots/${name}.png`, fullPage: true });
 
 export async function account(prefix: string, tier: "free" | "pro" | "business", name = "E2E Person") {
   const email = `${prefix}-${randomUUID()}@test.example`;
@@ -38,13 +39,17 @@ export async function accessibilityErrors(page: Page): Promise<string[]> {
       new Promise<{ code: string; element: string; message: string }[]>((resolve, reject) => {
         type Message = { type: number; code: string; msg: string; element: Element | Document };
         const { HTMLCS: htmlcs, translation } = window as unknown as {
-          HTMLCS: { process: (standard: string, content: Document, done: () => void, failed: () => void) => void; getMessages: () => Message[] };
+          HTMLCS: {
+            process: (standard: string, content: Document, done: () => void, failed: () => void) => void;
+            getMessages: () => Message[];
+          };
           translation: { en: Record<string, string> };
         };
         // 2.5.1 ships no English text for its autocomplete-purpose errors and throws on one;
         // it also takes an <input> without a type attribute for a non-text field.
         for (const group of ["Text", "Multiline", "Password", "Url", "Telephone", "Numeric", "Month", "Date"]) {
-          translation.en[`1_3_5_H98.InvalidAutoComplete_${group}`] ??= `autocomplete="{{x}}" does not suit this kind of field (${group}; give a text <input> type="text")`;
+          translation.en[`1_3_5_H98.InvalidAutoComplete_${group}`] ??=
+            `autocomplete="{{x}}" does not suit this kind of field (${group}; give a text <input> type="text")`;
         }
         htmlcs.process(
           "WCAG2AA",
@@ -54,7 +59,11 @@ export async function accessibilityErrors(page: Page): Promise<string[]> {
               htmlcs
                 .getMessages()
                 .filter((m) => m.type === 1)
-                .map((m) => ({ code: m.code, message: m.msg, element: "outerHTML" in m.element ? m.element.outerHTML.slice(0, 160) : "(document)" })),
+                .map((m) => ({
+                  code: m.code,
+                  message: m.msg,
+                  element: "outerHTML" in m.element ? m.element.outerHTML.slice(0, 160) : "(document)",
+                })),
             ),
           () => reject(new Error("HTML_CodeSniffer failed")),
         );
@@ -76,6 +85,9 @@ export async function shotAtWidths(page: Page, name: string) {
 
 /** On /business: opens a section from the page's menu (one section is shown at a time). */
 export async function openSection(page: Page, label: string) {
-  await page.getByRole("navigation", { name: "Sections of the team page" }).getByRole("link", { name: label, exact: true }).click();
+  await page
+    .getByRole("navigation", { name: "Sections of the team page" })
+    .getByRole("link", { name: label, exact: true })
+    .click();
   await expect(page).toHaveURL(new RegExp(`\\?section=${label.toLowerCase()}$`));
 }

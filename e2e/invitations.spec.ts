@@ -50,7 +50,9 @@ test("invite a new address: it signs up from the link and joins with the invited
   await expect(admin.getByTestId("no-invitations")).toBeVisible();
 });
 
-test("invite an existing account: it logs in from the link and accepts; a cancelled invitation's link is refused", async ({ browser }) => {
+test("invite an existing account: it logs in from the link and accepts; a cancelled invitation's link is refused", async ({
+  browser,
+}) => {
   const owner = await account("inv2-owner", "business", "Omar Owner");
   await createTeam(owner.id, "Second Team");
   const existing = await account("inv2-member", "free", "Ethel Existing");
@@ -78,11 +80,16 @@ test("invite an existing account: it logs in from the link and accepts; a cancel
   const stranger = await (await browser.newContext()).newPage();
   await stranger.goto(cancelledLink.pathname);
   await expect(stranger.getByRole("heading", { name: "Invitation refused" })).toBeVisible();
-  await expect(stranger.getByTestId("invitation-refused")).toContainText("This invitation was cancelled by the team's admin");
+  await expect(stranger.getByTestId("invitation-refused")).toContainText(
+    "This invitation was cancelled by the team's admin",
+  );
   await shotAtWidths(stranger, "invitation-cancelled");
 });
 
-test("the owner hands the team to another admin (Make owner); the team's key keeps working with a Business owner", async ({ browser, request }) => {
+test("the owner hands the team to another admin (Make owner); the team's key keeps working with a Business owner", async ({
+  browser,
+  request,
+}) => {
   const owner = await account("own-owner", "business", "Oscar Owner");
   await createTeam(owner.id, "Hand-over Team");
   const next = await account("own-next", "business", "Nora Next");

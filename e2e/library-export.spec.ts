@@ -9,9 +9,21 @@ import { createTeam, generateBusinessKey } from "../server/teams/teams";
 import { account, logIn, shot } from "./helpers";
 
 /** Downloads each export through its link in `library` and compares it with the API's file. */
-async function expectApiExports(page: Page, library: Locator, request: APIRequestContext, key: string, rows: { dynqrcodes: number; qrcodes: number }) {
-  for (const [link, name] of [["Export dynamic codes (CSV)", "dynqrcodes"], ["Export static codes (CSV)", "qrcodes"]] as const) {
-    const [download] = await Promise.all([page.waitForEvent("download"), library.getByRole("link", { name: link }).click()]);
+async function expectApiExports(
+  page: Page,
+  library: Locator,
+  request: APIRequestContext,
+  key: string,
+  rows: { dynqrcodes: number; qrcodes: number },
+) {
+  for (const [link, name] of [
+    ["Export dynamic codes (CSV)", "dynqrcodes"],
+    ["Export static codes (CSV)", "qrcodes"],
+  ] as const) {
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      library.getByRole("link", { name: link }).click(),
+    ]);
     const file = await readFile((await download.path())!, "utf8");
     const api = await request.get(`/v1/${name}/export`, { headers: { "x-api-key": key } });
     expect(api.status()).toBe(200);
@@ -42,11 +54,17 @@ test("/library and /business download the API's CSV exports of their library", a
   const team = await createTeam(owner.id, "Export Team");
   const teamActor = { userId: owner.id, library: { kind: "team" as const, teamId: team.id }, role: "admin" as const };
   await createDynamicCodes(teamActor, [{ name: "Team poster", destination_url: "https://example.com/poster" }]);
-  await createStaticCodes(teamActor, [{ name: "Team card", url: "https://example.com/card" }, { name: "Team flyer", url: "https://example.com/flyer" }]);
+  await createStaticCodes(teamActor, [
+    { name: "Team card", url: "https://example.com/card" },
+    { name: "Team flyer", url: "https://example.com/flyer" },
+  ]);
   const { key: businessKey } = await generateBusinessKey(owner.id);
   const admin = await browser.newPage();
   await logIn(admin, owner.email, "/business");
-  await expectApiExports(admin, admin.getByRole("region", { name: "Team library" }), request, businessKey, { dynqrcodes: 1, qrcodes: 2 });
+  await expectApiExports(admin, admin.getByRole("region", { name: "Team library" }), request, businessKey, {
+    dynqrcodes: 1,
+    qrcodes: 2,
+  });
   // Another account's session gets its own library's file, never this one.
   const outsider = await browser.newPage();
   await logIn(outsider, (await account("export-outsider", "free")).email, "/library");

@@ -12,12 +12,15 @@ const ROWS = 1200;
 /** A dynamic codes' file: header on line 1, row i on line i + 2; `broken` rows replaced by what they say. */
 function csv(prefix: string, rows = ROWS, broken: Record<number, string> = {}): Buffer {
   const lines = ["name,destination_url,status"];
-  for (let i = 0; i < rows; i++) lines.push(broken[i + 2] ?? `"${prefix} ${i}, table card",https://example.com/${prefix}/${i},`);
+  for (let i = 0; i < rows; i++)
+    lines.push(broken[i + 2] ?? `"${prefix} ${i}, table card",https://example.com/${prefix}/${i},`);
   return Buffer.from(lines.join("\r\n") + "\r\n");
 }
 
-const choose = (page: Page, name: string, buffer: Buffer) => page.getByLabel("CSV file", { exact: true }).setInputFiles({ name, mimeType: "text/csv", buffer });
-const codesOf = (where: { userId?: string; teamId?: string }) => db.dynamicCode.count({ where: { ...where, deletedAt: null } });
+const choose = (page: Page, name: string, buffer: Buffer) =>
+  page.getByLabel("CSV file", { exact: true }).setInputFiles({ name, mimeType: "text/csv", buffer });
+const codesOf = (where: { userId?: string; teamId?: string }) =>
+  db.dynamicCode.count({ where: { ...where, deletedAt: null } });
 
 test("a 1,200-row file: refused with both bad lines named, then imported to 100 %", async ({ page }) => {
   test.setTimeout(120_000);
@@ -41,14 +44,20 @@ test("a 1,200-row file: refused with both bad lines named, then imported to 100 
   await expect(panel.getByTestId("import-ready")).toContainText("menus.csv: all 1,200 rows are valid (dynamic codes).");
   await shotAtWidths(page, "library-import-ready");
   await panel.getByRole("button", { name: "Import 1,200 dynamic codes" }).click();
-  await expect(panel.getByTestId("import-summary")).toHaveText("Done: 1,200 dynamic codes created.", { timeout: 60_000 });
+  await expect(panel.getByTestId("import-summary")).toHaveText("Done: 1,200 dynamic codes created.", {
+    timeout: 60_000,
+  });
   await expect(panel.getByTestId("import-progress")).toHaveJSProperty("value", ROWS);
   await expect(panel.getByTestId("import-progress")).toHaveJSProperty("max", ROWS);
   await expect(panel.getByTestId("import-progress-text")).toHaveText("1,200 of 1,200 rows (100 %)");
   await expect(page.getByTestId("page-of")).toContainText("1,200 codes");
   expect(await codesOf({ userId: user.id })).toBe(ROWS);
   // A quoted name keeps its comma.
-  expect(await db.dynamicCode.count({ where: { userId: user.id, name: "Menu 7, table card", destinationUrl: "https://example.com/Menu/7" } })).toBe(1);
+  expect(
+    await db.dynamicCode.count({
+      where: { userId: user.id, name: "Menu 7, table card", destinationUrl: "https://example.com/Menu/7" },
+    }),
+  ).toBe(1);
   await shotAtWidths(page, "library-import-done");
 });
 
@@ -87,12 +96,18 @@ test("a reload mid-import, then the same file again: exactly 1,200 records", asy
 
   await choose(page, "resume.csv", file);
   await panel.getByRole("button", { name: "Import 1,200 dynamic codes" }).click();
-  await expect(panel.getByTestId("import-summary")).toHaveText("Done: 800 dynamic codes created, 400 already imported from this file before (not created again).", {
-    timeout: 60_000,
-  });
+  await expect(panel.getByTestId("import-summary")).toHaveText(
+    "Done: 800 dynamic codes created, 400 already imported from this file before (not created again).",
+    {
+      timeout: 60_000,
+    },
+  );
   await expect(panel.getByTestId("import-progress-text")).toHaveText("1,200 of 1,200 rows (100 %)");
   expect(await codesOf({ userId: user.id })).toBe(ROWS);
-  expect(new Set((await db.dynamicCode.findMany({ where: { userId: user.id }, select: { name: true } })).map((c) => c.name)).size).toBe(ROWS);
+  expect(
+    new Set((await db.dynamicCode.findMany({ where: { userId: user.id }, select: { name: true } })).map((c) => c.name))
+      .size,
+  ).toBe(ROWS);
   await expect(panel.getByTestId("import-unfinished")).toHaveCount(0);
 });
 
@@ -107,7 +122,9 @@ test("a team writer's import becomes drafts waiting for an admin", async ({ page
 
   // A writer may not publish: a row asking for `active` is refused, named by its line.
   await choose(page, "team.csv", csv("Team", 120, { 7: "Team 5,https://example.com/t/5,active" }));
-  await expect(panel.getByTestId("import-problems").locator("li")).toHaveText(["Line 7: Only a team admin can publish"]);
+  await expect(panel.getByTestId("import-problems").locator("li")).toHaveText([
+    "Line 7: Only a team admin can publish",
+  ]);
   expect(await codesOf({ teamId: team.id })).toBe(0);
 
   await choose(page, "team.csv", csv("Team", 120));

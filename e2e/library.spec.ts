@@ -27,7 +27,11 @@ test("a Pro account manages its library in the browser", async ({ page, request,
   await expect(page.getByTestId("page-of")).toContainText("2 codes");
   const [dynamic] = (await api("/v1/dynqrcodes")).dynqrcodes;
   const [stat] = (await api("/v1/qrcodes")).qrcodes;
-  expect([dynamic.name, dynamic.destination_url, dynamic.status]).toEqual(["Lunch menu", "https://example.com/lunch", "active"]);
+  expect([dynamic.name, dynamic.destination_url, dynamic.status]).toEqual([
+    "Lunch menu",
+    "https://example.com/lunch",
+    "active",
+  ]);
   expect([stat.name, stat.url]).toEqual(["Wi-Fi card", "https://example.com/wifi"]);
   const row = page.getByTestId(`item-${dynamic.code}`);
   await expect(row).toContainText(dynamic.short_url);
@@ -36,13 +40,19 @@ test("a Pro account manages its library in the browser", async ({ page, request,
   // Pasted lines: one bad line → nothing created and the line pointed out; fixed → all created.
   await page.getByRole("button", { name: "Paste many" }).click();
   await page.getByLabel("Kind").selectOption("dynamic");
-  await page.getByLabel("Lines").fill("Poster A, https://example.com/a\nPoster B, ftp://example.com/b\n\nPoster, C, https://example.com/c");
+  await page
+    .getByLabel("Lines")
+    .fill("Poster A, https://example.com/a\nPoster B, ftp://example.com/b\n\nPoster, C, https://example.com/c");
   await page.getByRole("button", { name: "Create all" }).click();
-  await expect(page.getByTestId("library-error")).toContainText("Line 2: Destination URL must be an absolute http or https URL");
+  await expect(page.getByTestId("library-error")).toContainText(
+    "Line 2: Destination URL must be an absolute http or https URL",
+  );
   await shot(page, "library-paste-error");
   await expect(page.getByTestId("page-of")).toContainText("2 codes");
   expect((await api("/v1/dynqrcodes")).dynqrcodes).toHaveLength(1);
-  await page.getByLabel("Lines").fill("Poster A, https://example.com/a\nPoster B, https://example.com/b\n\nPoster, C, https://example.com/c");
+  await page
+    .getByLabel("Lines")
+    .fill("Poster A, https://example.com/a\nPoster B, https://example.com/b\n\nPoster, C, https://example.com/c");
   await page.getByRole("button", { name: "Create all" }).click();
   await expect(page.getByTestId("page-of")).toContainText("5 codes");
   const names = (await api("/v1/dynqrcodes")).dynqrcodes.map((d: { name: string }) => d.name).sort();
@@ -96,17 +106,25 @@ test("a Pro account manages its library in the browser", async ({ page, request,
   expect(styled.style).toEqual({ foreground: "#1a2b3c", background: "#fff8e7", error_correction: "H", margin: 2 });
 
   // Both downloads carry the style and read back as the short URL.
-  const [png] = await Promise.all([page.waitForEvent("download"), row.getByRole("link", { name: "Download PNG" }).click()]);
+  const [png] = await Promise.all([
+    page.waitForEvent("download"),
+    row.getByRole("link", { name: "Download PNG" }).click(),
+  ]);
   expect(png.suggestedFilename()).toBe(`qr-${dynamic.code}.png`);
   expect(decodePng(await readFile((await png.path())!))).toBe(dynamic.short_url);
-  const [svg] = await Promise.all([page.waitForEvent("download"), row.getByRole("link", { name: "Download SVG" }).click()]);
+  const [svg] = await Promise.all([
+    page.waitForEvent("download"),
+    row.getByRole("link", { name: "Download SVG" }).click(),
+  ]);
   expect(svg.suggestedFilename()).toBe(`qr-${dynamic.code}.svg`);
   const svgText = await readFile((await svg.path())!, "utf8");
   expect(svgText).toContain('fill="#fff8e7"');
   expect(svgText).toContain('fill="#1a2b3c"');
   // The SVG drawn by the browser, photographed, reads back too.
   const viewer = await context.newPage();
-  await viewer.setContent(`<body style="margin:0;background:#fff">${svgText.replace(/width="\d+" height="\d+"/, 'width="400" height="400"')}</body>`);
+  await viewer.setContent(
+    `<body style="margin:0;background:#fff">${svgText.replace(/width="\d+" height="\d+"/, 'width="400" height="400"')}</body>`,
+  );
   expect(decodePng(await viewer.locator("svg").screenshot())).toBe(dynamic.short_url);
   await viewer.close();
   await shot(page, "library");

@@ -26,7 +26,10 @@ const HOSTILE = [
   "%20%2F%2Fevil.example",
 ];
 
-test("a hostile callbackUrl ends on our own origin after log-in; /analytics still works", async ({ browser, baseURL }) => {
+test("a hostile callbackUrl ends on our own origin after log-in; /analytics still works", async ({
+  browser,
+  baseURL,
+}) => {
   test.setTimeout(600_000);
   const own = new URL(baseURL!).origin;
   const person = await account("callback", "free");

@@ -20,7 +20,10 @@ const LONG_URL = `https://example.com/${"segment".repeat(20)}?utm_campaign=${"x"
 
 /** The page scrolls only up and down. */
 async function expectNoSidewaysScroll(page: Page, where: string) {
-  const [scrollWidth, innerWidth] = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
+  const [scrollWidth, innerWidth] = await page.evaluate(() => [
+    document.documentElement.scrollWidth,
+    window.innerWidth,
+  ]);
   expect(scrollWidth, `${where}: ${scrollWidth}px wide in a ${innerWidth}px window`).toBeLessThanOrEqual(innerWidth);
 }
 
@@ -63,7 +66,11 @@ test("long names, URLs and emails wrap on every page at phone and desktop width"
   const team = await createTeam(owner.id, "Long Team");
   // An address as long as real ones get, with no hyphen to break at.
   const writerEmail = `maximilianalexander.featherstonehaugh.${randomUUID().slice(0, 8)}@engineering.department.exampleorganisation.test`;
-  const writer = await createUser({ email: writerEmail, password: PASSWORD, name: "Maximilian Featherstonehaugh" }, "free", { verified: true });
+  const writer = await createUser(
+    { email: writerEmail, password: PASSWORD, name: "Maximilian Featherstonehaugh" },
+    "free",
+    { verified: true },
+  );
   await addMember(owner.id, writerEmail, "writer");
   // The writer's key puts the long address in the team keys table too.
   await generateBusinessKey(writer.id);
@@ -76,8 +83,12 @@ test("long names, URLs and emails wrap on every page at phone and desktop width"
   expect(draft.status).toBe("draft");
   // Two scans: one from Germany (the test server trusts cf-ipcountry), one from an address of no
   // known country (ZZ).
-  const browserAgent = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36";
-  const scans: Record<string, string>[] = [{ "user-agent": browserAgent, "cf-ipcountry": "DE" }, { "user-agent": browserAgent }];
+  const browserAgent =
+    "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36";
+  const scans: Record<string, string>[] = [
+    { "user-agent": browserAgent, "cf-ipcountry": "DE" },
+    { "user-agent": browserAgent },
+  ];
   for (const headers of scans) {
     expect((await request.get(`/q/${code.code}`, { headers, maxRedirects: 0 })).status()).toBe(302);
   }
@@ -87,7 +98,11 @@ test("long names, URLs and emails wrap on every page at phone and desktop width"
     await logIn(page, owner.email, "/library");
     const pages: [string, string, () => Promise<void>][] = [
       ["library", "/library", () => expect(page.getByTestId(`item-${code.code}`)).toContainText(LONG_NAME)],
-      ["business", "/business?section=review", () => expect(page.getByTestId(`draft-${draft.code}`)).toContainText(LONG_URL)],
+      [
+        "business",
+        "/business?section=review",
+        () => expect(page.getByTestId(`draft-${draft.code}`)).toContainText(LONG_URL),
+      ],
       ["analytics", "/analytics", () => expect(page.getByRole("link", { name: LONG_NAME }).first()).toBeVisible()],
       ["analytics-code", `/analytics/${code.code}`, () => expect(page.getByTestId("daily-chart")).toBeVisible()],
     ];
@@ -151,7 +166,9 @@ test("long names, URLs and emails wrap on every page at phone and desktop width"
   await expect(page.locator("main")).not.toContainText(/\b1 (scans|codes)\b/);
 
   // A deleted code's page says so (its history stays readable).
-  const [gone] = await createDynamicCodes(personal, [{ name: "Retired poster", destination_url: "https://example.com/retired" }]);
+  const [gone] = await createDynamicCodes(personal, [
+    { name: "Retired poster", destination_url: "https://example.com/retired" },
+  ]);
   await deleteDynamicCode(personal, gone.code);
   await page.goto(`/analytics/${gone.code}`);
   await expect(page.getByRole("heading", { level: 1 })).toContainText("Retired poster");
@@ -231,7 +248,9 @@ test("errors appear at their own form, take the focus, and clear with the next c
   // Paste many: every bad line is named, each on its own line.
   await page.goto("/library");
   await page.getByRole("button", { name: "Paste many" }).click();
-  await page.getByLabel("Lines").fill(`${tooLong}, https://example.com/a\nGood, https://example.com/b\nno comma\nBad, ftp://example.com/c`);
+  await page
+    .getByLabel("Lines")
+    .fill(`${tooLong}, https://example.com/a\nGood, https://example.com/b\nno comma\nBad, ftp://example.com/c`);
   await page.getByRole("button", { name: "Create all" }).click();
   const pasteError = page.getByTestId("library-error");
   await expect(pasteError).toContainText("Line 1: Name must be 1 to 200 characters");
@@ -259,9 +278,10 @@ test("Reject asks first: dismissed keeps the draft, accepted removes it", async 
   const team = await createTeam(admin.id, "Reject Team");
   const writer = await account("reject-writer", "free", "Wes Writer");
   await addMember(admin.id, writer.email, "writer");
-  const [draft] = await createDynamicCodes({ userId: writer.id, library: { kind: "team", teamId: team.id }, role: "writer" }, [
-    { name: "Maybe poster", destination_url: "https://example.com/maybe" },
-  ]);
+  const [draft] = await createDynamicCodes(
+    { userId: writer.id, library: { kind: "team", teamId: team.id }, role: "writer" },
+    [{ name: "Maybe poster", destination_url: "https://example.com/maybe" }],
+  );
   const page = await browser.newPage();
   await logIn(page, admin.email, "/business?section=review");
   const row = page.getByTestId(`draft-${draft.code}`);

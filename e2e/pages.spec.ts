@@ -17,7 +17,8 @@ function watch(page: Page, origin: string) {
   page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
   page.on("request", (request) => {
     const url = request.url();
-    if (!url.startsWith(origin) && !url.startsWith("data:") && !url.startsWith("blob:")) problems.push(`request leaving the server: ${url}`);
+    if (!url.startsWith(origin) && !url.startsWith("data:") && !url.startsWith("blob:"))
+      problems.push(`request leaving the server: ${url}`);
   });
   page.on("response", (response) => {
     if (response.status() >= 500) problems.push(`${response.status()} from ${response.url()}`);
@@ -32,13 +33,19 @@ test("every page loads cleanly at desktop and phone width", async ({ browser, ba
   const owner = await account("pages", "business", "Paige Owner");
   await createTeam(owner.id, "Pages Team");
   const personal = { userId: owner.id, library: { kind: "personal" as const, userId: owner.id } };
-  const [code] = await createDynamicCodes(personal, [{ name: "Shop window", destination_url: "https://example.com/shop" }]);
+  const [code] = await createDynamicCodes(personal, [
+    { name: "Shop window", destination_url: "https://example.com/shop" },
+  ]);
   await createStaticCodes(personal, [{ name: "Wi-Fi", url: "https://example.com/wifi" }]);
 
   for (const [width, viewport] of Object.entries(WIDTHS)) {
     const anonymous = await browser.newPage({ viewport });
     const seenAnonymous = watch(anonymous, origin);
-    for (const [name, path] of [["home", "/"], ["login", "/login"], ["signup", "/signup"]]) {
+    for (const [name, path] of [
+      ["home", "/"],
+      ["login", "/login"],
+      ["signup", "/signup"],
+    ]) {
       await anonymous.goto(path);
       await expect(anonymous.locator("main h1").first()).toBeVisible();
       await shot(anonymous, `page-${name}-${width}`);

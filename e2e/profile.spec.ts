@@ -5,7 +5,6 @@ import { setTier } from "../server/accounts/users";
 import { linkIn, waitForMail } from "../tests/mail-sink";
 import { shot } from "./helpers";
 
-
 test("a Pro account generates a key, uses it, and revokes it", async ({ page, request }) => {
   const email = `e2e-${randomUUID()}@test.example`;
   const password = "e2e-password-1";

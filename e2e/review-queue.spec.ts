@@ -19,23 +19,41 @@ test("300 drafts: paged, filtered, reviewed in bulk; errors at their row", async
   const asWriter = { userId: writer.id, library: { kind: "team" as const, teamId: team.id }, role: "writer" as const };
   const drafts = [];
   for (let batch = 0; batch < 6; batch++) {
-    drafts.push(...(await createDynamicCodes(asWriter, Array.from({ length: 50 }, (_, i) => ({ name: `Draft ${batch * 50 + i}`, destination_url: `https://example.com/d/${batch * 50 + i}` })))));
+    drafts.push(
+      ...(await createDynamicCodes(
+        asWriter,
+        Array.from({ length: 50 }, (_, i) => ({
+          name: `Draft ${batch * 50 + i}`,
+          destination_url: `https://example.com/d/${batch * 50 + i}`,
+        })),
+      )),
+    );
   }
-  await createStaticCodes(asWriter, [1, 2, 3].map((i) => ({ name: `Leaflet ${i}`, url: `https://example.com/leaflet/${i}` })));
+  await createStaticCodes(
+    asWriter,
+    [1, 2, 3].map((i) => ({ name: `Leaflet ${i}`, url: `https://example.com/leaflet/${i}` })),
+  );
 
-  for (const viewport of [{ width: 390, height: 844 }, { width: 1280, height: 800 }]) {
+  for (const viewport of [
+    { width: 390, height: 844 },
+    { width: 1280, height: 800 },
+  ]) {
     const page = await browser.newPage({ viewport });
     await logIn(page, owner.email, "/business?section=review");
     const queue = page.getByTestId("review-queue");
     await expect(queue.locator("li")).toHaveCount(20);
     await expect(page.getByTestId("queue-page-of")).toHaveText("Page 1 of 16 · 303 drafts");
     await shot(page, `review-queue-${viewport.width}`);
-    await page.getByRole("region", { name: "Review queue" }).screenshot({ path: `e2e/screenshots/review-queue-section-${viewport.width}.png` });
+    await page
+      .getByRole("region", { name: "Review queue" })
+      .screenshot({ path: `e2e/screenshots/review-queue-section-${viewport.width}.png` });
     // Members is one click away, within the first screen, not below hundreds of drafts.
     await openSection(page, "Members");
     const members = (await page.getByRole("heading", { name: "Members", exact: true }).boundingBox())!;
     expect(members.y).toBeLessThan(viewport.height);
-    await page.getByRole("region", { name: "Members" }).screenshot({ path: `e2e/screenshots/members-section-${viewport.width}.png` });
+    await page
+      .getByRole("region", { name: "Members" })
+      .screenshot({ path: `e2e/screenshots/members-section-${viewport.width}.png` });
     await page.close();
   }
 
@@ -56,9 +74,15 @@ test("300 drafts: paged, filtered, reviewed in bulk; errors at their row", async
   await expect(queue.locator("li")).toHaveCount(11); // Draft 29 and Draft 290–299
   await page.getByLabel("Search drafts").fill("");
   await page.getByRole("button", { name: "Filter" }).click();
-  await page.getByRole("navigation", { name: "Pages of the review queue" }).getByRole("button", { name: "Next" }).click();
+  await page
+    .getByRole("navigation", { name: "Pages of the review queue" })
+    .getByRole("button", { name: "Next" })
+    .click();
   await expect(pageOf).toHaveText("Page 2 of 16 · 303 drafts");
-  await page.getByRole("navigation", { name: "Pages of the review queue" }).getByRole("button", { name: "Previous" }).click();
+  await page
+    .getByRole("navigation", { name: "Pages of the review queue" })
+    .getByRole("button", { name: "Previous" })
+    .click();
   await expect(pageOf).toHaveText("Page 1 of 16 · 303 drafts");
 
   // Bulk Approve of two selected drafts.
@@ -69,7 +93,9 @@ test("300 drafts: paged, filtered, reviewed in bulk; errors at their row", async
   await expect(page.getByTestId(`draft-${newest.code}`)).toHaveCount(0);
   await expect(page.getByTestId(`draft-${second.code}`)).toHaveCount(0);
   await expect(pageOf).toHaveText("Page 1 of 16 · 301 drafts");
-  expect((await db.dynamicCode.findMany({ where: { code: { in: [newest.code, second.code] } } })).map((d) => d.status)).toEqual(["active", "active"]);
+  expect(
+    (await db.dynamicCode.findMany({ where: { code: { in: [newest.code, second.code] } } })).map((d) => d.status),
+  ).toEqual(["active", "active"]);
 
   // All or none: one of the selection approved meanwhile, the other stays a draft.
   await page.getByLabel(`Select ${third.name}`, { exact: true }).check();
@@ -89,7 +115,9 @@ test("300 drafts: paged, filtered, reviewed in bulk; errors at their row", async
   await page.getByRole("button", { name: "Reject selected (20)" }).click();
   await page.getByRole("button", { name: "Cancel" }).click();
   await expect(queue.locator("li")).toHaveCount(20);
-  const firstPage = await queue.locator("li").evaluateAll((rows) => rows.map((row) => row.getAttribute("data-testid")!.replace("draft-", "")));
+  const firstPage = await queue
+    .locator("li")
+    .evaluateAll((rows) => rows.map((row) => row.getAttribute("data-testid")!.replace("draft-", "")));
   await page.getByRole("button", { name: "Reject selected (20)" }).click();
   await page.getByLabel("Reason for rejecting 20 drafts").fill("Test batch, not for print");
   await page.getByRole("button", { name: "Reject and delete" }).click();
@@ -99,14 +127,22 @@ test("300 drafts: paged, filtered, reviewed in bulk; errors at their row", async
   expect(await db.dynamicCode.count({ where: { code: { in: firstPage }, deletedAt: { not: null } } })).toBe(17);
 
   // Approve's error at its row (the draft was rejected meanwhile), focused, not at the top.
-  const [gone, kept] = await queue.locator("li").evaluateAll((rows) => rows.slice(0, 2).map((row) => row.getAttribute("data-testid")!.replace("draft-", "")));
+  const [gone, kept] = await queue
+    .locator("li")
+    .evaluateAll((rows) => rows.slice(0, 2).map((row) => row.getAttribute("data-testid")!.replace("draft-", "")));
   await reviewDrafts(owner.id, "reject", [{ kind: "dynamic", id: gone }], "Another tab");
   await page.getByTestId(`draft-${gone}`).getByRole("button", { name: "Approve" }).click();
   const rowError = page.getByTestId(`draft-error-${gone}`);
-  await expect(rowError).toHaveText(new RegExp(`^This draft was already rejected by ${owner.email.replace(/[.+]/g, "\\$&")} at \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC$`));
+  await expect(rowError).toHaveText(
+    new RegExp(
+      `^This draft was already rejected by ${owner.email.replace(/[.+]/g, "\\$&")} at \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC$`,
+    ),
+  );
   await expect(rowError).toBeFocused();
   await expect(page.getByTestId("team-error")).toHaveCount(0);
-  await page.getByRole("region", { name: "Review queue" }).screenshot({ path: "e2e/screenshots/review-queue-row-error.png" });
+  await page
+    .getByRole("region", { name: "Review queue" })
+    .screenshot({ path: "e2e/screenshots/review-queue-row-error.png" });
   // The next change clears it.
   await page.getByTestId(`draft-${kept}`).getByRole("button", { name: "Approve" }).click();
   await expect(page.getByTestId(`draft-${kept}`)).toHaveCount(0);

@@ -7,10 +7,15 @@ import { createDynamicCodes } from "../server/library/dynamicCodes";
 import { UA } from "../tests/agents";
 import { accessibilityErrors, account, logIn, shot } from "./helpers";
 
-test("rules built in the editor decide where scans go, and the destinations show in analytics", async ({ page, request }) => {
+test("rules built in the editor decide where scans go, and the destinations show in analytics", async ({
+  page,
+  request,
+}) => {
   const user = await account("rules", "pro", "Rule Maker");
   const { key } = await generateKey(user.id, "personal");
-  const [code] = await createDynamicCodes({ userId: user.id, library: { kind: "personal", userId: user.id } }, [{ name: "App poster", destination_url: "https://example.com/app" }]);
+  const [code] = await createDynamicCodes({ userId: user.id, library: { kind: "personal", userId: user.id } }, [
+    { name: "App poster", destination_url: "https://example.com/app" },
+  ]);
   await logIn(page, user.email, "/library");
   const row = page.getByTestId(`item-${code.code}`);
   await row.getByRole("button", { name: "Rules" }).click();
@@ -35,7 +40,9 @@ test("rules built in the editor decide where scans go, and the destinations show
   await row.getByRole("button", { name: "Add rule" }).click();
   await row.getByLabel("Rule 3 URL").fill("https://example.com/nothing");
   await row.getByRole("button", { name: "Save rules" }).click();
-  await expect(row.getByTestId(`rules-error-${code.code}`)).toContainText("targets[2] needs at least one of os, device, country");
+  await expect(row.getByTestId(`rules-error-${code.code}`)).toContainText(
+    "targets[2] needs at least one of os, device, country",
+  );
   await row.getByRole("button", { name: "Remove rule 3" }).click();
   await row.getByRole("button", { name: "Save rules" }).click();
   await expect(row.getByRole("button", { name: "Save rules" })).toHaveCount(0);
@@ -48,8 +55,13 @@ test("rules built in the editor decide where scans go, and the destinations show
   expect(saved.utm).toEqual({ source: "poster", campaign: "launch" });
 
   // Scans through /q with matching agents.
-  const scan = async (userAgent: string) => (await request.get(`/q/${code.code}`, { maxRedirects: 0, headers: { "user-agent": userAgent } })).headers()["location"];
-  expect(await scan(UA.android)).toBe("https://play.google.com/store/apps/details?id=x&utm_source=poster&utm_campaign=launch");
+  const scan = async (userAgent: string) =>
+    (await request.get(`/q/${code.code}`, { maxRedirects: 0, headers: { "user-agent": userAgent } })).headers()[
+      "location"
+    ];
+  expect(await scan(UA.android)).toBe(
+    "https://play.google.com/store/apps/details?id=x&utm_source=poster&utm_campaign=launch",
+  );
   expect(await scan(UA.iphone)).toBe("https://apps.apple.com/app/id1?utm_source=poster&utm_campaign=launch");
   expect(await scan(UA.iphone)).toBe("https://apps.apple.com/app/id1?utm_source=poster&utm_campaign=launch");
   expect(await scan(UA.edge)).toBe("https://example.com/app?utm_source=poster&utm_campaign=launch");
@@ -70,14 +82,18 @@ test("rules built in the editor decide where scans go, and the destinations show
   const rows = destinations.locator("tr");
   await expect(rows).toHaveCount(3);
   await expect(rows.first()).toContainText("2 scans");
-  await expect(destinations).toContainText("https://play.google.com/store/apps/details?id=x&utm_source=poster&utm_campaign=launch");
+  await expect(destinations).toContainText(
+    "https://play.google.com/store/apps/details?id=x&utm_source=poster&utm_campaign=launch",
+  );
   await expect(destinations).toContainText("https://example.com/app?utm_source=poster&utm_campaign=launch");
   await shot(page, "analytics-destinations");
 });
 
 test("a protected code's password form at phone width, without JavaScript", async ({ browser }) => {
   const user = await account("rules-pw", "pro", "Staff Room");
-  const [code] = await createDynamicCodes({ userId: user.id, library: { kind: "personal", userId: user.id } }, [{ name: "Staff room", destination_url: "https://example.com/staff", password: "staff-4471" }]);
+  const [code] = await createDynamicCodes({ userId: user.id, library: { kind: "personal", userId: user.id } }, [
+    { name: "Staff room", destination_url: "https://example.com/staff", password: "staff-4471" },
+  ]);
   const page = await browser.newPage({ viewport: { width: 390, height: 844 }, javaScriptEnabled: false });
   await page.goto(`/q/${code.code}`);
   await expect(page.getByRole("heading", { name: "This QR code is protected" })).toBeVisible();

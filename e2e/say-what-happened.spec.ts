@@ -12,7 +12,9 @@ import { addMember, createTeam, reviewDrafts } from "../server/teams/teams";
 import { waitForMail } from "../tests/mail-sink";
 import { account, logIn, PASSWORD, shot } from "./helpers";
 
-test("sign-up says where the verification mail went; the profile says the address is unverified, with Resend", async ({ page }) => {
+test("sign-up says where the verification mail went; the profile says the address is unverified, with Resend", async ({
+  page,
+}) => {
   const email = `signup-${randomUUID()}@test.example`;
   await page.goto("/signup");
   await page.getByLabel("Email").fill(email);
@@ -66,7 +68,10 @@ test("deleting the account ends on a page that says it was deleted", async ({ pa
   await shot(page, "say-account-deleted");
 });
 
-test("URL fields complete https:// before saving; recovery codes can be copied and downloaded", async ({ page, context }) => {
+test("URL fields complete https:// before saving; recovery codes can be copied and downloaded", async ({
+  page,
+  context,
+}) => {
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
   const user = await account("urls", "pro");
   await logIn(page, user.email, "/library");
@@ -81,7 +86,9 @@ test("URL fields complete https:// before saving; recovery codes can be copied a
   // Enter saves at once: the completed address is what is saved.
   await url.fill("example.com/menu?day=1");
   await url.press("Enter");
-  await expect.poll(() => db.dynamicCode.findFirst({ where: { userId: user.id } }).then((r) => r?.destinationUrl)).toBe("https://example.com/menu?day=1");
+  await expect
+    .poll(() => db.dynamicCode.findFirst({ where: { userId: user.id } }).then((r) => r?.destinationUrl))
+    .toBe("https://example.com/menu?day=1");
   await shot(page, "say-url-completed");
 
   await page.goto("/profile");
@@ -95,20 +102,28 @@ test("URL fields complete https:// before saving; recovery codes can be copied a
   await codes.getByRole("button", { name: "Copy codes" }).click();
   await expect(codes.getByRole("button", { name: "Copied" })).toBeVisible();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(listed.join("\n"));
-  const [download] = await Promise.all([page.waitForEvent("download"), codes.getByRole("link", { name: "Download codes" }).click()]);
+  const [download] = await Promise.all([
+    page.waitForEvent("download"),
+    codes.getByRole("link", { name: "Download codes" }).click(),
+  ]);
   expect(download.suggestedFilename()).toBe("qr-records-recovery-codes.txt");
   const text = readFileSync((await download.path())!, "utf8");
   for (const code of listed) expect(text).toContain(code);
   await codes.screenshot({ path: "e2e/screenshots/say-recovery-codes.png" });
 });
 
-test("the review queue shows QR codes and short links; a second tab's Approve says who decided; a rejection's reason reaches the writer", async ({ browser }) => {
+test("the review queue shows QR codes and short links; a second tab's Approve says who decided; a rejection's reason reaches the writer", async ({
+  browser,
+}) => {
   const admin = await account("say-admin", "business", "Ada Admin");
   const team = await createTeam(admin.id, "Say Team");
   const writer = await account("say-writer", "free", "Wes Writer");
   await addMember(admin.id, writer.email, "writer");
   const asWriter = { userId: writer.id, library: { kind: "team" as const, teamId: team.id }, role: "writer" as const };
-  const [menu, poster] = await createDynamicCodes(asWriter, ["Menu", "Poster"].map((name) => ({ name, destination_url: `https://example.com/${name.toLowerCase()}` })));
+  const [menu, poster] = await createDynamicCodes(
+    asWriter,
+    ["Menu", "Poster"].map((name) => ({ name, destination_url: `https://example.com/${name.toLowerCase()}` })),
+  );
 
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   await logIn(page, admin.email, "/business?section=review");
@@ -122,7 +137,9 @@ test("the review queue shows QR codes and short links; a second tab's Approve sa
   // Another tab approved it meanwhile.
   await reviewDrafts(admin.id, "approve", [{ kind: "dynamic", id: menu.code }]);
   await row.getByRole("button", { name: "Approve" }).click();
-  await expect(page.getByTestId(`draft-error-${menu.code}`)).toHaveText(new RegExp(`^This draft was already approved by ${admin.email.replace(/[.+]/g, "\\$&")} at `));
+  await expect(page.getByTestId(`draft-error-${menu.code}`)).toHaveText(
+    new RegExp(`^This draft was already approved by ${admin.email.replace(/[.+]/g, "\\$&")} at `),
+  );
 
   const posterRow = page.getByTestId(`draft-${poster.code}`);
   await posterRow.getByRole("button", { name: "Reject" }).click();

@@ -4,12 +4,26 @@ import { expect, test } from "@playwright/test";
 import { generateKey } from "../server/keys/apiKeys";
 import { account, logIn, shot } from "./helpers";
 
-test("the second of two tabs editing one code is told to reload, and nothing is overwritten", async ({ page, context, request }) => {
+test("the second of two tabs editing one code is told to reload, and nothing is overwritten", async ({
+  page,
+  context,
+  request,
+}) => {
   const user = await account("stale", "pro", "Stale Saver");
   const { key } = await generateKey(user.id, "personal");
-  const created = await request.post("/v1/dynqrcodes", { headers: { "x-api-key": key }, data: { destination_url: "https://example.com/menu", name: "Menu" } });
+  const created = await request.post("/v1/dynqrcodes", {
+    headers: { "x-api-key": key },
+    data: { destination_url: "https://example.com/menu", name: "Menu" },
+  });
   const { code } = (await created.json()).created[0];
-  const listed = async () => ((await (await request.get("/v1/dynqrcodes", { headers: { "x-api-key": key } })).json()).dynqrcodes as { code: string; name: string; destination_url: string }[]).find((d) => d.code === code)!;
+  const listed = async () =>
+    (
+      (await (await request.get("/v1/dynqrcodes", { headers: { "x-api-key": key } })).json()).dynqrcodes as {
+        code: string;
+        name: string;
+        destination_url: string;
+      }[]
+    ).find((d) => d.code === code)!;
 
   await logIn(page, user.email, "/library");
   const other = await context.newPage();

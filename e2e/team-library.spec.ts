@@ -27,7 +27,9 @@ test("writers add drafts, viewers only read, admins publish", async ({ browser }
   await shot(writerPage, "team-library-writer");
   const testId = (await writerRow.getAttribute("data-testid"))!;
   await openSection(writerPage, "Review");
-  await expect(writerPage.locator('[data-testid^="draft-"]', { hasText: "Team flyer" })).toContainText("waiting for an admin");
+  await expect(writerPage.locator('[data-testid^="draft-"]', { hasText: "Team flyer" })).toContainText(
+    "waiting for an admin",
+  );
 
   const viewerPage = await browser.newPage();
   await logIn(viewerPage, viewer.email, "/business");

@@ -7,7 +7,6 @@ import { account, logIn, PASSWORD, shotAtWidths } from "./helpers";
 
 const WIDTHS = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } };
 
-
 async function logInWithCode(page: Page, email: string, code: string) {
   // After Log out: the log-in page, not /profile's password fields.
   await expect(page).toHaveURL(/\/login/);
@@ -19,7 +18,9 @@ async function logInWithCode(page: Page, email: string, code: string) {
   await page.getByRole("button", { name: "Log in" }).click();
 }
 
-test("enable two-factor, then log in with a code and with a recovery code, which then stops working", async ({ page }) => {
+test("enable two-factor, then log in with a code and with a recovery code, which then stops working", async ({
+  page,
+}) => {
   const user = await account("e2e-2fa", "pro");
   await page.setViewportSize(WIDTHS.desktop);
   await logIn(page, user.email, "/profile");

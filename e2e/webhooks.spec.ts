@@ -19,16 +19,27 @@ async function receiver() {
     req.on("data", (c) => (body += c));
     req.on("end", () => {
       hits.push({ path: req.url ?? "", headers: req.headers as Record<string, string>, body });
-      if (failing.has(req.url ?? "")) res.writeHead(500, { "content-type": "text/plain" }).end("receiver says: database locked");
+      if (failing.has(req.url ?? ""))
+        res.writeHead(500, { "content-type": "text/plain" }).end("receiver says: database locked");
       else res.writeHead(204).end();
     });
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  return { base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, hits, failing, close: () => new Promise((r) => server.close(r)) };
+  return {
+    base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    hits,
+    failing,
+    close: () => new Promise((r) => server.close(r)),
+  };
 }
 
-for (const [width, viewport] of Object.entries({ desktop: { width: 1280, height: 900 }, phone: { width: 390, height: 844 } })) {
-  test(`/profile: add an endpoint, test it, read the delivery log, resend, edit, disable and delete (${width})`, async ({ browser }) => {
+for (const [width, viewport] of Object.entries({
+  desktop: { width: 1280, height: 900 },
+  phone: { width: 390, height: 844 },
+})) {
+  test(`/profile: add an endpoint, test it, read the delivery log, resend, edit, disable and delete (${width})`, async ({
+    browser,
+  }) => {
     test.setTimeout(120_000);
     const hooks = await receiver();
     const owner = await account(`hooks-${width}`, "pro");
@@ -62,7 +73,11 @@ for (const [width, viewport] of Object.entries({ desktop: { width: 1280, height:
     await expect.poll(() => hooks.hits.length).toBe(1);
     const hit = hooks.hits[0];
     expect(JSON.parse(hit.body).type).toBe("webhook.test");
-    new Webhook(shownSecret).verify(hit.body, { "webhook-id": hit.headers["webhook-id"], "webhook-timestamp": hit.headers["webhook-timestamp"], "webhook-signature": hit.headers["webhook-signature"] });
+    new Webhook(shownSecret).verify(hit.body, {
+      "webhook-id": hit.headers["webhook-id"],
+      "webhook-timestamp": hit.headers["webhook-timestamp"],
+      "webhook-signature": hit.headers["webhook-signature"],
+    });
 
     await row.getByRole("button", { name: "Deliveries" }).click();
     const log = row.getByTestId("delivery-log");

@@ -56,7 +56,9 @@ async function optionOverflow(select: Locator) {
 }
 
 for (const viewport of WIDTHS) {
-  test(`/library at ${viewport.width} px: create, then import, then the codes; the Kind menu fits; the ZIP panel says where the codes are`, async ({ browser }) => {
+  test(`/library at ${viewport.width} px: create, then import, then the codes; the Kind menu fits; the ZIP panel says where the codes are`, async ({
+    browser,
+  }) => {
     const person = await account("where", "pro", "Wren Where");
     const library = { userId: person.id, library: { kind: "personal" as const, userId: person.id } };
     await createDynamicCodes(library, [{ name: "Shop window", destination_url: "https://example.com/shop" }]);
@@ -88,7 +90,9 @@ for (const viewport of WIDTHS) {
 
 test("on a phone the style preview stays in sight while the colours are edited", async ({ browser }) => {
   const person = await account("preview", "pro", "Pia Preview");
-  const [code] = await createDynamicCodes({ userId: person.id, library: { kind: "personal", userId: person.id } }, [{ name: "Poster", destination_url: "https://example.com/poster" }]);
+  const [code] = await createDynamicCodes({ userId: person.id, library: { kind: "personal", userId: person.id } }, [
+    { name: "Poster", destination_url: "https://example.com/poster" },
+  ]);
   const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
   await logIn(page, person.email, "/library");
   const row = page.getByTestId(`item-${code.code}`);
@@ -111,7 +115,10 @@ test("on a phone the style preview stays in sight while the colours are edited",
     expect(await inView(input), field).toBe(true);
     expect(await uncovered(input), `${field} is not under the preview`).toBe(true);
     expect(await inView(preview), `the preview while editing ${field}`).toBe(true);
-    if (field === "Foreground" || field === "Frame colour") await page.screenshot({ path: `e2e/screenshots/where-style-preview-${field.split(" ")[0].toLowerCase()}-390.png` });
+    if (field === "Foreground" || field === "Frame colour")
+      await page.screenshot({
+        path: `e2e/screenshots/where-style-preview-${field.split(" ")[0].toLowerCase()}-390.png`,
+      });
   }
   await page.close();
 });
@@ -145,14 +152,20 @@ const brokenWords = (page: Page) =>
 test("breakdown labels break between words on a phone", async ({ browser, request }) => {
   const person = await account("labels", "pro", "Lou Labels");
   const [code] = await createDynamicCodes({ userId: person.id, library: { kind: "personal", userId: person.id } }, [
-    { name: "Labels", destination_url: "https://example.com/a-rather-long-destination/that-has-to-wrap-somewhere-on-a-phone-screen" },
+    {
+      name: "Labels",
+      destination_url: "https://example.com/a-rather-long-destination/that-has-to-wrap-somewhere-on-a-phone-screen",
+    },
   ]);
   const agents = [
     "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1",
     "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36",
   ];
   // No country header: the country is Unknown.
-  for (const agent of agents) expect((await request.get(`/q/${code.code}`, { headers: { "user-agent": agent }, maxRedirects: 0 })).status()).toBe(302);
+  for (const agent of agents)
+    expect((await request.get(`/q/${code.code}`, { headers: { "user-agent": agent }, maxRedirects: 0 })).status()).toBe(
+      302,
+    );
   const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
   await logIn(page, person.email, `/analytics/${code.code}`);
   await expect(async () => {
@@ -161,7 +174,10 @@ test("breakdown labels break between words on a phone", async ({ browser, reques
   }).toPass({ timeout: 20_000 });
   await expect(page.getByRole("cell", { name: "Unknown", exact: true })).toBeVisible();
   expect(await brokenWords(page)).toEqual([]);
-  const [scrollWidth, innerWidth] = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
+  const [scrollWidth, innerWidth] = await page.evaluate(() => [
+    document.documentElement.scrollWidth,
+    window.innerWidth,
+  ]);
   expect(scrollWidth).toBeLessThanOrEqual(innerWidth);
   await shot(page, "where-analytics-labels-390");
   await page.close();
@@ -196,7 +212,9 @@ const SECTIONS: [string, string, (page: Page) => Locator][] = [
 ];
 
 for (const viewport of WIDTHS) {
-  test(`/business at ${viewport.width} px: one section at a time, each a screen or two, reached by the menu, the keyboard and a link`, async ({ browser }) => {
+  test(`/business at ${viewport.width} px: one section at a time, each a screen or two, reached by the menu, the keyboard and a link`, async ({
+    browser,
+  }) => {
     const { owner } = await team(`sections-${viewport.width}`);
     const page = await browser.newPage({ viewport });
     await logIn(page, owner.email, "/business");
@@ -215,9 +233,13 @@ for (const viewport of WIDTHS) {
       await page.waitForLoadState("networkidle");
       await shot(page, `where-business-${id}-${viewport.width}`);
       const height = await page.evaluate(() => document.documentElement.scrollHeight);
-      expect(height, `${id}: ${height}px high in a ${viewport.height}px window`).toBeLessThanOrEqual(2 * viewport.height);
+      expect(height, `${id}: ${height}px high in a ${viewport.height}px window`).toBeLessThanOrEqual(
+        2 * viewport.height,
+      );
       if (id === "create") {
-        expect(await top(page.getByRole("heading", { name: "Create codes" }))).toBeLessThan(await top(page.getByRole("heading", { name: "Import a CSV file" })));
+        expect(await top(page.getByRole("heading", { name: "Create codes" }))).toBeLessThan(
+          await top(page.getByRole("heading", { name: "Import a CSV file" })),
+        );
       }
     }
 
@@ -240,7 +262,9 @@ for (const viewport of WIDTHS) {
   });
 }
 
-test("/business: a writer sees no admin sections, and a section they cannot see opens the library", async ({ browser }) => {
+test("/business: a writer sees no admin sections, and a section they cannot see opens the library", async ({
+  browser,
+}) => {
   const { writer, viewer } = await team("sections-writer");
   const page = await browser.newPage();
   await logIn(page, writer.email, "/business?section=webhooks");
@@ -251,7 +275,12 @@ test("/business: a writer sees no admin sections, and a section they cannot see 
   await page.close();
   const viewing = await browser.newPage();
   await logIn(viewing, viewer.email, "/business");
-  await expect(viewing.getByRole("navigation", { name: "Sections of the team page" }).getByRole("link")).toHaveText(["Library", "Review", "Members", "Keys"]);
+  await expect(viewing.getByRole("navigation", { name: "Sections of the team page" }).getByRole("link")).toHaveText([
+    "Library",
+    "Review",
+    "Members",
+    "Keys",
+  ]);
   await viewing.close();
 });
 

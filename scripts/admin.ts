@@ -14,7 +14,10 @@ const USAGE = "usage: npm run admin -- set-tier <email> <free|pro|business> | ba
 const [command, ...rest] = process.argv.slice(2);
 
 function embeddedFile(): string {
-  if (backendOf(env.databaseUrl) !== "sqlite") throw new Error("backup and restore are for the embedded database; for PostgreSQL use pg_dump and pg_restore (README, 'Running in production')");
+  if (backendOf(env.databaseUrl) !== "sqlite")
+    throw new Error(
+      "backup and restore are for the embedded database; for PostgreSQL use pg_dump and pg_restore (README, 'Running in production')",
+    );
   return sqliteFileOf(env.databaseUrl);
 }
 

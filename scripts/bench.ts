@@ -20,14 +20,32 @@ import { cluster } from "./bench/cluster";
 import { hostile } from "./bench/hostile";
 
 const only = process.argv.includes("--only") ? process.argv[process.argv.indexOf("--only") + 1] : "";
-const SECTIONS: Record<string, () => Promise<void>> = { shortlink, operations, rules, api, ratelimit: rateLimiter, analytics, images, webhooks, spool, writepath: writePath, growth, hostile: () => (buildOnce(), hostile(Math.min(duration, 10))), cluster: () => (buildOnce(), cluster(clusterSeconds, clusterRate, clusterOutage)) };
+const SECTIONS: Record<string, () => Promise<void>> = {
+  shortlink,
+  operations,
+  rules,
+  api,
+  ratelimit: rateLimiter,
+  analytics,
+  images,
+  webhooks,
+  spool,
+  writepath: writePath,
+  growth,
+  hostile: () => (buildOnce(), hostile(Math.min(duration, 10))),
+  cluster: () => (buildOnce(), cluster(clusterSeconds, clusterRate, clusterOutage)),
+};
 if (only) {
   await SECTIONS[only]();
 } else {
   // Each section in a process of its own: the database client is made once per process.
   const figures: { name: string; value: string; goal: string; met: boolean }[] = [];
   for (const section of Object.keys(SECTIONS)) {
-    const run = spawnSync(process.execPath, ["--import", "tsx", "scripts/bench.ts", ...process.argv.slice(2), "--only", section], { stdio: ["ignore", "pipe", "inherit"], encoding: "utf8", maxBuffer: 64 * 2 ** 20 });
+    const run = spawnSync(
+      process.execPath,
+      ["--import", "tsx", "scripts/bench.ts", ...process.argv.slice(2), "--only", section],
+      { stdio: ["ignore", "pipe", "inherit"], encoding: "utf8", maxBuffer: 64 * 2 ** 20 },
+    );
     for (const line of run.stdout.split("\n")) {
       if (line.startsWith("BENCH-FIGURE ")) figures.push(JSON.parse(line.slice("BENCH-FIGURE ".length)));
       else process.stdout.write(`${line}\n`);
@@ -36,6 +54,9 @@ if (only) {
   }
   const width = Math.max(...figures.map((f) => f.name.length));
   console.log(`\n${"figure".padEnd(width)}  ${"measured".padEnd(40)}  ${"goal".padEnd(18)}  met`);
-  for (const f of figures) console.log(`${f.name.padEnd(width)}  ${f.value.padEnd(40)}  ${f.goal.padEnd(18)}  ${f.goal === "—" ? "" : f.met ? "yes" : "NO"}`);
+  for (const f of figures)
+    console.log(
+      `${f.name.padEnd(width)}  ${f.value.padEnd(40)}  ${f.goal.padEnd(18)}  ${f.goal === "—" ? "" : f.met ? "yes" : "NO"}`,
+    );
 }
 process.exit(0);

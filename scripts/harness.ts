@@ -29,7 +29,9 @@ export function freePort(): Promise<number> {
  * (docs/RELIABILITY.md, "Memory").
  */
 export const SERVER_NODE_OPTIONS: string[] = (() => {
-  const words = (JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { scripts: { start: string } }).scripts.start.split(" ");
+  const words = (
+    JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { scripts: { start: string } }
+  ).scripts.start.split(" ");
   return words.slice(1, words.indexOf("--import"));
 })();
 
@@ -43,7 +45,11 @@ export type RunningServer = {
 };
 
 /** `cwd`: another working directory (its ./data is the server's), laid out like the repository. */
-export async function startServer(env: Record<string, string | undefined> = {}, port?: number, cwd?: string): Promise<RunningServer> {
+export async function startServer(
+  env: Record<string, string | undefined> = {},
+  port?: number,
+  cwd?: string,
+): Promise<RunningServer> {
   port ??= await freePort();
   // SERVER_NODE_ARGS: extra Node options for the server (say --cpu-prof, which NODE_OPTIONS refuses).
   const nodeArgs = process.env.SERVER_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
@@ -51,14 +57,35 @@ export async function startServer(env: Record<string, string | undefined> = {}, 
   // the caller names one (to restart on it).
   const ownSpool = env.SCAN_SPOOL_DIR === undefined ? mkdtempSync(path.join(tmpdir(), "qr-spool-")) : null;
   if (ownSpool) env = { ...env, SCAN_SPOOL_DIR: ownSpool };
-  const child = spawn(process.execPath, [...SERVER_NODE_OPTIONS, ...nodeArgs, "--import", "tsx", "server/http/server.ts", "--port", String(port), "--host", "127.0.0.1"], {
-    // PORT too, as `npm start` gives it: APP_URL's default follows it.
-    // No drain window by default (tests stop many servers; the tests of draining set one), and
-    // no access lines unless a test asks for them (LOG_LEVEL).
-    env: { ...process.env, PORT: String(port), SHUTDOWN_DRAIN_SECONDS: "0", LOG_LEVEL: process.env.LOG_LEVEL ?? "warn", ...env, NODE_ENV: "production" },
-    stdio: ["ignore", "pipe", "pipe"],
-    cwd,
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      ...SERVER_NODE_OPTIONS,
+      ...nodeArgs,
+      "--import",
+      "tsx",
+      "server/http/server.ts",
+      "--port",
+      String(port),
+      "--host",
+      "127.0.0.1",
+    ],
+    {
+      // PORT too, as `npm start` gives it: APP_URL's default follows it.
+      // No drain window by default (tests stop many servers; the tests of draining set one), and
+      // no access lines unless a test asks for them (LOG_LEVEL).
+      env: {
+        ...process.env,
+        PORT: String(port),
+        SHUTDOWN_DRAIN_SECONDS: "0",
+        LOG_LEVEL: process.env.LOG_LEVEL ?? "warn",
+        ...env,
+        NODE_ENV: "production",
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+      cwd,
+    },
+  );
   let output = "";
   child.stdout!.on("data", (chunk: Buffer) => (output += chunk));
   child.stderr!.on("data", (chunk: Buffer) => {
@@ -77,7 +104,8 @@ export async function startServer(env: Record<string, string | undefined> = {}, 
   const startSeconds = Number(process.env.SERVER_START_SECONDS ?? 60);
   const deadline = Date.now() + startSeconds * 1000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}: ${output.trim().split("\n").pop()}`);
+    if (child.exitCode !== null)
+      throw new Error(`the server exited with ${child.exitCode}: ${output.trim().split("\n").pop()}`);
     if (Date.now() > deadline) {
       child.kill("SIGKILL");
       throw new Error(`the server did not start within ${startSeconds} s`);
@@ -106,7 +134,9 @@ export async function startRedis() {
   const port = await freePort();
   let child: ChildProcess | undefined;
   const start = async () => {
-    child = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: "ignore" });
+    child = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], {
+      stdio: "ignore",
+    });
     for (let i = 0; i < 100; i++) {
       const up = await new Promise<boolean>((resolve) => {
         const socket = net.connect(port, "127.0.0.1", () => {
@@ -136,10 +166,14 @@ export async function startRedis() {
  */
 export async function freshDatabase(purpose: string): Promise<{ url: string; cleanup: () => Promise<void> }> {
   const database = await createDatabase(purpose);
-  const migrate = spawnSync(process.execPath, ["node_modules/tsx/dist/cli.mjs", "prisma/scripts/migrate.ts", "deploy"], {
-    stdio: "inherit",
-    env: { ...process.env, DATABASE_URL: database.url },
-  });
+  const migrate = spawnSync(
+    process.execPath,
+    ["node_modules/tsx/dist/cli.mjs", "prisma/scripts/migrate.ts", "deploy"],
+    {
+      stdio: "inherit",
+      env: { ...process.env, DATABASE_URL: database.url },
+    },
+  );
   if (migrate.status !== 0) {
     await database.cleanup();
     throw new Error("migrating the fresh database failed");

@@ -9,7 +9,8 @@ if (process.env.NODE_ENV === "production") {
   process.exit(1);
 }
 // Two starts on a new embedded database seed in turn (the second finds the accounts made).
-const accounts = env.backend === "sqlite" ? await inStartTurn(sqliteFileOf(env.databaseUrl), seedDemo) : await seedDemo();
+const accounts =
+  env.backend === "sqlite" ? await inStartTurn(sqliteFileOf(env.databaseUrl), seedDemo) : await seedDemo();
 console.log(`Demo accounts (password: ${DEMO_PASSWORD}):`);
 console.table(accounts);
 process.exit(0);

@@ -39,7 +39,8 @@ if (isNewEmbedded) run(["--import", "tsx", "scripts/seed.ts"]);
 if (args.includes("--build") && !dev) run(["node_modules/next/dist/bin/next", "build"]);
 
 console.log(`\nServing on http://localhost:${port}`);
-if (isNewEmbedded) console.log("Log in as pro@example.com / demo-password (see the table above for the other demo accounts).\n");
+if (isNewEmbedded)
+  console.log("Log in as pro@example.com / demo-password (see the table above for the other demo accounts).\n");
 // server/http/server.ts reads --dev, --port and --host from this process's arguments, answers
 // /q/ itself, hands the rest to Next, and on SIGTERM/SIGINT stops listening, writes the
 // buffered scans, then exits.

@@ -7,7 +7,11 @@ import { generate } from "otplib";
 import { BASE_URL, logIn, makeUser } from "./helpers";
 import { linkIn, waitForMail } from "./mail-sink";
 
-export type PageReply = { status: number; body: { result?: { data: unknown }; error?: { message: string; data?: { code: string } } }; text: string };
+export type PageReply = {
+  status: number;
+  body: { result?: { data: unknown }; error?: { message: string; data?: { code: string } } };
+  text: string;
+};
 
 /** A mutation of the pages (`account.forgotPassword`), with the page's Origin unless `origin` says another (null: none). */
 export async function mutate(
@@ -19,7 +23,12 @@ export async function mutate(
   const origin = options.origin === undefined ? base : options.origin;
   const res = await fetch(`${base}/api/trpc/${procedure}`, {
     method: "POST",
-    headers: { "content-type": "application/json", ...(origin ? { origin } : {}), ...(options.cookie ? { cookie: options.cookie } : {}), ...options.headers },
+    headers: {
+      "content-type": "application/json",
+      ...(origin ? { origin } : {}),
+      ...(options.cookie ? { cookie: options.cookie } : {}),
+      ...options.headers,
+    },
     body: input === undefined ? undefined : JSON.stringify(input),
   });
   const text = await res.text();
@@ -52,21 +61,25 @@ export async function mailedToken(email: string, subject: RegExp, pathname: stri
 }
 
 /** The account's activity entries of `action`. */
-export const entries = (userId: string, action: string) => db.activityEntry.findMany({ where: { userId, action }, orderBy: { id: "asc" } });
+export const entries = (userId: string, action: string) =>
+  db.activityEntry.findMany({ where: { userId, action }, orderBy: { id: "asc" } });
 
 // ---- two-factor authentication ----
 
 export type Setup = { secret: string; uri: string; qrSvg: string };
 
 /** A code of the secret's app, `steps` time steps (30 s) from now. */
-export const codeOf = (secret: string, steps = 0) => generate({ secret, epoch: Math.floor(Date.now() / 1000) + steps * 30 });
+export const codeOf = (secret: string, steps = 0) =>
+  generate({ secret, epoch: Math.floor(Date.now() / 1000) + steps * 30 });
 
 /** An account with two-factor on: its session, secret and recovery codes. */
 export async function withTwoFactor() {
   const user = await makeUser("pro");
   const session = await logIn(user.email);
   const setup = (await session("twoFactor.start")) as Setup;
-  const { recoveryCodes } = (await session("twoFactor.confirm", { code: await codeOf(setup.secret) })) as { recoveryCodes: string[] };
+  const { recoveryCodes } = (await session("twoFactor.confirm", { code: await codeOf(setup.secret) })) as {
+    recoveryCodes: string[];
+  };
   return { user, session, secret: setup.secret, recoveryCodes };
 }
 

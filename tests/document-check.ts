@@ -24,7 +24,13 @@ function validatorFor(id: string, schema: object): ValidateFunction {
 }
 
 /** Throws when the answer is not what the document says this operation answers. */
-export function checkAgainstDocument(method: string, path: string, status: number, contentType: string | null, text: string): void {
+export function checkAgainstDocument(
+  method: string,
+  path: string,
+  status: number,
+  contentType: string | null,
+  text: string,
+): void {
   const pathname = new URL(path, "http://x").pathname;
   if (!pathname.startsWith("/v1/") || pathname === "/v1/openapi.json") return;
   const routePath = pathname.slice(3).replace(/\/+$/, "") || "/";
@@ -35,13 +41,18 @@ export function checkAgainstDocument(method: string, path: string, status: numbe
   const op = (doc.paths?.[route.path] as Record<string, Operation> | undefined)?.[route.method.toLowerCase()];
   if (!op) throw new Error(`${where}: the operation is missing from the OpenAPI document`);
   const response = op.responses[String(status)];
-  if (!response) throw new Error(`${where}: status not documented (documented: ${Object.keys(op.responses).join(", ")})`);
+  if (!response)
+    throw new Error(`${where}: status not documented (documented: ${Object.keys(op.responses).join(", ")})`);
   if (upper === "HEAD" || text === "") return;
   const type = (contentType ?? "").split(";")[0].trim();
   const content = response.content ?? {};
-  if (!(type in content)) throw new Error(`${where}: content type ${type} not documented (documented: ${Object.keys(content).join(", ") || "none"})`);
+  if (!(type in content))
+    throw new Error(
+      `${where}: content type ${type} not documented (documented: ${Object.keys(content).join(", ") || "none"})`,
+    );
   const schema = content[type].schema;
   if (type !== "application/json" || !schema) return;
   const validate = validatorFor(`${where} ${type}`, schema);
-  if (!validate(JSON.parse(text))) throw new Error(`${where}: body does not match the document: ${ajv.errorsText(validate.errors)}`);
+  if (!validate(JSON.parse(text)))
+    throw new Error(`${where}: body does not match the document: ${ajv.errorsText(validate.errors)}`);
 }

@@ -84,7 +84,12 @@ export async function http(
  * of the pages' tRPC procedures with that session (what a click on the page sends). `extra`:
  * the authentication code of an account with two-factor, and the browser's headers.
  */
-export async function logIn(email: string, password = TEST_PASSWORD, base = BASE_URL, extra: { code?: string; headers?: Record<string, string> } = {}) {
+export async function logIn(
+  email: string,
+  password = TEST_PASSWORD,
+  base = BASE_URL,
+  extra: { code?: string; headers?: Record<string, string> } = {},
+) {
   const jar = new Map<string, string>();
   const keep = (res: Response) => {
     for (const cookie of res.headers.getSetCookie()) {
@@ -101,13 +106,22 @@ export async function logIn(email: string, password = TEST_PASSWORD, base = BASE
     method: "POST",
     redirect: "manual",
     headers: { ...extra.headers, "content-type": "application/x-www-form-urlencoded", cookie: cookie() },
-    body: new URLSearchParams({ csrfToken, email, password, ...(extra.code === undefined ? {} : { code: extra.code }), json: "true" }),
+    body: new URLSearchParams({
+      csrfToken,
+      email,
+      password,
+      ...(extra.code === undefined ? {} : { code: extra.code }),
+      json: "true",
+    }),
   });
   keep(login);
   if (![...jar.keys()].some((k) => k.includes("session-token"))) {
     // next-auth names the reason in the address it sends the browser to.
-    const where = login.headers.get("location") ?? ((await login.json().catch(() => ({}))) as { url?: string }).url ?? "";
-    throw new Error(`log-in failed for ${email}: ${decodeURIComponent(new URL(where, base).searchParams.get("error") ?? String(login.status))}`);
+    const where =
+      login.headers.get("location") ?? ((await login.json().catch(() => ({}))) as { url?: string }).url ?? "";
+    throw new Error(
+      `log-in failed for ${email}: ${decodeURIComponent(new URL(where, base).searchParams.get("error") ?? String(login.status))}`,
+    );
   }
   const unwrap = async (res: Response) => {
     const body = (await res.json()) as { result?: { data: unknown }; error?: { message: string } };
@@ -130,7 +144,12 @@ export async function logIn(email: string, password = TEST_PASSWORD, base = BASE
     cookie,
     /** A query, as a page load sends it. */
     query: async (procedure: string, input?: unknown) =>
-      unwrap(await fetch(`${base}/api/trpc/${procedure}${input === undefined ? "" : `?input=${encodeURIComponent(JSON.stringify(input))}`}`, { headers: { cookie: cookie() } })),
+      unwrap(
+        await fetch(
+          `${base}/api/trpc/${procedure}${input === undefined ? "" : `?input=${encodeURIComponent(JSON.stringify(input))}`}`,
+          { headers: { cookie: cookie() } },
+        ),
+      ),
     /** Any page or download, with the session. */
     get: (path: string) => fetch(base + path, { headers: { cookie: cookie() }, redirect: "manual" }),
   });
@@ -152,7 +171,14 @@ export function contractErrorShape(body: unknown): "error" | "errors" | null {
     keys[0] === "errors" &&
     Array.isArray(value) &&
     value.length > 0 &&
-    value.every((e) => e && typeof e === "object" && Object.keys(e).sort().join() === "error,index" && Number.isInteger(e.index) && typeof e.error === "string");
+    value.every(
+      (e) =>
+        e &&
+        typeof e === "object" &&
+        Object.keys(e).sort().join() === "error,index" &&
+        Number.isInteger(e.index) &&
+        typeof e.error === "string",
+    );
   return items ? "errors" : null;
 }
 
@@ -164,7 +190,9 @@ type BurstReply = { status: number; headers: Record<string, string | string[] | 
  * it goes, and a burst spread over more than 1/refill seconds would rightly let one more
  * request through. `fire()` sends them all and returns the replies in order.
  */
-export async function prepareBurst(targets: { url: string; headers?: Record<string, string> }[]): Promise<{ fire: () => Promise<BurstReply[]> }> {
+export async function prepareBurst(
+  targets: { url: string; headers?: Record<string, string> }[],
+): Promise<{ fire: () => Promise<BurstReply[]> }> {
   const agent = new HttpAgent({ keepAlive: true, maxSockets: Infinity });
   const send = (url: string, headers: Record<string, string> = {}) =>
     new Promise<BurstReply>((resolve, reject) => {
@@ -190,7 +218,8 @@ export async function prepareBurst(targets: { url: string; headers?: Record<stri
   };
 }
 
-export const burst = async (targets: { url: string; headers?: Record<string, string> }[]) => (await prepareBurst(targets)).fire();
+export const burst = async (targets: { url: string; headers?: Record<string, string> }[]) =>
+  (await prepareBurst(targets)).fire();
 
 /** An account whose address is verified (sign-up from the pages leaves it unverified: tests/api/accounts-*). */
 export async function makeUser(tier: Tier = "pro") {

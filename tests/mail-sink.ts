@@ -32,7 +32,10 @@ export async function startMailSink(dir: string): Promise<{ url: string; stop: (
       stream.on("data", (chunk: Buffer) => chunks.push(chunk));
       stream.on("end", () => {
         count += 1;
-        writeFileSync(path.join(dir, `${Date.now()}-${process.pid}-${String(count).padStart(6, "0")}.eml`), Buffer.concat(chunks));
+        writeFileSync(
+          path.join(dir, `${Date.now()}-${process.pid}-${String(count).padStart(6, "0")}.eml`),
+          Buffer.concat(chunks),
+        );
         callback();
       });
     },
@@ -55,27 +58,37 @@ export type ReceivedMail = ParsedMail & { file: string };
 
 /** Every mail received so far for `address`, oldest first (as the SMTP server received them). */
 export async function mailsTo(address: string, dir = sinkDir()): Promise<ReceivedMail[]> {
-  const files = readdirSync(dir).filter((f) => f.endsWith(".eml")).sort();
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith(".eml"))
+    .sort();
   const mails: ReceivedMail[] = [];
   for (const file of files) {
     const raw = readFileSync(path.join(dir, file));
     // Cheap filter before parsing: the envelope's address is in the To header.
     if (!raw.toString("latin1").toLowerCase().includes(address.toLowerCase())) continue;
     const parsed = await simpleParser(raw);
-    const to = [parsed.to].flat().flatMap((t) => t?.value ?? []).map((v) => v.address?.toLowerCase());
+    const to = [parsed.to]
+      .flat()
+      .flatMap((t) => t?.value ?? [])
+      .map((v) => v.address?.toLowerCase());
     if (to.includes(address.toLowerCase())) mails.push({ ...parsed, file });
   }
   return mails;
 }
 
 /** Waits for the `nth` (1-based, default 1) mail to `address` whose subject matches. */
-export async function waitForMail(address: string, subject: RegExp = /./, options: { nth?: number; timeoutMs?: number; dir?: string } = {}): Promise<ReceivedMail> {
+export async function waitForMail(
+  address: string,
+  subject: RegExp = /./,
+  options: { nth?: number; timeoutMs?: number; dir?: string } = {},
+): Promise<ReceivedMail> {
   const nth = options.nth ?? 1;
   const end = Date.now() + (options.timeoutMs ?? 15_000);
   for (;;) {
     const found = (await mailsTo(address, options.dir)).filter((m) => subject.test(m.subject ?? ""));
     if (found.length >= nth) return found[nth - 1];
-    if (Date.now() > end) throw new Error(`no mail ${nth} to ${address} matching ${subject} within ${options.timeoutMs ?? 15_000} ms`);
+    if (Date.now() > end)
+      throw new Error(`no mail ${nth} to ${address} matching ${subject} within ${options.timeoutMs ?? 15_000} ms`);
     await new Promise((r) => setTimeout(r, 50));
   }
 }

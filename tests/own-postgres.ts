@@ -12,7 +12,9 @@ import { freePort, startServer, type RunningServer } from "../scripts/harness";
  * A test on a cluster of its own does not use the run's database, so it runs once per
  * `.ci/run`: in the PostgreSQL run (node:test's `skip` value elsewhere, with the reason).
  */
-export const ownClusterRun = (process.env.DATABASE_URL ?? "").startsWith("postgres") ? false : "the PostgreSQL run (its own cluster, whatever the run's database)";
+export const ownClusterRun = (process.env.DATABASE_URL ?? "").startsWith("postgres")
+  ? false
+  : "the PostgreSQL run (its own cluster, whatever the run's database)";
 
 const BIN = path.join("/usr/lib/postgresql", readdirSync("/usr/lib/postgresql").sort().pop()!, "bin");
 
@@ -26,12 +28,25 @@ function asPostgres(program: string, args: string[]) {
 export async function ownPostgres() {
   const dir = mkdtempSync("/tmp/qr-pg-");
   if (userInfo().uid === 0) {
-    const { uid, gid } = { uid: Number(execFileSync("id", ["-u", "postgres"]).toString()), gid: Number(execFileSync("id", ["-g", "postgres"]).toString()) };
+    const { uid, gid } = {
+      uid: Number(execFileSync("id", ["-u", "postgres"]).toString()),
+      gid: Number(execFileSync("id", ["-g", "postgres"]).toString()),
+    };
     chownSync(dir, uid, gid);
   }
   asPostgres("initdb", ["-D", dir, "--auth=trust", "-U", "postgres", "--no-sync"]);
   const port = await freePort();
-  const start = () => asPostgres("pg_ctl", ["-D", dir, "-w", "-l", `${dir}/log`, "-o", `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`, "start"]);
+  const start = () =>
+    asPostgres("pg_ctl", [
+      "-D",
+      dir,
+      "-w",
+      "-l",
+      `${dir}/log`,
+      "-o",
+      `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`,
+      "start",
+    ]);
   const stop = () => asPostgres("pg_ctl", ["-D", dir, "-w", "-m", "fast", "stop"]);
   start();
   return {
@@ -54,7 +69,11 @@ export async function seededPostgres() {
   const database = await ownPostgres();
   const env = { ...process.env, DATABASE_URL: database.url, NODE_ENV: "development" } as NodeJS.ProcessEnv;
   for (const script of ["prisma/scripts/migrate.ts", "scripts/seed.ts"]) {
-    const run = spawnSync(process.execPath, ["node_modules/tsx/dist/cli.mjs", script, ...(script.includes("migrate") ? ["deploy"] : [])], { env, stdio: "ignore" });
+    const run = spawnSync(
+      process.execPath,
+      ["node_modules/tsx/dist/cli.mjs", script, ...(script.includes("migrate") ? ["deploy"] : [])],
+      { env, stdio: "ignore" },
+    );
     assert.equal(run.status, 0, script);
   }
   return database;

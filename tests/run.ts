@@ -48,11 +48,18 @@ async function unitTests(): Promise<Result> {
     return { name: "unit", code: 1, passed: 0, failed: unnamed.length };
   }
   const dir = mkdtempSync(path.join(tmpdir(), "qr-unit-"));
-  const files = readdirSync("tests/unit").filter((f) => f.endsWith(UNIT_TIER)).sort().map((f) => path.join("tests/unit", f));
+  const files = readdirSync("tests/unit")
+    .filter((f) => f.endsWith(UNIT_TIER))
+    .sort()
+    .map((f) => path.join("tests/unit", f));
   // Modules that import the database client get a database of their own that no test touches.
   // Every core: node:test's default leaves one idle, half of a two-core machine.
   const concurrency = `--test-concurrency=${availableParallelism()}`;
-  const unit = await run(process.execPath, ["--import", "tsx", "--test", concurrency, ...files], { ...baseEnv, DATABASE_URL: `file:${path.join(dir, "unit.db")}`, REDIS_URL: "" });
+  const unit = await run(process.execPath, ["--import", "tsx", "--test", concurrency, ...files], {
+    ...baseEnv,
+    DATABASE_URL: `file:${path.join(dir, "unit.db")}`,
+    REDIS_URL: "",
+  });
   rmSync(dir, { recursive: true, force: true });
   return { name: "unit", ...counts(unit) };
 }
@@ -70,7 +77,10 @@ async function main(): Promise<number> {
   const results: Result[] = [await unitTests()];
   if (process.argv.includes("--unit-only")) return summary(results);
   if (!process.argv.includes("--no-build")) {
-    const build = spawnSync(process.execPath, ["node_modules/next/dist/bin/next", "build"], { stdio: "inherit", env: baseEnv });
+    const build = spawnSync(process.execPath, ["node_modules/next/dist/bin/next", "build"], {
+      stdio: "inherit",
+      env: baseEnv,
+    });
     if (build.status !== 0) return 1;
   }
   const db = await freshDatabase("test");
@@ -101,7 +111,11 @@ async function main(): Promise<number> {
   let server: RunningServer | undefined;
   try {
     server = await startServer(env, port);
-    const testsIn = (dir: string) => readdirSync(dir).filter((f) => f.endsWith(".test.ts")).sort().map((f) => path.join(dir, f));
+    const testsIn = (dir: string) =>
+      readdirSync(dir)
+        .filter((f) => f.endsWith(".test.ts"))
+        .sort()
+        .map((f) => path.join(dir, f));
     // --only <text>: just the test files (and browser specs) whose path contains it (while working on them).
     const only = process.argv.includes("--only") ? process.argv[process.argv.indexOf("--only") + 1] : "";
     const files = [...testsIn("tests/api"), ...testsIn("tests/instances")].filter((f) => f.includes(only));
@@ -110,7 +124,17 @@ async function main(): Promise<number> {
     if (!process.argv.includes("--no-e2e")) {
       // Playwright empties its output folder when it starts: one per backend, so that two runs at once (.ci/run) keep their own.
       const output = `test-results/${backendOf(db.url)}`;
-      const e2e = await run(process.execPath, ["node_modules/@playwright/test/cli.js", "test", "--output", output, ...(only ? [only, "--pass-with-no-tests"] : [])], env);
+      const e2e = await run(
+        process.execPath,
+        [
+          "node_modules/@playwright/test/cli.js",
+          "test",
+          "--output",
+          output,
+          ...(only ? [only, "--pass-with-no-tests"] : []),
+        ],
+        env,
+      );
       results.push({
         name: "browser",
         code: e2e.code,

@@ -10,7 +10,9 @@ import { pgConfigFromUrl } from "../server/platform/database-url";
 export const DATABASE_URL = process.env.DATABASE_URL ?? "";
 export const dialect = DATABASE_URL.startsWith("postgres") ? "postgres" : "sqlite";
 const folder = path.join("prisma", dialect, "migrations");
-export const migrations = readdirSync(folder).filter((m) => /^\d+_/.test(m)).sort();
+export const migrations = readdirSync(folder)
+  .filter((m) => /^\d+_/.test(m))
+  .sort();
 /** The index of the migration named `name` (its folder ends with `_name`). */
 export const migrationIndex = (name: string) => migrations.findIndex((m) => m.endsWith(`_${name}`));
 export const script = (name: string) => readFileSync(path.join(folder, name, "migration.sql"), "utf8");
@@ -47,7 +49,10 @@ export async function scratchDatabase() {
     exec: async (sql: string) => void (await client.query(sql)),
     insert: async (table: string, rows: unknown[][]) => {
       const width = rows[0].length;
-      await client.query(`INSERT INTO "${table}" VALUES ${rows.map((_, i) => `(${Array.from({ length: width }, (__, j) => `$${i * width + j + 1}`).join(", ")})`).join(", ")}`, rows.flat());
+      await client.query(
+        `INSERT INTO "${table}" VALUES ${rows.map((_, i) => `(${Array.from({ length: width }, (__, j) => `$${i * width + j + 1}`).join(", ")})`).join(", ")}`,
+        rows.flat(),
+      );
     },
     rows: async <T>(sql: string) => (await client.query(sql)).rows as T[],
     close: async () => {
@@ -57,4 +62,3 @@ export async function scratchDatabase() {
     },
   };
 }
-

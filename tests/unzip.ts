@@ -7,6 +7,7 @@ export type ZipEntry = { name: string; data: Buffer };
 export async function unzip(archive: Buffer): Promise<ZipEntry[]> {
   const zip = await yauzl.fromBufferPromise(archive, { lazyEntries: true });
   const entries: ZipEntry[] = [];
-  for await (const entry of zip.eachEntry()) entries.push({ name: entry.fileName, data: await buffer(await zip.openReadStreamPromise(entry)) });
+  for await (const entry of zip.eachEntry())
+    entries.push({ name: entry.fileName, data: await buffer(await zip.openReadStreamPromise(entry)) });
   return entries;
 }

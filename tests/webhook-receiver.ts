@@ -20,7 +20,9 @@ export async function receiver() {
       received.push({ path: req.url ?? "", headers: req.headers, body });
       if (hang.has(req.url ?? "")) return;
       const status = answers[req.url ?? ""]?.shift() ?? 204;
-      res.writeHead(status, { "content-type": "text/plain" }).end(status >= 400 ? `failure ${status} `.repeat(200) : "");
+      res
+        .writeHead(status, { "content-type": "text/plain" })
+        .end(status >= 400 ? `failure ${status} `.repeat(200) : "");
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

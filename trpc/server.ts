@@ -22,7 +22,9 @@ const createContext = cache(async (): Promise<Context> => {
 export const trpc = createTRPCOptionsProxy({ router: appRouter, ctx: createContext, queryClient: getQueryClient });
 
 /** Puts a query's answer in this request's cache (a failure is left for the browser to show). */
-export function prefetch<TQueryFnData, TError, TData, TQueryKey extends QueryKey>(options: FetchQueryOptions<TQueryFnData, TError, TData, TQueryKey>): Promise<void> {
+export function prefetch<TQueryFnData, TError, TData, TQueryKey extends QueryKey>(
+  options: FetchQueryOptions<TQueryFnData, TError, TData, TQueryKey>,
+): Promise<void> {
   return getQueryClient().prefetchQuery(options);
 }
 

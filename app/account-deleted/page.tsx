@@ -9,8 +9,12 @@ export default function AccountDeletedPage() {
         Your account was deleted: its keys are revoked, its library is gone, and every session was logged out.
       </p>
       <p className="actions">
-        <Link className="button" href="/signup">Create an account</Link>
-        <Link className="button secondary" href="/login">Log in</Link>
+        <Link className="button" href="/signup">
+          Create an account
+        </Link>
+        <Link className="button secondary" href="/login">
+          Log in
+        </Link>
       </p>
     </section>
   );

@@ -19,12 +19,13 @@ function Summary({ title, summary, libraryHref }: { title: string; summary: Anal
     <section className="card">
       <h2>{title}</h2>
       <p className="muted">
-        {plural(summary.total_scans, "scan")}, {summary.unique_scans} unique, from {summary.from} to {summary.to} ({summary.tz})
-        {summary.codes.length > 0 && <>, across {plural(summary.codes.length, "code")}</>}.
+        {plural(summary.total_scans, "scan")}, {summary.unique_scans} unique, from {summary.from} to {summary.to} (
+        {summary.tz}){summary.codes.length > 0 && <>, across {plural(summary.codes.length, "code")}</>}.
       </p>
       {summary.codes.length === 0 ? (
         <p className="empty">
-          No dynamic codes yet: create one in the <Link href={libraryHref}>library</Link>, print it, and its scans show up here.
+          No dynamic codes yet: create one in the <Link href={libraryHref}>library</Link>, print it, and its scans show
+          up here.
         </p>
       ) : (
         <ScansTable
@@ -33,7 +34,8 @@ function Summary({ title, summary, libraryHref }: { title: string; summary: Anal
             key: c.code,
             label: (
               <>
-                <Link href={`/analytics/${c.code}?tz=${encodeURIComponent(summary.tz)}`}>{c.name}</Link> <span className="muted mono nowrap">{c.code}</span>
+                <Link href={`/analytics/${c.code}?tz=${encodeURIComponent(summary.tz)}`}>{c.name}</Link>{" "}
+                <span className="muted mono nowrap">{c.code}</span>
               </>
             ),
             scans: c.total_scans,
@@ -65,8 +67,8 @@ export default async function AnalyticsIndexPage({ searchParams }: { searchParam
       <section className="card">
         <h1>Analytics</h1>
         <p className="muted">
-          Scans of your dynamic codes over the last 30 days, days in <span data-testid="time-zone">{tz}</span>, most scanned first. Open a code for its daily and hourly
-          charts, countries, devices and CSV.
+          Scans of your dynamic codes over the last 30 days, days in <span data-testid="time-zone">{tz}</span>, most
+          scanned first. Open a code for its daily and hourly charts, countries, devices and CSV.
         </p>
         <form className="inline-form" method="get" aria-label="Days in a time zone">
           <TimeZoneField value={tz} zones={zoneNames()} fromBrowser={asked === undefined} />
@@ -75,7 +77,13 @@ export default async function AnalyticsIndexPage({ searchParams }: { searchParam
         {problem && <p className="error">{problem}</p>}
       </section>
       <Summary title="Your library" summary={await analyticsSummary(personal, { tz })} libraryHref="/library" />
-      {membership && <Summary title={`Team library: ${membership.team.name}`} summary={await analyticsSummary({ kind: "team", teamId: membership.teamId }, { tz })} libraryHref="/business" />}
+      {membership && (
+        <Summary
+          title={`Team library: ${membership.team.name}`}
+          summary={await analyticsSummary({ kind: "team", teamId: membership.teamId }, { tz })}
+          libraryHref="/business"
+        />
+      )}
     </>
   );
 }

@@ -18,7 +18,8 @@ export default async function BusinessPage({ searchParams }: { searchParams: Pro
   if (overview) {
     const section = sectionOf((await searchParams).section, overview.role);
     await Promise.all([
-      (section === "library" || section === "create") && prefetch(trpc.library.page.queryOptions(libraryPageInput("team"))),
+      (section === "library" || section === "create") &&
+        prefetch(trpc.library.page.queryOptions(libraryPageInput("team"))),
       section === "review" && prefetch(trpc.library.page.queryOptions(reviewQueueInput())),
       section === "review" && prefetch(trpc.team.pendingChanges.queryOptions()),
       section === "members" && overview.role === "admin" && prefetch(trpc.invitations.pending.queryOptions()),

@@ -4,6 +4,7 @@ import { toResponse } from "@/server/http/answer";
 
 export const dynamic = "force-dynamic";
 
-const handler = async (req: Request) => toResponse(await answerOps({ method: req.method, path: "/healthz", headers: req.headers, peer: null }));
+const handler = async (req: Request) =>
+  toResponse(await answerOps({ method: req.method, path: "/healthz", headers: req.headers, peer: null }));
 
 export { handler as GET, handler as HEAD };

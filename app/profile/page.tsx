@@ -29,7 +29,9 @@ export default async function ProfilePage() {
           <dt>Email</dt>
           <dd>
             {user.email}{" "}
-            <span className={user.verified ? "badge active" : "badge draft"} data-testid="email-status">{user.verified ? "verified" : "not verified"}</span>
+            <span className={user.verified ? "badge active" : "badge draft"} data-testid="email-status">
+              {user.verified ? "verified" : "not verified"}
+            </span>
           </dd>
           <dt>Plan</dt>
           <dd data-testid="tier">{user.tier[0].toUpperCase() + user.tier.slice(1)}</dd>

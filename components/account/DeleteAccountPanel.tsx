@@ -21,8 +21,9 @@ export function DeleteAccountPanel({ email }: { email: string }) {
     <section className="card" aria-labelledby="delete-account-title">
       <h2 id="delete-account-title">Delete account</h2>
       <p className="muted">
-        Your keys are revoked, your library is deleted (its short links answer “gone”), and you are logged out everywhere. A team you own must first be handed to
-        another admin, unless you are its only member: then it goes too. This cannot be undone.
+        Your keys are revoked, your library is deleted (its short links answer “gone”), and you are logged out
+        everywhere. A team you own must first be handed to another admin, unless you are its only member: then it goes
+        too. This cannot be undone.
       </p>
       {!open ? (
         <p className="actions">
@@ -45,9 +46,23 @@ export function DeleteAccountPanel({ email }: { email: string }) {
           <label htmlFor="delete-email">
             Type your email (<Email address={email} />) to confirm
           </label>
-          <input id="delete-email" type="email" autoComplete="off" value={typed} onChange={(e) => setTyped(e.target.value)} required />
+          <input
+            id="delete-email"
+            type="email"
+            autoComplete="off"
+            value={typed}
+            onChange={(e) => setTyped(e.target.value)}
+            required
+          />
           <label htmlFor="delete-password">Your password</label>
-          <input id="delete-password" type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} required />
+          <input
+            id="delete-password"
+            type="password"
+            autoComplete="current-password"
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+            required
+          />
           <FormError error={error} testId="delete-account-error" />
           {deleted && <p role="status">Your account is deleted. Logging out…</p>}
           <p className="actions">

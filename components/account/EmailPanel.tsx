@@ -26,7 +26,11 @@ export function EmailPanel() {
     const email = String(data.get("email")).trim();
     setSentTo(null);
     void run(async () => {
-      await change.mutateAsync({ email, currentPassword: String(data.get("currentPassword") ?? ""), ...(askCode ? { code: String(data.get("code") ?? "") } : {}) });
+      await change.mutateAsync({
+        email,
+        currentPassword: String(data.get("currentPassword") ?? ""),
+        ...(askCode ? { code: String(data.get("code") ?? "") } : {}),
+      });
       form.reset();
       setTyped(false);
       setSentTo(email);
@@ -40,12 +44,26 @@ export function EmailPanel() {
         <div className="inline-form">
           <div>
             <label htmlFor="new-email">New email</label>
-            <input id="new-email" name="email" type="email" autoComplete="email" required onInput={(e) => setTyped(e.currentTarget.value !== "")} />
+            <input
+              id="new-email"
+              name="email"
+              type="email"
+              autoComplete="email"
+              required
+              onInput={(e) => setTyped(e.currentTarget.value !== "")}
+            />
           </div>
           {typed && (
             <div>
               <label htmlFor="email-current-password">Current password</label>
-              <input id="email-current-password" name="currentPassword" type="password" autoComplete="current-password" maxLength={200} required />
+              <input
+                id="email-current-password"
+                name="currentPassword"
+                type="password"
+                autoComplete="current-password"
+                maxLength={200}
+                required
+              />
             </div>
           )}
           {typed && askCode && (
@@ -54,10 +72,16 @@ export function EmailPanel() {
               <input id="email-code" name="code" autoComplete="one-time-code" maxLength={100} required />
             </div>
           )}
-          <button type="submit" disabled={busy}>Change email</button>
+          <button type="submit" disabled={busy}>
+            Change email
+          </button>
         </div>
         <FormError error={error} />
-        {sentTo && <p className="notice" role="status">We sent a link to {sentTo}: the change applies once you open it (within 24 hours).</p>}
+        {sentTo && (
+          <p className="notice" role="status">
+            We sent a link to {sentTo}: the change applies once you open it (within 24 hours).
+          </p>
+        )}
       </form>
     </section>
   );

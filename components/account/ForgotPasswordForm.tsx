@@ -24,7 +24,10 @@ export function ForgotPasswordForm() {
   return (
     <section className="card narrow">
       <h1>Forgot your password?</h1>
-      <p className="muted">Enter the email address of your account and we will send you a link to set a new password. The link works once, for 1 hour.</p>
+      <p className="muted">
+        Enter the email address of your account and we will send you a link to set a new password. The link works once,
+        for 1 hour.
+      </p>
       <form onSubmit={submit}>
         <label htmlFor="email">Email</label>
         <input id="email" name="email" type="email" autoComplete="email" required />
@@ -36,10 +39,14 @@ export function ForgotPasswordForm() {
           </p>
         )}
         <p className="actions">
-          <button type="submit" disabled={busy}>Send reset link</button>
+          <button type="submit" disabled={busy}>
+            Send reset link
+          </button>
         </p>
       </form>
-      <p className="muted"><Link href="/login">Back to log in</Link></p>
+      <p className="muted">
+        <Link href="/login">Back to log in</Link>
+      </p>
     </section>
   );
 }

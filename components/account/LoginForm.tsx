@@ -21,12 +21,20 @@ export function LoginForm({ next, email }: { next: string; email: string }) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
     void run(async () => {
-      const result = await signIn("credentials", { email: form.get("email"), password: form.get("password"), code: form.get("code") ?? "", redirect: false });
+      const result = await signIn("credentials", {
+        email: form.get("email"),
+        password: form.get("password"),
+        code: form.get("code") ?? "",
+        redirect: false,
+      });
       if (result?.error === AUTHENTICATION_CODE_REQUIRED) {
         setAskCode(true);
         return;
       }
-      if (!result || result.error) throw new Error(result?.error && result.error !== "CredentialsSignin" ? result.error : "Wrong email or password");
+      if (!result || result.error)
+        throw new Error(
+          result?.error && result.error !== "CredentialsSignin" ? result.error : "Wrong email or password",
+        );
       router.replace(next);
       router.refresh();
     });
@@ -43,17 +51,37 @@ export function LoginForm({ next, email }: { next: string; email: string }) {
         {askCode && (
           <>
             <label htmlFor="code">Authentication code</label>
-            <input ref={codeInput} id="code" name="code" autoComplete="one-time-code" aria-describedby="code-help" required />
-            <p id="code-help" className="muted">The 6 digits your authenticator app shows, or one of your recovery codes.</p>
+            <input
+              ref={codeInput}
+              id="code"
+              name="code"
+              autoComplete="one-time-code"
+              aria-describedby="code-help"
+              required
+            />
+            <p id="code-help" className="muted">
+              The 6 digits your authenticator app shows, or one of your recovery codes.
+            </p>
           </>
         )}
-        {error && <p className="error" data-testid="form-error">{error}</p>}
+        {error && (
+          <p className="error" data-testid="form-error">
+            {error}
+          </p>
+        )}
         <p className="actions">
-          <button type="submit" disabled={busy}>Log in</button>
+          <button type="submit" disabled={busy}>
+            Log in
+          </button>
         </p>
       </form>
-      <p className="muted"><Link href="/forgot-password">Forgot your password?</Link></p>
-      <p className="muted">No account yet? <Link href={next === HOME ? "/signup" : `/signup?${new URLSearchParams({ email, next })}`}>Sign up</Link></p>
+      <p className="muted">
+        <Link href="/forgot-password">Forgot your password?</Link>
+      </p>
+      <p className="muted">
+        No account yet?{" "}
+        <Link href={next === HOME ? "/signup" : `/signup?${new URLSearchParams({ email, next })}`}>Sign up</Link>
+      </p>
     </section>
   );
 }

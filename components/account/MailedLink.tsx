@@ -8,7 +8,11 @@ import { useEffect, useRef, useState } from "react";
 import { useTRPC } from "@/trpc/react";
 import { messageOf } from "../ui/useAction";
 
-const TITLES = { verify: "Verify your email address", confirm: "Confirm your new email address", undo: "Undo the email change" };
+const TITLES = {
+  verify: "Verify your email address",
+  confirm: "Confirm your new email address",
+  undo: "Undo the email change",
+};
 
 export function MailedLink({ kind, token }: { kind: keyof typeof TITLES; token: string }) {
   const trpc = useTRPC();
@@ -31,16 +35,41 @@ export function MailedLink({ kind, token }: { kind: keyof typeof TITLES; token: 
   return (
     <section className="card narrow">
       <h1>{title}</h1>
-      {!state && <p className="muted" role="status">Checking the link…</p>}
+      {!state && (
+        <p className="muted" role="status">
+          Checking the link…
+        </p>
+      )}
       {state?.email && (
         <>
           <p className="notice" role="status" data-testid="link-done">
-            {kind === "verify" && <>Your email address <strong>{state.email}</strong> is verified.</>}
-            {kind === "confirm" && <>Your account now uses <strong>{state.email}</strong>.</>}
-            {kind === "undo" && <>Your account uses <strong>{state.email}</strong> again, and every session was logged out. Set a new password with the link we sent to that address.</>}
+            {kind === "verify" && (
+              <>
+                Your email address <strong>{state.email}</strong> is verified.
+              </>
+            )}
+            {kind === "confirm" && (
+              <>
+                Your account now uses <strong>{state.email}</strong>.
+              </>
+            )}
+            {kind === "undo" && (
+              <>
+                Your account uses <strong>{state.email}</strong> again, and every session was logged out. Set a new
+                password with the link we sent to that address.
+              </>
+            )}
           </p>
           <p className="actions">
-            {kind === "undo" ? <Link className="button" href="/forgot-password">Send another reset link</Link> : <Link className="button" href="/profile">Go to your profile</Link>}
+            {kind === "undo" ? (
+              <Link className="button" href="/forgot-password">
+                Send another reset link
+              </Link>
+            ) : (
+              <Link className="button" href="/profile">
+                Go to your profile
+              </Link>
+            )}
           </p>
         </>
       )}

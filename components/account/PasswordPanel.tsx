@@ -19,7 +19,10 @@ export function PasswordPanel() {
     const data = new FormData(form);
     setDone(false);
     void run(async () => {
-      await change.mutateAsync({ currentPassword: String(data.get("currentPassword")), newPassword: String(data.get("newPassword")) });
+      await change.mutateAsync({
+        currentPassword: String(data.get("currentPassword")),
+        newPassword: String(data.get("newPassword")),
+      });
       form.reset();
       setDone(true);
     });
@@ -32,16 +35,36 @@ export function PasswordPanel() {
         <div className="inline-form">
           <div>
             <label htmlFor="current-password">Current password</label>
-            <input id="current-password" name="currentPassword" type="password" autoComplete="current-password" required />
+            <input
+              id="current-password"
+              name="currentPassword"
+              type="password"
+              autoComplete="current-password"
+              required
+            />
           </div>
           <div>
             <label htmlFor="new-password">New password</label>
-            <input id="new-password" name="newPassword" type="password" autoComplete="new-password" minLength={8} maxLength={200} required />
+            <input
+              id="new-password"
+              name="newPassword"
+              type="password"
+              autoComplete="new-password"
+              minLength={8}
+              maxLength={200}
+              required
+            />
           </div>
-          <button type="submit" disabled={busy}>Change password</button>
+          <button type="submit" disabled={busy}>
+            Change password
+          </button>
         </div>
         <FormError error={error} />
-        {done && <p className="notice" role="status">Password changed. Your other sessions were logged out; this one goes on.</p>}
+        {done && (
+          <p className="notice" role="status">
+            Password changed. Your other sessions were logged out; this one goes on.
+          </p>
+        )}
       </form>
     </section>
   );

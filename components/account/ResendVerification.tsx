@@ -14,14 +14,25 @@ export function ResendVerification() {
   return (
     <div className="panel">
       <p className="actions tight">
-        <button type="button" className="secondary" disabled={busy} onClick={() => run(async () => {
-          await resend.mutateAsync();
-          setSent(true);
-        })}>
+        <button
+          type="button"
+          className="secondary"
+          disabled={busy}
+          onClick={() =>
+            run(async () => {
+              await resend.mutateAsync();
+              setSent(true);
+            })
+          }
+        >
           Resend verification email
         </button>
       </p>
-      {sent && !error && <p className="notice" role="status">Sent: open the link in the mail to verify your address.</p>}
+      {sent && !error && (
+        <p className="notice" role="status">
+          Sent: open the link in the mail to verify your address.
+        </p>
+      )}
       <FormError error={error} />
     </div>
   );

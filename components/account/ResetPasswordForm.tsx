@@ -27,26 +27,44 @@ export function ResetPasswordForm({ token }: { token: string }) {
       <h1>Set a new password</h1>
       {done ? (
         <>
-          <p className="notice" role="status" data-testid="reset-done">Your password was changed, and every session of your account was logged out.</p>
+          <p className="notice" role="status" data-testid="reset-done">
+            Your password was changed, and every session of your account was logged out.
+          </p>
           <p className="actions">
-            <Link className="button" href="/login">Log in</Link>
+            <Link className="button" href="/login">
+              Log in
+            </Link>
           </p>
         </>
       ) : (
         <form onSubmit={submit}>
           <label htmlFor="password">New password</label>
-          <input id="password" name="password" type={visible ? "text" : "password"} autoComplete="new-password" minLength={8} maxLength={200} required />
+          <input
+            id="password"
+            name="password"
+            type={visible ? "text" : "password"}
+            autoComplete="new-password"
+            minLength={8}
+            maxLength={200}
+            required
+          />
           <label className="check">
             <input type="checkbox" checked={visible} onChange={(e) => setVisible(e.target.checked)} /> Show password
           </label>
           <p className="muted small-text">At least 8 characters. Every session of your account is logged out.</p>
           <FormError error={error} testId="form-error" />
           <p className="actions">
-            <button type="submit" disabled={busy}>Set new password</button>
+            <button type="submit" disabled={busy}>
+              Set new password
+            </button>
           </p>
         </form>
       )}
-      {error && <p className="muted"><Link href="/forgot-password">Ask for a new link</Link></p>}
+      {error && (
+        <p className="muted">
+          <Link href="/forgot-password">Ask for a new link</Link>
+        </p>
+      )}
     </section>
   );
 }

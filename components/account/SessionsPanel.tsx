@@ -25,7 +25,9 @@ export function SessionsPanel() {
       <h2>Sessions</h2>
       <p className="muted">Logs this account out on every device and browser at once, this one too.</p>
       <p className="actions">
-        <button type="button" className="danger" onClick={logOutEverywhere} disabled={busy}>Log out everywhere</button>
+        <button type="button" className="danger" onClick={logOutEverywhere} disabled={busy}>
+          Log out everywhere
+        </button>
       </p>
       <FormError error={error} />
     </section>

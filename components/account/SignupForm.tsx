@@ -43,12 +43,23 @@ export function SignupForm({ email: invited, next }: { email: string; next: stri
         <input id="password" name="password" type="password" autoComplete="new-password" minLength={8} required />
         <label htmlFor="name">Name</label>
         <input id="name" name="name" type="text" autoComplete="name" required />
-        {error && <p className="error" data-testid="form-error">{error}</p>}
+        {error && (
+          <p className="error" data-testid="form-error">
+            {error}
+          </p>
+        )}
         <p className="actions">
-          <button type="submit" disabled={busy || done}>Create account</button>
+          <button type="submit" disabled={busy || done}>
+            Create account
+          </button>
         </p>
       </form>
-      <p className="muted">Already registered? <Link href={next === HOME ? "/login" : `/login?${new URLSearchParams({ email: invited, callbackUrl: next })}`}>Log in</Link></p>
+      <p className="muted">
+        Already registered?{" "}
+        <Link href={next === HOME ? "/login" : `/login?${new URLSearchParams({ email: invited, callbackUrl: next })}`}>
+          Log in
+        </Link>
+      </p>
     </section>
   );
 }

@@ -11,7 +11,8 @@ import { CopyButton } from "../ui/CopyButton";
 type Setup = { secret: string; uri: string; qrSvg: string };
 
 /** The downloaded file: what the codes are for, one a line. */
-const recoveryText = (codes: string[]) => `QR Records recovery codes (each works once in place of an authenticator code)\n\n${codes.join("\n")}\n`;
+const recoveryText = (codes: string[]) =>
+  `QR Records recovery codes (each works once in place of an authenticator code)\n\n${codes.join("\n")}\n`;
 
 export function TwoFactorPanel() {
   const trpc = useTRPC();
@@ -19,7 +20,11 @@ export function TwoFactorPanel() {
   const status = useQuery(trpc.twoFactor.status.queryOptions());
   // The account's activity section shows the change too.
   const changed = {
-    onSuccess: () => Promise.all([queryClient.invalidateQueries(trpc.twoFactor.status.queryFilter()), queryClient.invalidateQueries({ queryKey: trpc.activity.pathKey() })]),
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries(trpc.twoFactor.status.queryFilter()),
+        queryClient.invalidateQueries({ queryKey: trpc.activity.pathKey() }),
+      ]),
   };
   const start = useMutation(trpc.twoFactor.start.mutationOptions());
   const confirm = useMutation(trpc.twoFactor.confirm.mutationOptions(changed));
@@ -53,12 +58,15 @@ export function TwoFactorPanel() {
     <section className="card" data-testid="two-factor">
       <h2>Two-factor authentication</h2>
       <p className="muted">
-        With it on, logging in asks for a code from an authenticator app on your phone as well as your password; a recovery code stands in for it when
-        the phone is not at hand.
+        With it on, logging in asks for a code from an authenticator app on your phone as well as your password; a
+        recovery code stands in for it when the phone is not at hand.
       </p>
       {recoveryCodes && (
         <div className="notice" data-testid="recovery-codes">
-          <p>Two-factor authentication is on. These are your recovery codes: each works once. Keep them somewhere safe now: they will not be shown again.</p>
+          <p>
+            Two-factor authentication is on. These are your recovery codes: each works once. Keep them somewhere safe
+            now: they will not be shown again.
+          </p>
           <ul className="recovery-codes mono">
             {recoveryCodes.map((c) => (
               <li key={c}>{c}</li>
@@ -66,7 +74,11 @@ export function TwoFactorPanel() {
           </ul>
           <p className="actions tight">
             <CopyButton text={recoveryCodes.join("\n")} label="Copy codes" />
-            <a className="button secondary small" download="qr-records-recovery-codes.txt" href={`data:text/plain;charset=utf-8,${encodeURIComponent(recoveryText(recoveryCodes))}`}>
+            <a
+              className="button secondary small"
+              download="qr-records-recovery-codes.txt"
+              href={`data:text/plain;charset=utf-8,${encodeURIComponent(recoveryText(recoveryCodes))}`}
+            >
               Download codes
             </a>
           </p>
@@ -74,14 +86,21 @@ export function TwoFactorPanel() {
       )}
       {status.data && enabled && (
         <form onSubmit={turnOff}>
-          <p data-testid="two-factor-state">
-            On. {status.data.recoveryCodesLeft} of 10 recovery codes left.
-          </p>
+          <p data-testid="two-factor-state">On. {status.data.recoveryCodesLeft} of 10 recovery codes left.</p>
           <label htmlFor="two-factor-password">Password</label>
-          <input id="two-factor-password" type="password" autoComplete="current-password" value={password} onChange={(e) => (setPassword(e.target.value), action.clear())} required />
+          <input
+            id="two-factor-password"
+            type="password"
+            autoComplete="current-password"
+            value={password}
+            onChange={(e) => (setPassword(e.target.value), action.clear())}
+            required
+          />
           <FormError error={action.error} testId="two-factor-error" />
           <p className="actions">
-            <button type="submit" className="danger" disabled={action.busy}>Disable two-factor authentication</button>
+            <button type="submit" className="danger" disabled={action.busy}>
+              Disable two-factor authentication
+            </button>
           </p>
         </form>
       )}
@@ -89,24 +108,44 @@ export function TwoFactorPanel() {
         <>
           <FormError error={action.error} testId="two-factor-error" />
           <p className="actions">
-            <button type="button" onClick={begin} disabled={action.busy}>Enable two-factor authentication</button>
+            <button type="button" onClick={begin} disabled={action.busy}>
+              Enable two-factor authentication
+            </button>
           </p>
         </>
       )}
       {!enabled && setup && (
         <form onSubmit={finish}>
-          <p>Scan this code with your authenticator app, or type the secret into it. Then enter the 6 digits it shows.</p>
+          <p>
+            Scan this code with your authenticator app, or type the secret into it. Then enter the 6 digits it shows.
+          </p>
           {/* Our own renderer's SVG (server/images/qrImage.ts) of the otpauth:// address. */}
-          <div className="totp-qr" role="img" aria-label="QR code of the two-factor secret" dangerouslySetInnerHTML={{ __html: setup.qrSvg }} />
+          <div
+            className="totp-qr"
+            role="img"
+            aria-label="QR code of the two-factor secret"
+            dangerouslySetInnerHTML={{ __html: setup.qrSvg }}
+          />
           <p>
             Secret: <code data-testid="totp-secret">{setup.secret}</code>
           </p>
           <label htmlFor="two-factor-code">Authentication code</label>
-          <input id="two-factor-code" inputMode="numeric" autoComplete="one-time-code" value={code} onChange={(e) => (setCode(e.target.value), action.clear())} required />
+          <input
+            id="two-factor-code"
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            value={code}
+            onChange={(e) => (setCode(e.target.value), action.clear())}
+            required
+          />
           <FormError error={action.error} testId="two-factor-error" />
           <p className="actions">
-            <button type="submit" disabled={action.busy}>Turn on</button>
-            <button type="button" className="secondary" onClick={() => (setSetup(null), action.clear())}>Cancel</button>
+            <button type="submit" disabled={action.busy}>
+              Turn on
+            </button>
+            <button type="button" className="secondary" onClick={() => (setSetup(null), action.clear())}>
+              Cancel
+            </button>
           </p>
         </form>
       )}

@@ -8,9 +8,15 @@ export async function VerifyNotice({ userId }: { userId: string }) {
   const account = await accountOf(userId);
   if (!account || account.verified) return null;
   return (
-    <section id="verify-notice" className="card notice warning" aria-label="Verify your email address" data-testid="verify-notice">
+    <section
+      id="verify-notice"
+      className="card notice warning"
+      aria-label="Verify your email address"
+      data-testid="verify-notice"
+    >
       <p>
-        We sent a link to <Email address={account.email} /> to verify it. Until you open it, API keys cannot be generated.
+        We sent a link to <Email address={account.email} /> to verify it. Until you open it, API keys cannot be
+        generated.
       </p>
       <ResendVerification />
     </section>

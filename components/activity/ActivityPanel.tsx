@@ -20,7 +20,10 @@ export function ActivityPanel({ scope }: { scope: Scope }) {
         {scope === "team"
           ? "Who did what in the team: keys, members, reviews, deleted codes and webhooks."
           : "Your log-ins (browser, system and country, never the address), failed log-ins, security changes and keys."}{" "}
-        Kept for a year. <a href={`/activity/${scope}.csv`} download>Download CSV</a>
+        Kept for a year.{" "}
+        <a href={`/activity/${scope}.csv`} download>
+          Download CSV
+        </a>
       </p>
       {log.error && <p className="error">{messageOf(log.error)}</p>}
       {log.isPending ? (
@@ -42,9 +45,13 @@ export function ActivityPanel({ scope }: { scope: Scope }) {
             <tbody>
               {entries.map((e) => (
                 <tr key={e.id} data-testid="activity-entry">
-                  <td data-label="Time" className="nowrap">{new Date(e.time).toLocaleString()}</td>
+                  <td data-label="Time" className="nowrap">
+                    {new Date(e.time).toLocaleString()}
+                  </td>
                   <td data-label="Who">{e.actor}</td>
-                  <td data-label="Action" className="nowrap"><code>{e.action}</code></td>
+                  <td data-label="Action" className="nowrap">
+                    <code>{e.action}</code>
+                  </td>
                   <td data-label="Target">{e.target ?? "—"}</td>
                   <td data-label="Details">{e.details || "—"}</td>
                 </tr>
@@ -55,7 +62,14 @@ export function ActivityPanel({ scope }: { scope: Scope }) {
       )}
       {log.hasNextPage && (
         <p className="actions">
-          <button type="button" className="secondary" onClick={() => void log.fetchNextPage()} disabled={log.isFetchingNextPage}>Older entries</button>
+          <button
+            type="button"
+            className="secondary"
+            onClick={() => void log.fetchNextPage()}
+            disabled={log.isFetchingNextPage}
+          >
+            Older entries
+          </button>
         </p>
       )}
     </section>

@@ -20,21 +20,40 @@ export function AnalyticsRangeFields({ from, to, hourly }: { from: string; to: s
     <>
       <div>
         <label htmlFor="from">From</label>
-        <input id="from" name="from" type="date" value={range.from} onChange={(e) => setRange({ ...range, from: e.target.value })} />
+        <input
+          id="from"
+          name="from"
+          type="date"
+          value={range.from}
+          onChange={(e) => setRange({ ...range, from: e.target.value })}
+        />
       </div>
       <div>
         <label htmlFor="to">To</label>
-        <input id="to" name="to" type="date" value={range.to} onChange={(e) => setRange({ ...range, to: e.target.value })} />
+        <input
+          id="to"
+          name="to"
+          type="date"
+          value={range.to}
+          onChange={(e) => setRange({ ...range, to: e.target.value })}
+        />
       </div>
       <div>
         <label htmlFor="granularity">View</label>
-        <select id="granularity" name="granularity" value={granularity} onChange={(e) => choose(e.target.value)} aria-describedby="granularity-note">
+        <select
+          id="granularity"
+          name="granularity"
+          value={granularity}
+          onChange={(e) => choose(e.target.value)}
+          aria-describedby="granularity-note"
+        >
           <option value="day">By day</option>
           <option value="hour">By hour (7 days at most)</option>
         </select>
       </div>
       <p id="granularity-note" className="muted full" role="status" data-testid="granularity-note">
-        {moved && `By hour shows at most ${MAX_HOURLY_DAYS} days: From moved to ${range.from}, the last ${MAX_HOURLY_DAYS} days up to ${range.to}.`}
+        {moved &&
+          `By hour shows at most ${MAX_HOURLY_DAYS} days: From moved to ${range.from}, the last ${MAX_HOURLY_DAYS} days up to ${range.to}.`}
       </p>
     </>
   );

@@ -11,7 +11,15 @@ Chart.register(BarController, BarElement, CategoryScale, LinearScale, Legend, To
 type Point = { label: string; scans: number; unique_scans: number };
 
 /** `per`: what a bar is, a day or an hour (of the page's time zone); `previous`: the same bars of the previous period. */
-export function DailyChart({ points, per = "day", previous }: { points: Point[]; per?: "day" | "hour"; previous?: Point[] }) {
+export function DailyChart({
+  points,
+  per = "day",
+  previous,
+}: {
+  points: Point[];
+  per?: "day" | "hour";
+  previous?: Point[];
+}) {
   const canvas = useRef<HTMLCanvasElement>(null);
   useEffect(() => {
     const chart = new Chart(canvas.current!, {
@@ -24,7 +32,11 @@ export function DailyChart({ points, per = "day", previous }: { points: Point[];
           ...(previous
             ? [
                 { label: "Scans, previous period", data: previous.map((d) => d.scans), backgroundColor: "#98a2b3" },
-                { label: "Unique scans, previous period", data: previous.map((d) => d.unique_scans), backgroundColor: "#d0d5dd" },
+                {
+                  label: "Unique scans, previous period",
+                  data: previous.map((d) => d.unique_scans),
+                  backgroundColor: "#d0d5dd",
+                },
               ]
             : []),
         ],
@@ -40,7 +52,12 @@ export function DailyChart({ points, per = "day", previous }: { points: Point[];
   return (
     <>
       <div className="chart">
-        <canvas ref={canvas} role="img" aria-label={`Scans per ${per} from ${points[0]?.label} to ${points.at(-1)?.label}`} data-testid="daily-chart" />
+        <canvas
+          ref={canvas}
+          role="img"
+          aria-label={`Scans per ${per} from ${points[0]?.label} to ${points.at(-1)?.label}`}
+          data-testid="daily-chart"
+        />
       </div>
       <details>
         <summary>Every {per} as a table</summary>
@@ -49,7 +66,13 @@ export function DailyChart({ points, per = "day", previous }: { points: Point[];
           previousHeading={previous && `${per === "day" ? "Day" : "Hour"} of the previous period`}
           rows={points.map((d, i) => {
             const then = previous?.[i];
-            return { key: d.label, label: d.label, scans: d.scans, unique: d.unique_scans, previous: then && { label: then.label, scans: then.scans, unique: then.unique_scans } };
+            return {
+              key: d.label,
+              label: d.label,
+              scans: d.scans,
+              unique: d.unique_scans,
+              previous: then && { label: then.label, scans: then.scans, unique: then.unique_scans },
+            };
           })}
         />
       </details>

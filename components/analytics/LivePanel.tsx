@@ -34,19 +34,35 @@ export function LivePanel({ code, tz }: { code: string; tz: string }) {
     };
   }, [code]);
   const top = Math.max(1, ...(live?.minutes.map((m) => m.scans) ?? []));
-  const time = (d: Date) => d.toLocaleTimeString("en-GB", { timeZone: tz, hour: "2-digit", minute: "2-digit", second: "2-digit" });
+  const time = (d: Date) =>
+    d.toLocaleTimeString("en-GB", { timeZone: tz, hour: "2-digit", minute: "2-digit", second: "2-digit" });
   return (
     <section className="card" aria-live="polite">
       <h2>Last 60 minutes</h2>
       <p>
-        <strong data-testid="live-scans">{live ? live.total_scans : "…"}</strong> {live ? (live.total_scans === 1 ? "scan" : "scans") : "scans"} in the last 60 minutes
-        {updated && <span className="muted"> (updated {time(updated)}, every {REFRESH_MS / 1000} seconds)</span>}
+        <strong data-testid="live-scans">{live ? live.total_scans : "…"}</strong>{" "}
+        {live ? (live.total_scans === 1 ? "scan" : "scans") : "scans"} in the last 60 minutes
+        {updated && (
+          <span className="muted">
+            {" "}
+            (updated {time(updated)}, every {REFRESH_MS / 1000} seconds)
+          </span>
+        )}
       </p>
       {failed && <p className="error">Could not refresh: the figures may be out of date.</p>}
       {live && (
-        <div className="live-bars" role="img" aria-label={`${plural(live.total_scans, "scan")} in the last 60 minutes, by minute`}>
+        <div
+          className="live-bars"
+          role="img"
+          aria-label={`${plural(live.total_scans, "scan")} in the last 60 minutes, by minute`}
+        >
           {live.minutes.map((m) => (
-            <span key={m.minute} className="live-bar" style={{ height: `${(m.scans / top) * 100}%` }} title={`${time(new Date(m.minute))}: ${plural(m.scans, "scan")}`} />
+            <span
+              key={m.minute}
+              className="live-bar"
+              style={{ height: `${(m.scans / top) * 100}%` }}
+              title={`${time(new Date(m.minute))}: ${plural(m.scans, "scan")}`}
+            />
           ))}
         </div>
       )}

@@ -26,10 +26,16 @@ export function PeriodComparison({ current, previous }: { current: Totals; previ
           <tr>
             <th />
             <th className="num">
-              This period <span className="muted nowrap">{current.from} to {current.to}</span>
+              This period{" "}
+              <span className="muted nowrap">
+                {current.from} to {current.to}
+              </span>
             </th>
             <th className="num">
-              Previous period <span className="muted nowrap" data-testid="previous-range">{previous.from} to {previous.to}</span>
+              Previous period{" "}
+              <span className="muted nowrap" data-testid="previous-range">
+                {previous.from} to {previous.to}
+              </span>
             </th>
             <th className="num">Change</th>
           </tr>
@@ -39,8 +45,12 @@ export function PeriodComparison({ current, previous }: { current: Totals; previ
             <tr key={r.id}>
               <th scope="row">{r.name}</th>
               <td className="num">{r.now}</td>
-              <td className="num" data-testid={`previous-${r.id}`}>{r.before}</td>
-              <td className="num" data-testid={`change-${r.id}`}>{change(r.now, r.before)}</td>
+              <td className="num" data-testid={`previous-${r.id}`}>
+                {r.before}
+              </td>
+              <td className="num" data-testid={`change-${r.id}`}>
+                {change(r.now, r.before)}
+              </td>
             </tr>
           ))}
         </tbody>

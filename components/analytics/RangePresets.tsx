@@ -4,17 +4,37 @@ import Link from "next/link";
 import { daysIn, MAX_HOURLY_DAYS } from "@/server/analytics/calendarDays";
 import type { RangePreset } from "@/server/analytics/analyticsPeriods";
 
-type Props = { path: string; presets: RangePreset[]; from: string; to: string; tz: string; hourly: boolean; compare: boolean };
+type Props = {
+  path: string;
+  presets: RangePreset[];
+  from: string;
+  to: string;
+  tz: string;
+  hourly: boolean;
+  compare: boolean;
+};
 
 export function RangePresets({ path, presets, from, to, tz, hourly, compare }: Props) {
   return (
     <nav className="presets" aria-label="Ranges">
       {presets.map((p) => {
         const granularity = hourly && daysIn(p) <= MAX_HOURLY_DAYS ? "hour" : "day";
-        const query = new URLSearchParams({ from: p.from, to: p.to, tz, granularity, ...(compare ? { compare: "1" } : {}) });
+        const query = new URLSearchParams({
+          from: p.from,
+          to: p.to,
+          tz,
+          granularity,
+          ...(compare ? { compare: "1" } : {}),
+        });
         const current = p.from === from && p.to === to;
         return (
-          <Link key={p.id} href={`${path}?${query}`} className={`button small ${current ? "" : "secondary"}`} aria-current={current ? "true" : undefined} data-testid={`preset-${p.id}`}>
+          <Link
+            key={p.id}
+            href={`${path}?${query}`}
+            className={`button small ${current ? "" : "secondary"}`}
+            aria-current={current ? "true" : undefined}
+            data-testid={`preset-${p.id}`}
+          >
             {p.label}
           </Link>
         );

@@ -6,7 +6,15 @@ type Figures = { label: ReactNode; scans: number; unique: number };
  * Scans and unique scans per row (a day, a code), as a table that scrolls on a phone. With
  * `previousHeading`, each row's counterpart in the previous period beside it (`previous`).
  */
-export function ScansTable({ heading, rows, previousHeading }: { heading: string; rows: (Figures & { key: string; previous?: Figures })[]; previousHeading?: string }) {
+export function ScansTable({
+  heading,
+  rows,
+  previousHeading,
+}: {
+  heading: string;
+  rows: (Figures & { key: string; previous?: Figures })[];
+  previousHeading?: string;
+}) {
   return (
     <div className="table-scroll">
       <table className="table">

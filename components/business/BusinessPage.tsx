@@ -26,13 +26,16 @@ export function BusinessPage({ account }: { account: { email: string; tier: stri
   return (
     <section className="card">
       <h1>Business</h1>
-      <p>A team shares one library. Writers and admins each hold their own business key; whatever they add waits as a draft until an admin approves it.</p>
+      <p>
+        A team shares one library. Writers and admins each hold their own business key; whatever they add waits as a
+        draft until an admin approves it.
+      </p>
       {account.tier === "business" ? (
         <CreateTeamForm />
       ) : (
         <p data-testid="no-team">
-          You are not in a team. Creating one takes the Business plan (yours is <strong>{account.tier}</strong>); or ask a team&apos;s admin to invite{" "}
-          <strong>{account.email}</strong>.
+          You are not in a team. Creating one takes the Business plan (yours is <strong>{account.tier}</strong>); or ask
+          a team&apos;s admin to invite <strong>{account.email}</strong>.
         </p>
       )}
     </section>
@@ -64,7 +67,9 @@ function CreateTeamForm() {
       <label htmlFor="team-name">Team name</label>
       <input id="team-name" value={name} onChange={(e) => setName(e.target.value)} required maxLength={100} />
       <p className="actions">
-        <button type="submit" disabled={busy}>Create team</button>
+        <button type="submit" disabled={busy}>
+          Create team
+        </button>
       </p>
     </form>
   );
@@ -89,14 +94,19 @@ function TeamPage({ overview }: { overview: TeamOverview }) {
         <h1>{overview.team.name}</h1>
         <dl className="facts">
           <dt>Your role</dt>
-          <dd data-testid="team-role" className="nowrap">{overview.role}</dd>
+          <dd data-testid="team-role" className="nowrap">
+            {overview.role}
+          </dd>
           <dt>Owner</dt>
           <dd>
             <Email address={overview.team.ownerEmail} />
           </dd>
         </dl>
         {!overview.team.ownerOnBusiness && (
-          <p className="error">The team&apos;s owner is not on the Business plan: the team&apos;s keys are refused (403) until they upgrade.</p>
+          <p className="error">
+            The team&apos;s owner is not on the Business plan: the team&apos;s keys are refused (403) until they
+            upgrade.
+          </p>
         )}
         <nav className="section-nav" aria-label="Sections of the team page">
           <ul>

@@ -42,7 +42,11 @@ export function AcceptInvitation({ token }: { token: string }) {
 export function SwitchAccount({ email, back }: { email: string; back: string }) {
   return (
     <p className="actions">
-      <button type="button" className="secondary" onClick={() => void signOut({ callbackUrl: `/login?${new URLSearchParams({ email, callbackUrl: back })}` })}>
+      <button
+        type="button"
+        className="secondary"
+        onClick={() => void signOut({ callbackUrl: `/login?${new URLSearchParams({ email, callbackUrl: back })}` })}
+      >
         Log out and log in as {email}
       </button>
     </p>

@@ -14,8 +14,8 @@ export function Keys({ overview, mutations }: Section) {
         title="Your business key"
         intro={
           <>
-            The key acts on the team library through <code>/v1</code>. What you create with it is a draft until an admin approves it, and it remembers that you
-            created it.
+            The key acts on the team library through <code>/v1</code>. What you create with it is a draft until an admin
+            approves it, and it remembers that you created it.
           </>
         }
         refusal={canWrite ? null : "Viewers hold no business key: ask an admin to make you a writer."}
@@ -35,7 +35,11 @@ function TeamKeys({ overview, mutations }: Section) {
   return (
     <section className="card" aria-labelledby="team-keys-title">
       <h2 id="team-keys-title">Team keys</h2>
-      {error && <p className="error" data-testid="team-error">{error}</p>}
+      {error && (
+        <p className="error" data-testid="team-error">
+          {error}
+        </p>
+      )}
       {overview.keys.length === 0 ? (
         <p className="muted">No live business keys.</p>
       ) : (
@@ -56,16 +60,23 @@ function TeamKeys({ overview, mutations }: Section) {
                   <td className="email-cell">
                     <Email address={key.email} />
                   </td>
-                  <td className="mono nowrap" data-label="Key">{key.display}</td>
-                  <td className="nowrap" data-label="Created">{when(key.createdAt)}</td>
-                  <td className="nowrap" data-label="Last used">{when(key.lastUsedAt)}</td>
+                  <td className="mono nowrap" data-label="Key">
+                    {key.display}
+                  </td>
+                  <td className="nowrap" data-label="Created">
+                    {when(key.createdAt)}
+                  </td>
+                  <td className="nowrap" data-label="Last used">
+                    {when(key.lastUsedAt)}
+                  </td>
                   <td>
                     <button
                       type="button"
                       className="danger"
                       disabled={busy}
                       onClick={() => {
-                        if (window.confirm(`Revoke ${key.email}'s business key? Their programs stop working at once.`)) void run(() => mutations.revokeKey.mutateAsync({ keyId: key.id }));
+                        if (window.confirm(`Revoke ${key.email}'s business key? Their programs stop working at once.`))
+                          void run(() => mutations.revokeKey.mutateAsync({ keyId: key.id }));
                       }}
                     >
                       Revoke

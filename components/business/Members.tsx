@@ -18,92 +18,106 @@ export function Members({ overview, mutations }: Section) {
     <section className="card" aria-labelledby="members-title">
       <h2 id="members-title">Members</h2>
       <div className="table-scroll">
-      <table className="table stack">
-        <thead>
-          <tr>
-            <th>Member</th>
-            <th>Role</th>
-            {isAdmin && <th />}
-          </tr>
-        </thead>
-        <tbody>
-          {overview.members.map((member) => {
-            const error = rows.errorAt(member.userId);
-            const change = (work: () => Promise<unknown>) => void rows.run(member.userId, work);
-            // The server keeps the owner an admin and in the team: their row offers no change.
-            const changeable = isAdmin && !member.isOwner;
-            return (
-              <Fragment key={member.userId}>
-                <tr data-testid={`member-${member.email}`}>
-                  <td className="email-cell">
-                    {member.name}{" "}
-                    <span className="muted">
-                      <Email address={member.email} />
-                    </span>{" "}
-                    {member.isOwner && <span className="badge">owner</span>}
-                  </td>
-                  <td className="nowrap" data-label="Role">
-                    {changeable ? (
-                      <select
-                        aria-label={`Role of ${member.email}`}
-                        value={member.role}
-                        disabled={rows.busy}
-                        onChange={(e) => change(() => mutations.setRole.mutateAsync({ userId: member.userId, role: e.target.value as Role }))}
-                      >
-                        {ROLES.map((r) => (
-                          <option key={r} value={r}>{r}</option>
-                        ))}
-                      </select>
-                    ) : (
-                      member.role
-                    )}
-                  </td>
-                  {isAdmin && (
-                    <td>
-                      {changeable && (
-                        <span className="actions tight member-actions">
-                          {overview.isOwner && member.role === "admin" && (
+        <table className="table stack">
+          <thead>
+            <tr>
+              <th>Member</th>
+              <th>Role</th>
+              {isAdmin && <th />}
+            </tr>
+          </thead>
+          <tbody>
+            {overview.members.map((member) => {
+              const error = rows.errorAt(member.userId);
+              const change = (work: () => Promise<unknown>) => void rows.run(member.userId, work);
+              // The server keeps the owner an admin and in the team: their row offers no change.
+              const changeable = isAdmin && !member.isOwner;
+              return (
+                <Fragment key={member.userId}>
+                  <tr data-testid={`member-${member.email}`}>
+                    <td className="email-cell">
+                      {member.name}{" "}
+                      <span className="muted">
+                        <Email address={member.email} />
+                      </span>{" "}
+                      {member.isOwner && <span className="badge">owner</span>}
+                    </td>
+                    <td className="nowrap" data-label="Role">
+                      {changeable ? (
+                        <select
+                          aria-label={`Role of ${member.email}`}
+                          value={member.role}
+                          disabled={rows.busy}
+                          onChange={(e) =>
+                            change(() =>
+                              mutations.setRole.mutateAsync({ userId: member.userId, role: e.target.value as Role }),
+                            )
+                          }
+                        >
+                          {ROLES.map((r) => (
+                            <option key={r} value={r}>
+                              {r}
+                            </option>
+                          ))}
+                        </select>
+                      ) : (
+                        member.role
+                      )}
+                    </td>
+                    {isAdmin && (
+                      <td>
+                        {changeable && (
+                          <span className="actions tight member-actions">
+                            {overview.isOwner && member.role === "admin" && (
+                              <button
+                                type="button"
+                                className="secondary"
+                                disabled={rows.busy}
+                                onClick={() => {
+                                  const keys = member.onBusiness
+                                    ? "The team's keys then depend on their Business plan."
+                                    : "They are not on the Business plan: the team's keys will be refused (403) until they upgrade.";
+                                  if (
+                                    window.confirm(`Make ${member.email} the team's owner? ${keys} You stay an admin.`)
+                                  )
+                                    change(() => mutations.makeOwner.mutateAsync({ userId: member.userId }));
+                                }}
+                              >
+                                Make owner
+                              </button>
+                            )}
                             <button
                               type="button"
                               className="secondary"
                               disabled={rows.busy}
                               onClick={() => {
-                                const keys = member.onBusiness
-                                  ? "The team's keys then depend on their Business plan."
-                                  : "They are not on the Business plan: the team's keys will be refused (403) until they upgrade.";
-                                if (window.confirm(`Make ${member.email} the team's owner? ${keys} You stay an admin.`)) change(() => mutations.makeOwner.mutateAsync({ userId: member.userId }));
+                                if (
+                                  window.confirm(
+                                    `Remove ${member.email} from the team? Their business key is revoked and their sessions end at once.`,
+                                  )
+                                )
+                                  change(() => mutations.removeMember.mutateAsync({ userId: member.userId }));
                               }}
                             >
-                              Make owner
+                              Remove
                             </button>
-                          )}
-                          <button
-                            type="button"
-                            className="secondary"
-                            disabled={rows.busy}
-                            onClick={() => {
-                              if (window.confirm(`Remove ${member.email} from the team? Their business key is revoked and their sessions end at once.`)) change(() => mutations.removeMember.mutateAsync({ userId: member.userId }));
-                            }}
-                          >
-                            Remove
-                          </button>
-                        </span>
-                      )}
-                    </td>
-                  )}
-                </tr>
-                {error && (
-                  <tr className="row-error">
-                    <td colSpan={isAdmin ? 3 : 2}>
-                      <FormError error={error} testId={`member-error-${member.email}`} />
-                    </td>
+                          </span>
+                        )}
+                      </td>
+                    )}
                   </tr>
-                )}
-              </Fragment>
-            );
-          })}
-        </tbody>
-      </table>
+                  {error && (
+                    <tr className="row-error">
+                      <td colSpan={isAdmin ? 3 : 2}>
+                        <FormError error={error} testId={`member-error-${member.email}`} />
+                      </td>
+                    </tr>
+                  )}
+                </Fragment>
+              );
+            })}
+          </tbody>
+        </table>
       </div>
       {isAdmin && (
         <Suspense fallback={<p className="muted">Loading the invitations…</p>}>
@@ -157,11 +171,15 @@ function Invitations({ mutations, onChange }: { mutations: TeamMutations; onChan
           <label htmlFor="member-role">Role</label>
           <select id="member-role" value={role} onChange={(e) => setRole(e.target.value as Role)}>
             {ROLES.map((r) => (
-              <option key={r} value={r}>{r}</option>
+              <option key={r} value={r}>
+                {r}
+              </option>
             ))}
           </select>
         </div>
-        <button type="submit" disabled={inviting.busy}>Invite</button>
+        <button type="submit" disabled={inviting.busy}>
+          Invite
+        </button>
         <FormError error={inviting.error} testId="member-error" className="full" />
         {sentTo && (
           <p className="full muted" role="status" data-testid="invitation-sent">
@@ -171,7 +189,9 @@ function Invitations({ mutations, onChange }: { mutations: TeamMutations; onChan
       </form>
       <h3>Pending invitations</h3>
       {pending.length === 0 ? (
-        <p className="muted" data-testid="no-invitations">No pending invitations.</p>
+        <p className="muted" data-testid="no-invitations">
+          No pending invitations.
+        </p>
       ) : (
         <ul className="list" data-testid="pending-invitations">
           {pending.map((invitation) => (
@@ -196,7 +216,11 @@ function Invitations({ mutations, onChange }: { mutations: TeamMutations; onChan
               >
                 Cancel
               </button>
-              <FormError error={rows.errorAt(invitation.id)} testId={`invitation-error-${invitation.email}`} className="full" />
+              <FormError
+                error={rows.errorAt(invitation.id)}
+                testId={`invitation-error-${invitation.email}`}
+                className="full"
+              />
             </li>
           ))}
         </ul>

@@ -26,7 +26,8 @@ function useReviewMutations() {
   const queryClient = useQueryClient();
   const libraryChanged = useLibraryChanged("team");
   const changed = {
-    onSuccess: () => Promise.all([libraryChanged(), queryClient.invalidateQueries(trpc.team.draftRejections.queryFilter())]),
+    onSuccess: () =>
+      Promise.all([libraryChanged(), queryClient.invalidateQueries(trpc.team.draftRejections.queryFilter())]),
   };
   return {
     approve: useMutation(trpc.team.approve.mutationOptions(changed)),
@@ -91,14 +92,26 @@ export function ReviewQueue({ isAdmin }: { isAdmin: boolean }) {
         </div>
         <div>
           <label htmlFor="queue-search">Search drafts</label>
-          <input id="queue-search" type="search" value={search} onChange={(e) => setSearch(e.target.value)} placeholder="Name, URL or code" />
+          <input
+            id="queue-search"
+            type="search"
+            value={search}
+            onChange={(e) => setSearch(e.target.value)}
+            placeholder="Name, URL or code"
+          />
         </div>
-        <button type="submit" className="secondary" disabled={action.busy}>Filter</button>
+        <button type="submit" className="secondary" disabled={action.busy}>
+          Filter
+        </button>
         <FormError error={action.errorAt("filter")} testId="queue-filter-error" className="full" />
       </form>
       {data.items.length === 0 ? (
         <p className="muted" data-testid="no-drafts">
-          {query.search || query.kind ? "No draft matches the filter." : data.total > 0 ? "No drafts on this page." : "Nothing waits for review."}
+          {query.search || query.kind
+            ? "No draft matches the filter."
+            : data.total > 0
+              ? "No drafts on this page."
+              : "Nothing waits for review."}
         </p>
       ) : (
         <>
@@ -116,10 +129,19 @@ export function ReviewQueue({ isAdmin }: { isAdmin: boolean }) {
                 Select all on this page
               </label>
               <span className="actions tight">
-                <button type="button" disabled={action.busy || chosen.length === 0} onClick={() => void review("approve")}>
+                <button
+                  type="button"
+                  disabled={action.busy || chosen.length === 0}
+                  onClick={() => void review("approve")}
+                >
                   Approve selected ({chosen.length})
                 </button>
-                <button type="button" className="danger" disabled={action.busy || chosen.length === 0} onClick={() => setRejecting("bulk")}>
+                <button
+                  type="button"
+                  className="danger"
+                  disabled={action.busy || chosen.length === 0}
+                  onClick={() => setRejecting("bulk")}
+                >
                   Reject selected ({chosen.length})
                 </button>
               </span>
@@ -143,17 +165,30 @@ export function ReviewQueue({ isAdmin }: { isAdmin: boolean }) {
                 <li key={key} data-testid={`draft-${draft.id}`}>
                   <div className="draft-main">
                     {isAdmin && (
-                      <input type="checkbox" className="select" aria-label={`Select ${draft.name}`} checked={selected.has(key)} onChange={() => toggle(draft)} />
+                      <input
+                        type="checkbox"
+                        className="select"
+                        aria-label={`Select ${draft.name}`}
+                        checked={selected.has(key)}
+                        onChange={() => toggle(draft)}
+                      />
                     )}
                     {/* eslint-disable-next-line @next/next/no-img-element -- a generated image, not a static asset */}
-                    <img className="thumb" src={imageUrl(draft, `size=96&v=${encodeURIComponent(JSON.stringify(draft.style))}`)} width={64} height={64} alt={`QR code of ${draft.name}`} />
+                    <img
+                      className="thumb"
+                      src={imageUrl(draft, `size=96&v=${encodeURIComponent(JSON.stringify(draft.style))}`)}
+                      width={64}
+                      height={64}
+                      alt={`QR code of ${draft.name}`}
+                    />
                     <div className="item-main">
                       <div className="item-title">
                         <strong>{draft.name}</strong> <span className="badge">{draft.kind}</span>
                       </div>
                       {draft.shortUrl && (
                         <div className="mono short-url" data-testid={`draft-short-url-${draft.id}`}>
-                          {draft.shortUrl} <CopyButton text={draft.shortUrl} /> <span className="muted small-text">answers 404 until approved</span>
+                          {draft.shortUrl} <CopyButton text={draft.shortUrl} />{" "}
+                          <span className="muted small-text">answers 404 until approved</span>
                         </div>
                       )}
                       <div className="muted wrap">
@@ -164,7 +199,11 @@ export function ReviewQueue({ isAdmin }: { isAdmin: boolean }) {
                   </div>
                   {isAdmin ? (
                     <span className="actions tight review-actions">
-                      <button type="button" disabled={action.busy} onClick={() => single(() => mutations.approve.mutateAsync({ kind: draft.kind, id: draft.id }))}>
+                      <button
+                        type="button"
+                        disabled={action.busy}
+                        onClick={() => single(() => mutations.approve.mutateAsync({ kind: draft.kind, id: draft.id }))}
+                      >
                         Approve
                       </button>
                       <button type="button" className="danger" disabled={action.busy} onClick={() => setRejecting(key)}>
@@ -179,7 +218,13 @@ export function ReviewQueue({ isAdmin }: { isAdmin: boolean }) {
                       id={key}
                       what={`“${draft.name}”`}
                       busy={action.busy}
-                      onReject={(reason) => single(() => mutations.reject.mutateAsync({ kind: draft.kind, id: draft.id, reason }).then(() => setRejecting(null)))}
+                      onReject={(reason) =>
+                        single(() =>
+                          mutations.reject
+                            .mutateAsync({ kind: draft.kind, id: draft.id, reason })
+                            .then(() => setRejecting(null)),
+                        )
+                      }
                       onCancel={() => setRejecting(null)}
                     />
                   )}
@@ -191,7 +236,15 @@ export function ReviewQueue({ isAdmin }: { isAdmin: boolean }) {
         </>
       )}
       {(data.pages > 1 || data.page > 1) && (
-        <Pager label="Pages of the review queue" testId="queue-page-of" page={data.page} pages={data.pages} count={plural(data.total, "draft")} busy={action.busy} onPage={(page) => void show({ ...query, page })} />
+        <Pager
+          label="Pages of the review queue"
+          testId="queue-page-of"
+          page={data.page}
+          pages={data.pages}
+          count={plural(data.total, "draft")}
+          busy={action.busy}
+          onPage={(page) => void show({ ...query, page })}
+        />
       )}
       <RejectedDrafts />
     </section>
@@ -199,7 +252,19 @@ export function ReviewQueue({ isAdmin }: { isAdmin: boolean }) {
 }
 
 /** Rejecting asks why: the reason is the writer's, on /business and in a mail. */
-function RejectForm({ id, what, busy, onReject, onCancel }: { id: string; what: string; busy: boolean; onReject: (reason: string) => void; onCancel: () => void }) {
+function RejectForm({
+  id,
+  what,
+  busy,
+  onReject,
+  onCancel,
+}: {
+  id: string;
+  what: string;
+  busy: boolean;
+  onReject: (reason: string) => void;
+  onCancel: () => void;
+}) {
   const [reason, setReason] = useState("");
   return (
     <form
@@ -212,7 +277,15 @@ function RejectForm({ id, what, busy, onReject, onCancel }: { id: string; what: 
     >
       <div>
         <label htmlFor={`reject-reason-${id}`}>Reason for rejecting {what}</label>
-        <input id={`reject-reason-${id}`} value={reason} onChange={(e) => setReason(e.target.value)} required maxLength={500} placeholder="The writer sees it and is mailed it" autoFocus />
+        <input
+          id={`reject-reason-${id}`}
+          value={reason}
+          onChange={(e) => setReason(e.target.value)}
+          required
+          maxLength={500}
+          placeholder="The writer sees it and is mailed it"
+          autoFocus
+        />
       </div>
       <button type="submit" className="danger" disabled={busy}>
         Reject and delete
@@ -236,7 +309,8 @@ function RejectedDrafts() {
         {data.map((r) => (
           <li key={`${r.kind}-${r.target}`} data-testid={`rejected-${r.target}`}>
             <div>
-              <strong>{r.name}</strong> <span className="badge">{r.kind}</span> <span className="muted wrap">{r.url}</span>
+              <strong>{r.name}</strong> <span className="badge">{r.kind}</span>{" "}
+              <span className="muted wrap">{r.url}</span>
               <div className="error small-text">
                 Rejected by <Email address={r.by} /> · {when(r.at)}: {r.reason}
               </div>

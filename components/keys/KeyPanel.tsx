@@ -52,11 +52,16 @@ export function KeyPanel(props: {
     <section className="card">
       <h2>{props.title}</h2>
       <p className="muted">{props.intro}</p>
-      {error && <p className="error" data-testid="key-error">{error}</p>}
+      {error && (
+        <p className="error" data-testid="key-error">
+          {error}
+        </p>
+      )}
       {/* One Resend on the page: the notice every page of an unverified account opens with. */}
       {error === VERIFY_FIRST && (
         <p className="muted" data-testid="verify-first-hint">
-          Open the link in the mail we sent; <a href="#verify-notice">the notice at the top of the page</a> sends it again.
+          Open the link in the mail we sent; <a href="#verify-notice">the notice at the top of the page</a> sends it
+          again.
         </p>
       )}
       {props.refusal ? (
@@ -68,7 +73,9 @@ export function KeyPanel(props: {
               <p>This is your new key. Copy it now: it will not be shown again.</p>
               <div className="key-box">
                 <code data-testid="new-api-key">{newKey}</code>
-                <button type="button" className="secondary" onClick={copy}>{copied ? "Copied" : "Copy"}</button>
+                <button type="button" className="secondary" onClick={copy}>
+                  {copied ? "Copied" : "Copy"}
+                </button>
               </div>
             </div>
           )}
@@ -76,23 +83,35 @@ export function KeyPanel(props: {
             <>
               <dl className="facts">
                 <dt>Key</dt>
-                <dd className="mono nowrap" data-testid="api-key-display">{key.display}</dd>
+                <dd className="mono nowrap" data-testid="api-key-display">
+                  {key.display}
+                </dd>
                 <dt>Created</dt>
                 <dd>{when(key.createdAt)}</dd>
                 <dt>Active from</dt>
-                <dd>{isActive(key) ? when(key.activeFrom) : `${when(key.activeFrom)} (not active yet: requests are refused until then)`}</dd>
+                <dd>
+                  {isActive(key)
+                    ? when(key.activeFrom)
+                    : `${when(key.activeFrom)} (not active yet: requests are refused until then)`}
+                </dd>
                 <dt>Last used</dt>
                 <dd>{when(key.lastUsedAt)}</dd>
               </dl>
               <p className="actions">
-                <button type="button" className="danger" onClick={revoke} disabled={busy}>{props.revokeLabel}</button>
+                <button type="button" className="danger" onClick={revoke} disabled={busy}>
+                  {props.revokeLabel}
+                </button>
               </p>
               {/* One live key at a time: no Generate while this one lives (the server would refuse it). */}
-              <p className="muted" data-testid="one-key-note">One key at a time: revoke this one to generate a new one.</p>
+              <p className="muted" data-testid="one-key-note">
+                One key at a time: revoke this one to generate a new one.
+              </p>
             </>
           ) : (
             <p className="actions">
-              <button type="button" onClick={generate} disabled={busy}>{props.generateLabel}</button>
+              <button type="button" onClick={generate} disabled={busy}>
+                {props.generateLabel}
+              </button>
             </p>
           )}
         </>

@@ -17,13 +17,15 @@ export function PersonalKeyPanel() {
       title="Personal API key"
       intro={
         <>
-          The key acts on your personal library through the API under <code>/v1</code>. Send it in the <code>x-api-key</code> header.
+          The key acts on your personal library through the API under <code>/v1</code>. Send it in the{" "}
+          <code>x-api-key</code> header.
         </>
       }
       refusal={
         canUseApi ? null : (
           <>
-            API access is part of the Pro and Business plans. Your plan is <strong>{info.tier}</strong>: upgrade to generate a key.
+            API access is part of the Pro and Business plans. Your plan is <strong>{info.tier}</strong>: upgrade to
+            generate a key.
           </>
         )
       }

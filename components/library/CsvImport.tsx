@@ -8,7 +8,14 @@ import { useMutation, useQuery } from "@tanstack/react-query";
 import { TRPCClientError } from "@trpc/client";
 import { parse } from "csv-parse/browser/esm/sync";
 import { useId, useState, useSyncExternalStore } from "react";
-import { CSV_OPTIONS, IMPORT_BATCH_SIZE, IMPORT_CHECK_SIZE, importTable, type ImportKind, type ParsedRecord } from "@/clients/typescript/src/csv-rows";
+import {
+  CSV_OPTIONS,
+  IMPORT_BATCH_SIZE,
+  IMPORT_CHECK_SIZE,
+  importTable,
+  type ImportKind,
+  type ParsedRecord,
+} from "@/clients/typescript/src/csv-rows";
 import type { LibraryKind } from "@/server/library/libraryItems";
 import { useTRPC } from "@/trpc/react";
 import styles from "./CsvImport.module.css";
@@ -44,7 +51,8 @@ const onStorage = (changed: () => void) => {
 };
 
 const count = (n: number) => n.toLocaleString("en-US");
-const progressText = (done: number, total: number) => `${count(done)} of ${count(total)} rows (${Math.floor((done / total) * 100)} %)`;
+const progressText = (done: number, total: number) =>
+  `${count(done)} of ${count(total)} rows (${Math.floor((done / total) * 100)} %)`;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function sha256Hex(bytes: ArrayBuffer): Promise<string> {
@@ -83,7 +91,11 @@ export function CsvImport({ libraryKind }: { libraryKind: LibraryKind }) {
   const headingId = `${id}-title`;
   const progressId = `${id}-progress`;
 
-  const saved = useSyncExternalStore(onStorage, () => window.localStorage.getItem(storageKey(libraryKind)), () => null);
+  const saved = useSyncExternalStore(
+    onStorage,
+    () => window.localStorage.getItem(storageKey(libraryKind)),
+    () => null,
+  );
   const unfinished = saved ? (JSON.parse(saved) as Unfinished) : null;
   const remember = (value: Unfinished | null) => {
     if (value) window.localStorage.setItem(storageKey(libraryKind), JSON.stringify(value));
@@ -109,7 +121,11 @@ export function CsvImport({ libraryKind }: { libraryKind: LibraryKind }) {
     try {
       for (let at = 0; at < total; at += IMPORT_CHECK_SIZE) {
         setStage({ step: "checking", fileName: prepared.fileName, checked: at, total });
-        const answer = await check.mutateAsync({ scope: libraryKind, kind: prepared.kind, rows: prepared.rows.slice(at, at + IMPORT_CHECK_SIZE) });
+        const answer = await check.mutateAsync({
+          scope: libraryKind,
+          kind: prepared.kind,
+          rows: prepared.rows.slice(at, at + IMPORT_CHECK_SIZE),
+        });
         problems.push(...answer.problems);
       }
     } catch (error) {
@@ -117,18 +133,29 @@ export function CsvImport({ libraryKind }: { libraryKind: LibraryKind }) {
       setFileError(messageOf(error));
       return;
     }
-    setStage(problems.length > 0 ? { step: "refused", fileName: prepared.fileName, total, problems } : { step: "ready", file: prepared });
+    setStage(
+      problems.length > 0
+        ? { step: "refused", fileName: prepared.fileName, total, problems }
+        : { step: "ready", file: prepared },
+    );
   };
 
   /** One batch; a batch still running from before a reload (CONFLICT) is waited for and sent again. */
   const send = async (file: Prepared, position: number) => {
-    const input = { scope: libraryKind, kind: file.kind, file: file.hash, position, rows: file.rows.slice(position * IMPORT_BATCH_SIZE, (position + 1) * IMPORT_BATCH_SIZE) };
+    const input = {
+      scope: libraryKind,
+      kind: file.kind,
+      file: file.hash,
+      position,
+      rows: file.rows.slice(position * IMPORT_BATCH_SIZE, (position + 1) * IMPORT_BATCH_SIZE),
+    };
     const giveUp = Date.now() + CONFLICT_WAIT_MS;
     for (;;) {
       try {
         return await batch.mutateAsync(input);
       } catch (error) {
-        const conflict = error instanceof TRPCClientError && (error.data as { code?: string } | undefined)?.code === "CONFLICT";
+        const conflict =
+          error instanceof TRPCClientError && (error.data as { code?: string } | undefined)?.code === "CONFLICT";
         if (!conflict || Date.now() > giveUp) throw error;
         await sleep(1000);
       }
@@ -161,19 +188,23 @@ export function CsvImport({ libraryKind }: { libraryKind: LibraryKind }) {
     await changed();
   };
 
-  const draftNote = libraryKind === "team" ? " New team codes are drafts until an admin approves them, unless their status says otherwise (only an admin may publish)." : "";
+  const draftNote =
+    libraryKind === "team"
+      ? " New team codes are drafts until an admin approves them, unless their status says otherwise (only an admin may publish)."
+      : "";
 
   return (
     <section className="card" aria-labelledby={headingId} data-testid={`csv-import-${libraryKind}`}>
       <h2 id={headingId}>Import a CSV file</h2>
       <p className="muted">
-        Columns <code>name,url</code> for static codes or <code>name,destination_url,status</code> for dynamic ones (status optional), a header row first; any
-        number of rows. Every row is checked before anything is created.{draftNote}
+        Columns <code>name,url</code> for static codes or <code>name,destination_url,status</code> for dynamic ones
+        (status optional), a header row first; any number of rows. Every row is checked before anything is created.
+        {draftNote}
       </p>
       {unfinished && stage.step === "idle" && (
         <p className="notice warning" data-testid="import-unfinished">
-          The import of {unfinished.fileName} stopped after {count(unfinished.done)} of {count(unfinished.total)} rows. Choose the same file to finish it: what
-          was created is not created again.
+          The import of {unfinished.fileName} stopped after {count(unfinished.done)} of {count(unfinished.total)} rows.
+          Choose the same file to finish it: what was created is not created again.
         </p>
       )}
       <div className={styles.picker}>
@@ -202,8 +233,8 @@ export function CsvImport({ libraryKind }: { libraryKind: LibraryKind }) {
         <div className="error" role="alert" data-testid="import-refused">
           <p className={styles.flush}>
             <strong>
-              Nothing was created: {count(stage.problems.length)} of {count(stage.total)} rows of {stage.fileName} {stage.problems.length === 1 ? "is" : "are"}{" "}
-              invalid.
+              Nothing was created: {count(stage.problems.length)} of {count(stage.total)} rows of {stage.fileName}{" "}
+              {stage.problems.length === 1 ? "is" : "are"} invalid.
             </strong>{" "}
             Fix {stage.problems.length === 1 ? "it" : "them"} and choose the file again.
           </p>
@@ -214,7 +245,9 @@ export function CsvImport({ libraryKind }: { libraryKind: LibraryKind }) {
               </li>
             ))}
           </ul>
-          {stage.problems.length > LISTED_PROBLEMS && <p className={styles.flush}>…and {count(stage.problems.length - LISTED_PROBLEMS)} more.</p>}
+          {stage.problems.length > LISTED_PROBLEMS && (
+            <p className={styles.flush}>…and {count(stage.problems.length - LISTED_PROBLEMS)} more.</p>
+          )}
         </div>
       )}
 
@@ -234,7 +267,12 @@ export function CsvImport({ libraryKind }: { libraryKind: LibraryKind }) {
           <label htmlFor={progressId}>
             {stage.step === "finished" ? "Imported" : "Importing"} {stage.file.fileName}
           </label>
-          <progress id={progressId} max={stage.file.rows.length} value={stage.step === "finished" ? stage.file.rows.length : stage.done} data-testid="import-progress" />
+          <progress
+            id={progressId}
+            max={stage.file.rows.length}
+            value={stage.step === "finished" ? stage.file.rows.length : stage.done}
+            data-testid="import-progress"
+          />
           <p role="status" data-testid="import-progress-text">
             {progressText(stage.step === "finished" ? stage.file.rows.length : stage.done, stage.file.rows.length)}
           </p>
@@ -242,14 +280,17 @@ export function CsvImport({ libraryKind }: { libraryKind: LibraryKind }) {
       )}
       {stage.step === "stopped" && (
         <p className="error" role="alert" data-testid="import-stopped">
-          The import stopped after {count(stage.done)} of {count(stage.file.rows.length)} rows ({stage.error}). Choose the same file again to go on: what was
-          created is not created again.
+          The import stopped after {count(stage.done)} of {count(stage.file.rows.length)} rows ({stage.error}). Choose
+          the same file again to go on: what was created is not created again.
         </p>
       )}
       {stage.step === "finished" && (
         <p className="notice" data-testid="import-summary">
           Done: {count(stage.created)} {stage.file.kind} {stage.created === 1 ? "code" : "codes"} created
-          {stage.replayed > 0 ? `, ${count(stage.replayed)} already imported from this file before (not created again)` : ""}.
+          {stage.replayed > 0
+            ? `, ${count(stage.replayed)} already imported from this file before (not created again)`
+            : ""}
+          .
         </p>
       )}
     </section>

@@ -20,7 +20,11 @@ export function EditForm({
 }: {
   libraryKind: LibraryKind;
   mutations: LibraryMutations;
-  item: LibraryItem; choices: LibraryItem["status"][]; busy: boolean; done: () => void }) {
+  item: LibraryItem;
+  choices: LibraryItem["status"][];
+  busy: boolean;
+  done: () => void;
+}) {
   const [name, setName] = useState(item.name);
   const [url, setUrl] = useState(item.url);
   const [status, setStatus] = useState(item.status);
@@ -48,18 +52,28 @@ export function EditForm({
       <label htmlFor={`${prefix}-url`}>Destination URL</label>
       <UrlInput id={`${prefix}-url`} value={url} onValue={setUrl} required />
       <label htmlFor={`${prefix}-status`}>Status</label>
-      <select id={`${prefix}-status`} value={status} onChange={(e) => setStatus(e.target.value as LibraryItem["status"])}>
+      <select
+        id={`${prefix}-status`}
+        value={status}
+        onChange={(e) => setStatus(e.target.value as LibraryItem["status"])}
+      >
         {options.map((s) => (
           <option key={s} value={s} disabled={!choices.includes(s)}>
             {s}
           </option>
         ))}
       </select>
-      <p className="muted">A paused code&apos;s short link answers 404 and records no scans until it is active again.</p>
+      <p className="muted">
+        A paused code&apos;s short link answers 404 and records no scans until it is active again.
+      </p>
       <FormError error={error} testId={`edit-error-${item.id}`} />
       <div className="actions">
-        <button type="submit" disabled={busy || saving}>Save</button>
-        <button type="button" className="secondary" onClick={done}>Cancel</button>
+        <button type="submit" disabled={busy || saving}>
+          Save
+        </button>
+        <button type="button" className="secondary" onClick={done}>
+          Cancel
+        </button>
       </div>
     </form>
   );

@@ -31,7 +31,8 @@ type Run = (action: () => Promise<unknown>) => Promise<void>;
 /** A ticked code, as `static:<qr_id>` or `dynamic:<code>`. */
 const selectionKey = (item: LibraryItem) => `${item.kind}:${item.id}`;
 
-export const imageUrl = (item: Pick<LibraryItem, "kind" | "id">, query: string) => `/library/qr/${item.kind}/${encodeURIComponent(item.id)}?${query}`;
+export const imageUrl = (item: Pick<LibraryItem, "kind" | "id">, query: string) =>
+  `/library/qr/${item.kind}/${encodeURIComponent(item.id)}?${query}`;
 
 type Props = { libraryKind: LibraryKind; title: string };
 
@@ -69,7 +70,11 @@ export function Library({ libraryKind, title }: Props) {
   return (
     <section className="card" aria-labelledby={headingId}>
       <h2 id={headingId}>{title}</h2>
-      {!canEdit && <p className="muted" data-testid="read-only">Viewers only read the team library.</p>}
+      {!canEdit && (
+        <p className="muted" data-testid="read-only">
+          Viewers only read the team library.
+        </p>
+      )}
       {error && (
         <p className="error" role="alert" data-testid="library-page-error">
           {error}
@@ -85,14 +90,28 @@ export function Library({ libraryKind, title }: Props) {
       >
         <div>
           <label htmlFor={`${libraryKind}-search`}>Search</label>
-          <input id={`${libraryKind}-search`} type="search" value={search} onChange={(e) => setSearch(e.target.value)} placeholder="Name, URL or code" />
+          <input
+            id={`${libraryKind}-search`}
+            type="search"
+            value={search}
+            onChange={(e) => setSearch(e.target.value)}
+            placeholder="Name, URL or code"
+          />
         </div>
-        <button type="submit" className="secondary" disabled={busy}>Search</button>
+        <button type="submit" className="secondary" disabled={busy}>
+          Search
+        </button>
       </form>
 
       {data.items.length === 0 ? (
         <p className="empty" data-testid="library-empty">
-          {query.search ? <>Nothing matches “{query.search}”.</> : canEdit ? "No codes yet: create your first one, or import a CSV file." : "The library is empty."}
+          {query.search ? (
+            <>Nothing matches “{query.search}”.</>
+          ) : canEdit ? (
+            "No codes yet: create your first one, or import a CSV file."
+          ) : (
+            "The library is empty."
+          )}
         </p>
       ) : (
         <ul className="items">
@@ -112,16 +131,43 @@ export function Library({ libraryKind, title }: Props) {
           ))}
         </ul>
       )}
-      <Pager label="Pages" testId="page-of" page={data.page} pages={data.pages} count={plural(data.total, "code")} busy={busy} onPage={(page) => void show({ ...query, page })} />
-      {data.total > 0 && <ZipDownload libraryKind={libraryKind} search={query.search} total={data.total} selected={selected} allOfSearch={allOfSearch} setAllOfSearch={setAllOfSearch} />}
+      <Pager
+        label="Pages"
+        testId="page-of"
+        page={data.page}
+        pages={data.pages}
+        count={plural(data.total, "code")}
+        busy={busy}
+        onPage={(page) => void show({ ...query, page })}
+      />
+      {data.total > 0 && (
+        <ZipDownload
+          libraryKind={libraryKind}
+          search={query.search}
+          total={data.total}
+          selected={selected}
+          allOfSearch={allOfSearch}
+          setAllOfSearch={setAllOfSearch}
+        />
+      )}
       {/* The API's export files (GET /v1/qrcodes/export, /v1/dynqrcodes/export) of this library: short
           words that fit one row on a phone, each link's name saying the whole. */}
       <p className="actions export-links">
         <span className="muted">Export codes as CSV:</span>
-        <a className="button secondary small" href={`/library/export/dynqrcodes.csv?scope=${libraryKind}`} aria-label="Export dynamic codes (CSV)" download>
+        <a
+          className="button secondary small"
+          href={`/library/export/dynqrcodes.csv?scope=${libraryKind}`}
+          aria-label="Export dynamic codes (CSV)"
+          download
+        >
           Dynamic
         </a>
-        <a className="button secondary small" href={`/library/export/qrcodes.csv?scope=${libraryKind}`} aria-label="Export static codes (CSV)" download>
+        <a
+          className="button secondary small"
+          href={`/library/export/qrcodes.csv?scope=${libraryKind}`}
+          aria-label="Export static codes (CSV)"
+          download
+        >
           Static
         </a>
       </p>
@@ -204,7 +250,9 @@ function CreateForms({ libraryKind, mutations }: { libraryKind: LibraryKind; mut
           <p className="muted">
             One code per line, as <code>name, url</code>; up to 50. All are created or none.{draftNote}
           </p>
-          <button type="submit" disabled={creating}>Create all</button>
+          <button type="submit" disabled={creating}>
+            Create all
+          </button>
         </form>
       ) : (
         <form
@@ -229,7 +277,9 @@ function CreateForms({ libraryKind, mutations }: { libraryKind: LibraryKind; mut
             <label htmlFor={`${libraryKind}-url`}>{kind === "dynamic" ? "Destination URL" : "URL"}</label>
             <UrlInput id={`${libraryKind}-url`} value={url} onValue={setUrl} required placeholder="https://" />
           </div>
-          <button type="submit" disabled={creating}>Create</button>
+          <button type="submit" disabled={creating}>
+            Create
+          </button>
           {draftNote && <p className="muted full">{draftNote.trim()}</p>}
         </form>
       )}
@@ -251,7 +301,11 @@ function ItemRow({
 }: {
   libraryKind: LibraryKind;
   mutations: LibraryMutations;
-  item: LibraryItem; role: LibraryPage["role"]; statuses: LibraryItem["status"][]; busy: boolean; run: Run;
+  item: LibraryItem;
+  role: LibraryPage["role"];
+  statuses: LibraryItem["status"][];
+  busy: boolean;
+  run: Run;
   selected: boolean;
   /** Null while every code of the search is selected. */
   onSelect: ((on: boolean) => void) | null;
@@ -261,12 +315,26 @@ function ItemRow({
   const toggle = (next: "edit" | "style" | "rules") => setPanel(panel === next ? "none" : next);
   return (
     <li className="item" data-testid={`item-${item.id}`}>
-      <input type="checkbox" className="select" aria-label={`Include ${item.name} in the ZIP`} checked={selected} disabled={onSelect === null} onChange={(e) => onSelect?.(e.target.checked)} />
+      <input
+        type="checkbox"
+        className="select"
+        aria-label={`Include ${item.name} in the ZIP`}
+        checked={selected}
+        disabled={onSelect === null}
+        onChange={(e) => onSelect?.(e.target.checked)}
+      />
       {/* eslint-disable-next-line @next/next/no-img-element -- a generated image, not a static asset */}
-      <img className="thumb" src={imageUrl(item, `size=96&v=${encodeURIComponent(JSON.stringify(item.style))}`)} width={96} height={96} alt={`QR code of ${item.name}`} />
+      <img
+        className="thumb"
+        src={imageUrl(item, `size=96&v=${encodeURIComponent(JSON.stringify(item.style))}`)}
+        width={96}
+        height={96}
+        alt={`QR code of ${item.name}`}
+      />
       <div className="item-main">
         <div className="item-title">
-          <strong>{item.name}</strong> <span className="badge">{item.kind}</span> <span className={`badge ${item.status}`}>{item.status}</span>
+          <strong>{item.name}</strong> <span className="badge">{item.kind}</span>{" "}
+          <span className={`badge ${item.status}`}>{item.status}</span>
         </div>
         {item.shortUrl && (
           <div className="mono short-url">
@@ -288,7 +356,8 @@ function ItemRow({
           {item.totalScans !== null && (
             <>
               {" "}
-              · {item.totalScans} {item.totalScans === 1 ? "scan" : "scans"} · <Link href={`/analytics/${item.id}`}>Analytics</Link>
+              · {item.totalScans} {item.totalScans === 1 ? "scan" : "scans"} ·{" "}
+              <Link href={`/analytics/${item.id}`}>Analytics</Link>
             </>
           )}
         </div>
@@ -304,17 +373,32 @@ function ItemRow({
             Download PDF
           </a>
           {canEdit && item.kind === "dynamic" && (
-            <button type="button" className="secondary small" aria-expanded={panel === "edit"} onClick={() => toggle("edit")}>
+            <button
+              type="button"
+              className="secondary small"
+              aria-expanded={panel === "edit"}
+              onClick={() => toggle("edit")}
+            >
               Edit
             </button>
           )}
           {canEdit && item.kind === "dynamic" && (
-            <button type="button" className="secondary small" aria-expanded={panel === "rules"} onClick={() => toggle("rules")}>
+            <button
+              type="button"
+              className="secondary small"
+              aria-expanded={panel === "rules"}
+              onClick={() => toggle("rules")}
+            >
               Rules
             </button>
           )}
           {canEdit && (
-            <button type="button" className="secondary small" aria-expanded={panel === "style"} onClick={() => toggle("style")}>
+            <button
+              type="button"
+              className="secondary small"
+              aria-expanded={panel === "style"}
+              onClick={() => toggle("style")}
+            >
               Style
             </button>
           )}
@@ -324,7 +408,11 @@ function ItemRow({
               className="danger small"
               disabled={busy}
               onClick={() => {
-                if (window.confirm(`Delete “${item.name}”?${item.kind === "dynamic" ? " Its short link stops working; its scan history is kept." : ""}`)) {
+                if (
+                  window.confirm(
+                    `Delete “${item.name}”?${item.kind === "dynamic" ? " Its short link stops working; its scan history is kept." : ""}`,
+                  )
+                ) {
                   void run(() => mutations.remove.mutateAsync({ scope: libraryKind, kind: item.kind, id: item.id }));
                 }
               }}
@@ -333,9 +421,34 @@ function ItemRow({
             </button>
           )}
         </div>
-        {panel === "edit" && <EditForm libraryKind={libraryKind} mutations={mutations} item={item} choices={statuses} busy={busy} done={() => setPanel("none")} />}
-        {panel === "rules" && <RulesEditor libraryKind={libraryKind} mutations={mutations} item={item} busy={busy} done={() => setPanel("none")} />}
-        {panel === "style" && <StyleEditor libraryKind={libraryKind} saveStyle={mutations.saveStyle.mutateAsync} item={item} busy={busy} done={() => setPanel("none")} />}
+        {panel === "edit" && (
+          <EditForm
+            libraryKind={libraryKind}
+            mutations={mutations}
+            item={item}
+            choices={statuses}
+            busy={busy}
+            done={() => setPanel("none")}
+          />
+        )}
+        {panel === "rules" && (
+          <RulesEditor
+            libraryKind={libraryKind}
+            mutations={mutations}
+            item={item}
+            busy={busy}
+            done={() => setPanel("none")}
+          />
+        )}
+        {panel === "style" && (
+          <StyleEditor
+            libraryKind={libraryKind}
+            saveStyle={mutations.saveStyle.mutateAsync}
+            item={item}
+            busy={busy}
+            done={() => setPanel("none")}
+          />
+        )}
       </div>
     </li>
   );

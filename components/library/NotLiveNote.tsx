@@ -3,7 +3,8 @@
 // files say it too (`qr-<code>-draft-not-live.png`, server/images/images.ts).
 const WHY = {
   draft: "Not live yet: its short link answers 404 until an admin approves it (files named …-draft-not-live).",
-  paused: "Paused: this code's short link answers 404 until it is active again, so its downloads are named …-paused-not-live.",
+  paused:
+    "Paused: this code's short link answers 404 until it is active again, so its downloads are named …-paused-not-live.",
 } as const;
 
 export function NotLiveNote({ item }: { item: { id: string; kind: string; status: string } }) {

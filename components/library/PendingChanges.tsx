@@ -14,7 +14,8 @@ type PendingChange = RouterOutputs["team"]["pendingChanges"][number];
 type LibraryItem = RouterOutputs["library"]["page"]["items"][number];
 
 /** A field's value as a person reads it: text as written, rules as JSON, nothing as "none". */
-const shown = (value: unknown) => (value === null || value === undefined ? "none" : typeof value === "string" ? value : JSON.stringify(value));
+const shown = (value: unknown) =>
+  value === null || value === undefined ? "none" : typeof value === "string" ? value : JSON.stringify(value);
 /** The API's field names in the words of the pages. */
 const FIELD_WORDS: Record<string, string> = {
   destination_url: "Destination URL",
@@ -27,7 +28,17 @@ const FIELD_WORDS: Record<string, string> = {
 };
 const fieldWord = (name: string) => FIELD_WORDS[name] ?? name;
 const valueOf = (name: string, value: unknown) =>
-  name === "password_set" ? (value ? "set a password" : "remove the password") : name === "password_protected" ? (value ? "protected" : "none") : name === "expires_at" && typeof value === "number" ? new Date(value * 1000).toISOString() : shown(value);
+  name === "password_set"
+    ? value
+      ? "set a password"
+      : "remove the password"
+    : name === "password_protected"
+      ? value
+        ? "protected"
+        : "none"
+      : name === "expires_at" && typeof value === "number"
+        ? new Date(value * 1000).toISOString()
+        : shown(value);
 
 /** On a code of the team library: the change waiting for review, or the last rejection's reason. */
 export function ChangeNotes({ item }: { item: LibraryItem }) {
@@ -44,7 +55,8 @@ export function ChangeNotes({ item }: { item: LibraryItem }) {
       )}
       {item.rejection && (
         <p className="error small-text" data-testid={`change-rejected-${item.id}`}>
-          A change to {Object.keys(item.rejection.fields).map(fieldWord).join(", ")} was rejected by {item.rejection.by}: {item.rejection.reason}
+          A change to {Object.keys(item.rejection.fields).map(fieldWord).join(", ")} was rejected by {item.rejection.by}
+          : {item.rejection.reason}
         </p>
       )}
     </>
@@ -59,10 +71,13 @@ export function PendingChanges({ isAdmin }: { isAdmin: boolean }) {
     <section className="card" aria-labelledby="changes-title">
       <h2 id="changes-title">Changes to published codes</h2>
       <p className="muted">
-        A writer&apos;s change to where a published code leads waits here; the printed code keeps its approved destination until an admin approves the change.
+        A writer&apos;s change to where a published code leads waits here; the printed code keeps its approved
+        destination until an admin approves the change.
       </p>
       {data.length === 0 ? (
-        <p className="muted" data-testid="no-pending-changes">No change waits for review.</p>
+        <p className="muted" data-testid="no-pending-changes">
+          No change waits for review.
+        </p>
       ) : (
         <ul className="list" data-testid="pending-changes">
           {data.map((change) => (
@@ -78,7 +93,10 @@ function ChangeRow({ change, isAdmin }: { change: PendingChange; isAdmin: boolea
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const changed = async () => {
-    await Promise.all([queryClient.invalidateQueries(trpc.team.pendingChanges.queryFilter()), queryClient.invalidateQueries(trpc.library.page.queryFilter({ scope: "team" }))]);
+    await Promise.all([
+      queryClient.invalidateQueries(trpc.team.pendingChanges.queryFilter()),
+      queryClient.invalidateQueries(trpc.library.page.queryFilter({ scope: "team" })),
+    ]);
   };
   const decide = useMutation(trpc.team.reviewChange.mutationOptions({ onSuccess: changed }));
   const { error, busy, run, clear } = useAction();
@@ -108,8 +126,12 @@ function ChangeRow({ change, isAdmin }: { change: PendingChange; isAdmin: boolea
               {names.map((word) => (
                 <tr key={word}>
                   <td>{word}</td>
-                  <td className="wrap" data-label="Before">{side(change.before, word)}</td>
-                  <td className="wrap" data-label="After">{side(change.after, word)}</td>
+                  <td className="wrap" data-label="Before">
+                    {side(change.before, word)}
+                  </td>
+                  <td className="wrap" data-label="After">
+                    {side(change.after, word)}
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -126,12 +148,22 @@ function ChangeRow({ change, isAdmin }: { change: PendingChange; isAdmin: boolea
             void run(() => decide.mutateAsync({ code: change.code, decision: "reject", reason }));
           }}
         >
-          <button type="button" disabled={busy} onClick={() => void run(() => decide.mutateAsync({ code: change.code, decision: "approve" }))}>
+          <button
+            type="button"
+            disabled={busy}
+            onClick={() => void run(() => decide.mutateAsync({ code: change.code, decision: "approve" }))}
+          >
             Approve change
           </button>
           <div>
             <label htmlFor={`reason-${change.code}`}>Reason for rejecting</label>
-            <input id={`reason-${change.code}`} value={reason} onChange={(e) => setReason(e.target.value)} maxLength={500} placeholder="The writer is mailed it" />
+            <input
+              id={`reason-${change.code}`}
+              value={reason}
+              onChange={(e) => setReason(e.target.value)}
+              maxLength={500}
+              placeholder="The writer is mailed it"
+            />
           </div>
           <button type="submit" className="danger" disabled={busy}>
             Reject change

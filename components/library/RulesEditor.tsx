@@ -17,7 +17,12 @@ type Target = NonNullable<Rules["targets"]>[number];
 /** A rule as the form holds it: "" is "any". */
 type TargetRow = { url: string; os: string; device: string; country: string };
 
-const rowOf = (t: Target): TargetRow => ({ url: t.url, os: t.os ?? "", device: t.device ?? "", country: t.country ?? "" });
+const rowOf = (t: Target): TargetRow => ({
+  url: t.url,
+  os: t.os ?? "",
+  device: t.device ?? "",
+  country: t.country ?? "",
+});
 const targetOf = (row: TargetRow) => ({
   url: row.url,
   ...(row.os ? { os: row.os as Target["os"] } : {}),
@@ -33,18 +38,33 @@ const toLocalInput = (seconds: number | null) => {
 };
 const fromLocalInput = (value: string) => (value ? Math.floor(new Date(value).getTime() / 1000) : null);
 
-export function RulesEditor({ libraryKind, mutations, item, busy, done }: { libraryKind: LibraryKind; mutations: LibraryMutations; item: LibraryItem; busy: boolean; done: () => void }) {
+export function RulesEditor({
+  libraryKind,
+  mutations,
+  item,
+  busy,
+  done,
+}: {
+  libraryKind: LibraryKind;
+  mutations: LibraryMutations;
+  item: LibraryItem;
+  busy: boolean;
+  done: () => void;
+}) {
   const rules = item.rules!;
   const [expiresAt, setExpiresAt] = useState(toLocalInput(rules.expires_at));
   const [expiredUrl, setExpiredUrl] = useState(rules.expired_url ?? "");
   const [targets, setTargets] = useState<TargetRow[]>((rules.targets ?? []).map(rowOf));
-  const [utm, setUtm] = useState<Record<string, string>>(Object.fromEntries(UTM_KEYS.map((key) => [key, rules.utm?.[key] ?? ""])));
+  const [utm, setUtm] = useState<Record<string, string>>(
+    Object.fromEntries(UTM_KEYS.map((key) => [key, rules.utm?.[key] ?? ""])),
+  );
   const [password, setPassword] = useState("");
   const [removePassword, setRemovePassword] = useState(false);
   const { error, saving, clear, save } = useCodePatch({ libraryKind, mutations, item, done });
   const prefix = `rules-${item.id}`;
 
-  const change = (i: number, field: keyof TargetRow, value: string) => setTargets(targets.map((t, j) => (j === i ? { ...t, [field]: value } : t)));
+  const change = (i: number, field: keyof TargetRow, value: string) =>
+    setTargets(targets.map((t, j) => (j === i ? { ...t, [field]: value } : t)));
   const move = (i: number, by: number) => {
     const next = [...targets];
     [next[i], next[i + by]] = [next[i + by], next[i]];
@@ -70,14 +90,27 @@ export function RulesEditor({ libraryKind, mutations, item, busy, done }: { libr
     >
       <fieldset>
         <legend>Targets</legend>
-        <p className="muted">Tried in order: the first rule whose conditions all match a scan decides where it goes; otherwise the destination URL.</p>
-        {targets.length === 0 && <p className="muted" data-testid={`${prefix}-no-targets`}>No rules: every scan goes to the destination URL.</p>}
+        <p className="muted">
+          Tried in order: the first rule whose conditions all match a scan decides where it goes; otherwise the
+          destination URL.
+        </p>
+        {targets.length === 0 && (
+          <p className="muted" data-testid={`${prefix}-no-targets`}>
+            No rules: every scan goes to the destination URL.
+          </p>
+        )}
         <ol className="rules">
           {targets.map((target, i) => (
             <li key={i} className="rule" data-testid={`${prefix}-target-${i}`}>
               <div>
                 <label htmlFor={`${prefix}-url-${i}`}>Rule {i + 1} URL</label>
-                <UrlInput id={`${prefix}-url-${i}`} value={target.url} onValue={(url) => change(i, "url", url)} required placeholder="https://" />
+                <UrlInput
+                  id={`${prefix}-url-${i}`}
+                  value={target.url}
+                  onValue={(url) => change(i, "url", url)}
+                  required
+                  placeholder="https://"
+                />
               </div>
               <div>
                 <label htmlFor={`${prefix}-os-${i}`}>Rule {i + 1} operating system</label>
@@ -92,7 +125,11 @@ export function RulesEditor({ libraryKind, mutations, item, busy, done }: { libr
               </div>
               <div>
                 <label htmlFor={`${prefix}-device-${i}`}>Rule {i + 1} device</label>
-                <select id={`${prefix}-device-${i}`} value={target.device} onChange={(e) => change(i, "device", e.target.value)}>
+                <select
+                  id={`${prefix}-device-${i}`}
+                  value={target.device}
+                  onChange={(e) => change(i, "device", e.target.value)}
+                >
                   <option value="">Any</option>
                   {TARGET_DEVICES.map((device) => (
                     <option key={device} value={device}>
@@ -103,7 +140,11 @@ export function RulesEditor({ libraryKind, mutations, item, busy, done }: { libr
               </div>
               <div>
                 <label htmlFor={`${prefix}-country-${i}`}>Rule {i + 1} country</label>
-                <select id={`${prefix}-country-${i}`} value={target.country} onChange={(e) => change(i, "country", e.target.value)}>
+                <select
+                  id={`${prefix}-country-${i}`}
+                  value={target.country}
+                  onChange={(e) => change(i, "country", e.target.value)}
+                >
                   <option value="">Any</option>
                   {COUNTRIES.map((c) => (
                     <option key={c.code} value={c.code}>
@@ -113,20 +154,42 @@ export function RulesEditor({ libraryKind, mutations, item, busy, done }: { libr
                 </select>
               </div>
               <div className="actions tight">
-                <button type="button" className="secondary small" disabled={i === 0} onClick={() => move(i, -1)} aria-label={`Move rule ${i + 1} up`}>
+                <button
+                  type="button"
+                  className="secondary small"
+                  disabled={i === 0}
+                  onClick={() => move(i, -1)}
+                  aria-label={`Move rule ${i + 1} up`}
+                >
                   Up
                 </button>
-                <button type="button" className="secondary small" disabled={i === targets.length - 1} onClick={() => move(i, 1)} aria-label={`Move rule ${i + 1} down`}>
+                <button
+                  type="button"
+                  className="secondary small"
+                  disabled={i === targets.length - 1}
+                  onClick={() => move(i, 1)}
+                  aria-label={`Move rule ${i + 1} down`}
+                >
                   Down
                 </button>
-                <button type="button" className="danger small" onClick={() => setTargets(targets.filter((_, j) => j !== i))} aria-label={`Remove rule ${i + 1}`}>
+                <button
+                  type="button"
+                  className="danger small"
+                  onClick={() => setTargets(targets.filter((_, j) => j !== i))}
+                  aria-label={`Remove rule ${i + 1}`}
+                >
                   Remove
                 </button>
               </div>
             </li>
           ))}
         </ol>
-        <button type="button" className="secondary small" disabled={targets.length >= MAX_TARGETS} onClick={() => setTargets([...targets, { url: "", os: "", device: "", country: "" }])}>
+        <button
+          type="button"
+          className="secondary small"
+          disabled={targets.length >= MAX_TARGETS}
+          onClick={() => setTargets([...targets, { url: "", os: "", device: "", country: "" }])}
+        >
           Add rule
         </button>
       </fieldset>
@@ -138,7 +201,12 @@ export function RulesEditor({ libraryKind, mutations, item, busy, done }: { libr
           {UTM_KEYS.map((key) => (
             <div key={key}>
               <label htmlFor={`${prefix}-utm-${key}`}>utm_{key}</label>
-              <input id={`${prefix}-utm-${key}`} value={utm[key]} maxLength={100} onChange={(e) => setUtm({ ...utm, [key]: e.target.value })} />
+              <input
+                id={`${prefix}-utm-${key}`}
+                value={utm[key]}
+                maxLength={100}
+                onChange={(e) => setUtm({ ...utm, [key]: e.target.value })}
+              />
             </div>
           ))}
         </div>
@@ -147,29 +215,57 @@ export function RulesEditor({ libraryKind, mutations, item, busy, done }: { libr
       <fieldset>
         <legend>Expiry</legend>
         <label htmlFor={`${prefix}-expires`}>Expires at</label>
-        <input id={`${prefix}-expires`} type="datetime-local" value={expiresAt} onChange={(e) => setExpiresAt(e.target.value)} />
+        <input
+          id={`${prefix}-expires`}
+          type="datetime-local"
+          value={expiresAt}
+          onChange={(e) => setExpiresAt(e.target.value)}
+        />
         <label htmlFor={`${prefix}-expired-url`}>After expiry, send scans to</label>
-        <UrlInput id={`${prefix}-expired-url`} value={expiredUrl} onValue={setExpiredUrl} placeholder="Empty: a page that says the code has expired" />
+        <UrlInput
+          id={`${prefix}-expired-url`}
+          value={expiredUrl}
+          onValue={setExpiredUrl}
+          placeholder="Empty: a page that says the code has expired"
+        />
       </fieldset>
 
       <fieldset>
         <legend>Password</legend>
         <p className="muted" data-testid={`${prefix}-password-state`}>
-          {rules.password_protected ? "Scans must enter a password first." : "No password: anyone who scans goes straight on."}
+          {rules.password_protected
+            ? "Scans must enter a password first."
+            : "No password: anyone who scans goes straight on."}
         </p>
-        <label htmlFor={`${prefix}-password`}>{rules.password_protected ? "New password for scans" : "Password for scans"}</label>
-        <input id={`${prefix}-password`} type="password" autoComplete="new-password" value={password} disabled={removePassword} onChange={(e) => setPassword(e.target.value)} minLength={4} maxLength={128} />
+        <label htmlFor={`${prefix}-password`}>
+          {rules.password_protected ? "New password for scans" : "Password for scans"}
+        </label>
+        <input
+          id={`${prefix}-password`}
+          type="password"
+          autoComplete="new-password"
+          value={password}
+          disabled={removePassword}
+          onChange={(e) => setPassword(e.target.value)}
+          minLength={4}
+          maxLength={128}
+        />
         {rules.password_protected && (
           <label className="check">
-            <input type="checkbox" checked={removePassword} onChange={(e) => setRemovePassword(e.target.checked)} /> Remove the password
+            <input type="checkbox" checked={removePassword} onChange={(e) => setRemovePassword(e.target.checked)} />{" "}
+            Remove the password
           </label>
         )}
       </fieldset>
 
       <FormError error={error} testId={`rules-error-${item.id}`} />
       <div className="actions">
-        <button type="submit" disabled={busy || saving}>Save rules</button>
-        <button type="button" className="secondary" onClick={done}>Cancel</button>
+        <button type="submit" disabled={busy || saving}>
+          Save rules
+        </button>
+        <button type="button" className="secondary" onClick={done}>
+          Cancel
+        </button>
       </div>
     </form>
   );

@@ -5,7 +5,17 @@
 import { useMutation } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import type { LibraryKind } from "@/server/library/libraryItems";
-import { cheapUnreadableReason, DEFAULT_STYLE, FINDER_SHAPES, FRAME_TEXT_MAX, LOGO_SIZE, MAX_LOGO_BYTES, MAX_LOGO_SHARE, MODULE_SHAPES, unreadable } from "@/server/images/qrStyle";
+import {
+  cheapUnreadableReason,
+  DEFAULT_STYLE,
+  FINDER_SHAPES,
+  FRAME_TEXT_MAX,
+  LOGO_SIZE,
+  MAX_LOGO_BYTES,
+  MAX_LOGO_SHARE,
+  MODULE_SHAPES,
+  unreadable,
+} from "@/server/images/qrStyle";
 import type { Style } from "@/server/library/validation";
 import { useTRPC, type RouterInputs, type RouterOutputs } from "@/trpc/react";
 import { FormError } from "../ui/FormError";
@@ -126,7 +136,9 @@ export function StyleEditor({ libraryKind, item, saveStyle, busy, done }: Props)
     }
     const dataUrl = await readDataUrl(file);
     if (dataUrl.length > MAX_LOGO_BYTES) {
-      setLogoError(`The logo is too large: at most 64 KiB as a data URL (this file makes ${Math.ceil(dataUrl.length / 1024)} KiB)`);
+      setLogoError(
+        `The logo is too large: at most 64 KiB as a data URL (this file makes ${Math.ceil(dataUrl.length / 1024)} KiB)`,
+      );
       return;
     }
     set("logo", dataUrl);
@@ -147,47 +159,111 @@ export function StyleEditor({ libraryKind, item, saveStyle, busy, done }: Props)
     >
       <div className="style-fields">
         <label htmlFor={`${prefix}-fg`}>Foreground</label>
-        <input id={`${prefix}-fg`} type="color" value={draft.foreground} onChange={(e) => set("foreground", e.target.value)} />
+        <input
+          id={`${prefix}-fg`}
+          type="color"
+          value={draft.foreground}
+          onChange={(e) => set("foreground", e.target.value)}
+        />
         <label htmlFor={`${prefix}-bg`}>Background</label>
-        <input id={`${prefix}-bg`} type="color" value={draft.background} onChange={(e) => set("background", e.target.value)} />
+        <input
+          id={`${prefix}-bg`}
+          type="color"
+          value={draft.background}
+          onChange={(e) => set("background", e.target.value)}
+        />
         <label htmlFor={`${prefix}-ec`}>Error correction</label>
-        <select id={`${prefix}-ec`} value={draft.error_correction} onChange={(e) => set("error_correction", e.target.value as Draft["error_correction"])}>
+        <select
+          id={`${prefix}-ec`}
+          value={draft.error_correction}
+          onChange={(e) => set("error_correction", e.target.value as Draft["error_correction"])}
+        >
           <option value="L">L (7% can be damaged)</option>
           <option value="M">M (15%)</option>
           <option value="Q">Q (25%)</option>
           <option value="H">H (30%)</option>
         </select>
         <label htmlFor={`${prefix}-margin`}>Margin (modules)</label>
-        <input id={`${prefix}-margin`} type="number" min={0} max={16} value={draft.margin} onChange={(e) => set("margin", Number(e.target.value))} />
+        <input
+          id={`${prefix}-margin`}
+          type="number"
+          min={0}
+          max={16}
+          value={draft.margin}
+          onChange={(e) => set("margin", Number(e.target.value))}
+        />
         <label htmlFor={`${prefix}-module`}>Module shape</label>
-        <select id={`${prefix}-module`} value={draft.module_shape} onChange={(e) => set("module_shape", e.target.value as Draft["module_shape"])}>
+        <select
+          id={`${prefix}-module`}
+          value={draft.module_shape}
+          onChange={(e) => set("module_shape", e.target.value as Draft["module_shape"])}
+        >
           {MODULE_SHAPES.map((shape) => (
-            <option key={shape} value={shape}>{shape}</option>
+            <option key={shape} value={shape}>
+              {shape}
+            </option>
           ))}
         </select>
         <label htmlFor={`${prefix}-finder`}>Finder shape</label>
-        <select id={`${prefix}-finder`} value={draft.finder_shape} onChange={(e) => set("finder_shape", e.target.value as Draft["finder_shape"])}>
+        <select
+          id={`${prefix}-finder`}
+          value={draft.finder_shape}
+          onChange={(e) => set("finder_shape", e.target.value as Draft["finder_shape"])}
+        >
           {FINDER_SHAPES.map((shape) => (
-            <option key={shape} value={shape}>{shape}</option>
+            <option key={shape} value={shape}>
+              {shape}
+            </option>
           ))}
         </select>
         <label htmlFor={`${prefix}-finder-color`}>Finder colour</label>
-        <input id={`${prefix}-finder-color`} type="color" value={draft.finder_color ?? draft.foreground} onChange={(e) => set("finder_color", e.target.value)} />
+        <input
+          id={`${prefix}-finder-color`}
+          type="color"
+          value={draft.finder_color ?? draft.foreground}
+          onChange={(e) => set("finder_color", e.target.value)}
+        />
         <label htmlFor={`${prefix}-logo`}>Logo (PNG or SVG, up to 64 KiB)</label>
-        <input id={`${prefix}-logo`} type="file" accept="image/png,image/svg+xml" onChange={(e) => void chooseLogo(e.target.files?.[0])} />
+        <input
+          id={`${prefix}-logo`}
+          type="file"
+          accept="image/png,image/svg+xml"
+          onChange={(e) => void chooseLogo(e.target.files?.[0])}
+        />
         {draft.logo && (
           <>
             <label htmlFor={`${prefix}-logo-size`}>Logo size (% of the code, at most {MAX_LOGO_SHARE})</label>
-            <input id={`${prefix}-logo-size`} type="number" min={LOGO_SIZE.min} max={LOGO_SIZE.max} value={draft.logo_size} onChange={(e) => set("logo_size", Number(e.target.value))} />
+            <input
+              id={`${prefix}-logo-size`}
+              type="number"
+              min={LOGO_SIZE.min}
+              max={LOGO_SIZE.max}
+              value={draft.logo_size}
+              onChange={(e) => set("logo_size", Number(e.target.value))}
+            />
             <p className="muted">With a logo, error correction is H.</p>
-            <button type="button" className="secondary" onClick={() => set("logo", null)}>Remove logo</button>
+            <button type="button" className="secondary" onClick={() => set("logo", null)}>
+              Remove logo
+            </button>
           </>
         )}
         <FormError error={logoError} testId={`logo-error-${item.id}`} />
         <label htmlFor={`${prefix}-frame-text`}>Frame text</label>
-        <input id={`${prefix}-frame-text`} type="text" maxLength={FRAME_TEXT_MAX} placeholder="Scan me" value={draft.frame_text} onChange={(e) => set("frame_text", e.target.value)} />
+        <input
+          id={`${prefix}-frame-text`}
+          type="text"
+          maxLength={FRAME_TEXT_MAX}
+          placeholder="Scan me"
+          value={draft.frame_text}
+          onChange={(e) => set("frame_text", e.target.value)}
+        />
         <label htmlFor={`${prefix}-frame-color`}>Frame colour</label>
-        <input id={`${prefix}-frame-color`} type="color" value={draft.frame_color ?? draft.foreground} onChange={(e) => set("frame_color", e.target.value)} />
+        <input
+          id={`${prefix}-frame-color`}
+          type="color"
+          value={draft.frame_color ?? draft.foreground}
+          onChange={(e) => set("frame_color", e.target.value)}
+        />
       </div>
       <figure className="preview">
         {/* eslint-disable-next-line @next/next/no-img-element -- drawn by the server's renderer */}
@@ -205,8 +281,12 @@ export function StyleEditor({ libraryKind, item, saveStyle, busy, done }: Props)
       )}
       <FormError error={error} testId={`style-error-${item.id}`} />
       <div className="actions">
-        <button type="submit" disabled={busy || saving || problem !== null}>Save style</button>
-        <button type="button" className="secondary" onClick={done}>Cancel</button>
+        <button type="submit" disabled={busy || saving || problem !== null}>
+          Save style
+        </button>
+        <button type="button" className="secondary" onClick={done}>
+          Cancel
+        </button>
       </div>
     </form>
   );

@@ -29,9 +29,14 @@ export function ZipDownload({
   const [size, setSize] = useState<number>(DEFAULT_SIZE);
   const [sizeMm, setSizeMm] = useState<number>(SIZE_MM.default);
   const count = allOfSearch ? total : selected.size;
-  const ids = (kind: ItemKind) => [...selected].filter((key) => key.startsWith(`${kind}:`)).map((key) => key.slice(kind.length + 1));
+  const ids = (kind: ItemKind) =>
+    [...selected].filter((key) => key.startsWith(`${kind}:`)).map((key) => key.slice(kind.length + 1));
   // A PDF is sized in millimetres (vector), the others in pixels.
-  const params = new URLSearchParams({ scope: libraryKind, format, ...(format === "pdf" ? { size_mm: String(sizeMm) } : { size: String(size) }) });
+  const params = new URLSearchParams({
+    scope: libraryKind,
+    format,
+    ...(format === "pdf" ? { size_mm: String(sizeMm) } : { size: String(size) }),
+  });
   if (allOfSearch) {
     params.set("all", "1");
     if (search) params.set("search", search);
@@ -59,12 +64,28 @@ export function ZipDownload({
         {format === "pdf" ? (
           <div>
             <label htmlFor={`${prefix}-size-mm`}>Size (mm)</label>
-            <input id={`${prefix}-size-mm`} type="number" min={SIZE_MM.min} max={SIZE_MM.max} step={1} value={sizeMm} onChange={(e) => setSizeMm(Number(e.target.value))} />
+            <input
+              id={`${prefix}-size-mm`}
+              type="number"
+              min={SIZE_MM.min}
+              max={SIZE_MM.max}
+              step={1}
+              value={sizeMm}
+              onChange={(e) => setSizeMm(Number(e.target.value))}
+            />
           </div>
         ) : (
           <div>
             <label htmlFor={`${prefix}-size`}>Size (px)</label>
-            <input id={`${prefix}-size`} type="number" min={MIN_SIZE} max={MAX_SIZE} step={1} value={size} onChange={(e) => setSize(Number(e.target.value))} />
+            <input
+              id={`${prefix}-size`}
+              type="number"
+              min={MIN_SIZE}
+              max={MAX_SIZE}
+              step={1}
+              value={size}
+              onChange={(e) => setSize(Number(e.target.value))}
+            />
           </div>
         )}
         {count > 0 ? (

@@ -7,7 +7,10 @@ export type LibraryQuery = { search: string; page: number };
 export const FIRST_PAGE: LibraryQuery = { search: "", page: 1 };
 
 /** library.page's input (its field `scope` names the LibraryKind). */
-export const libraryPageInput = (libraryKind: LibraryKind, query: LibraryQuery = FIRST_PAGE) => ({ scope: libraryKind, ...query });
+export const libraryPageInput = (libraryKind: LibraryKind, query: LibraryQuery = FIRST_PAGE) => ({
+  scope: libraryKind,
+  ...query,
+});
 
 /** Which page of the review queue on /business is shown: a kind ("" for both), a search, a page. */
 export type QueueQuery = { search: string; kind: "" | "static" | "dynamic"; page: number };

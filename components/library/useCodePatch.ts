@@ -13,12 +13,26 @@ type LibraryItem = RouterOutputs["library"]["page"]["items"][number];
 type Patch = Omit<RouterInputs["library"]["update"]["patch"], "code">;
 
 /** `save(patch)`: the PATCH, then `done`; its error is the form's, cleared by `clear`. */
-export function useCodePatch({ libraryKind, mutations, item, done }: { libraryKind: LibraryKind; mutations: LibraryMutations; item: LibraryItem; done: () => void }) {
+export function useCodePatch({
+  libraryKind,
+  mutations,
+  item,
+  done,
+}: {
+  libraryKind: LibraryKind;
+  mutations: LibraryMutations;
+  item: LibraryItem;
+  done: () => void;
+}) {
   const [loadedAt] = useState(item.updatedAt);
   const { error, busy: saving, run, clear } = useAction();
   const save = (patch: Patch) =>
     void run(async () => {
-      await mutations.update.mutateAsync({ scope: libraryKind, updatedAt: loadedAt, patch: { code: item.id, ...patch } });
+      await mutations.update.mutateAsync({
+        scope: libraryKind,
+        updatedAt: loadedAt,
+        patch: { code: item.id, ...patch },
+      });
       done();
     });
   return { error, saving, clear, save };

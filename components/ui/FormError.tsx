@@ -3,7 +3,15 @@
 // a keyboard or screen-reader user lands on it instead of at the top of the page.
 import { useEffect, useRef } from "react";
 
-export function FormError({ error, testId, className = "" }: { error: string | null; testId?: string; className?: string }) {
+export function FormError({
+  error,
+  testId,
+  className = "",
+}: {
+  error: string | null;
+  testId?: string;
+  className?: string;
+}) {
   const ref = useRef<HTMLParagraphElement>(null);
   useEffect(() => {
     if (error) ref.current?.focus();

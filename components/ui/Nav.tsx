@@ -5,7 +5,9 @@ import { NavLinks } from "./NavLinks";
 export function Nav({ loggedIn }: { loggedIn: boolean }) {
   return (
     <header className="nav">
-      <Link href="/" className="brand">▦ QR Records</Link>
+      <Link href="/" className="brand">
+        ▦ QR Records
+      </Link>
       <nav aria-label="Main">
         <NavLinks
           links={

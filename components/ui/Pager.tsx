@@ -17,7 +17,12 @@ export function Pager({ label, testId, page, pages, count, busy, onPage }: Props
   return (
     <nav className="pager" aria-label={label}>
       {paged && (
-        <button type="button" className="secondary" disabled={busy || page <= 1} onClick={() => onPage(Math.min(page - 1, pages))}>
+        <button
+          type="button"
+          className="secondary"
+          disabled={busy || page <= 1}
+          onClick={() => onPage(Math.min(page - 1, pages))}
+        >
           Previous
         </button>
       )}

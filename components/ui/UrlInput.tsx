@@ -12,7 +12,10 @@ export function completeUrl(typed: string): string {
   return `https://${text.replace(/^\/\//, "")}`;
 }
 
-type Props = Omit<InputHTMLAttributes<HTMLInputElement>, "type" | "value" | "onChange"> & { value: string; onValue: (url: string) => void };
+type Props = Omit<InputHTMLAttributes<HTMLInputElement>, "type" | "value" | "onChange"> & {
+  value: string;
+  onValue: (url: string) => void;
+};
 
 export function UrlInput({ value, onValue, onBlur, onKeyDown, ...rest }: Props) {
   const complete = (input: HTMLInputElement) => {

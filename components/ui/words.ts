@@ -1,7 +1,8 @@
 // Words the pages show with numbers and codes.
 
 /** "1 scan", "2 scans", "0 scans" (a count with its noun, in the grammatical number it takes). */
-export const plural = (count: number, one: string, many = `${one}s`) => `${count.toLocaleString("en")} ${count === 1 ? one : many}`;
+export const plural = (count: number, one: string, many = `${one}s`) =>
+  `${count.toLocaleString("en")} ${count === 1 ? one : many}`;
 
 const regions = new Intl.DisplayNames(["en"], { type: "region", fallback: "code" });
 

@@ -12,7 +12,14 @@ import { useAction } from "../ui/useAction";
 import { UrlInput } from "../ui/UrlInput";
 
 type Scope = "personal" | "team";
-type Webhook = { webhook_id: string; url: string; events: string[]; description: string; enabled: boolean; disabled_reason: string | null };
+type Webhook = {
+  webhook_id: string;
+  url: string;
+  events: string[];
+  description: string;
+  enabled: boolean;
+  disabled_reason: string | null;
+};
 
 const seconds = (s: number | null) => (s === null ? "—" : new Date(s * 1000).toLocaleString());
 
@@ -32,24 +39,44 @@ function useWebhookMutations(scope: Scope) {
 type Mutations = ReturnType<typeof useWebhookMutations>;
 
 /** URL, description and events: the add form and each endpoint's edit form. */
-function EndpointFields(props: { id: string; value: Omit<Webhook, "webhook_id" | "enabled" | "disabled_reason">; onChange: (v: Omit<Webhook, "webhook_id" | "enabled" | "disabled_reason">) => void }) {
+function EndpointFields(props: {
+  id: string;
+  value: Omit<Webhook, "webhook_id" | "enabled" | "disabled_reason">;
+  onChange: (v: Omit<Webhook, "webhook_id" | "enabled" | "disabled_reason">) => void;
+}) {
   const { value, onChange } = props;
-  const toggle = (event: string) => onChange({ ...value, events: value.events.includes(event) ? value.events.filter((e) => e !== event) : [...value.events, event] });
+  const toggle = (event: string) =>
+    onChange({
+      ...value,
+      events: value.events.includes(event) ? value.events.filter((e) => e !== event) : [...value.events, event],
+    });
   return (
     <>
       <div>
         <label htmlFor={`${props.id}-url`}>Endpoint URL</label>
-        <UrlInput id={`${props.id}-url`} placeholder="https://example.com/hooks/qr" value={value.url} onValue={(url) => onChange({ ...value, url })} required />
+        <UrlInput
+          id={`${props.id}-url`}
+          placeholder="https://example.com/hooks/qr"
+          value={value.url}
+          onValue={(url) => onChange({ ...value, url })}
+          required
+        />
       </div>
       <div>
         <label htmlFor={`${props.id}-description`}>Description</label>
-        <input id={`${props.id}-description`} value={value.description} maxLength={500} onChange={(e) => onChange({ ...value, description: e.target.value })} />
+        <input
+          id={`${props.id}-description`}
+          value={value.description}
+          maxLength={500}
+          onChange={(e) => onChange({ ...value, description: e.target.value })}
+        />
       </div>
       <fieldset className="full events">
         <legend>Events</legend>
         {EVENT_TYPES.map((event) => (
           <label key={event} className="check">
-            <input type="checkbox" checked={value.events.includes(event)} onChange={() => toggle(event)} /> <code>{event}</code>
+            <input type="checkbox" checked={value.events.includes(event)} onChange={() => toggle(event)} />{" "}
+            <code>{event}</code>
           </label>
         ))}
       </fieldset>
@@ -80,8 +107,9 @@ export function WebhooksPanel({ scope }: { scope: Scope }) {
     <section className="card" data-testid="webhooks">
       <h2>Webhooks</h2>
       <p className="muted">
-        Each event is POSTed to your endpoint as JSON, signed as Standard Webhooks (<code>webhook-id</code>, <code>webhook-timestamp</code>,{" "}
-        <code>webhook-signature</code>) with the endpoint&apos;s secret, and retried for about a day and a half until it answers 2xx within 10 s.
+        Each event is POSTed to your endpoint as JSON, signed as Standard Webhooks (<code>webhook-id</code>,{" "}
+        <code>webhook-timestamp</code>, <code>webhook-signature</code>) with the endpoint&apos;s secret, and retried for
+        about a day and a half until it answers 2xx within 10 s.
       </p>
       {list.error && <p className="error">{list.error.message}</p>}
       {secret && (
@@ -107,7 +135,13 @@ export function WebhooksPanel({ scope }: { scope: Scope }) {
       ) : (
         <ul className="webhook-list">
           {webhooks.map((w) => (
-            <EndpointRow key={w.webhook_id} webhook={w} mutations={mutations} open={open === w.webhook_id} toggle={() => setOpen(open === w.webhook_id ? null : w.webhook_id)} />
+            <EndpointRow
+              key={w.webhook_id}
+              webhook={w}
+              mutations={mutations}
+              open={open === w.webhook_id}
+              toggle={() => setOpen(open === w.webhook_id ? null : w.webhook_id)}
+            />
           ))}
         </ul>
       )}
@@ -120,14 +154,26 @@ export function WebhooksPanel({ scope }: { scope: Scope }) {
         }}
       >
         <EndpointFields id="webhook-new" value={draft} onChange={setDraft} />
-        <button type="submit" disabled={adding.busy}>Add endpoint</button>
+        <button type="submit" disabled={adding.busy}>
+          Add endpoint
+        </button>
         <FormError error={adding.error} testId="webhook-error" className="full" />
       </form>
     </section>
   );
 }
 
-function EndpointRow({ webhook, mutations, open, toggle }: { webhook: Webhook; mutations: Mutations; open: boolean; toggle: () => void }) {
+function EndpointRow({
+  webhook,
+  mutations,
+  open,
+  toggle,
+}: {
+  webhook: Webhook;
+  mutations: Mutations;
+  open: boolean;
+  toggle: () => void;
+}) {
   const { scope } = mutations;
   const row = useAction();
   const [editing, setEditing] = useState<Omit<Webhook, "webhook_id" | "enabled" | "disabled_reason"> | null>(null);
@@ -140,16 +186,42 @@ function EndpointRow({ webhook, mutations, open, toggle }: { webhook: Webhook; m
           <div className="mono wrap">{webhook.url}</div>
           {webhook.description && <div className="muted">{webhook.description}</div>}
           <div className="muted small-text">{webhook.events.join(", ")}</div>
-          <div data-testid="webhook-state">{webhook.enabled ? "Enabled" : `Disabled${webhook.disabled_reason ? `: ${webhook.disabled_reason}` : ""}`}</div>
+          <div data-testid="webhook-state">
+            {webhook.enabled ? "Enabled" : `Disabled${webhook.disabled_reason ? `: ${webhook.disabled_reason}` : ""}`}
+          </div>
         </div>
         <span className="actions tight">
-          <button type="button" className="secondary" disabled={row.busy || !webhook.enabled} onClick={() => void row.run(async () => setSent((await mutations.test.mutateAsync({ scope, webhook_id: id })).event_id))}>
+          <button
+            type="button"
+            className="secondary"
+            disabled={row.busy || !webhook.enabled}
+            onClick={() =>
+              void row.run(async () => setSent((await mutations.test.mutateAsync({ scope, webhook_id: id })).event_id))
+            }
+          >
             Send test event
           </button>
-          <button type="button" className="secondary" disabled={row.busy} onClick={() => void row.run(() => mutations.update.mutateAsync({ scope, body: { webhook_id: id, enabled: !webhook.enabled } }))}>
+          <button
+            type="button"
+            className="secondary"
+            disabled={row.busy}
+            onClick={() =>
+              void row.run(() =>
+                mutations.update.mutateAsync({ scope, body: { webhook_id: id, enabled: !webhook.enabled } }),
+              )
+            }
+          >
             {webhook.enabled ? "Disable" : "Enable"}
           </button>
-          <button type="button" className="secondary" onClick={() => setEditing(editing ? null : { url: webhook.url, description: webhook.description, events: webhook.events })}>
+          <button
+            type="button"
+            className="secondary"
+            onClick={() =>
+              setEditing(
+                editing ? null : { url: webhook.url, description: webhook.description, events: webhook.events },
+              )
+            }
+          >
             Edit
           </button>
           <button type="button" className="secondary" aria-expanded={open} onClick={toggle}>
@@ -160,14 +232,19 @@ function EndpointRow({ webhook, mutations, open, toggle }: { webhook: Webhook; m
             className="danger"
             disabled={row.busy}
             onClick={() => {
-              if (window.confirm(`Delete the endpoint ${webhook.url} and its delivery log?`)) void row.run(() => mutations.remove.mutateAsync({ scope, webhook_id: id }));
+              if (window.confirm(`Delete the endpoint ${webhook.url} and its delivery log?`))
+                void row.run(() => mutations.remove.mutateAsync({ scope, webhook_id: id }));
             }}
           >
             Delete
           </button>
         </span>
       </div>
-      {sent && <p className="muted" data-testid="webhook-test-sent">Test event {sent} queued.</p>}
+      {sent && (
+        <p className="muted" data-testid="webhook-test-sent">
+          Test event {sent} queued.
+        </p>
+      )}
       <FormError error={row.error} testId="webhook-row-error" />
       {editing && (
         <form
@@ -183,8 +260,12 @@ function EndpointRow({ webhook, mutations, open, toggle }: { webhook: Webhook; m
         >
           <EndpointFields id={`webhook-${id}`} value={editing} onChange={setEditing} />
           <span className="actions tight full">
-            <button type="submit" disabled={row.busy}>Save endpoint</button>
-            <button type="button" className="secondary" onClick={() => setEditing(null)}>Cancel</button>
+            <button type="submit" disabled={row.busy}>
+              Save endpoint
+            </button>
+            <button type="button" className="secondary" onClick={() => setEditing(null)}>
+              Cancel
+            </button>
           </span>
         </form>
       )}
@@ -197,7 +278,10 @@ function EndpointRow({ webhook, mutations, open, toggle }: { webhook: Webhook; m
 function DeliveryLog({ webhookId, mutations }: { webhookId: string; mutations: Mutations }) {
   const trpc = useTRPC();
   const { scope } = mutations;
-  const log = useQuery({ ...trpc.webhooks.deliveries.queryOptions({ scope, webhook_id: webhookId }), refetchInterval: 2000 });
+  const log = useQuery({
+    ...trpc.webhooks.deliveries.queryOptions({ scope, webhook_id: webhookId }),
+    refetchInterval: 2000,
+  });
   const resending = useAction();
   const deliveries = log.data?.deliveries ?? [];
   return (
@@ -229,11 +313,15 @@ function DeliveryLog({ webhookId, mutations }: { webhookId: string; mutations: M
                   </td>
                   <td data-label="Status" data-testid="delivery-status">
                     {d.status}
-                    {d.status === "pending" && d.next_attempt_at !== null && d.attempts > 0 && <div className="muted small-text">next {seconds(d.next_attempt_at)}</div>}
+                    {d.status === "pending" && d.next_attempt_at !== null && d.attempts > 0 && (
+                      <div className="muted small-text">next {seconds(d.next_attempt_at)}</div>
+                    )}
                   </td>
                   <td data-label="Attempts">{d.attempts}</td>
                   <td data-label="Answer">
-                    <span data-testid="delivery-response-status">{d.response_status ?? (d.attempts > 0 ? "no answer" : "—")}</span>
+                    <span data-testid="delivery-response-status">
+                      {d.response_status ?? (d.attempts > 0 ? "no answer" : "—")}
+                    </span>
                     {d.response_body && (
                       <details>
                         <summary>First 1 KiB</summary>
@@ -241,10 +329,23 @@ function DeliveryLog({ webhookId, mutations }: { webhookId: string; mutations: M
                       </details>
                     )}
                   </td>
-                  <td data-label="Latency" className="nowrap">{d.latency_ms === null ? "—" : `${d.latency_ms} ms`}</td>
-                  <td data-label="Last attempt" className="nowrap">{seconds(d.last_attempt_at)}</td>
+                  <td data-label="Latency" className="nowrap">
+                    {d.latency_ms === null ? "—" : `${d.latency_ms} ms`}
+                  </td>
+                  <td data-label="Last attempt" className="nowrap">
+                    {seconds(d.last_attempt_at)}
+                  </td>
                   <td>
-                    <button type="button" className="secondary" disabled={resending.busy} onClick={() => void resending.run(() => mutations.resend.mutateAsync({ scope, webhook_id: webhookId, delivery_id: d.id }))}>
+                    <button
+                      type="button"
+                      className="secondary"
+                      disabled={resending.busy}
+                      onClick={() =>
+                        void resending.run(() =>
+                          mutations.resend.mutateAsync({ scope, webhook_id: webhookId, delivery_id: d.id }),
+                        )
+                      }
+                    >
                       Resend
                     </button>
                   </td>

@@ -26,7 +26,9 @@ const filters = { externalTables: [], externalEnums: [] };
 type Engine = {
   diff(p: unknown): Promise<{ exitCode: number; stdout: string }>;
   applyMigrations(p: unknown): Promise<{ appliedMigrationNames: string[] }>;
-  diagnoseMigrationHistory(p: unknown): Promise<{ history: unknown; failedMigrationNames: string[]; editedMigrationNames: string[] }>;
+  diagnoseMigrationHistory(
+    p: unknown,
+  ): Promise<{ history: unknown; failedMigrationNames: string[]; editedMigrationNames: string[] }>;
   free(): void;
 };
 
@@ -41,7 +43,10 @@ function loadWasm() {
     };
     const bg = await import("@prisma/schema-engine-wasm/schema_engine_bg");
     // The .wasm file is not exported by the package: find it beside its JS glue.
-    const wasmPath = path.join(path.dirname(require.resolve("@prisma/schema-engine-wasm/schema_engine_bg")), "schema_engine_bg.wasm");
+    const wasmPath = path.join(
+      path.dirname(require.resolve("@prisma/schema-engine-wasm/schema_engine_bg")),
+      "schema_engine_bg.wasm",
+    );
     const { instance } = await WebAssembly.instantiate(readFileSync(wasmPath), {
       "./schema_engine_bg.js": bg as unknown as WebAssembly.ModuleImports,
     });
@@ -52,10 +57,7 @@ function loadWasm() {
   return wasm;
 }
 
-async function loadEngine(
-  schemaFile: string,
-  factory: SqlMigrationAwareDriverAdapterFactory,
-): Promise<Engine> {
+async function loadEngine(schemaFile: string, factory: SqlMigrationAwareDriverAdapterFactory): Promise<Engine> {
   const bg = await loadWasm();
   const log = (line: string) => {
     if (process.env.MIGRATE_DEBUG) console.error(line);
@@ -76,7 +78,9 @@ function scriptsAware(factory: SqlMigrationAwareDriverAdapterFactory): SqlMigrat
   const wrap = (conn: SqlDriverAdapter): SqlDriverAdapter => {
     if (factory.provider === "postgres") {
       conn.executeScript = async (script) => {
-        await (conn as unknown as { underlyingDriver(): { query(sql: string): Promise<unknown> } }).underlyingDriver().query(script);
+        await (conn as unknown as { underlyingDriver(): { query(sql: string): Promise<unknown> } })
+          .underlyingDriver()
+          .query(script);
       };
       return conn;
     }
@@ -85,7 +89,8 @@ function scriptsAware(factory: SqlMigrationAwareDriverAdapterFactory): SqlMigrat
       try {
         return await executeRaw(query);
       } catch (error) {
-        if (!String((error as Error)?.message ?? JSON.stringify(error)).includes("more than one statement")) throw error;
+        if (!String((error as Error)?.message ?? JSON.stringify(error)).includes("more than one statement"))
+          throw error;
         await conn.executeScript(query.sql);
         return 0;
       }
@@ -103,7 +108,10 @@ function scriptsAware(factory: SqlMigrationAwareDriverAdapterFactory): SqlMigrat
 function migrationsList(provider: ProviderName) {
   const baseDir = migrationsDir(provider);
   const dirs = existsSync(baseDir)
-    ? readdirSync(baseDir, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort()
+    ? readdirSync(baseDir, { withFileTypes: true })
+        .filter((d) => d.isDirectory())
+        .map((d) => d.name)
+        .sort()
     : [];
   const lockPath = path.join(baseDir, "migration_lock.toml");
   return {
@@ -124,7 +132,10 @@ function migrationsList(provider: ProviderName) {
 async function targetEngine(): Promise<{ provider: ProviderName; engine: Engine }> {
   const url = process.env.DATABASE_URL ?? "file:./data/qr.db";
   if (backendOf(url) === "postgres") {
-    return { provider: "postgres", engine: await loadEngine(schemaPath("postgres"), scriptsAware(new PrismaPg(pgConfigFromUrl(url)))) };
+    return {
+      provider: "postgres",
+      engine: await loadEngine(schemaPath("postgres"), scriptsAware(new PrismaPg(pgConfigFromUrl(url)))),
+    };
   }
   const file = sqliteFileOf(url);
   mkdirSync(path.dirname(file), { recursive: true });
@@ -162,14 +173,20 @@ async function deployEmbedded(file: string): Promise<string[]> {
     if (pending?.length === 0) return [];
     const servers = serversUsing(file);
     if (servers.length > 0) {
-      const due = pending ? `${pending.length} migration${pending.length === 1 ? "" : "s"} to apply` : "its migration history needs the engine";
-      throw new Error(`Refusing to migrate ${file} while server processes use it (${servers.join(", ")}): ${due} (a SQLite migration needs the file to itself); stop them, then start again`);
+      const due = pending
+        ? `${pending.length} migration${pending.length === 1 ? "" : "s"} to apply`
+        : "its migration history needs the engine";
+      throw new Error(
+        `Refusing to migrate ${file} while server processes use it (${servers.join(", ")}): ${due} (a SQLite migration needs the file to itself); stop them, then start again`,
+      );
     }
     try {
       return await applyAll();
     } catch (error) {
       if (!/SocketTimeout|database is locked|SQLITE_BUSY/.test(String((error as Error)?.message ?? error))) throw error;
-      throw new Error(`Refusing to migrate ${file}: another process has it open (a migration needs the file to itself); stop it, then start again`);
+      throw new Error(
+        `Refusing to migrate ${file}: another process has it open (a migration needs the file to itself); stop it, then start again`,
+      );
     }
   });
 }
@@ -179,8 +196,13 @@ function pendingMigrations(file: string, names: string[]): string[] | null {
   if (!existsSync(file)) return null;
   const database = new Database(file, { readonly: true, timeout: 5000 });
   try {
-    if (!database.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '_prisma_migrations'`).get()) return null;
-    const rows = database.prepare(`SELECT migration_name AS name, finished_at AS finished, rolled_back_at AS rolledBack FROM _prisma_migrations`).all() as { name: string; finished: unknown; rolledBack: unknown }[];
+    if (!database.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '_prisma_migrations'`).get())
+      return null;
+    const rows = database
+      .prepare(
+        `SELECT migration_name AS name, finished_at AS finished, rolled_back_at AS rolledBack FROM _prisma_migrations`,
+      )
+      .all() as { name: string; finished: unknown; rolledBack: unknown }[];
     if (rows.some((r) => r.finished === null && r.rolledBack === null)) return null;
     const applied = new Set(rows.filter((r) => r.finished !== null && r.rolledBack === null).map((r) => r.name));
     return names.filter((name) => !applied.has(name));
@@ -191,7 +213,11 @@ function pendingMigrations(file: string, names: string[]): string[] | null {
 
 async function status(): Promise<void> {
   const { provider, engine } = await targetEngine();
-  const result = await engine.diagnoseMigrationHistory({ migrationsList: migrationsList(provider), optInToShadowDatabase: false, filters });
+  const result = await engine.diagnoseMigrationHistory({
+    migrationsList: migrationsList(provider),
+    optInToShadowDatabase: false,
+    filters,
+  });
   console.log(JSON.stringify(result, null, 2));
 }
 
@@ -202,7 +228,10 @@ async function scratchEngine(provider: ProviderName): Promise<Engine> {
   }
   const { PGlite } = await import("@electric-sql/pglite");
   const { PrismaPGlite } = await import("pglite-prisma-adapter");
-  return loadEngine(schemaPath("postgres"), new PrismaPGlite(new PGlite()) as unknown as SqlMigrationAwareDriverAdapterFactory);
+  return loadEngine(
+    schemaPath("postgres"),
+    new PrismaPGlite(new PGlite()) as unknown as SqlMigrationAwareDriverAdapterFactory,
+  );
 }
 
 async function create(name: string): Promise<void> {
@@ -213,13 +242,19 @@ async function create(name: string): Promise<void> {
     const lock = path.join(migrationsDir(provider), "migration_lock.toml");
     if (!existsSync(lock)) {
       mkdirSync(migrationsDir(provider), { recursive: true });
-      writeFileSync(lock, `# Please do not edit this file manually\n# It should be added in your version-control system (e.g., Git)\nprovider = "${provider === "sqlite" ? "sqlite" : "postgresql"}"\n`);
+      writeFileSync(
+        lock,
+        `# Please do not edit this file manually\n# It should be added in your version-control system (e.g., Git)\nprovider = "${provider === "sqlite" ? "sqlite" : "postgresql"}"\n`,
+      );
     }
     const engine = await scratchEngine(provider);
     const list = migrationsList(provider);
     const { stdout } = await engine.diff({
       from: { tag: "migrations", ...list },
-      to: { tag: "schemaDatamodel", files: [{ path: schemaPath(provider), content: readFileSync(schemaPath(provider), "utf8") }] },
+      to: {
+        tag: "schemaDatamodel",
+        files: [{ path: schemaPath(provider), content: readFileSync(schemaPath(provider), "utf8") }],
+      },
       script: true,
       shadowDatabaseUrl: null,
       exitCode: null,

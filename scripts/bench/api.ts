@@ -4,7 +4,18 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { freePort, freshDatabase, startServer } from "../harness";
-import { duration, connections, rounds, USER_AGENT, figure, buildOnce, backendName, Load, load, combined } from "./common";
+import {
+  duration,
+  connections,
+  rounds,
+  USER_AGENT,
+  figure,
+  buildOnce,
+  backendName,
+  Load,
+  load,
+  combined,
+} from "./common";
 
 /**
  * Authenticated GET /v1/dynqrcodes (a team library of 50 records) through the whole gate, with
@@ -24,16 +35,29 @@ export async function api() {
   const { generateKey } = await import("../../server/keys/apiKeys");
   const { createDynamicCodes } = await import("../../server/library/dynamicCodes");
   const { timeOrderedId } = await import("../../server/platform/ids");
-  const owner = await createUser({ email: "bench-owner@example.com", password: "bench-password-1", name: "Bench" }, "business", { verified: true });
+  const owner = await createUser(
+    { email: "bench-owner@example.com", password: "bench-password-1", name: "Bench" },
+    "business",
+    { verified: true },
+  );
   const team = await createTeam(owner.id, "Bench team");
   await createDynamicCodes(
     { userId: owner.id, library: { kind: "team", teamId: team.id }, role: "admin" },
     Array.from({ length: 50 }, (_, i) => ({ destination_url: `https://example.com/${i}`, name: `Code ${i}` })),
   );
   // Writers inserted directly (one password hash for all: log-ins are not measured).
-  const writers = Array.from({ length: 3000 }, (_, i) => ({ id: timeOrderedId("usr"), email: `bench-writer-${i}@example.com`, name: `W${i}`, passwordHash: owner.passwordHash, tier: "free", emailVerifiedAt: new Date() }));
+  const writers = Array.from({ length: 3000 }, (_, i) => ({
+    id: timeOrderedId("usr"),
+    email: `bench-writer-${i}@example.com`,
+    name: `W${i}`,
+    passwordHash: owner.passwordHash,
+    tier: "free",
+    emailVerifiedAt: new Date(),
+  }));
   await db.user.createMany({ data: writers });
-  await db.membership.createMany({ data: writers.map((w) => ({ id: timeOrderedId("mem"), teamId: team.id, userId: w.id, role: "writer" })) });
+  await db.membership.createMany({
+    data: writers.map((w) => ({ id: timeOrderedId("mem"), teamId: team.id, userId: w.id, role: "writer" })),
+  });
   const keys: string[] = [];
   for (const w of writers) keys.push((await generateKey(w.id, "business", team.id)).key);
 
@@ -41,7 +65,8 @@ export async function api() {
   const url = `${server.base}/v1/dynqrcodes`;
   const sample = await fetch(url, { headers: { "x-api-key": keys[0] } });
   const body = await sample.text();
-  if (sample.status !== 200 || (JSON.parse(body) as { dynqrcodes: unknown[] }).dynqrcodes.length !== 50) throw new Error(`unexpected answer ${sample.status}`);
+  if (sample.status !== 200 || (JSON.parse(body) as { dynqrcodes: unknown[] }).dynqrcodes.length !== 50)
+    throw new Error(`unexpected answer ${sample.status}`);
   const port = await freePort();
   const source = `const body = ${JSON.stringify(body)};
   require("node:http").createServer((req, res) => {
@@ -51,13 +76,16 @@ export async function api() {
   await new Promise((resolve) => bare.stdout.once("data", resolve));
   // wrk, one thread, like the short link; a Lua script hands out the keys in turn.
   const script = path.join(mkdtempSync(path.join(tmpdir(), "qr-bench-api-")), "keys.lua");
-  writeFileSync(script, `local keys = {${keys.map((k) => JSON.stringify(k)).join(",")}}
+  writeFileSync(
+    script,
+    `local keys = {${keys.map((k) => JSON.stringify(k)).join(",")}}
 local i = 0
 request = function()
   i = i % #keys + 1
   return wrk.format("GET", nil, { ["X-API-Key"] = keys[i] })
 end
-`);
+`,
+  );
   // Only the 200s count: the rate of the answers that are not errors.
   const measure = async (target: string): Promise<Load> => {
     const l = await load(target, USER_AGENT, duration, script);
@@ -72,7 +100,9 @@ API: GET /v1/dynqrcodes (50 records), ${keys.length} keys in turn, wrk -t1 -c${c
     for (let round = 1; round <= rounds; round++) {
       baselines.push(await measure(`http://127.0.0.1:${port}/v1/dynqrcodes`));
       reals.push(await measure(url));
-      console.log(`round ${round}: bare ${baselines.at(-1)!.requestsPerSecond.toFixed(0)} req/s, API ${reals.at(-1)!.requestsPerSecond.toFixed(0)} req/s, ratio ${(reals.at(-1)!.requestsPerSecond / baselines.at(-1)!.requestsPerSecond).toFixed(2)}`);
+      console.log(
+        `round ${round}: bare ${baselines.at(-1)!.requestsPerSecond.toFixed(0)} req/s, API ${reals.at(-1)!.requestsPerSecond.toFixed(0)} req/s, ratio ${(reals.at(-1)!.requestsPerSecond / baselines.at(-1)!.requestsPerSecond).toFixed(2)}`,
+      );
     }
     const [baseline, real] = [combined(baselines), combined(reals)];
     const row = (name: string, l: Load) =>
@@ -82,7 +112,12 @@ API: GET /v1/dynqrcodes (50 records), ${keys.length} keys in turn, wrk -t1 -c${c
     const ratio = real.requestsPerSecond / baseline.requestsPerSecond;
     console.log(`ratio API ÷ bare: ${ratio.toFixed(2)} (goal ≥ 0.30)`);
     const backend = backendName(database.url);
-    figure(`GET /v1/dynqrcodes ÷ bare (${backend})`, `${ratio.toFixed(2)} (${real.requestsPerSecond.toFixed(0)} ÷ ${baseline.requestsPerSecond.toFixed(0)} req/s, ${real.other} non-200)`, "≥ 0.30", ratio >= 0.3 && real.other === 0);
+    figure(
+      `GET /v1/dynqrcodes ÷ bare (${backend})`,
+      `${ratio.toFixed(2)} (${real.requestsPerSecond.toFixed(0)} ÷ ${baseline.requestsPerSecond.toFixed(0)} req/s, ${real.other} non-200)`,
+      "≥ 0.30",
+      ratio >= 0.3 && real.other === 0,
+    );
   } finally {
     bare.kill();
     await server.stop();

@@ -11,7 +11,8 @@ process.env.VISITOR_HASH_SECRET ??= "bench-only-visitor-secret-not-for-productio
 process.env.MAIL_OUTBOX ??= "1";
 
 export const args = process.argv.slice(2);
-export const option = (name: string, fallback: number) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) : fallback);
+export const option = (name: string, fallback: number) =>
+  args.includes(name) ? Number(args[args.indexOf(name) + 1]) : fallback;
 export const duration = option("--duration", 10);
 export const connections = option("--connections", 50);
 export const rounds = option("--rounds", 5);
@@ -21,7 +22,8 @@ export const clusterRate = option("--cluster-rate", 2000);
 // --cluster-outage S: PostgreSQL refused for S seconds a third into the load (the catch-up's figure).
 export const clusterOutage = option("--cluster-outage", 0);
 export const DESTINATION = "https://example.com/landing";
-export const USER_AGENT = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1";
+export const USER_AGENT =
+  "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1";
 
 /**
  * One figure for the closing table: each section runs in a process of its own and prints it
@@ -33,12 +35,20 @@ export function figure(name: string, value: string, goal: string, met: boolean) 
 
 /** The production server needs a build; the bench makes one only when there is none. */
 export function buildOnce() {
-  if (!existsSync(".next/BUILD_ID")) spawnSync(process.execPath, ["node_modules/next/dist/bin/next", "build"], { stdio: "inherit" });
+  if (!existsSync(".next/BUILD_ID"))
+    spawnSync(process.execPath, ["node_modules/next/dist/bin/next", "build"], { stdio: "inherit" });
 }
 
 export const backendName = (url: string) => (url.startsWith("file:") ? "SQLite" : "PostgreSQL");
 
-export type Load = { requestsPerSecond: number; p99: number; p50: number; redirects: number; other: number; seconds: number };
+export type Load = {
+  requestsPerSecond: number;
+  p99: number;
+  p50: number;
+  redirects: number;
+  other: number;
+  seconds: number;
+};
 
 /**
  * Throughput and latency with wrk (C, one thread: it leaves more of two cores to the server than
@@ -47,7 +57,16 @@ export type Load = { requestsPerSecond: number; p99: number; p50: number; redire
  * `script`: a wrk Lua script that makes the requests (the API's keys in turn).
  */
 export async function load(url: string, userAgent = USER_AGENT, seconds = duration, script?: string): Promise<Load> {
-  const args = ["-t1", `-c${connections}`, `-d${seconds}s`, "--latency", "-H", `User-Agent: ${userAgent}`, ...(script ? ["-s", script] : []), url];
+  const args = [
+    "-t1",
+    `-c${connections}`,
+    `-d${seconds}s`,
+    "--latency",
+    "-H",
+    `User-Agent: ${userAgent}`,
+    ...(script ? ["-s", script] : []),
+    url,
+  ];
   const child = spawn("wrk", args, { stdio: ["ignore", "pipe", "inherit"] });
   let out = "";
   child.stdout.on("data", (chunk) => (out += chunk));
@@ -59,7 +78,12 @@ export async function load(url: string, userAgent = USER_AGENT, seconds = durati
     return value === undefined ? NaN : Number(value) * (unit === "us" ? 0.001 : unit === "s" ? 1000 : 1);
   };
   const total = number(/(\d+) requests in/);
-  const other = number(/Non-2xx or 3xx responses: (\d+)/) + (out.match(/Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/)?.slice(1).reduce((sum, n) => sum + Number(n), 0) ?? 0);
+  const other =
+    number(/Non-2xx or 3xx responses: (\d+)/) +
+    (out
+      .match(/Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/)
+      ?.slice(1)
+      .reduce((sum, n) => sum + Number(n), 0) ?? 0);
   return {
     requestsPerSecond: number(/Requests\/sec:\s+([\d.]+)/),
     p99: Math.round(ms("99") * 10) / 10,
@@ -106,7 +130,11 @@ export async function benchDatabase() {
   const { db } = await import("../../server/platform/db");
   const { createUser } = await import("../../server/accounts/users");
   const { createDynamicCodes } = await import("../../server/library/dynamicCodes");
-  const withCode = async (email: string, name: string, rules: Partial<Parameters<typeof createDynamicCodes>[1][number]> = {}) => {
+  const withCode = async (
+    email: string,
+    name: string,
+    rules: Partial<Parameters<typeof createDynamicCodes>[1][number]> = {},
+  ) => {
     const user = await createUser({ email, password: "bench-password-1", name: "Bench" }, "pro", { verified: true });
     const actor = { userId: user.id, library: { kind: "personal" as const, userId: user.id } };
     const [record] = await createDynamicCodes(actor, [{ destination_url: DESTINATION, name, ...rules }]);
@@ -115,8 +143,11 @@ export async function benchDatabase() {
   return { database, db, withCode };
 }
 
-export const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+export const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
 /** Peak resident memory of a process so far, in bytes (Linux). */
-export const peakMemory = (pid: number) => Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) * 1024;
-export const residentMemory = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) * 1024;
+export const peakMemory = (pid: number) =>
+  Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) * 1024;
+export const residentMemory = (pid: number) =>
+  Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) * 1024;

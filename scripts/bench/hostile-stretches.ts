@@ -55,25 +55,49 @@ async function report(name: string, prepare: (i: number) => Promise<() => Promis
   const stretches: number[] = [];
   for (let i = 0; i < RUNS; i++) stretches.push(await longestStretch(await prepare(i)));
   const counted = stretches.slice(1).sort((a, b) => a - b);
-  console.log(`  ${name.padEnd(60)} median ${counted[counted.length >> 1].toFixed(1).padStart(5)} ms   max ${counted[counted.length - 1].toFixed(1).padStart(5)} ms`);
+  console.log(
+    `  ${name.padEnd(60)} median ${counted[counted.length >> 1].toFixed(1).padStart(5)} ms   max ${counted[counted.length - 1].toFixed(1).padStart(5)} ms`,
+  );
 }
 
 try {
-  const owner = await createUser({ email: "stretches@example.com", password: "bench-password-1", name: "Stretches" }, "pro", { verified: true });
+  const owner = await createUser(
+    { email: "stretches@example.com", password: "bench-password-1", name: "Stretches" },
+    "pro",
+    { verified: true },
+  );
   const bodies = hostileBodies("abcdEFGH");
-  console.log(`The longest CPU stretch between two event-loop turns, median of ${RUNS - 1} runs (node ${process.execArgv.filter((a) => a.startsWith("--max")).join(" ") || "with V8's defaults"})`);
+  console.log(
+    `The longest CPU stretch between two event-loop turns, median of ${RUNS - 1} runs (node ${process.execArgv.filter((a) => a.startsWith("--max")).join(" ") || "with V8's defaults"})`,
+  );
   let accounts = 0;
   for (const request of bodies.filter((b) => b.edge === "v1")) {
     await report(request.name, async (i) => {
       // A key of its own each run (the rate limits), and a logo not checked before (its check is remembered).
-      const user = await createUser({ email: `stretches-${accounts++}@example.com`, password: "bench-password-1", name: "S" }, "pro", { verified: true });
+      const user = await createUser(
+        { email: `stretches-${accounts++}@example.com`, password: "bench-password-1", name: "S" },
+        "pro",
+        { verified: true },
+      );
       const { key } = await generateKey(user.id, "personal");
       const body = Buffer.from(request.name.includes("SVG") ? request.body.replace("#000", `#00${i}`) : request.body);
       const headers = { "content-type": "application/json", "x-api-key": key, host: "127.0.0.1:3000" };
-      return () => answerV1(new Request(`http://127.0.0.1:3000${request.path}`, { method: request.method, headers, body, duplex: "half" } as RequestInit));
+      return () =>
+        answerV1(
+          new Request(`http://127.0.0.1:3000${request.path}`, {
+            method: request.method,
+            headers,
+            body,
+            duplex: "half",
+          } as RequestInit),
+        );
     });
   }
-  const actor: Actor = { userId: owner.id, library: { kind: "personal", userId: owner.id }, servedHosts: ["127.0.0.1:3000"] };
+  const actor: Actor = {
+    userId: owner.id,
+    library: { kind: "personal", userId: owner.id },
+    servedHosts: ["127.0.0.1:3000"],
+  };
   for (const request of bodies.filter((b) => b.path.endsWith("libraryImport.check"))) {
     const bytes = Buffer.from(request.body);
     await report(request.name, async () => async () => {

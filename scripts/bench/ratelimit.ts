@@ -30,9 +30,11 @@ export async function rateLimiter() {
   const concurrent = async (f: (i: number) => Promise<unknown>, n: number, width = 50) => {
     let next = 0;
     const start = performance.now();
-    await Promise.all(Array.from({ length: width }, async () => {
-      while (next < n) await f(next++);
-    }));
+    await Promise.all(
+      Array.from({ length: width }, async () => {
+        while (next < n) await f(next++);
+      }),
+    );
     return n / ((performance.now() - start) / 1000);
   };
   const ping = await timed(() => client.ping(), 5000);
@@ -42,10 +44,19 @@ export async function rateLimiter() {
   const ms = (v: number) => `${(v * 1000).toFixed(0)} µs`;
   console.log(`\nRate limiter (token bucket + daily quota, one atomic step)`);
   console.log(`in process: ${Math.round(memoryPerSecond).toLocaleString("en")} checks/s (one thread)`);
-  console.log(`Redis PING (baseline): ${Math.round(pingRate).toLocaleString("en")}/s at 50 in flight; one at a time p50 ${ms(percentile(ping, 50))}, p99 ${ms(percentile(ping, 99))}`);
-  console.log(`Redis check (Lua):     ${Math.round(checkRate).toLocaleString("en")}/s at 50 in flight (${(checkRate / pingRate).toFixed(2)} of PING); one at a time p50 ${ms(percentile(check, 50))}, p99 ${ms(percentile(check, 99))}`);
+  console.log(
+    `Redis PING (baseline): ${Math.round(pingRate).toLocaleString("en")}/s at 50 in flight; one at a time p50 ${ms(percentile(ping, 50))}, p99 ${ms(percentile(ping, 99))}`,
+  );
+  console.log(
+    `Redis check (Lua):     ${Math.round(checkRate).toLocaleString("en")}/s at 50 in flight (${(checkRate / pingRate).toFixed(2)} of PING); one at a time p50 ${ms(percentile(check, 50))}, p99 ${ms(percentile(check, 99))}`,
+  );
   figure("rate limit check in process", `${Math.round(memoryPerSecond).toLocaleString("en")} checks/s`, "—", true);
-  figure("rate limit check on Redis ÷ PING", `${(checkRate / pingRate).toFixed(2)} (${Math.round(checkRate).toLocaleString("en")}/s)`, "—", true);
+  figure(
+    "rate limit check on Redis ÷ PING",
+    `${(checkRate / pingRate).toFixed(2)} (${Math.round(checkRate).toLocaleString("en")}/s)`,
+    "—",
+    true,
+  );
   client.disconnect();
   await redisServer.stop();
 }

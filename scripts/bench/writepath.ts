@@ -29,7 +29,19 @@ export async function writePath() {
   const { pgConfigFromUrl } = await import("../../server/platform/database-url");
   const client = new pgModule.Client(pgConfigFromUrl(database.url));
   await client.connect();
-  const SCAN = ["id", "dynamicCodeId", "scannedAt", "day", "country", "device", "os", "browser", "visitorHash", "unique", "destinationUrl"] as const;
+  const SCAN = [
+    "id",
+    "dynamicCodeId",
+    "scannedAt",
+    "day",
+    "country",
+    "device",
+    "os",
+    "browser",
+    "visitorHash",
+    "unique",
+    "destinationUrl",
+  ] as const;
   const ROLLUP = (bucket: string) => ["dynamicCodeId", bucket, "dimension", "value", "scans", "uniqueScans"];
   const upsert = (table: string, bucket: string) =>
     `ON CONFLICT ("dynamicCodeId", "dimension", "${bucket}", "value") DO UPDATE SET "scans" = "${table}"."scans" + excluded."scans", "uniqueScans" = "${table}"."uniqueScans" + excluded."uniqueScans"`;
@@ -37,47 +49,111 @@ export async function writePath() {
   const statements = {
     json: {
       scans: insertEach("ScanEvent", SCAN, scanCasts).postgres,
-      daily: insertEach("ScanDaily", ROLLUP("day"), { scans: "integer", uniqueScans: "integer" }, upsert("ScanDaily", "day")).postgres,
-      quarter: insertEach("ScanQuarter", ROLLUP("quarter"), { quarter: "integer", scans: "integer", uniqueScans: "integer" }, upsert("ScanQuarter", "quarter")).postgres,
+      daily: insertEach(
+        "ScanDaily",
+        ROLLUP("day"),
+        { scans: "integer", uniqueScans: "integer" },
+        upsert("ScanDaily", "day"),
+      ).postgres,
+      quarter: insertEach(
+        "ScanQuarter",
+        ROLLUP("quarter"),
+        { quarter: "integer", scans: "integer", uniqueScans: "integer" },
+        upsert("ScanQuarter", "quarter"),
+      ).postgres,
     },
     unnest: {
       scans: insertColumns("ScanEvent", SCAN, scanCasts),
-      daily: insertColumns("ScanDaily", ROLLUP("day"), { scans: "integer", uniqueScans: "integer" }, upsert("ScanDaily", "day")),
-      quarter: insertColumns("ScanQuarter", ROLLUP("quarter"), { quarter: "integer", scans: "integer", uniqueScans: "integer" }, upsert("ScanQuarter", "quarter")),
+      daily: insertColumns(
+        "ScanDaily",
+        ROLLUP("day"),
+        { scans: "integer", uniqueScans: "integer" },
+        upsert("ScanDaily", "day"),
+      ),
+      quarter: insertColumns(
+        "ScanQuarter",
+        ROLLUP("quarter"),
+        { quarter: "integer", scans: "integer", uniqueScans: "integer" },
+        upsert("ScanQuarter", "quarter"),
+      ),
     },
   };
-  const DIMENSIONS = [["country", ["US", "DE", "FR", "IN"]], ["device", ["mobile", "desktop"]], ["os", ["iOS", "Android", "Windows"]], ["browser", ["Safari", "Chrome"]]] as const;
+  const DIMENSIONS = [
+    ["country", ["US", "DE", "FR", "IN"]],
+    ["device", ["mobile", "desktop"]],
+    ["os", ["iOS", "Android", "Windows"]],
+    ["browser", ["Safari", "Chrome"]],
+  ] as const;
   /** A batch of 500 new scans of now, and its rollups. */
   const batch = () => {
     const at = Date.now();
     const scans = Array.from({ length: 500 }, (_, i) => [
-      timeOrderedId("scan"), codeId, storedTime(at + i), new Date(at).toISOString().slice(0, 10),
-      DIMENSIONS[0][1][i % 4], DIMENSIONS[1][1][i % 2], DIMENSIONS[2][1][i % 3], DIMENSIONS[3][1][i % 2], `visitor${i % 97}`, i % 97 === i, DESTINATION,
+      timeOrderedId("scan"),
+      codeId,
+      storedTime(at + i),
+      new Date(at).toISOString().slice(0, 10),
+      DIMENSIONS[0][1][i % 4],
+      DIMENSIONS[1][1][i % 2],
+      DIMENSIONS[2][1][i % 3],
+      DIMENSIONS[3][1][i % 2],
+      `visitor${i % 97}`,
+      i % 97 === i,
+      DESTINATION,
     ]);
     const rollups = (bucket: string | number) => [
       [codeId, bucket, "total", "", 500, 97],
-      ...DIMENSIONS.flatMap(([dimension, values]) => values.map((value) => [codeId, bucket, dimension, value, Math.round(500 / values.length), 10])),
+      ...DIMENSIONS.flatMap(([dimension, values]) =>
+        values.map((value) => [codeId, bucket, dimension, value, Math.round(500 / values.length), 10]),
+      ),
     ];
-    return { scans, daily: rollups(new Date(at).toISOString().slice(0, 10)), quarter: rollups(Math.floor(at / 900_000)) };
+    return {
+      scans,
+      daily: rollups(new Date(at).toISOString().slice(0, 10)),
+      quarter: rollups(Math.floor(at / 900_000)),
+    };
   };
   const columns = (rows: unknown[][]) => rows[0].map((_, c) => rows.map((row) => row[c]));
-  const copyText = (rows: unknown[][]) => rows.map((row) => row.map((v) => (v === true ? "t" : v === false ? "f" : String(v).replace(/[\\\t\n\r]/g, (ch) => `\\${ch === "\t" ? "t" : ch === "\n" ? "n" : ch === "\r" ? "r" : "\\"}`))).join("\t")).join("\n") + "\n";
+  const copyText = (rows: unknown[][]) =>
+    rows
+      .map((row) =>
+        row
+          .map((v) =>
+            v === true
+              ? "t"
+              : v === false
+                ? "f"
+                : String(v).replace(
+                    /[\\\t\n\r]/g,
+                    (ch) => `\\${ch === "\t" ? "t" : ch === "\n" ? "n" : ch === "\r" ? "r" : "\\"}`,
+                  ),
+          )
+          .join("\t"),
+      )
+      .join("\n") + "\n";
   const ways: Record<"json" | "unnest" | "copy", (b: ReturnType<typeof batch>) => Promise<void>> = {
     json: async (b) => {
-      for (const kind of ["scans", "daily", "quarter"] as const) await client.query({ name: `json_${kind}`, text: statements.json[kind], values: [JSON.stringify(b[kind])] });
+      for (const kind of ["scans", "daily", "quarter"] as const)
+        await client.query({ name: `json_${kind}`, text: statements.json[kind], values: [JSON.stringify(b[kind])] });
     },
     unnest: async (b) => {
-      for (const kind of ["scans", "daily", "quarter"] as const) await client.query({ name: `unnest_${kind}`, text: statements.unnest[kind], values: columns(b[kind]) });
+      for (const kind of ["scans", "daily", "quarter"] as const)
+        await client.query({ name: `unnest_${kind}`, text: statements.unnest[kind], values: columns(b[kind]) });
     },
     copy: async (b) => {
-      await pipeline(Readable.from([copyText(b.scans)]), client.query(copyFrom(`COPY "ScanEvent" (${SCAN.map((c) => `"${c}"`).join(", ")}) FROM STDIN`)));
-      for (const kind of ["daily", "quarter"] as const) await client.query({ name: `unnest_${kind}`, text: statements.unnest[kind], values: columns(b[kind]) });
+      await pipeline(
+        Readable.from([copyText(b.scans)]),
+        client.query(copyFrom(`COPY "ScanEvent" (${SCAN.map((c) => `"${c}"`).join(", ")}) FROM STDIN`)),
+      );
+      for (const kind of ["daily", "quarter"] as const)
+        await client.query({ name: `unnest_${kind}`, text: statements.unnest[kind], values: columns(b[kind]) });
     },
   };
   const BATCHES = 40;
   const times: Record<keyof typeof ways, number[]> = { json: [], unnest: [], copy: [] };
   try {
-    console.log(`\nWrite path on PostgreSQL: ${rounds} rounds of ${BATCHES} batches of 500 scans per way, one transaction per batch`);
+    console.log(
+      `\nWrite path on PostgreSQL: ${rounds} rounds of ${BATCHES} batches of 500 scans per way, one transaction per batch`,
+    );
     for (let round = 0; round <= rounds; round++) {
       const order = (["json", "unnest", "copy"] as const).map((_, i, all) => all[(i + round) % all.length]);
       for (const way of order) {
@@ -97,8 +173,15 @@ export async function writePath() {
     for (const way of ["json", "unnest", "copy"] as const) {
       const ms = median(times[way]);
       const ratio = median(times.json) / ms;
-      console.log(`${way.padEnd(8)} median ${ms.toFixed(2)} ms a batch = ${Math.round(500 / (ms / 1000)).toLocaleString("en")} scans/s; speed ÷ JSON ${ratio.toFixed(2)}`);
-      figure(`scan batch write, ${way} (PostgreSQL)`, `${ms.toFixed(2)} ms / 500 scans, ÷ JSON speed ${ratio.toFixed(2)}`, "—", true);
+      console.log(
+        `${way.padEnd(8)} median ${ms.toFixed(2)} ms a batch = ${Math.round(500 / (ms / 1000)).toLocaleString("en")} scans/s; speed ÷ JSON ${ratio.toFixed(2)}`,
+      );
+      figure(
+        `scan batch write, ${way} (PostgreSQL)`,
+        `${ms.toFixed(2)} ms / 500 scans, ÷ JSON speed ${ratio.toFixed(2)}`,
+        "—",
+        true,
+      );
     }
   } finally {
     await client.end();

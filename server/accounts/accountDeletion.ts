@@ -38,12 +38,17 @@ async function emptyLibrary(tx: Tx, library: Library): Promise<string[]> {
 export async function deleteAccount(userId: string, confirmation: z.infer<typeof deletionInput>): Promise<void> {
   const user = await db.user.findUnique({ where: { id: userId } });
   if (!user || user.deletedAt) throw notFound("No such account");
-  if (confirmation.email.trim().toLowerCase() !== user.email) throw invalid(`Type your email address (${user.email}) to confirm`);
+  if (confirmation.email.trim().toLowerCase() !== user.email)
+    throw invalid(`Type your email address (${user.email}) to confirm`);
   // Wrong passwords here are limited as the other checks on /profile are (a stolen session must
   // not guess it faster than the log-in form allows); failed log-ins elsewhere never block it.
   const limitKey = `password-check:${user.id}`;
   const asked = await take(limitKey, loginRules.account, 0);
-  if (!asked.allowed) throw new DomainError("rate_limited", `Too many wrong passwords: try again in ${Math.ceil(asked.retryAfter / 60)} minute(s)`);
+  if (!asked.allowed)
+    throw new DomainError(
+      "rate_limited",
+      `Too many wrong passwords: try again in ${Math.ceil(asked.retryAfter / 60)} minute(s)`,
+    );
   if (!(await verifyPassword(confirmation.password, user.passwordHash))) {
     await take(limitKey, loginRules.account);
     throw invalid("Password is not right");
@@ -56,16 +61,31 @@ export async function deleteAccount(userId: string, confirmation: z.infer<typeof
     const owned = await tx.team.findMany({ where: { ownerId: userId } });
     for (const team of owned) {
       if ((await tx.membership.count({ where: { teamId: team.id, userId: { not: userId } } })) > 0) {
-        throw new DomainError("conflict", `You own the team “${team.name}”, which has other members: hand it to another admin first (Make owner on the Business page)`);
+        throw new DomainError(
+          "conflict",
+          `You own the team “${team.name}”, which has other members: hand it to another admin first (Make owner on the Business page)`,
+        );
       }
     }
     const teamIds = owned.map((t) => t.id);
 
     // Its keys, and every key of a team that goes with it; business ones on the team's log.
     const keys = await tx.apiKey.findMany({ where: { live: true, OR: [{ userId }, { teamId: { in: teamIds } }] } });
-    await tx.apiKey.updateMany({ where: { id: { in: keys.map((k) => k.id) } }, data: { live: null, revokedAt: new Date(), revokedById: userId } });
+    await tx.apiKey.updateMany({
+      where: { id: { in: keys.map((k) => k.id) } },
+      data: { live: null, revokedAt: new Date(), revokedById: userId },
+    });
     for (const key of keys.filter((k) => k.teamId)) {
-      await recordActivity({ teamId: key.teamId, actor, action: "key.revoked", target: keyDisplay(key), detail: { reason: "account deleted" } }, tx);
+      await recordActivity(
+        {
+          teamId: key.teamId,
+          actor,
+          action: "key.revoked",
+          target: keyDisplay(key),
+          detail: { reason: "account deleted" },
+        },
+        tx,
+      );
     }
 
     const codes = await emptyLibrary(tx, { kind: "personal", userId });
@@ -73,12 +93,25 @@ export async function deleteAccount(userId: string, confirmation: z.infer<typeof
     // its pending invitations cancelled. The row stays (its codes are never reused).
     for (const team of owned) {
       codes.push(...(await emptyLibrary(tx, { kind: "team", teamId: team.id })));
-      await tx.invitation.updateMany({ where: { teamId: team.id, acceptedAt: null, cancelledAt: null }, data: { cancelledAt: now() } });
+      await tx.invitation.updateMany({
+        where: { teamId: team.id, acceptedAt: null, cancelledAt: null },
+        data: { cancelledAt: now() },
+      });
       await tx.team.update({ where: { id: team.id }, data: { name: "Deleted team" } });
     }
     // A member leaving another's team: on that team's log, as a removal is.
     const left = await tx.membership.findFirst({ where: { userId, teamId: { notIn: teamIds } } });
-    if (left) await recordActivity({ teamId: left.teamId, actor, action: "member.removed", target: user.email, detail: { role: left.role, reason: "account deleted" } }, tx);
+    if (left)
+      await recordActivity(
+        {
+          teamId: left.teamId,
+          actor,
+          action: "member.removed",
+          target: user.email,
+          detail: { role: left.role, reason: "account deleted" },
+        },
+        tx,
+      );
     await tx.membership.deleteMany({ where: { userId } });
     await tx.accountToken.deleteMany({ where: { userId } });
     await tx.recoveryCode.deleteMany({ where: { userId } });

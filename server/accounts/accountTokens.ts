@@ -41,7 +41,10 @@ export async function useToken(tx: Tx, purpose: TokenPurpose, token: string): Pr
   const tokenHash = hashToken(token);
   const at = now();
   // One statement decides, so two uses at once cannot both pass.
-  const { count } = await tx.accountToken.updateMany({ where: { tokenHash, purpose, usedAt: null, expiresAt: { gt: at } }, data: { usedAt: at } });
+  const { count } = await tx.accountToken.updateMany({
+    where: { tokenHash, purpose, usedAt: null, expiresAt: { gt: at } },
+    data: { usedAt: at },
+  });
   if (count !== 1) throw new DomainError("invalid", "This link has expired or was already used: ask for a new one");
   return tx.accountToken.findUniqueOrThrow({ where: { tokenHash } });
 }
@@ -53,7 +56,10 @@ export async function useToken(tx: Tx, purpose: TokenPurpose, token: string): Pr
 export async function tokenUsable(purpose: TokenPurpose, token: string): Promise<boolean> {
   // Cheap first: every token we mail has the same length.
   if (token.length !== 43) return false;
-  const found = await db.accountToken.findFirst({ where: { tokenHash: hashToken(token), purpose, usedAt: null, expiresAt: { gt: now() } }, select: { id: true } });
+  const found = await db.accountToken.findFirst({
+    where: { tokenHash: hashToken(token), purpose, usedAt: null, expiresAt: { gt: now() } },
+    select: { id: true },
+  });
   return found !== null;
 }
 

@@ -21,17 +21,31 @@ const passwordRule = signupInput.shape.password;
 const emailRule = signupInput.shape.email;
 
 export const resetRequestInput = z.object({ email: z.string().max(320) });
-export const tokenInput = z.object({ token: z.string().min(1, "This link is incomplete: open it from the mail again").max(200, "This link has expired or was already used: ask for a new one") });
+export const tokenInput = z.object({
+  token: z
+    .string()
+    .min(1, "This link is incomplete: open it from the mail again")
+    .max(200, "This link has expired or was already used: ask for a new one"),
+});
 export const resetPasswordInput = tokenInput.extend({ password: passwordRule });
 const currentPasswordRule = z.string().min(1, "Enter your current password").max(200);
 export const changePasswordInput = z.object({ currentPassword: currentPasswordRule, newPassword: passwordRule });
 /** `code`: the authentication code, asked when the account has two-factor authentication. */
-export const changeEmailInput = z.object({ email: emailRule, currentPassword: currentPasswordRule, code: z.string().max(100).optional() });
+export const changeEmailInput = z.object({
+  email: emailRule,
+  currentPassword: currentPasswordRule,
+  code: z.string().max(100).optional(),
+});
 
 const hours = (seconds: number) => (seconds === 3600 ? "1 hour" : `${seconds / 3600} hours`);
 
 const tooMany = (decision: Decision, what: string) =>
-  new DomainError("rate_limited", `Too many ${what}: try again in ${Math.ceil(decision.retryAfter / 60)} minute(s)`, undefined, { "Retry-After": String(decision.retryAfter) });
+  new DomainError(
+    "rate_limited",
+    `Too many ${what}: try again in ${Math.ceil(decision.retryAfter / 60)} minute(s)`,
+    undefined,
+    { "Retry-After": String(decision.retryAfter) },
+  );
 
 /** Spends one token of a limit, or refuses with when to try again. */
 async function spend(key: string, rule: Rule, what: string): Promise<void> {
@@ -70,7 +84,11 @@ const verificationMail = (user: Account, token: string) =>
   sendMail({
     to: user.email,
     subject: "Verify your email address",
-    paragraphs: [`Hello ${user.name},`, `Confirm that ${user.email} is your address to start using QR Records' API keys. The link works for ${hours(TOKEN_LIFETIME_SECONDS.verify_email)}.`, "If you did not sign up, ignore this mail."],
+    paragraphs: [
+      `Hello ${user.name},`,
+      `Confirm that ${user.email} is your address to start using QR Records' API keys. The link works for ${hours(TOKEN_LIFETIME_SECONDS.verify_email)}.`,
+      "If you did not sign up, ignore this mail.",
+    ],
     action: { label: "Verify email address", url: appLink("/verify-email", { token }) },
   });
 
@@ -80,7 +98,13 @@ const verificationMail = (user: Account, token: string) =>
  * answer. The caller learns nothing: the answer is the one a free address gets.
  */
 async function claimNotice(owner: Account, via: "signup" | "email_change"): Promise<void> {
-  await recordActivity({ userId: owner.id, actor: null, action: "email.claim_attempted", target: owner.email, detail: { via } });
+  await recordActivity({
+    userId: owner.id,
+    actor: null,
+    action: "email.claim_attempted",
+    target: owner.email,
+    detail: { via },
+  });
   if (!(await take(`taken-notice:${owner.email}`, accountRules.takenNotice)).allowed) return;
   const what = via === "signup" ? "create a new QR Records account with" : "move another QR Records account to";
   void sendMail({
@@ -132,16 +156,22 @@ export async function resendVerification(userId: string): Promise<void> {
 
 /** Opens a verification link: the address it was sent to is verified (if it is still the account's). */
 export async function verifyEmail(token: string, clientAddress: string): Promise<{ email: string }> {
-  return withLink(clientAddress, () => db.$transaction(async (tx) => {
-    const used = await useToken(tx, "verify_email", token);
-    const user = await accountOrThrow(tx, used.userId);
-    if (user.email !== used.email) throw new DomainError("invalid", "This link has expired or was already used: ask for a new one");
-    if (!user.emailVerifiedAt) {
-      await tx.user.update({ where: { id: user.id }, data: { emailVerifiedAt: now() } });
-      await recordActivity({ userId: user.id, actor: actorOf(user), action: "email.verified", target: user.email }, tx);
-    }
-    return { email: user.email };
-  }));
+  return withLink(clientAddress, () =>
+    db.$transaction(async (tx) => {
+      const used = await useToken(tx, "verify_email", token);
+      const user = await accountOrThrow(tx, used.userId);
+      if (user.email !== used.email)
+        throw new DomainError("invalid", "This link has expired or was already used: ask for a new one");
+      if (!user.emailVerifiedAt) {
+        await tx.user.update({ where: { id: user.id }, data: { emailVerifiedAt: now() } });
+        await recordActivity(
+          { userId: user.id, actor: actorOf(user), action: "email.verified", target: user.email },
+          tx,
+        );
+      }
+      return { email: user.email };
+    }),
+  );
 }
 
 // ---- password reset -------------------------------------------------------------------
@@ -158,7 +188,14 @@ export async function requestPasswordReset(typed: string, clientAddress: string)
   const user = email ? await db.user.findUnique({ where: { email } }) : null;
   if (!user || user.deletedAt) return;
   const token = await db.$transaction((tx) => issueToken(tx, user.id, "reset_password", user.email));
-  void sendMail(resetMail(user, token, `Someone asked to reset the password of ${user.email} on QR Records. The link works once, for ${hours(TOKEN_LIFETIME_SECONDS.reset_password)}.`, "If it was not you, ignore this mail: your password stays as it is."));
+  void sendMail(
+    resetMail(
+      user,
+      token,
+      `Someone asked to reset the password of ${user.email} on QR Records. The link works once, for ${hours(TOKEN_LIFETIME_SECONDS.reset_password)}.`,
+      "If it was not you, ignore this mail: your password stays as it is.",
+    ),
+  );
 }
 
 const resetMail = (user: Account, token: string, ...why: string[]): Mail => ({
@@ -171,15 +208,20 @@ const resetMail = (user: Account, token: string, ...why: string[]): Mail => ({
 /** `/reset-password`: a new password, and every session of the account ended. */
 export async function resetPassword(token: string, password: string, clientAddress: string): Promise<void> {
   const passwordHash = await hashPassword(password);
-  await withLink(clientAddress, () => db.$transaction(async (tx) => {
-    const used = await useToken(tx, "reset_password", token);
-    const user = await accountOrThrow(tx, used.userId);
-    await retireTokens(tx, user.id, "reset_password");
-    // The link reached the account's address: that verifies it too.
-    await tx.user.update({ where: { id: user.id }, data: { passwordHash, emailVerifiedAt: user.emailVerifiedAt ?? now() } });
-    await endSessions(user.id, tx);
-    await recordActivity({ userId: user.id, actor: actorOf(user), action: "password.reset", target: user.email }, tx);
-  }));
+  await withLink(clientAddress, () =>
+    db.$transaction(async (tx) => {
+      const used = await useToken(tx, "reset_password", token);
+      const user = await accountOrThrow(tx, used.userId);
+      await retireTokens(tx, user.id, "reset_password");
+      // The link reached the account's address: that verifies it too.
+      await tx.user.update({
+        where: { id: user.id },
+        data: { passwordHash, emailVerifiedAt: user.emailVerifiedAt ?? now() },
+      });
+      await endSessions(user.id, tx);
+      await recordActivity({ userId: user.id, actor: actorOf(user), action: "password.reset", target: user.email }, tx);
+    }),
+  );
 }
 
 // ---- /profile -------------------------------------------------------------------------
@@ -189,7 +231,11 @@ export async function resetPassword(token: string, password: string, clientAddre
  * account with two-factor authentication). Only wrong answers count, as failed log-ins do,
  * against the account's own limit: the caller holds its session.
  */
-async function reauthenticate(user: { id: string; email: string; passwordHash: string; totpSecret: string | null; totpEnabledAt: Date | null }, password: string, code?: string): Promise<void> {
+async function reauthenticate(
+  user: { id: string; email: string; passwordHash: string; totpSecret: string | null; totpEnabledAt: Date | null },
+  password: string,
+  code?: string,
+): Promise<void> {
   const limitKey = `password-check:${user.id}`;
   const asked = await take(limitKey, accountRules.passwordCheck, 0);
   if (!asked.allowed) throw tooMany(asked, "wrong passwords");
@@ -216,7 +262,11 @@ export async function changePassword(userId: string, currentPassword: string, ne
   await sendMail({
     to: user.email,
     subject: "Your password was changed",
-    paragraphs: [`Hello ${user.name},`, `The password of ${user.email} on QR Records was changed, and every other session was logged out.`, "If it was not you, reset your password at once."],
+    paragraphs: [
+      `Hello ${user.name},`,
+      `The password of ${user.email} on QR Records was changed, and every other session was logged out.`,
+      "If it was not you, reset your password at once.",
+    ],
     action: { label: "Reset password", url: appLink("/forgot-password") },
   });
   return { id: user.id, email: user.email, name: user.name, sessionVersion };
@@ -240,7 +290,11 @@ export async function requestEmailChange(userId: string, input: z.infer<typeof c
   void sendMail({
     to: newEmail,
     subject: "Confirm your new email address",
-    paragraphs: [`Hello ${user.name},`, `Confirm that QR Records should use ${newEmail} instead of ${user.email} for your account. The link works once, for ${hours(TOKEN_LIFETIME_SECONDS.change_email)}.`, "If you did not ask for this, ignore this mail."],
+    paragraphs: [
+      `Hello ${user.name},`,
+      `Confirm that QR Records should use ${newEmail} instead of ${user.email} for your account. The link works once, for ${hours(TOKEN_LIFETIME_SECONDS.change_email)}.`,
+      "If you did not ask for this, ignore this mail.",
+    ],
     action: { label: "Confirm new email address", url: appLink("/confirm-email", { token }) },
   });
 }
@@ -254,13 +308,27 @@ const UNDO_DAYS = TOKEN_LIFETIME_SECONDS.undo_email_change / 86400;
 export async function confirmEmailChange(token: string, clientAddress: string): Promise<{ email: string }> {
   let change: { before: Account; email: string; undo: string };
   try {
-    change = await withLink(clientAddress, () => db.$transaction(async (tx) => {
-      const used = await useToken(tx, "change_email", token);
-      const user = await accountOrThrow(tx, used.userId);
-      await tx.user.update({ where: { id: user.id }, data: { email: used.email, emailVerifiedAt: now() } });
-      await recordActivity({ userId: user.id, actor: actorOf({ ...user, email: used.email }), action: "email.changed", target: used.email }, tx);
-      return { before: user, email: used.email, undo: await issueToken(tx, user.id, "undo_email_change", user.email) };
-    }));
+    change = await withLink(clientAddress, () =>
+      db.$transaction(async (tx) => {
+        const used = await useToken(tx, "change_email", token);
+        const user = await accountOrThrow(tx, used.userId);
+        await tx.user.update({ where: { id: user.id }, data: { email: used.email, emailVerifiedAt: now() } });
+        await recordActivity(
+          {
+            userId: user.id,
+            actor: actorOf({ ...user, email: used.email }),
+            action: "email.changed",
+            target: used.email,
+          },
+          tx,
+        );
+        return {
+          before: user,
+          email: used.email,
+          undo: await issueToken(tx, user.id, "undo_email_change", user.email),
+        };
+      }),
+    );
   } catch (error) {
     // Taken since the change was asked for: the token is not spent (the transaction rolled back).
     if (isUniqueViolation(error)) throw new DomainError("conflict", "An account with this email already exists");
@@ -290,27 +358,50 @@ export async function undoEmailChange(token: string, clientAddress: string): Pro
   const unusable = await hashPassword(randomString(43));
   let undone: { user: Account; reset: string };
   try {
-    undone = await withLink(clientAddress, () => db.$transaction(async (tx) => {
-      const used = await useToken(tx, "undo_email_change", token);
-      const user = await accountOrThrow(tx, used.userId);
-      const secondFactorSince = user.totpEnabledAt && user.totpEnabledAt >= used.createdAt;
-      for (const purpose of ["change_email", "undo_email_change", "reset_password", "verify_email"] as const) await retireTokens(tx, user.id, purpose);
-      await tx.user.update({
-        where: { id: user.id },
-        data: { email: used.email, emailVerifiedAt: now(), passwordHash: unusable, ...(secondFactorSince ? { totpSecret: null, totpEnabledAt: null } : {}) },
-      });
-      if (secondFactorSince) await tx.recoveryCode.deleteMany({ where: { userId: user.id } });
-      await endSessions(user.id, tx);
-      const restored = { ...user, email: used.email };
-      await recordActivity({ userId: user.id, actor: actorOf(restored), action: "email.change_undone", target: used.email, detail: { from: user.email, two_factor_turned_off: Boolean(secondFactorSince) } }, tx);
-      return { user: restored, reset: await issueToken(tx, user.id, "reset_password", used.email) };
-    }));
+    undone = await withLink(clientAddress, () =>
+      db.$transaction(async (tx) => {
+        const used = await useToken(tx, "undo_email_change", token);
+        const user = await accountOrThrow(tx, used.userId);
+        const secondFactorSince = user.totpEnabledAt && user.totpEnabledAt >= used.createdAt;
+        for (const purpose of ["change_email", "undo_email_change", "reset_password", "verify_email"] as const)
+          await retireTokens(tx, user.id, purpose);
+        await tx.user.update({
+          where: { id: user.id },
+          data: {
+            email: used.email,
+            emailVerifiedAt: now(),
+            passwordHash: unusable,
+            ...(secondFactorSince ? { totpSecret: null, totpEnabledAt: null } : {}),
+          },
+        });
+        if (secondFactorSince) await tx.recoveryCode.deleteMany({ where: { userId: user.id } });
+        await endSessions(user.id, tx);
+        const restored = { ...user, email: used.email };
+        await recordActivity(
+          {
+            userId: user.id,
+            actor: actorOf(restored),
+            action: "email.change_undone",
+            target: used.email,
+            detail: { from: user.email, two_factor_turned_off: Boolean(secondFactorSince) },
+          },
+          tx,
+        );
+        return { user: restored, reset: await issueToken(tx, user.id, "reset_password", used.email) };
+      }),
+    );
   } catch (error) {
     if (isUniqueViolation(error)) throw new DomainError("conflict", "An account with this email already exists");
     throw error;
   }
   const { user, reset } = undone;
-  await sendMail(resetMail(user, reset, `The change of your QR Records account's email address was undone: it uses ${user.email} again, and every session was logged out. Its password no longer works: set a new one with the link below (it works once, for ${hours(TOKEN_LIFETIME_SECONDS.reset_password)}).`));
+  await sendMail(
+    resetMail(
+      user,
+      reset,
+      `The change of your QR Records account's email address was undone: it uses ${user.email} again, and every session was logged out. Its password no longer works: set a new one with the link below (it works once, for ${hours(TOKEN_LIFETIME_SECONDS.reset_password)}).`,
+    ),
+  );
   return { email: user.email };
 }
 

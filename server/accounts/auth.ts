@@ -43,7 +43,9 @@ export const authOptions: NextAuthOptions = {
         code: { label: "Authentication code", type: "text" },
       },
       async authorize(credentials, req) {
-        const email = String(credentials?.email ?? "").trim().toLowerCase();
+        const email = String(credentials?.email ?? "")
+          .trim()
+          .toLowerCase();
         const password = String(credentials?.password ?? "");
         const headers = new Headers(req.headers as Record<string, string>);
         const address = clientAddress(headers);
@@ -107,7 +109,12 @@ export const authOptions: NextAuthOptions = {
  * A fresh session cookie for the account at its current session version: the browser that
  * changed the password stays logged in while every other session of the account ends.
  */
-export async function renewedSessionCookie(user: { id: string; email: string; name: string; sessionVersion: number }): Promise<string> {
+export async function renewedSessionCookie(user: {
+  id: string;
+  email: string;
+  name: string;
+  sessionVersion: number;
+}): Promise<string> {
   const secure = authOptions.useSecureCookies;
   const name = `${secure ? "__Secure-" : ""}next-auth.session-token`;
   const token = await encode({

@@ -23,22 +23,43 @@ const from = (attempt: LoginAttempt) => {
   return { browser: agent.browser, os: agent.os, country: countryOf(attempt.countryHeader, attempt.address) };
 };
 
-export async function logIn(email: string, password: string, code: string, attempt: LoginAttempt): Promise<LoginOutcome> {
+export async function logIn(
+  email: string,
+  password: string,
+  code: string,
+  attempt: LoginAttempt,
+): Promise<LoginOutcome> {
   const user = email && password ? await checkCredentials(email, password) : null;
   if (!user) {
     // On the account's own log when the email names one (the same answer to the caller either way).
     const named = email ? await db.user.findUnique({ where: { email }, select: { id: true, email: true } }) : null;
-    if (named) await recordActivity({ userId: named.id, actor: { id: named.id, label: named.email }, action: "login.failed", detail: { reason: "password", ...from(attempt) } });
+    if (named)
+      await recordActivity({
+        userId: named.id,
+        actor: { id: named.id, label: named.email },
+        action: "login.failed",
+        detail: { reason: "password", ...from(attempt) },
+      });
     return { ok: false, reason: "password" };
   }
   const actor = { id: user.id, label: user.email };
   if (user.totpEnabledAt) {
     if (!code.trim()) return { ok: false, reason: "code_required" };
     if (!(await checkSecondFactor(user, code))) {
-      await recordActivity({ userId: user.id, actor, action: "login.failed", detail: { reason: "authentication code", ...from(attempt) } });
+      await recordActivity({
+        userId: user.id,
+        actor,
+        action: "login.failed",
+        detail: { reason: "authentication code", ...from(attempt) },
+      });
       return { ok: false, reason: "code" };
     }
   }
-  await recordActivity({ userId: user.id, actor, action: "login", detail: { ...from(attempt), ...(user.totpEnabledAt ? { two_factor: true } : {}) } });
+  await recordActivity({
+    userId: user.id,
+    actor,
+    action: "login",
+    detail: { ...from(attempt), ...(user.totpEnabledAt ? { two_factor: true } : {}) },
+  });
   return { ok: true, user: { id: user.id, email: user.email, name: user.name, sessionVersion: user.sessionVersion } };
 }

@@ -8,7 +8,11 @@ import { db, type Tx } from "../platform/db";
 
 /** Ends every session of the account (in `client`'s transaction when given); returns the new version. */
 export async function endSessions(userId: string, client: Tx | typeof db = db): Promise<number> {
-  const user = await client.user.update({ where: { id: userId }, data: { sessionVersion: { increment: 1 } }, select: { sessionVersion: true } });
+  const user = await client.user.update({
+    where: { id: userId },
+    data: { sessionVersion: { increment: 1 } },
+    select: { sessionVersion: true },
+  });
   return user.sessionVersion;
 }
 

@@ -64,7 +64,10 @@ const newRecoveryCode = () => {
 // ---- the profile's actions --------------------------------------------------------------
 
 async function account(userId: string) {
-  return db.user.findUniqueOrThrow({ where: { id: userId }, select: { id: true, email: true, passwordHash: true, totpSecret: true, totpEnabledAt: true } });
+  return db.user.findUniqueOrThrow({
+    where: { id: userId },
+    select: { id: true, email: true, passwordHash: true, totpSecret: true, totpEnabledAt: true },
+  });
 }
 
 /** What /profile shows. */
@@ -88,7 +91,11 @@ export async function startTwoFactor(userId: string): Promise<{ secret: string; 
 async function limited(userId: string, check: () => Promise<boolean>, message: string): Promise<void> {
   const key = `2fa:account:${userId}`;
   const asked = await take(key, loginRules.account, 0);
-  if (!asked.allowed) throw new DomainError("rate_limited", `Too many wrong attempts: try again in ${Math.ceil(asked.retryAfter / 60)} minute(s)`);
+  if (!asked.allowed)
+    throw new DomainError(
+      "rate_limited",
+      `Too many wrong attempts: try again in ${Math.ceil(asked.retryAfter / 60)} minute(s)`,
+    );
   if (await check()) return;
   await take(key, loginRules.account);
   throw invalid(message);
@@ -100,15 +107,24 @@ export async function confirmTwoFactor(userId: string, code: string): Promise<{ 
   if (user.totpEnabledAt) throw new DomainError("conflict", "Two-factor authentication is already on");
   if (!user.totpSecret) throw new DomainError("conflict", "Start again: press Enable two-factor authentication");
   const sealed = user.totpSecret;
-  await limited(userId, async () => (await totpStep(sealed, code.trim())) !== null, "Authentication code is not valid: enter the 6 digits your app shows now");
+  await limited(
+    userId,
+    async () => (await totpStep(sealed, code.trim())) !== null,
+    "Authentication code is not valid: enter the 6 digits your app shows now",
+  );
   const recoveryCodes = Array.from({ length: RECOVERY_CODES }, newRecoveryCode);
   const actor = { id: userId, label: user.email };
   await db.$transaction(async (tx) => {
     // Only the secret that was shown: a second Enable meanwhile made this one stale.
-    const { count } = await tx.user.updateMany({ where: { id: userId, totpSecret: sealed, totpEnabledAt: null }, data: { totpEnabledAt: now() } });
+    const { count } = await tx.user.updateMany({
+      where: { id: userId, totpSecret: sealed, totpEnabledAt: null },
+      data: { totpEnabledAt: now() },
+    });
     if (count !== 1) throw new DomainError("conflict", "Start again: press Enable two-factor authentication");
     await tx.recoveryCode.deleteMany({ where: { userId } });
-    await tx.recoveryCode.createMany({ data: recoveryCodes.map((c) => ({ id: timeOrderedId("rc"), userId, codeHash: recoveryHash(c) })) });
+    await tx.recoveryCode.createMany({
+      data: recoveryCodes.map((c) => ({ id: timeOrderedId("rc"), userId, codeHash: recoveryHash(c) })),
+    });
     await recordActivity({ userId, actor, action: "two_factor.enabled" }, tx);
   });
   return { recoveryCodes };
@@ -132,17 +148,26 @@ export async function disableTwoFactor(userId: string, password: string): Promis
  * The second factor at log-in: a code of the account's app (once: its time step is then spent)
  * or an unused recovery code (then used up, and logged). False for anything else.
  */
-export async function checkSecondFactor(user: { id: string; email: string; totpSecret: string | null }, code: string): Promise<boolean> {
+export async function checkSecondFactor(
+  user: { id: string; email: string; totpSecret: string | null },
+  code: string,
+): Promise<boolean> {
   const typed = code.trim();
   if (CODE_PATTERN.test(typed)) {
     const step = await totpStep(user.totpSecret, typed);
     return step !== null && (await take(`2fa:step:${user.id}:${step}`, spentStepRule)).allowed;
   }
   return db.$transaction(async (tx) => {
-    const { count } = await tx.recoveryCode.updateMany({ where: { userId: user.id, codeHash: recoveryHash(typed), usedAt: null }, data: { usedAt: now() } });
+    const { count } = await tx.recoveryCode.updateMany({
+      where: { userId: user.id, codeHash: recoveryHash(typed), usedAt: null },
+      data: { usedAt: now() },
+    });
     if (count !== 1) return false;
     const left = await tx.recoveryCode.count({ where: { userId: user.id, usedAt: null } });
-    await recordActivity({ userId: user.id, actor: { id: user.id, label: user.email }, action: "recovery_code.used", detail: { left } }, tx);
+    await recordActivity(
+      { userId: user.id, actor: { id: user.id, label: user.email }, action: "recovery_code.used", detail: { left } },
+      tx,
+    );
     return true;
   });
 }

@@ -113,7 +113,14 @@ export const ACTIVITY_SCOPES = ["account", "team"] as const;
 export type ActivityScope = (typeof ACTIVITY_SCOPES)[number];
 
 /** An entry as the pages and the CSV show it. */
-export type ActivityView = { id: string; time: Date; actor: string; action: string; target: string | null; details: string };
+export type ActivityView = {
+  id: string;
+  time: Date;
+  actor: string;
+  action: string;
+  target: string | null;
+  details: string;
+};
 
 export const ACTIVITY_CSV_COLUMNS = ["time", "actor", "action", "target", "details"] as const;
 export const ACTIVITY_PAGE_SIZE = 20;
@@ -122,26 +129,51 @@ export const ACTIVITY_PAGE_SIZE = 20;
 const detailsText = (detail: string | null) =>
   detail
     ? Object.entries(JSON.parse(detail) as Record<string, unknown>)
-        .map(([key, value]) => `${key}: ${value !== null && typeof value === "object" ? JSON.stringify(value) : (value ?? "—")}`)
+        .map(
+          ([key, value]) =>
+            `${key}: ${value !== null && typeof value === "object" ? JSON.stringify(value) : (value ?? "—")}`,
+        )
         .join("; ")
     : "";
 
 /** The filter of the log `viewerId` may read in `scope`. */
 async function logOf(viewerId: string, scope: ActivityScope): Promise<{ teamId: string } | { userId: string }> {
   if (scope === "account") return { userId: viewerId };
-  const membership = await db.membership.findUnique({ where: { userId: viewerId }, select: { teamId: true, role: true } });
+  const membership = await db.membership.findUnique({
+    where: { userId: viewerId },
+    select: { teamId: true, role: true },
+  });
   if (!membership) throw new DomainError("forbidden", "You are not in a team");
   if (membership.role !== "admin") throw new DomainError("forbidden", "Only a team admin can see the team's activity");
   return { teamId: membership.teamId };
 }
 
-async function newestEntries(where: { teamId: string } | { userId: string }, before: string | undefined, take: number): Promise<ActivityView[]> {
-  const rows = await db.activityEntry.findMany({ where: { ...where, ...(before ? { id: { lt: before } } : {}) }, orderBy: { id: "desc" }, take });
-  return rows.map((row) => ({ id: row.id, time: row.createdAt, actor: row.actorLabel, action: row.action, target: row.target, details: detailsText(row.detail) }));
+async function newestEntries(
+  where: { teamId: string } | { userId: string },
+  before: string | undefined,
+  take: number,
+): Promise<ActivityView[]> {
+  const rows = await db.activityEntry.findMany({
+    where: { ...where, ...(before ? { id: { lt: before } } : {}) },
+    orderBy: { id: "desc" },
+    take,
+  });
+  return rows.map((row) => ({
+    id: row.id,
+    time: row.createdAt,
+    actor: row.actorLabel,
+    action: row.action,
+    target: row.target,
+    details: detailsText(row.detail),
+  }));
 }
 
 /** A page of the log, newest first (ids are time-ordered), and the cursor of the next. */
-export async function activityPage(viewerId: string, scope: ActivityScope, cursor?: string): Promise<{ entries: ActivityView[]; next_cursor: string | null }> {
+export async function activityPage(
+  viewerId: string,
+  scope: ActivityScope,
+  cursor?: string,
+): Promise<{ entries: ActivityView[]; next_cursor: string | null }> {
   const where = await logOf(viewerId, scope);
   const rows = await newestEntries(where, decodeCursor(cursor, "act"), ACTIVITY_PAGE_SIZE + 1);
   const more = rows.length > ACTIVITY_PAGE_SIZE;
@@ -175,7 +207,12 @@ export async function sweepActivity(at: Date = now()): Promise<number> {
   cutoff.setUTCFullYear(cutoff.getUTCFullYear() - 1);
   let removed = 0;
   for (;;) {
-    const old = await db.activityEntry.findMany({ where: { createdAt: { lt: cutoff } }, select: { id: true }, orderBy: { createdAt: "asc" }, take: 1000 });
+    const old = await db.activityEntry.findMany({
+      where: { createdAt: { lt: cutoff } },
+      select: { id: true },
+      orderBy: { createdAt: "asc" },
+      take: 1000,
+    });
     if (old.length === 0) return removed;
     removed += (await db.activityEntry.deleteMany({ where: { id: { in: old.map((e) => e.id) } } })).count;
     if (old.length < 1000) return removed;

@@ -15,18 +15,25 @@ import type { AnalyticsSummary, CodeAnalytics } from "./analyticsRecords";
 
 /** A code of the library, deleted or not: scan history stays readable. */
 export async function codeOf(library: Library, code: string) {
-  const row = await db.dynamicCode.findFirst({ where: { code, ...libraryWhere(library) }, select: { id: true, code: true, name: true, deletedAt: true } });
+  const row = await db.dynamicCode.findFirst({
+    where: { code, ...libraryWhere(library) },
+    select: { id: true, code: true, name: true, deletedAt: true },
+  });
   if (!row) throw notFound("Dynamic QR code not found");
   return row;
 }
 
 /** What the analytics page says of a code besides its numbers: its name, and when it was deleted (if it was). */
-export async function codeSummaryFor(library: Library, code: string): Promise<{ code: string; name: string; deleted: boolean; deletedAt: Date | null }> {
+export async function codeSummaryFor(
+  library: Library,
+  code: string,
+): Promise<{ code: string; name: string; deleted: boolean; deletedAt: Date | null }> {
   const row = await codeOf(library, code);
   return { code, name: row.name, deleted: row.deletedAt !== null, deletedAt: row.deletedAt };
 }
 
-const byScans = <T extends { scans: number }>(rows: T[], name: (row: T) => string) => rows.sort((a, b) => b.scans - a.scans || name(a).localeCompare(name(b)));
+const byScans = <T extends { scans: number }>(rows: T[], name: (row: T) => string) =>
+  rows.sort((a, b) => b.scans - a.scans || name(a).localeCompare(name(b)));
 
 /**
  * A range split where the rollups meet: the whole UTC days inside it (ScanDaily, `firstDay` to
@@ -35,8 +42,13 @@ const byScans = <T extends { scans: number }>(rows: T[], name: (row: T) => strin
 function splitByUtcDays(range: Range) {
   const firstDay = Math.ceil(range.start / QUARTERS_A_DAY);
   const endDay = Math.floor(range.end / QUARTERS_A_DAY);
-  if (firstDay >= endDay) return { firstDay: "9999-12-31", lastDay: "0000-01-01", edges: [range.start, range.end, 0, 0] };
-  return { firstDay: dateOfDay(firstDay), lastDay: dateOfDay(endDay - 1), edges: [range.start, firstDay * QUARTERS_A_DAY, endDay * QUARTERS_A_DAY, range.end] };
+  if (firstDay >= endDay)
+    return { firstDay: "9999-12-31", lastDay: "0000-01-01", edges: [range.start, range.end, 0, 0] };
+  return {
+    firstDay: dateOfDay(firstDay),
+    lastDay: dateOfDay(endDay - 1),
+    edges: [range.start, firstDay * QUARTERS_A_DAY, endDay * QUARTERS_A_DAY, range.end],
+  };
 }
 
 /** A range holds at most this many spans of one UTC offset (a zone changes its clocks two to four times a year). */
@@ -72,7 +84,10 @@ const UTC_DAY_TOTALS = dialectSql(
  * LATERAL (for a code of few quarters it planned the same walk: 269 ms).
  */
 const DAY_PARTS = dialectSql((dialect) => {
-  const boundaries = dialect === "sqlite" ? `SELECT value AS x FROM json_each(?)` : `SELECT CAST(value AS integer) AS x FROM jsonb_array_elements_text(CAST(? AS jsonb))`;
+  const boundaries =
+    dialect === "sqlite"
+      ? `SELECT value AS x FROM json_each(?)`
+      : `SELECT CAST(value AS integer) AS x FROM jsonb_array_elements_text(CAST(? AS jsonb))`;
   const firstHalf = `b.x % ${QUARTERS_A_DAY} <= ${QUARTERS_A_DAY / 2}`;
   const dayStart = `b.x - b.x % ${QUARTERS_A_DAY}`;
   const part = `q."dynamicCodeId" = ? AND q."dimension" = 'total'
@@ -97,7 +112,12 @@ function localBuckets(range: Range, size: number): { bucket: number; offset: num
   const pieces: { bucket: number; offset: number; a: number; b: number }[] = [];
   for (const { from, to, offset } of range.segments)
     for (let bucket = Math.floor((from + offset) / size); bucket * size - offset < to; bucket++)
-      pieces.push({ bucket, offset, a: Math.max(bucket * size - offset, from), b: Math.min((bucket + 1) * size - offset, to) });
+      pieces.push({
+        bucket,
+        offset,
+        a: Math.max(bucket * size - offset, from),
+        b: Math.min((bucket + 1) * size - offset, to),
+      });
   return pieces;
 }
 
@@ -115,7 +135,9 @@ async function localDayTotals(id: string, range: Range): Promise<Map<string, Tal
   const lastDay = Math.floor(range.end / D);
   const [days, parts] = await Promise.all([
     selectRows<Sums & { day: string }>(UTC_DAY_TOTALS, [id, dateOfDay(firstDay), dateOfDay(lastDay)]),
-    boundaries.length ? selectRows<Sums & { boundary: number | string }>(DAY_PARTS, [JSON.stringify(boundaries), id]) : [],
+    boundaries.length
+      ? selectRows<Sums & { boundary: number | string }>(DAY_PARTS, [JSON.stringify(boundaries), id])
+      : [],
   ]);
   const dayTotals = new Map(days.map((r) => [r.day, [Number(r.scans), Number(r.unique)]]));
   // before[i]: the sums of the UTC days firstDay … firstDay + i - 1.
@@ -126,7 +148,8 @@ async function localDayTotals(id: string, range: Range): Promise<Map<string, Tal
     before.push([last[0] + scans, last[1] + unique]);
   }
   /** The scans (k = 0) or unique scans (1) of the UTC days from a's to b's, b's excluded. */
-  const daysBetween = (a: number, b: number, k: number) => before[Math.floor(b / D) - firstDay][k] - before[Math.floor(a / D) - firstDay][k];
+  const daysBetween = (a: number, b: number, k: number) =>
+    before[Math.floor(b / D) - firstDay][k] - before[Math.floor(a / D) - firstDay][k];
   const partOf = new Map(parts.map((r) => [Number(r.boundary), [Number(r.scans), Number(r.unique)]]));
   /** The scans (k = 0) or unique scans (1) of x's UTC day before x. */
   const beforeInDay = (x: number, k: number) => {
@@ -149,17 +172,31 @@ async function localDayTotals(id: string, range: Range): Promise<Map<string, Tal
 
 /** A code's total and unique scans per local hour of the range, keyed `offset|hour` as hoursOf lists them. */
 async function localHourTotals(id: string, range: Range): Promise<Map<string, Tally>> {
-  const rows = await selectRows<Sums & { offset: number | string; bucket: number | string }>(ZONED_HOURS, [...offsetParams(range), id, range.start, range.end]);
+  const rows = await selectRows<Sums & { offset: number | string; bucket: number | string }>(ZONED_HOURS, [
+    ...offsetParams(range),
+    id,
+    range.start,
+    range.end,
+  ]);
   // PostgreSQL sums to bigint (a string from the driver).
-  return new Map(rows.map((r) => [`${Number(r.offset)}|${Number(r.bucket)}`, { scans: Number(r.scans), unique_scans: Number(r.unique) }]));
+  return new Map(
+    rows.map((r) => [
+      `${Number(r.offset)}|${Number(r.bucket)}`,
+      { scans: Number(r.scans), unique_scans: Number(r.unique) },
+    ]),
+  );
 }
 
 /** The CASE's parameters for the range's spans: each span's end and offset, the last repeated into the unused slots. */
 function offsetParams(range: Range): number[] {
   const spans = range.segments;
-  if (spans.length > OFFSET_SLOTS) throw new Error(`${range.tz} changes its offset ${spans.length - 1} times in the range`);
+  if (spans.length > OFFSET_SLOTS)
+    throw new Error(`${range.tz} changes its offset ${spans.length - 1} times in the range`);
   const last = spans[spans.length - 1];
-  return [...Array.from({ length: OFFSET_SLOTS - 1 }, (_, i) => spans[i] ?? last).flatMap((s) => [s.to, s.offset]), last.offset];
+  return [
+    ...Array.from({ length: OFFSET_SLOTS - 1 }, (_, i) => spans[i] ?? last).flatMap((s) => [s.to, s.offset]),
+    last.offset,
+  ];
 }
 
 /** The breakdown dimensions: ScanDaily and ScanQuarter rows besides `total`, and where each goes in the answer. */
@@ -182,16 +219,31 @@ function hoursOf(range: Range): { key: string; hour: string }[] {
   }));
 }
 
-export async function codeAnalytics(library: Library, code: string, query: RangeQuery & { granularity?: string }): Promise<CodeAnalytics> {
+export async function codeAnalytics(
+  library: Library,
+  code: string,
+  query: RangeQuery & { granularity?: string },
+): Promise<CodeAnalytics> {
   const range = resolveRange(query);
   const granularity = query.granularity ?? "day";
   if (granularity !== "day" && granularity !== "hour") throw invalid("granularity must be day or hour");
-  if (granularity === "hour" && range.days.length > MAX_HOURLY_DAYS) throw invalid(`granularity=hour takes a range of at most ${MAX_HOURLY_DAYS} days`);
+  if (granularity === "hour" && range.days.length > MAX_HOURLY_DAYS)
+    throw invalid(`granularity=hour takes a range of at most ${MAX_HOURLY_DAYS} days`);
   const { id } = await codeOf(library, code);
   const split = splitByUtcDays(range);
   const [tallies, breakdowns] = await Promise.all([
     granularity === "hour" ? localHourTotals(id, range) : localDayTotals(id, range),
-    selectRows<{ dimension: string; value: string; scans: number | string }>(BREAKDOWN_SQL, [id, split.firstDay, split.lastDay, id, split.edges[0], split.edges[1], id, split.edges[2], split.edges[3]]),
+    selectRows<{ dimension: string; value: string; scans: number | string }>(BREAKDOWN_SQL, [
+      id,
+      split.firstDay,
+      split.lastDay,
+      id,
+      split.edges[0],
+      split.edges[1],
+      id,
+      split.edges[2],
+      split.edges[3],
+    ]),
   ]);
   // PostgreSQL sums to bigint (a string from the driver).
   const sums: Record<string, Map<string, number>> = Object.fromEntries(BREAKDOWNS.map((d) => [d, new Map()]));
@@ -201,8 +253,12 @@ export async function codeAnalytics(library: Library, code: string, query: Range
       [...sums[dimension]].map(([value, scans]) => ({ [key]: value, scans }) as Record<K, string> & { scans: number }),
       (r) => r[key],
     );
-  const tallyOf = (key: string) => ({ scans: tallies.get(key)?.scans ?? 0, unique_scans: tallies.get(key)?.unique_scans ?? 0 });
-  const hourly = granularity === "hour" ? hoursOf(range).map(({ key, hour }) => ({ hour, ...tallyOf(key) })) : undefined;
+  const tallyOf = (key: string) => ({
+    scans: tallies.get(key)?.scans ?? 0,
+    unique_scans: tallies.get(key)?.unique_scans ?? 0,
+  });
+  const hourly =
+    granularity === "hour" ? hoursOf(range).map(({ key, hour }) => ({ hour, ...tallyOf(key) })) : undefined;
   const daily = hourly ? undefined : range.days.map((date) => ({ date, ...tallyOf(date) }));
   const counted: Tally[] = hourly ?? daily!;
   return {
@@ -248,7 +304,14 @@ export async function analyticsSummary(library: Library, query: RangeQuery): Pro
   type Sum = { code: string; scans: number | string; unique: number | string };
   const [days, edges] = await Promise.all([
     selectRows<Sum & { name: string }>(SUMMARY_DAYS_SQL(owner.sql), [split.firstDay, split.lastDay, owner.id]),
-    selectRows<Sum>(SUMMARY_EDGES_SQL(owner.sql), [split.edges[0], split.edges[1], owner.id, split.edges[2], split.edges[3], owner.id]),
+    selectRows<Sum>(SUMMARY_EDGES_SQL(owner.sql), [
+      split.edges[0],
+      split.edges[1],
+      owner.id,
+      split.edges[2],
+      split.edges[3],
+      owner.id,
+    ]),
   ]);
   const atEdges = new Map(edges.map((e) => [e.code, e]));
   // PostgreSQL sums to bigint (a string from the driver).
@@ -275,7 +338,11 @@ export async function totalScansOf(codeIds: string[]): Promise<Map<string, numbe
   const totals = new Map<string, number>();
   // In slices that stay under every database's limit on bound parameters.
   for (let i = 0; i < codeIds.length; i += 500) {
-    const sums = await db.scanDaily.groupBy({ by: ["dynamicCodeId"], where: { dimension: "total", dynamicCodeId: { in: codeIds.slice(i, i + 500) } }, _sum: { scans: true } });
+    const sums = await db.scanDaily.groupBy({
+      by: ["dynamicCodeId"],
+      where: { dimension: "total", dynamicCodeId: { in: codeIds.slice(i, i + 500) } },
+      _sum: { scans: true },
+    });
     for (const s of sums) totals.set(s.dynamicCodeId, s._sum.scans ?? 0);
   }
   return totals;

@@ -43,7 +43,11 @@ export function previousPeriod(range: DayRange): DayRange {
  * than 7 days (the menu's choice on the default 30 days, an old link) shows the range's last 7
  * days (`cut`). 400 (DomainError) for a malformed range, as the API's.
  */
-export function pageRange(asked: PeriodQuery): { query: PeriodQuery & DayRange; cut: boolean; previous: PeriodQuery & DayRange } {
+export function pageRange(asked: PeriodQuery): {
+  query: PeriodQuery & DayRange;
+  cut: boolean;
+  previous: PeriodQuery & DayRange;
+} {
   const { from, to, tz } = resolveRange(asked);
   const cut = asked.granularity === "hour" && daysIn({ from, to }) > MAX_HOURLY_DAYS;
   const range = cut ? lastDaysOf({ from, to }, MAX_HOURLY_DAYS) : { from, to };
@@ -52,4 +56,5 @@ export function pageRange(asked: PeriodQuery): { query: PeriodQuery & DayRange; 
 }
 
 /** The change from `before` to `after` as a fraction (0.5: +50 %); null when `before` is 0 (no base to compare with). */
-export const changeOf = (after: number, before: number): number | null => (before === 0 ? (after === 0 ? 0 : null) : (after - before) / before);
+export const changeOf = (after: number, before: number): number | null =>
+  before === 0 ? (after === 0 ? 0 : null) : (after - before) / before;

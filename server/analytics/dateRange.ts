@@ -19,11 +19,21 @@ function parseDay(value: string): number | null {
 }
 
 export const rangeQuery = z.object({
-  from: z.string().meta({ description: "First day, YYYY-MM-DD in `tz`, inclusive. Default: 29 days before `to`.", format: "date" }).optional(),
-  to: z.string().meta({ description: "Last day, YYYY-MM-DD in `tz`, inclusive. Default: today in `tz`.", format: "date" }).optional(),
+  from: z
+    .string()
+    .meta({ description: "First day, YYYY-MM-DD in `tz`, inclusive. Default: 29 days before `to`.", format: "date" })
+    .optional(),
+  to: z
+    .string()
+    .meta({ description: "Last day, YYYY-MM-DD in `tz`, inclusive. Default: today in `tz`.", format: "date" })
+    .optional(),
   tz: z
     .string()
-    .meta({ description: "IANA time zone of the days and hours, such as Europe/Berlin or Asia/Kolkata (days of 23 or 25 hours included). Default: UTC.", example: "Europe/Berlin" })
+    .meta({
+      description:
+        "IANA time zone of the days and hours, such as Europe/Berlin or Asia/Kolkata (days of 23 or 25 hours included). Default: UTC.",
+      example: "Europe/Berlin",
+    })
     .optional(),
 });
 export type RangeQuery = z.infer<typeof rangeQuery>;
@@ -32,7 +42,15 @@ export type RangeQuery = z.infer<typeof rangeQuery>;
  * The days from `from` to `to` in `tz`, and the quarter hours [start, end) from the first one's
  * midnight to the midnight after the last one, in spans of one UTC offset (`segments`).
  */
-export type Range = { from: string; to: string; days: string[]; tz: string; start: number; end: number; segments: Segment[] };
+export type Range = {
+  from: string;
+  to: string;
+  days: string[];
+  tz: string;
+  start: number;
+  end: number;
+  segments: Segment[];
+};
 
 /** `from`/`to`/`tz` per the contract: defaults to the last 30 days in UTC (today by server/platform/clock.ts); 400 when malformed, reversed or over 366 days. */
 export function resolveRange(query: RangeQuery, now = clockNow()): Range {

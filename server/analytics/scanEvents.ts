@@ -13,7 +13,12 @@ import { QUARTER_MS, localTimeText, offsetMinutes } from "./timeZones";
 /** The raw events' bounds of a range: its UTC days (the index's reach) and its exact instants. */
 const rawBounds = (range: Range) => {
   const [start, end] = [range.start * QUARTER_MS, range.end * QUARTER_MS];
-  return [new Date(start).toISOString().slice(0, 10), new Date(end - 1).toISOString().slice(0, 10), storedTime(start), storedTime(end)];
+  return [
+    new Date(start).toISOString().slice(0, 10),
+    new Date(end - 1).toISOString().slice(0, 10),
+    storedTime(start),
+    storedTime(end),
+  ];
 };
 
 /** At most this many destinations are listed (a code has at most 21 URLs, plus older ones). */
@@ -29,17 +34,41 @@ const DESTINATIONS_SQL = dialectSql(
  * tags), most first: the analytics page's "Destinations". Read from the scan events, not the
  * rollups, so its cost grows with the code's scans; the API's report does not include it.
  */
-export async function destinationsOf(library: Library, code: string, query: RangeQuery): Promise<{ destination: string; scans: number }[]> {
+export async function destinationsOf(
+  library: Library,
+  code: string,
+  query: RangeQuery,
+): Promise<{ destination: string; scans: number }[]> {
   const range = resolveRange(query);
   const row = await codeOf(library, code);
-  const rows = await selectRows<{ destination: string; scans: number | string }>(DESTINATIONS_SQL, [row.id, ...rawBounds(range)]);
+  const rows = await selectRows<{ destination: string; scans: number | string }>(DESTINATIONS_SQL, [
+    row.id,
+    ...rawBounds(range),
+  ]);
   return rows.map((r) => ({ destination: r.destination, scans: Number(r.scans) }));
 }
 
 // `destination`: where the short link sent the scan (contract, "Dynamic codes that do more").
-export const SCAN_EXPORT_COLUMNS = ["scanned_at", "country", "device", "os", "browser", "unique", "destination"] as const;
+export const SCAN_EXPORT_COLUMNS = [
+  "scanned_at",
+  "country",
+  "device",
+  "os",
+  "browser",
+  "unique",
+  "destination",
+] as const;
 /** With `tz`, each scan's time in that zone too, right after the UTC one. */
-export const SCAN_EXPORT_COLUMNS_LOCAL = ["scanned_at", "scanned_at_local", "country", "device", "os", "browser", "unique", "destination"] as const;
+export const SCAN_EXPORT_COLUMNS_LOCAL = [
+  "scanned_at",
+  "scanned_at_local",
+  "country",
+  "device",
+  "os",
+  "browser",
+  "unique",
+  "destination",
+] as const;
 const EXPORT_PAGE = 2000;
 /**
  * A page of one code's scans after an id, as arrays, `scanned_at` already as the export's
@@ -61,7 +90,11 @@ const EXPORT_SQL: DialectSql = {
  * One code's scan events in the range, oldest first, a page at a time (the CSV export), with
  * its columns and file name: `scanned_at_local` and the zone in the name when `tz` is given.
  */
-export async function scanExport(library: Library, code: string, query: RangeQuery): Promise<{ stem: string; columns: readonly string[]; pages: AsyncGenerator<unknown[][]> }> {
+export async function scanExport(
+  library: Library,
+  code: string,
+  query: RangeQuery,
+): Promise<{ stem: string; columns: readonly string[]; pages: AsyncGenerator<unknown[][]> }> {
   // The code and the range are checked here, before the first row, so their errors come first.
   const range = resolveRange(query);
   const row = await codeOf(library, code);
@@ -89,7 +122,16 @@ export async function scanExport(library: Library, code: string, query: RangeQue
       for await (const rows of pages)
         yield rows.map(([, scannedAt, country, device, os, browser, unique, destination]) =>
           local
-            ? [scannedAt, localTime(scannedAt), country, device, os, browser, unique === true || unique === 1, sendableUrl(destination)]
+            ? [
+                scannedAt,
+                localTime(scannedAt),
+                country,
+                device,
+                os,
+                browser,
+                unique === true || unique === 1,
+                sendableUrl(destination),
+              ]
             : [scannedAt, country, device, os, browser, unique === true || unique === 1, sendableUrl(destination)],
         );
     })(),
@@ -103,7 +145,9 @@ const LIVE_MINUTES = 60;
  * `scannedAt` keeps out scans written since with an earlier time.
  */
 const LIVE_SQL = dialectSql(
-  (dialect) => `SELECT ${dialect === "sqlite" ? `substr("scannedAt", 1, 16)` : `to_char("scannedAt", 'YYYY-MM-DD"T"HH24:MI')`} AS "minute", COUNT(*) AS scans
+  (
+    dialect,
+  ) => `SELECT ${dialect === "sqlite" ? `substr("scannedAt", 1, 16)` : `to_char("scannedAt", 'YYYY-MM-DD"T"HH24:MI')`} AS "minute", COUNT(*) AS scans
     FROM "ScanEvent" WHERE "dynamicCodeId" = ? AND "id" >= ? AND "scannedAt" >= ${dialect === "sqlite" ? "?" : "CAST(? AS timestamp(3))"} GROUP BY 1`,
 );
 
@@ -113,7 +157,11 @@ export type LiveScans = { total_scans: number; minutes: { minute: string; scans:
 export async function liveScans(library: Library, code: string, now = Date.now()): Promise<LiveScans> {
   const { id } = await codeOf(library, code);
   const first = (Math.floor(now / 60_000) - LIVE_MINUTES + 1) * 60_000;
-  const rows = await selectRows<{ minute: string; scans: number | string }>(LIVE_SQL, [id, firstIdAt("scan", first), storedTime(first)]);
+  const rows = await selectRows<{ minute: string; scans: number | string }>(LIVE_SQL, [
+    id,
+    firstIdAt("scan", first),
+    storedTime(first),
+  ]);
   const perMinute = new Map(rows.map((r) => [r.minute, Number(r.scans)]));
   const minutes = Array.from({ length: LIVE_MINUTES }, (_, i) => {
     const minute = new Date(first + i * 60_000).toISOString().slice(0, 16);

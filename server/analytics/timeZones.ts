@@ -16,7 +16,15 @@ const formatterOf = memoize("timeZone.formatter", (tz): Intl.DateTimeFormat | nu
   // Zone names start with a letter; this also refuses the "+05:30" offsets some runtimes take.
   if (!/^[A-Za-z]/.test(tz)) return null;
   try {
-    return new Intl.DateTimeFormat("en-US", { timeZone: tz, hourCycle: "h23", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit" });
+    return new Intl.DateTimeFormat("en-US", {
+      timeZone: tz,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+    });
   } catch {
     return null;
   }
@@ -45,7 +53,8 @@ const offsetQuarters = (tz: string, quarter: number) => offsetMinutes(tz, quarte
 export const dateOfDay = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10);
 
 /** The calendar day in the zone at an instant. */
-export const localDate = (tz: string, epochMs: number) => new Date(epochMs + offsetMinutes(tz, epochMs) * 60_000).toISOString().slice(0, 10);
+export const localDate = (tz: string, epochMs: number) =>
+  new Date(epochMs + offsetMinutes(tz, epochMs) * 60_000).toISOString().slice(0, 10);
 
 /** "+05:30", "-08:00", "+00:00" for an offset in quarters. */
 export function offsetText(quarters: number): string {
@@ -78,32 +87,36 @@ export type Segment = { from: number; to: number; offset: number };
  */
 export const segmentsOf = (tz: string, start: number, end: number): Segment[] => spansOf(`${tz}|${start}|${end}`);
 
-const spansOf = memoize("timeZone.segments", (key): Segment[] => {
-  const [tz, startText, endText] = key.split("|");
-  const [start, end] = [Number(startText), Number(endText)];
-  const segments: Segment[] = [];
-  let from = start;
-  let offset = offsetQuarters(tz, start);
-  let checked = start;
-  // A day at a time (no zone changes its clocks twice in a day), then halving to the quarter of the change.
-  while (checked < end - 1) {
-    const probe = Math.min(checked + QUARTERS_A_DAY, end - 1);
-    if (offsetQuarters(tz, probe) === offset) {
-      checked = probe;
-      continue;
+const spansOf = memoize(
+  "timeZone.segments",
+  (key): Segment[] => {
+    const [tz, startText, endText] = key.split("|");
+    const [start, end] = [Number(startText), Number(endText)];
+    const segments: Segment[] = [];
+    let from = start;
+    let offset = offsetQuarters(tz, start);
+    let checked = start;
+    // A day at a time (no zone changes its clocks twice in a day), then halving to the quarter of the change.
+    while (checked < end - 1) {
+      const probe = Math.min(checked + QUARTERS_A_DAY, end - 1);
+      if (offsetQuarters(tz, probe) === offset) {
+        checked = probe;
+        continue;
+      }
+      let [lo, hi] = [checked, probe];
+      while (hi - lo > 1) {
+        const mid = Math.floor((lo + hi) / 2);
+        if (offsetQuarters(tz, mid) === offset) lo = mid;
+        else hi = mid;
+      }
+      segments.push({ from, to: hi, offset });
+      [from, checked, offset] = [hi, hi, offsetQuarters(tz, hi)];
     }
-    let [lo, hi] = [checked, probe];
-    while (hi - lo > 1) {
-      const mid = Math.floor((lo + hi) / 2);
-      if (offsetQuarters(tz, mid) === offset) lo = mid;
-      else hi = mid;
-    }
-    segments.push({ from, to: hi, offset });
-    [from, checked, offset] = [hi, hi, offsetQuarters(tz, hi)];
-  }
-  segments.push({ from, to: end, offset });
-  return segments;
-}, 1_000);
+    segments.push({ from, to: end, offset });
+    return segments;
+  },
+  1_000,
+);
 
 /** The zones the pages offer: UTC, then the time zone database's canonical names. */
 export const zoneNames = (): string[] => ["UTC", ...Intl.supportedValuesOf("timeZone").filter((z) => z !== "UTC")];

@@ -32,7 +32,15 @@ const FIELDS: [path: string[], bounds: object][] = [
   [["Style", "logo"], { pattern: "^data:image/(png|svg\\+xml);base64,[A-Za-z0-9+/]*={0,2}$" }],
 ];
 
-type Schema = { type?: unknown; format?: string; pattern?: string; minimum?: number; maximum?: number; maxLength?: number; properties?: Record<string, Schema> };
+type Schema = {
+  type?: unknown;
+  format?: string;
+  pattern?: string;
+  minimum?: number;
+  maximum?: number;
+  maxLength?: number;
+  properties?: Record<string, Schema>;
+};
 const INT32 = 2 ** 31 - 1;
 
 /** Every integer gets its format (int32 when its bounds fit, else int64), every fixed pattern its length. */
@@ -41,7 +49,11 @@ function walk(node: unknown): void {
   if (!node || typeof node !== "object") return;
   const schema = node as Schema;
   if (schema.type === "integer" && !schema.format) {
-    const fits = schema.minimum !== undefined && schema.maximum !== undefined && schema.minimum >= -INT32 - 1 && schema.maximum <= INT32;
+    const fits =
+      schema.minimum !== undefined &&
+      schema.maximum !== undefined &&
+      schema.minimum >= -INT32 - 1 &&
+      schema.maximum <= INT32;
     schema.format = fits ? "int32" : "int64";
   }
   if (schema.type === "string" && schema.maxLength === undefined) {
@@ -51,7 +63,10 @@ function walk(node: unknown): void {
   Object.values(node).forEach(walk);
 }
 
-type Doc = { paths?: Record<string, Record<string, { parameters?: { name?: string; schema?: object }[] }>>; components?: { schemas?: Record<string, Schema> } };
+type Doc = {
+  paths?: Record<string, Record<string, { parameters?: { name?: string; schema?: object }[] }>>;
+  components?: { schemas?: Record<string, Schema> };
+};
 
 /** Writes the bounds into the built document, in place. */
 export function withBounds(doc: Doc): void {
@@ -64,7 +79,10 @@ export function withBounds(doc: Doc): void {
     }
   }
   for (const [[name, ...path], bounds] of FIELDS) {
-    const field = path.reduce<Schema | undefined>((schema, key) => schema?.properties?.[key], doc.components?.schemas?.[name]);
+    const field = path.reduce<Schema | undefined>(
+      (schema, key) => schema?.properties?.[key],
+      doc.components?.schemas?.[name],
+    );
     if (!field) throw new Error(`openapi-bounds: no field ${[name, ...path].join(".")} in the document`);
     Object.assign(field, bounds);
   }

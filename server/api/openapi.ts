@@ -46,12 +46,18 @@ const HEADERS = {
   "X-RateLimit-Limit": header("The key's requests per UTC day.", "integer"),
   "X-RateLimit-Remaining": header("What is left of them today.", "integer"),
   "X-RateLimit-Reset": header("When the day's quota is full again: epoch seconds of the next 00:00 UTC.", "integer"),
-  "RateLimit-Policy": header('Both limits of the key (IETF draft-ietf-httpapi-ratelimit-headers): the bucket as its capacity over the seconds it takes to fill, and the daily quota, e.g. `"burst";q=20;w=2, "daily";q=10000;w=86400`.'),
-  RateLimit: header('The limit that refused, or else the one with fewer requests left: `"burst";r=0;t=1` (`r` requests left, `t` seconds until it is full again, or until the request could pass).'),
+  "RateLimit-Policy": header(
+    'Both limits of the key (IETF draft-ietf-httpapi-ratelimit-headers): the bucket as its capacity over the seconds it takes to fill, and the daily quota, e.g. `"burst";q=20;w=2, "daily";q=10000;w=86400`.',
+  ),
+  RateLimit: header(
+    'The limit that refused, or else the one with fewer requests left: `"burst";r=0;t=1` (`r` requests left, `t` seconds until it is full again, or until the request could pass).',
+  ),
   "Retry-After": header("Seconds to wait before trying again.", "integer"),
   Allow: header("The methods this path answers."),
   "Content-Disposition": header('attachment; filename="…-YYYY-MM-DD.csv"'),
-  "Idempotent-Replayed": header("`true` when this is the stored answer of an earlier request with the same Idempotency-Key."),
+  "Idempotent-Replayed": header(
+    "`true` when this is the stored answer of an earlier request with the same Idempotency-Key.",
+  ),
 };
 /** Accepted by every write (contract: "Idempotent retries"). */
 const IDEMPOTENCY_PARAMETER = {
@@ -59,7 +65,7 @@ const IDEMPOTENCY_PARAMETER = {
   in: "header",
   required: false,
   description:
-    "Makes a retry safe: the first request with a key runs; the same request again within 24 hours gets the first answer (with Idempotent-Replayed: true) and changes nothing. Per library and key owner. Only 2xx answers are kept. Use a fresh key per intended change, e.g. a UUID or `order-4711-create`; \"Try it out\" on /docs sends a fresh one when this is left empty.",
+    'Makes a retry safe: the first request with a key runs; the same request again within 24 hours gets the first answer (with Idempotent-Replayed: true) and changes nothing. Per library and key owner. Only 2xx answers are kept. Use a fresh key per intended change, e.g. a UUID or `order-4711-create`; "Try it out" on /docs sends a fresh one when this is left empty.',
   // No example: Swagger UI would pre-fill it, and a second Execute would reuse the key (422).
   schema: { type: "string", minLength: 1, maxLength: 255, pattern: "^[\\x20-\\x7E]+$" },
 };
@@ -75,16 +81,32 @@ const UNMODIFIED_SINCE_PARAMETER = {
   example: "Sat, 21 Nov 2026 09:30:00 GMT",
 };
 type HeaderName = keyof typeof HEADERS;
-const headers = (...names: HeaderName[]) => ({ headers: Object.fromEntries(names.map((n) => [n, { $ref: `#/components/headers/${n}` }])) });
+const headers = (...names: HeaderName[]) => ({
+  headers: Object.fromEntries(names.map((n) => [n, { $ref: `#/components/headers/${n}` }])),
+});
 /** Every answer of an authenticated request carries its id and the key's quota. */
-const ANSWERED = ["X-Request-Id", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "RateLimit-Policy", "RateLimit"] as const;
+const ANSWERED = [
+  "X-Request-Id",
+  "X-RateLimit-Limit",
+  "X-RateLimit-Remaining",
+  "X-RateLimit-Reset",
+  "RateLimit-Policy",
+  "RateLimit",
+] as const;
 
-const jsonError = (description: string, example: string, names: readonly HeaderName[], batch?: { index: number; error: string }) => ({
+const jsonError = (
+  description: string,
+  example: string,
+  names: readonly HeaderName[],
+  batch?: { index: number; error: string },
+) => ({
   description,
   ...headers(...names),
   content: {
     "application/json": {
-      schema: batch ? { oneOf: [{ $ref: "#/components/schemas/ApiError" }, { $ref: "#/components/schemas/BatchError" }] } : { $ref: "#/components/schemas/ApiError" },
+      schema: batch
+        ? { oneOf: [{ $ref: "#/components/schemas/ApiError" }, { $ref: "#/components/schemas/BatchError" }] }
+        : { $ref: "#/components/schemas/ApiError" },
       examples: {
         error: { value: { error: example } },
         ...(batch ? { batch: { summary: "A batch with invalid items", value: { errors: [batch] } } } : {}),
@@ -93,14 +115,28 @@ const jsonError = (description: string, example: string, names: readonly HeaderN
   },
 });
 
-type Operation = { operationId?: string; description?: string; summary?: string; responses?: Record<string, unknown>; requestBody?: unknown };
+type Operation = {
+  operationId?: string;
+  description?: string;
+  summary?: string;
+  responses?: Record<string, unknown>;
+  requestBody?: unknown;
+};
 
 /** The raw routes of the table, as OpenAPI path items. */
 function rawPaths(): never {
   const paths: Record<string, Record<string, object>> = {};
   for (const route of V1_ROUTES.filter((r): r is RawRoute => r.kind === "raw")) {
     const { operationId, summary, description, tags, parameters, ok } = route.doc;
-    (paths[route.path] ??= {})[route.method.toLowerCase()] = { operationId, summary, description, tags, parameters, security: [{ ApiKey: [] }], responses: { 200: ok } };
+    (paths[route.path] ??= {})[route.method.toLowerCase()] = {
+      operationId,
+      summary,
+      description,
+      tags,
+      parameters,
+      security: [{ ApiKey: [] }],
+      responses: { 200: ok },
+    };
   }
   return paths as never;
 }
@@ -114,13 +150,26 @@ export const openApiDocument = () => processSingleton("v1.openapi", buildDocumen
  */
 export const documentServedAt = (origin: string) => ({
   ...openApiDocument(),
-  servers: [{ url: `${origin}/v1`, description: `The ${env.development ? "local development" : "production"} service that served this document`, "x-internal": false }],
+  servers: [
+    {
+      url: `${origin}/v1`,
+      description: `The ${env.development ? "local development" : "production"} service that served this document`,
+      "x-internal": false,
+    },
+  ],
 });
 
 const TAGS = [
   { name: "Static QR codes", description: "A fixed URL and a name: the printed code encodes the URL itself." },
-  { name: "Dynamic QR codes", description: "A short link `/q/{code}` whose destination can change; every scan is recorded." },
-  { name: "Webhooks", description: "Events of the library POSTed to your endpoints, signed as Standard Webhooks, retried until delivered." },
+  {
+    name: "Dynamic QR codes",
+    description: "A short link `/q/{code}` whose destination can change; every scan is recorded.",
+  },
+  {
+    name: "Webhooks",
+    description:
+      "Events of the library POSTed to your endpoints, signed as Standard Webhooks, retried until delivered.",
+  },
 ];
 
 function buildDocument() {
@@ -128,7 +177,8 @@ function buildDocument() {
   const doc = generateOpenApiDocument(v1Router, {
     title: "QR Code Records API",
     version: "1.0.0",
-    description: "Static and dynamic QR code records, scan analytics and CSV exports. Every route needs the x-api-key header.",
+    description:
+      "Static and dynamic QR code records, scan analytics and CSV exports. Every route needs the x-api-key header.",
     // Relative here; made absolute per request by documentServedAt.
     baseUrl: "/v1",
     securitySchemes: { ApiKey: { type: "apiKey", in: "header", name: "x-api-key" } },
@@ -142,7 +192,9 @@ function buildDocument() {
   doc.tags = TAGS;
   (doc as { webhooks?: unknown }).webhooks = webhookOperations();
   // Only our own schemas: the generator's error.* shapes ({message, code, issues}) are never sent.
-  const schemas = Object.fromEntries(Object.entries(doc.components?.schemas ?? {}).filter(([name]) => !name.startsWith("error.")));
+  const schemas = Object.fromEntries(
+    Object.entries(doc.components?.schemas ?? {}).filter(([name]) => !name.startsWith("error.")),
+  );
   doc.components = {
     ...doc.components,
     schemas: { ...schemas, ApiError: errorSchema as never, BatchError: batchErrorSchema as never },
@@ -153,42 +205,98 @@ function buildDocument() {
     const op = (doc.paths?.[route.path] as Record<string, Operation> | undefined)?.[route.method.toLowerCase()];
     if (!op) continue; // the unit test of the table fails on a route missing from the document
     op.description ??= op.summary;
-    const ok = Object.entries(op.responses ?? {}).find(([status]) => status.startsWith("2"))?.[1] as { headers?: unknown } | undefined;
+    const ok = Object.entries(op.responses ?? {}).find(([status]) => status.startsWith("2"))?.[1] as
+      { headers?: unknown } | undefined;
     const success = route.kind === "procedure" ? route.successStatus : 200;
-    const hasBody = (route.method === "POST" || route.method === "PATCH") && !(route.kind === "procedure" && route.noBody);
+    const hasBody =
+      (route.method === "POST" || route.method === "PATCH") && !(route.kind === "procedure" && route.noBody);
     const isWrite = route.method !== "GET";
     const precondition = route.kind === "procedure" && route.unmodifiedSince;
-    if (isWrite) (op as { parameters?: unknown[] }).parameters = [...((op as { parameters?: unknown[] }).parameters ?? []), { $ref: "#/components/parameters/IdempotencyKey" }, ...(precondition ? [UNMODIFIED_SINCE_PARAMETER] : [])];
+    if (isWrite)
+      (op as { parameters?: unknown[] }).parameters = [
+        ...((op as { parameters?: unknown[] }).parameters ?? []),
+        { $ref: "#/components/parameters/IdempotencyKey" },
+        ...(precondition ? [UNMODIFIED_SINCE_PARAMETER] : []),
+      ];
     const okAnswer = {
       ...ok,
-      ...headers(...ANSWERED, ...(route.kind === "raw" && route.doc.ok.description.startsWith("CSV") ? (["Content-Disposition"] as const) : []), ...(isWrite ? (["Idempotent-Replayed"] as const) : [])),
+      ...headers(
+        ...ANSWERED,
+        ...(route.kind === "raw" && route.doc.ok.description.startsWith("CSV")
+          ? (["Content-Disposition"] as const)
+          : []),
+        ...(isWrite ? (["Idempotent-Replayed"] as const) : []),
+      ),
     };
     const responses: Record<string, unknown> = {
       [success]: okAnswer,
       ...(route.kind === "procedure" && route.acceptedWhenHeld
-        ? { 202: { ...okAnswer, description: "Held for review: a writer's change to where a published team code leads. The record, its live fields unchanged, with pending_change set." } }
+        ? {
+            202: {
+              ...okAnswer,
+              description:
+                "Held for review: a writer's change to where a published team code leads. The record, its live fields unchanged, with pending_change set.",
+            },
+          }
         : {}),
       400: jsonError(
         `${hasBody ? "Invalid request (a batch lists every invalid item in errors)" : "Invalid parameters"}; a query parameter the route does not list is \`Unknown query parameter: <name>\`${isWrite ? "; several Idempotency-Key headers are `Send one Idempotency-Key header, not several`" : ""}`,
-        hasBody ? "url must be an absolute http or https URL" : route.path.endsWith("analytics") || route.path.endsWith("export") ? "from must be a date like 2026-11-21" : "limit must be an integer from 1 to 100",
+        hasBody
+          ? "url must be an absolute http or https URL"
+          : route.path.endsWith("analytics") || route.path.endsWith("export")
+            ? "from must be a date like 2026-11-21"
+            : "limit must be an integer from 1 to 100",
         ANSWERED,
-        route.path.endsWith("/batch") ? { index: 1, error: "name must be 1 to 200 characters (after trimming)" } : undefined,
+        route.path.endsWith("/batch")
+          ? { index: 1, error: "name must be 1 to 200 characters (after trimming)" }
+          : undefined,
       ),
-      401: jsonError("Missing, invalid, revoked or not yet active API key (Retry-After while it is not active yet); several x-api-key headers are `Send one x-api-key header, not several`", "Invalid API key", ["X-Request-Id", "Retry-After"]),
+      401: jsonError(
+        "Missing, invalid, revoked or not yet active API key (Retry-After while it is not active yet); several x-api-key headers are `Send one x-api-key header, not several`",
+        "Invalid API key",
+        ["X-Request-Id", "Retry-After"],
+      ),
       403: jsonError(
-        route.method === "DELETE" ? "The key's owner has no API access, or the action needs a team admin (a published team code)" : "The key's owner has no API access, or the action needs a team admin",
-        route.method === "DELETE" && route.path.includes("qrcodes/") ? "Only a team admin can delete a published code" : "API access requires a Pro or Business plan",
+        route.method === "DELETE"
+          ? "The key's owner has no API access, or the action needs a team admin (a published team code)"
+          : "The key's owner has no API access, or the action needs a team admin",
+        route.method === "DELETE" && route.path.includes("qrcodes/")
+          ? "Only a team admin can delete a published code"
+          : "API access requires a Pro or Business plan",
         ANSWERED,
       ),
-      404: jsonError("Not found in the key's library", route.path.startsWith("/dynqrcodes") ? "Dynamic QR code not found" : "QR code not found", ANSWERED),
-      405: jsonError("The path does not answer this method (see Allow)", `Method not allowed: use ${route.method}`, [...ANSWERED, "Allow"]),
+      404: jsonError(
+        "Not found in the key's library",
+        route.path.startsWith("/dynqrcodes") ? "Dynamic QR code not found" : "QR code not found",
+        ANSWERED,
+      ),
+      405: jsonError("The path does not answer this method (see Allow)", `Method not allowed: use ${route.method}`, [
+        ...ANSWERED,
+        "Allow",
+      ]),
       ...(isWrite
         ? {
-            409: jsonError("A request with this Idempotency-Key is still running", "A request with this Idempotency-Key is in progress", ANSWERED),
-            422: jsonError("The Idempotency-Key was used with another method, path or body", "Idempotency-Key was used with a different request", ANSWERED),
+            409: jsonError(
+              "A request with this Idempotency-Key is still running",
+              "A request with this Idempotency-Key is in progress",
+              ANSWERED,
+            ),
+            422: jsonError(
+              "The Idempotency-Key was used with another method, path or body",
+              "Idempotency-Key was used with a different request",
+              ANSWERED,
+            ),
           }
         : {}),
-      ...(precondition ? { 412: jsonError("The record changed after If-Unmodified-Since: nothing was changed", "The code was changed after If-Unmodified-Since: read it again, then retry", ANSWERED) } : {}),
+      ...(precondition
+        ? {
+            412: jsonError(
+              "The record changed after If-Unmodified-Since: nothing was changed",
+              "The code was changed after If-Unmodified-Since: read it again, then retry",
+              ANSWERED,
+            ),
+          }
+        : {}),
       ...(hasBody
         ? {
             413: jsonError("Body over 1 MiB", "The body must be at most 1 MiB", ANSWERED),
@@ -197,7 +305,11 @@ function buildDocument() {
         : {}),
       429: jsonError("Rate limit exceeded (see Retry-After)", "Rate limit exceeded", [...ANSWERED, "Retry-After"]),
       500: jsonError("Internal error (logged with the request id)", "Internal error", ["X-Request-Id"]),
-      503: jsonError("The database is unavailable for a moment (see Retry-After)", "The database is unavailable for a moment: try again", ["X-Request-Id", "Retry-After"]),
+      503: jsonError(
+        "The database is unavailable for a moment (see Retry-After)",
+        "The database is unavailable for a moment: try again",
+        ["X-Request-Id", "Retry-After"],
+      ),
     };
     op.responses = responses;
   }

@@ -52,7 +52,14 @@ export type ProcedureRoute = Matching & {
 };
 
 /** What the document says of a route served without a procedure. */
-type RawDoc = { operationId: string; summary: string; description: string; tags: string[]; parameters: object[]; ok: { description: string; content: object } };
+type RawDoc = {
+  operationId: string;
+  summary: string;
+  description: string;
+  tags: string[];
+  parameters: object[];
+  ok: { description: string; content: object };
+};
 
 export type RawRoute = Matching & {
   kind: "raw";
@@ -69,16 +76,28 @@ function matching(method: Method, path: string, queryNames: Iterable<string>): M
     params.push(name);
     return "([^/]+)";
   });
-  return { method, path, pattern: new RegExp(`^${source}$`), params, literal: params.length === 0, queryNames: new Set([...queryNames].filter((name) => !params.includes(name))) };
+  return {
+    method,
+    path,
+    pattern: new RegExp(`^${source}$`),
+    params,
+    literal: params.length === 0,
+    queryNames: new Set([...queryNames].filter((name) => !params.includes(name))),
+  };
 }
 
 type V1Meta = OpenApiMeta & V1RouteMeta;
 
-const isProcedure = (value: unknown): value is AnyTRPCProcedure => typeof value === "function" && (value as AnyTRPCProcedure)._def?.procedure === true;
+const isProcedure = (value: unknown): value is AnyTRPCProcedure =>
+  typeof value === "function" && (value as AnyTRPCProcedure)._def?.procedure === true;
 
 /** The procedures of a router's record by their dotted path (`qrcodes.list`). */
 function proceduresOf(record: object, prefix = ""): [string, AnyTRPCProcedure][] {
-  return Object.entries(record).flatMap(([key, value]) => (isProcedure(value) ? [[`${prefix}${key}`, value] as [string, AnyTRPCProcedure]] : proceduresOf(value as object, `${prefix}${key}.`)));
+  return Object.entries(record).flatMap(([key, value]) =>
+    isProcedure(value)
+      ? [[`${prefix}${key}`, value] as [string, AnyTRPCProcedure]]
+      : proceduresOf(value as object, `${prefix}${key}.`),
+  );
 }
 
 /** Every procedure of the /v1 router is a route: its meta says which. */
@@ -89,7 +108,17 @@ function procedureRoutes(): ProcedureRoute[] {
     // A procedure without a JSON body takes its input from the query string (as the document says).
     const fromQuery = meta.openapi.method === "GET" || meta.openapi.method === "DELETE" || meta.noBody;
     const shape = (procedure._def as { inputs: { shape?: object }[] }).inputs[0]?.shape ?? {};
-    return { ...matching(meta.openapi.method as Method, meta.openapi.path, fromQuery ? Object.keys(shape) : []), kind: "procedure", procedure, name, cachedByLibraryVersion: meta.cachedByLibraryVersion ?? false, noBody: meta.noBody ?? false, successStatus: meta.created ? 201 : meta.accepted ? 202 : 200, acceptedWhenHeld: meta.acceptedWhenHeld ?? false, unmodifiedSince: meta.unmodifiedSince ?? false };
+    return {
+      ...matching(meta.openapi.method as Method, meta.openapi.path, fromQuery ? Object.keys(shape) : []),
+      kind: "procedure",
+      procedure,
+      name,
+      cachedByLibraryVersion: meta.cachedByLibraryVersion ?? false,
+      noBody: meta.noBody ?? false,
+      successStatus: meta.created ? 201 : meta.accepted ? 202 : 200,
+      acceptedWhenHeld: meta.acceptedWhenHeld ?? false,
+      unmodifiedSince: meta.unmodifiedSince ?? false,
+    };
   });
 }
 
@@ -99,12 +128,30 @@ function rawRoute<Q extends z.ZodType<Record<string, unknown>>>(
   query: Q,
   answer: (principal: Principal, params: Record<string, string>, query: z.infer<Q>) => Promise<Answer>,
 ): RawRoute {
-  const queryNames = doc.parameters.flatMap((p) => ((p as { in: string }).in === "query" ? [(p as { name: string }).name] : []));
-  return { ...matching("GET", path, queryNames), kind: "raw", doc, answer: async (principal, params, raw) => answer(principal, params, query.parse(raw)) };
+  const queryNames = doc.parameters.flatMap((p) =>
+    (p as { in: string }).in === "query" ? [(p as { name: string }).name] : [],
+  );
+  return {
+    ...matching("GET", path, queryNames),
+    kind: "raw",
+    doc,
+    answer: async (principal, params, raw) => answer(principal, params, query.parse(raw)),
+  };
 }
 
-const pathParameter = (name: string) => ({ name, in: "path", required: true, schema: name === "code" ? { type: "string", pattern: CODE_PATTERN } : { type: "string" } });
-const csvDoc = (operationId: string, summary: string, tags: string[], columns: readonly string[], parameters: object[] = []): RawDoc => ({
+const pathParameter = (name: string) => ({
+  name,
+  in: "path",
+  required: true,
+  schema: name === "code" ? { type: "string", pattern: CODE_PATTERN } : { type: "string" },
+});
+const csvDoc = (
+  operationId: string,
+  summary: string,
+  tags: string[],
+  columns: readonly string[],
+  parameters: object[] = [],
+): RawDoc => ({
   operationId,
   summary,
   description: `${summary}, oldest first, streamed (UTF-8, RFC 4180; cells a spreadsheet would run as a formula start with a quote).`,
@@ -113,8 +160,19 @@ const csvDoc = (operationId: string, summary: string, tags: string[], columns: r
   ok: { description: `CSV, columns ${columns.join(",")}`, content: { "text/csv": { schema: { type: "string" } } } },
 });
 const imageParameters = [
-  { name: "format", in: "query", required: false, schema: { type: "string", enum: [...IMAGE_FORMATS], default: "svg" } },
-  { name: "size", in: "query", required: false, schema: { type: "integer", minimum: MIN_SIZE, maximum: MAX_SIZE, default: DEFAULT_SIZE }, description: "Width in pixels (SVG, PNG; a frame makes the image taller). A PDF ignores it." },
+  {
+    name: "format",
+    in: "query",
+    required: false,
+    schema: { type: "string", enum: [...IMAGE_FORMATS], default: "svg" },
+  },
+  {
+    name: "size",
+    in: "query",
+    required: false,
+    schema: { type: "integer", minimum: MIN_SIZE, maximum: MAX_SIZE, default: DEFAULT_SIZE },
+    description: "Width in pixels (SVG, PNG; a frame makes the image taller). A PDF ignores it.",
+  },
   {
     name: "size_mm",
     in: "query",
@@ -147,12 +205,27 @@ const zipDoc = (operationId: string, summary: string, idName: string, tags: stri
   tags,
   parameters: [
     ...imageParameters,
-    { name: "ids", in: "query", required: false, schema: { type: "string" }, description: `Comma-separated ${idName} values, at most ${MAX_ZIP_IDS}` },
+    {
+      name: "ids",
+      in: "query",
+      required: false,
+      schema: { type: "string" },
+      description: `Comma-separated ${idName} values, at most ${MAX_ZIP_IDS}`,
+    },
   ],
-  ok: { description: "A ZIP archive of QR images", content: { "application/zip": { schema: { type: "string", format: "binary" } } } },
+  ok: {
+    description: "A ZIP archive of QR images",
+    content: { "application/zip": { schema: { type: "string", format: "binary" } } },
+  },
 });
 const zipQuery = (kind: "static" | "dynamic") => z.intersection(imageQuery, z.object({ ids: zipIdsField(kind) }));
-const dayParameter = (name: "from" | "to") => ({ name, in: "query", required: false, schema: { type: "string", format: "date" }, description: rangeQuery.shape[name].unwrap().description });
+const dayParameter = (name: "from" | "to") => ({
+  name,
+  in: "query",
+  required: false,
+  schema: { type: "string", format: "date" },
+  description: rangeQuery.shape[name].unwrap().description,
+});
 
 const zoneParameter = {
   name: "tz",
@@ -168,37 +241,62 @@ const noQuery = rangeQuery.pick({});
 
 export const V1_ROUTES: V1Route[] = [
   ...procedureRoutes(),
-  rawRoute("/qrcodes/export", csvDoc("qrcodes-export", "Export every static QR code of the library as CSV", STATIC, STATIC_EXPORT_COLUMNS), noQuery, async (p) =>
-    libraryExportAnswer("qrcodes", p.library),
+  rawRoute(
+    "/qrcodes/export",
+    csvDoc("qrcodes-export", "Export every static QR code of the library as CSV", STATIC, STATIC_EXPORT_COLUMNS),
+    noQuery,
+    async (p) => libraryExportAnswer("qrcodes", p.library),
   ),
-  rawRoute("/dynqrcodes/export", csvDoc("dynqrcodes-export", "Export every dynamic QR code of the library as CSV", DYNAMIC, DYNAMIC_EXPORT_COLUMNS), noQuery, async (p) =>
-    libraryExportAnswer("dynqrcodes", p.library),
+  rawRoute(
+    "/dynqrcodes/export",
+    csvDoc("dynqrcodes-export", "Export every dynamic QR code of the library as CSV", DYNAMIC, DYNAMIC_EXPORT_COLUMNS),
+    noQuery,
+    async (p) => libraryExportAnswer("dynqrcodes", p.library),
   ),
   rawRoute(
     "/dynqrcodes/{code}/analytics/export",
-    csvDoc("dynqrcodes-analyticsExport", "Export one code's scan events in a range of days as CSV", DYNAMIC, SCAN_EXPORT_COLUMNS_LOCAL, [
-      pathParameter("code"),
-      dayParameter("from"),
-      dayParameter("to"),
-      zoneParameter,
-    ]),
+    csvDoc(
+      "dynqrcodes-analyticsExport",
+      "Export one code's scan events in a range of days as CSV",
+      DYNAMIC,
+      SCAN_EXPORT_COLUMNS_LOCAL,
+      [pathParameter("code"), dayParameter("from"), dayParameter("to"), zoneParameter],
+    ),
     rangeQuery,
     async (p, params, query) => {
       const { stem, columns, pages } = await scanExport(p.library, params.code, query);
       return csvAnswer(stem, columns, pages);
     },
   ),
-  rawRoute("/qrcodes/images.zip", zipDoc("qrcodes-imagesZip", "The QR images of static codes as one ZIP", "qr_id", STATIC), zipQuery("static"), async (p, _, { ids, ...query }) =>
-    zipAnswer(await imagesZip(`api:${p.apiKeyId}`, p.library, { static: { ids: ids ?? null } }, query, "qrcodes")),
+  rawRoute(
+    "/qrcodes/images.zip",
+    zipDoc("qrcodes-imagesZip", "The QR images of static codes as one ZIP", "qr_id", STATIC),
+    zipQuery("static"),
+    async (p, _, { ids, ...query }) =>
+      zipAnswer(await imagesZip(`api:${p.apiKeyId}`, p.library, { static: { ids: ids ?? null } }, query, "qrcodes")),
   ),
-  rawRoute("/dynqrcodes/images.zip", zipDoc("dynqrcodes-imagesZip", "The QR images of dynamic codes as one ZIP", "code", DYNAMIC), zipQuery("dynamic"), async (p, _, { ids, ...query }) =>
-    zipAnswer(await imagesZip(`api:${p.apiKeyId}`, p.library, { dynamic: { ids: ids ?? null } }, query, "dynqrcodes")),
+  rawRoute(
+    "/dynqrcodes/images.zip",
+    zipDoc("dynqrcodes-imagesZip", "The QR images of dynamic codes as one ZIP", "code", DYNAMIC),
+    zipQuery("dynamic"),
+    async (p, _, { ids, ...query }) =>
+      zipAnswer(
+        await imagesZip(`api:${p.apiKeyId}`, p.library, { dynamic: { ids: ids ?? null } }, query, "dynqrcodes"),
+      ),
   ),
-  rawRoute("/qrcodes/{qr_id}/image", imageDoc("qrcodes-image", "The QR image of a static code's url", "qr_id", STATIC), imageQuery, async (p, params, query) =>
-    imageAnswer(await qrImage(`api:${p.apiKeyId}`, p.library, "static", params.qr_id, query)),
+  rawRoute(
+    "/qrcodes/{qr_id}/image",
+    imageDoc("qrcodes-image", "The QR image of a static code's url", "qr_id", STATIC),
+    imageQuery,
+    async (p, params, query) =>
+      imageAnswer(await qrImage(`api:${p.apiKeyId}`, p.library, "static", params.qr_id, query)),
   ),
-  rawRoute("/dynqrcodes/{code}/image", imageDoc("dynqrcodes-image", "The QR image of a dynamic code's short_url", "code", DYNAMIC), imageQuery, async (p, params, query) =>
-    imageAnswer(await qrImage(`api:${p.apiKeyId}`, p.library, "dynamic", params.code, query)),
+  rawRoute(
+    "/dynqrcodes/{code}/image",
+    imageDoc("dynqrcodes-image", "The QR image of a dynamic code's short_url", "code", DYNAMIC),
+    imageQuery,
+    async (p, params, query) =>
+      imageAnswer(await qrImage(`api:${p.apiKeyId}`, p.library, "dynamic", params.code, query)),
   ),
 ];
 

@@ -57,7 +57,9 @@ const t = initTRPC
       return {
         ...shape,
         message: domain
-          ? inLabelWords(domain.items ? domain.items.map((i) => `Line ${i.index + 1}: ${i.error}`).join("\n") : domain.message)
+          ? inLabelWords(
+              domain.items ? domain.items.map((i) => `Line ${i.index + 1}: ${i.error}`).join("\n") : domain.message,
+            )
           : error.code === "INTERNAL_SERVER_ERROR"
             ? "Internal error"
             : shape.message,
@@ -73,7 +75,10 @@ const domainErrors = t.middleware(async ({ next }) => {
   // A failed input check is the caller's error (400); a failed output check, also a zod error
   // but wrapped as INTERNAL_SERVER_ERROR, is ours.
   const { error } = result;
-  const domain = error.code === "BAD_REQUEST" && error.cause instanceof z.core.$ZodError ? fromZodIssues(error.cause.issues) : domainErrorOf(error);
+  const domain =
+    error.code === "BAD_REQUEST" && error.cause instanceof z.core.$ZodError
+      ? fromZodIssues(error.cause.issues)
+      : domainErrorOf(error);
   if (domain) throw new TRPCError({ code: ERROR_TABLE[domain.code].trpc, message: domain.message, cause: domain });
   return result;
 });
@@ -91,5 +96,7 @@ export const sessionProcedure = publicProcedure.use(({ ctx, next }) => {
 export const apiKeyProcedure = publicProcedure.use(({ ctx, next }) => {
   if (!ctx.principal) throw new DomainError("missing_key", "Missing API key");
   // The hosts the request reached go with the actor to the domain (only a body brings them).
-  return next({ ctx: { ...ctx, principal: ctx.servedHosts ? { ...ctx.principal, servedHosts: ctx.servedHosts } : ctx.principal } });
+  return next({
+    ctx: { ...ctx, principal: ctx.servedHosts ? { ...ctx.principal, servedHosts: ctx.servedHosts } : ctx.principal },
+  });
 });

@@ -19,7 +19,13 @@ import { rateLimitHeaders } from "../http/rate-limit-headers";
 import { processSingleton } from "../platform/process-singleton";
 import { servedHostsOf, servedOrigin } from "../platform/served-host";
 import { forget, invalidKeyRule, keyRule, take } from "../rate-limit";
-import { claimIdempotencyKey, IDEMPOTENCY_HEADER, idempotencyKeyOf, REPLAYED_HEADER, requestHash } from "../idempotency";
+import {
+  claimIdempotencyKey,
+  IDEMPOTENCY_HEADER,
+  idempotencyKeyOf,
+  REPLAYED_HEADER,
+  requestHash,
+} from "../idempotency";
 import { logError } from "../platform/log";
 import { countKeyRejection, countRateLimited } from "../platform/metrics";
 import { documentServedAt } from "./openapi";
@@ -43,7 +49,10 @@ export type V1Request = {
  * encoded again on every request), each in memory of its own (a small Buffer.from would hold
  * a shared 8 KiB block that the size does not count); an old version's answers age out.
  */
-const answers = processSingleton("v1.listAnswers", () => new LRUCache<string, Uint8Array>({ maxSize: 32 * 2 ** 20, sizeCalculation: (bytes) => bytes.byteLength }));
+const answers = processSingleton(
+  "v1.listAnswers",
+  () => new LRUCache<string, Uint8Array>({ maxSize: 32 * 2 ** 20, sizeCalculation: (bytes) => bytes.byteLength }),
+);
 
 /** Bodies longer than this are decoded, parsed and checked each in a turn of its own (decoding a megabyte takes a few ms). */
 const LARGE_BODY = 64 * 1024;
@@ -51,7 +60,8 @@ const LARGE_BODY = 64 * 1024;
 /** A JSON body's bytes: content type (415), size (413). */
 async function jsonBodyBytes(req: V1Request): Promise<Buffer> {
   const type = req.headers.get("content-type") ?? "";
-  if (!/^application\/json\s*(;|$)/i.test(type)) throw new DomainError("unsupported_media_type", "Content-Type must be application/json");
+  if (!/^application\/json\s*(;|$)/i.test(type))
+    throw new DomainError("unsupported_media_type", "Content-Type must be application/json");
   const bytes = await readBytes(req, MAX_BODY_BYTES);
   if (bytes === null) throw new DomainError("payload_too_large", "The body must be at most 1 MiB");
   return bytes;
@@ -74,7 +84,8 @@ function jsonObject(text: string): Record<string, unknown> {
   } catch {
     throw new DomainError("invalid", "The body is not valid JSON");
   }
-  if (value === null || typeof value !== "object" || Array.isArray(value)) throw new DomainError("invalid", "The body must be a JSON object");
+  if (value === null || typeof value !== "object" || Array.isArray(value))
+    throw new DomainError("invalid", "The body must be a JSON object");
   return value as Record<string, unknown>;
 }
 
@@ -103,7 +114,8 @@ async function admit(req: V1Request, meta: Meta): Promise<Principal> {
   try {
     const header = req.headers.get("x-api-key");
     // Several headers arrive joined with ", ": a key never holds a comma.
-    if (req.headers.repeated?.("x-api-key") || header?.includes(",")) throw new DomainError("invalid_key", "Send one x-api-key header, not several");
+    if (req.headers.repeated?.("x-api-key") || header?.includes(","))
+      throw new DomainError("invalid_key", "Send one x-api-key header, not several");
     presented = presentedKey(header);
   } catch (error) {
     await countGuess(req);
@@ -158,14 +170,22 @@ function lastSeenOf(headers: V1Request["headers"]): LastSeen | undefined {
   const value = headers.get(UNMODIFIED_SINCE);
   if (value === null) return undefined;
   const ms = headers.repeated?.(UNMODIFIED_SINCE) ? null : parseHttpDate(value.trim());
-  if (ms === null) throw new DomainError("invalid", "If-Unmodified-Since must be one HTTP-date such as Sun, 06 Nov 1994 08:49:37 GMT");
+  if (ms === null)
+    throw new DomainError("invalid", "If-Unmodified-Since must be one HTTP-date such as Sun, 06 Nov 1994 08:49:37 GMT");
   return { updatedAt: new Date(ms), from: "header" };
 }
 const UNMODIFIED_SINCE = "if-unmodified-since";
 
 /** Calls the route's procedure directly (no caller proxy): its middleware, input check and resolver. */
 function callProcedure(route: ProcedureRoute, ctx: Context, input: unknown): Promise<unknown> {
-  return route.procedure({ ctx, getRawInput: async () => input, path: route.name, type: route.procedure._def.type, signal: undefined, batchIndex: 0 });
+  return route.procedure({
+    ctx,
+    getRawInput: async () => input,
+    path: route.name,
+    type: route.procedure._def.type,
+    signal: undefined,
+    batchIndex: 0,
+  });
 }
 
 async function dispatch(req: V1Request, requestId: string, meta: Meta): Promise<Answer> {
@@ -181,7 +201,8 @@ async function dispatch(req: V1Request, requestId: string, meta: Meta): Promise<
 
   if (path === "/openapi.json") {
     meta.route = "/v1/openapi.json";
-    if (method !== "GET" && method !== "HEAD") throw new DomainError("method_not_allowed", "Method not allowed", undefined, { Allow: "GET" });
+    if (method !== "GET" && method !== "HEAD")
+      throw new DomainError("method_not_allowed", "Method not allowed", undefined, { Allow: "GET" });
     return jsonAnswer(200, documentServedAt(servedOrigin(req.headers)));
   }
 
@@ -212,21 +233,47 @@ async function dispatch(req: V1Request, requestId: string, meta: Meta): Promise<
   const hasBody = (method === "POST" || method === "PATCH") && !matched.noBody;
   const body = hasBody ? await jsonBodyBytes(req) : null;
   // A large body's work waits for the one before it (server/http/heavy-gate.ts).
-  return oneLargeBodyAtATime(body?.byteLength ?? 0, async () => answerProcedure(req, { requestId, url, path, method, matched, params, query, principal }, body ? await jsonBodyText(body) : null));
+  return oneLargeBodyAtATime(body?.byteLength ?? 0, async () =>
+    answerProcedure(
+      req,
+      { requestId, url, path, method, matched, params, query, principal },
+      body ? await jsonBodyText(body) : null,
+    ),
+  );
 }
 
-type Matched = { requestId: string; url: URL; path: string; method: string; matched: ProcedureRoute; params: Record<string, string>; query: Record<string, string>; principal: Principal };
+type Matched = {
+  requestId: string;
+  url: URL;
+  path: string;
+  method: string;
+  matched: ProcedureRoute;
+  params: Record<string, string>;
+  query: Record<string, string>;
+  principal: Principal;
+};
 
 /** A procedure route's answer, its body (null: the route takes none) read: run once, or replayed for its Idempotency-Key. */
-async function answerProcedure(req: V1Request, { requestId, url, path, method, matched, params, query, principal }: Matched, body: string | null): Promise<Answer> {
+async function answerProcedure(
+  req: V1Request,
+  { requestId, url, path, method, matched, params, query, principal }: Matched,
+  body: string | null,
+): Promise<Answer> {
   const hasBody = body !== null;
   const bodyText = body ?? "";
-  if (req.headers.repeated?.(IDEMPOTENCY_HEADER)) throw new DomainError("invalid", "Send one Idempotency-Key header, not several");
+  if (req.headers.repeated?.(IDEMPOTENCY_HEADER))
+    throw new DomainError("invalid", "Send one Idempotency-Key header, not several");
   const key = method === "GET" || method === "HEAD" ? null : idempotencyKeyOf(req.headers.get(IDEMPOTENCY_HEADER));
   // The procedure's input, as the OpenAPI document describes it: the JSON body, or the query
   // string, and the path's parameters over either.
   // The hosts the request reached matter only to destinations, which only a body names.
-  const ctx = { requestId, session: null, principal, servedHosts: hasBody ? servedHostsOf(req.headers) : undefined, lastSeen: matched.unmodifiedSince ? lastSeenOf(req.headers) : undefined };
+  const ctx = {
+    requestId,
+    session: null,
+    principal,
+    servedHosts: hasBody ? servedHostsOf(req.headers) : undefined,
+    lastSeen: matched.unmodifiedSince ? lastSeenOf(req.headers) : undefined,
+  };
   const run = async () => {
     const input = hasBody ? withPathParams(jsonObject(bodyText), params) : { ...query, ...params };
     const large = bodyText.length > LARGE_BODY;
@@ -236,7 +283,11 @@ async function answerProcedure(req: V1Request, { requestId, url, path, method, m
   if (key === null) return run();
 
   // An Idempotency-Key: claimed before the procedure runs; a retry gets the first answer.
-  const claim = await claimIdempotencyKey({ library: libraryKey(principal.library), ownerId: principal.userId }, key, requestHash(method, `${path}${url.search}`, bodyText));
+  const claim = await claimIdempotencyKey(
+    { library: libraryKey(principal.library), ownerId: principal.userId },
+    key,
+    requestHash(method, `${path}${url.search}`, bodyText),
+  );
   if (claim.replay) return jsonText(claim.replay.status, claim.replay.body, { [REPLAYED_HEADER]: "true" });
   let answer: Answer | null = null;
   try {
@@ -245,7 +296,9 @@ async function answerProcedure(req: V1Request, { requestId, url, path, method, m
   } finally {
     // A write that succeeded is answered even if its answer cannot be kept: the claim then
     // expires after a minute, and a later retry runs again (README, "Idempotent retries").
-    await claim.finish(answer && typeof answer.body === "string" ? { status: answer.status, body: answer.body } : null).catch((error) => logError("idempotency.finish_failed", { requestId }, error));
+    await claim
+      .finish(answer && typeof answer.body === "string" ? { status: answer.status, body: answer.body } : null)
+      .catch((error) => logError("idempotency.finish_failed", { requestId }, error));
   }
 }
 
@@ -254,9 +307,17 @@ async function answerProcedure(req: V1Request, { requestId, url, path, method, m
  * its procedure's. `large`: the request's body was; its answer (a batch's records) is checked
  * and encoded in turns of their own.
  */
-async function callRoute(matched: ProcedureRoute, ctx: Context & { principal: Principal }, url: URL, input: Record<string, unknown>, large = false): Promise<Answer> {
+async function callRoute(
+  matched: ProcedureRoute,
+  ctx: Context & { principal: Principal },
+  url: URL,
+  input: Record<string, unknown>,
+  large = false,
+): Promise<Answer> {
   const { principal } = ctx;
-  const cacheKey = matched.cachedByLibraryVersion ? `${libraryKey(principal.library)} ${principal.libraryVersion} ${matched.path} ${url.search}` : null;
+  const cacheKey = matched.cachedByLibraryVersion
+    ? `${libraryKey(principal.library)} ${principal.libraryVersion} ${matched.path} ${url.search}`
+    : null;
   const cached = cacheKey === null ? undefined : answers.get(cacheKey);
   if (cached !== undefined) return jsonText(200, cached);
   let accepted = false;

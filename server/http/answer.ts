@@ -22,7 +22,8 @@ export const jsonText = (status: number, text: string | Uint8Array, headers: Rec
   body: text,
 });
 
-export const jsonAnswer = (status: number, body: unknown, headers: Record<string, string> = {}) => jsonText(status, JSON.stringify(body), headers);
+export const jsonAnswer = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+  jsonText(status, JSON.stringify(body), headers);
 
 export const plainAnswer = (status: number, message: string): Answer => ({
   status,
@@ -33,12 +34,19 @@ export const plainAnswer = (status: number, message: string): Answer => ({
 /** Rows as a CSV download, streamed page by page. */
 export const csvAnswer = (stem: string, columns: readonly string[], pages: AsyncIterable<unknown[][]>): Answer => ({
   status: 200,
-  headers: { "Content-Type": "text/csv; charset=utf-8", "Content-Disposition": `attachment; filename="${datedFilename(stem)}"`, "Cache-Control": "no-store" },
+  headers: {
+    "Content-Type": "text/csv; charset=utf-8",
+    "Content-Disposition": `attachment; filename="${datedFilename(stem)}"`,
+    "Cache-Control": "no-store",
+  },
   body: csvChunks(columns, pages),
 });
 
 /** A QR image; `download` asks the browser to save the file rather than show it. */
-export const imageAnswer = (image: { bytes: string | Uint8Array; contentType: string; filename: string }, download = false): Answer => ({
+export const imageAnswer = (
+  image: { bytes: string | Uint8Array; contentType: string; filename: string },
+  download = false,
+): Answer => ({
   status: 200,
   headers: {
     "Content-Type": image.contentType,
@@ -52,11 +60,16 @@ export const imageAnswer = (image: { bytes: string | Uint8Array; contentType: st
 /** A ZIP streamed as it is written. */
 export const zipAnswer = ({ filename, chunks }: { filename: string; chunks: AsyncIterable<Uint8Array> }): Answer => ({
   status: 200,
-  headers: { "Content-Type": "application/zip", "Content-Disposition": `attachment; filename="${filename}"`, "Cache-Control": "no-store" },
+  headers: {
+    "Content-Type": "application/zip",
+    "Content-Disposition": `attachment; filename="${filename}"`,
+    "Cache-Control": "no-store",
+  },
   body: chunks,
 });
 
-const isStream = (body: Answer["body"]): body is AsyncIterable<string | Uint8Array> => body !== null && typeof body === "object" && Symbol.asyncIterator in body;
+const isStream = (body: Answer["body"]): body is AsyncIterable<string | Uint8Array> =>
+  body !== null && typeof body === "object" && Symbol.asyncIterator in body;
 
 /** For route handlers (Fetch). A client that leaves cancels the stream, which ends the domain's reads. */
 export function toResponse({ status, headers, body }: Answer): Response {
@@ -84,7 +97,9 @@ export async function writeAnswer(res: ServerResponse, method: string, answer: A
   const { status, body } = answer;
   const headers = { ...EDGE_HEADERS, ...answer.headers };
   if (!isStream(body)) {
-    res.writeHead(status, { ...headers, "Content-Length": body === null ? 0 : Buffer.byteLength(body) }).end(body ?? undefined);
+    res
+      .writeHead(status, { ...headers, "Content-Length": body === null ? 0 : Buffer.byteLength(body) })
+      .end(body ?? undefined);
     return;
   }
   res.writeHead(status, headers);

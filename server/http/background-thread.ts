@@ -36,7 +36,8 @@ const SCALE = 1000;
 /** A thread that died is made again after this long (the recorder's next batch makes one sooner). */
 const RESTART_MS = 1000;
 
-if (!isMainThread && parentPort && (workerData as ThreadData | null)?.role === "background") serve(parentPort, workerData as ThreadData);
+if (!isMainThread && parentPort && (workerData as ThreadData | null)?.role === "background")
+  serve(parentPort, workerData as ThreadData);
 
 /** The thread's side: batches written one at a time, in the order sent; the dispatcher beside them. */
 function serve(port: MessagePort, data: ThreadData): void {
@@ -64,7 +65,8 @@ function serve(port: MessagePort, data: ThreadData): void {
       void stopDelivering();
       void writing.then(() => process.exit(0)); // in a thread: ends the thread, from JavaScript
     } else {
-      if (++batches === env.backgroundThreadTestExitAt) throw new Error(`BACKGROUND_THREAD_TEST_EXIT_AT: the thread dies at its batch ${batches} (tests only)`);
+      if (++batches === env.backgroundThreadTestExitAt)
+        throw new Error(`BACKGROUND_THREAD_TEST_EXIT_AT: the thread dies at its batch ${batches} (tests only)`);
       writing = write(request.id, request.batch);
     }
   });
@@ -98,7 +100,9 @@ function sampleBusy(): SharedArrayBuffer {
 /** The running thread, or a new one. */
 function thread(): Worker {
   if (host.worker) return host.worker;
-  const created = startModuleThread(import.meta.url, { workerData: { role: "background", busy: sampleBusy(), deliver: host.delivering } satisfies ThreadData });
+  const created = startModuleThread(import.meta.url, {
+    workerData: { role: "background", busy: sampleBusy(), deliver: host.delivering } satisfies ThreadData,
+  });
   created.on("online", () => (host.started = true));
   created.on("message", ({ id, stored, error }: Reply) => {
     const call = host.waiting.get(id);

@@ -25,7 +25,8 @@ const URL = text(MAX_URL_LENGTH);
 const NAME = text(2 * MAX_NAME_LENGTH);
 const STYLE = KEYS + text(MAX_LOGO_BYTES) + text(2 * FRAME_TEXT_MAX);
 const RULES = KEYS + MAX_TARGETS * (KEYS + URL) + URL + UTM_KEYS.length * text(MAX_UTM) + text(MAX_SCAN_PASSWORD);
-const WEBHOOK = KEYS + URL + text(MAX_DESCRIPTION_LENGTH) + EVENT_TYPES.reduce((sum, event) => sum + text(event.length) + 1, 0);
+const WEBHOOK =
+  KEYS + URL + text(MAX_DESCRIPTION_LENGTH) + EVENT_TYPES.reduce((sum, event) => sum + text(event.length) + 1, 0);
 /** A CSV row at the limits of the code it makes. */
 const IMPORT_ROW = KEYS + NAME + URL + text(Math.max(...IMPORT_STATUSES.map((s) => s.length)));
 
@@ -58,4 +59,5 @@ export function pagesBodyBound(procedures: string): number {
 }
 
 /** "16 KiB", "4 MiB": as the refusal says it. */
-export const inKib = (bytes: number) => (bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes / 1024} KiB`);
+export const inKib = (bytes: number) =>
+  bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes / 1024} KiB`;

@@ -73,7 +73,7 @@ export const MAX_JSON_VALUES = 20_000;
 
 /** The end of the string whose opening quote is at `at` (escaped quotes skipped), or the text's end. */
 function stringEnd(text: string, at: number): number {
-  for (let from = at + 1; ; ) {
+  for (let from = at + 1; ;) {
     const quote = text.indexOf('"', from);
     if (quote === -1) return text.length;
     let backslashes = 0;

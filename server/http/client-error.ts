@@ -19,7 +19,8 @@ export function answerClientError(error: Error & { code?: string; rawPacket?: Bu
   // A response still being written on this connection (a pipelined request after it failed to
   // parse) cannot be followed by another: the connection is dropped, as Node does.
   if (!socket.writable || (socket as Duplex & { _httpMessage?: unknown })._httpMessage) return void socket.destroy();
-  const allow = error.code === "HPE_INVALID_METHOD" ? allowedAt((error.rawPacket?.toString("latin1") ?? "").split("\r\n")[0]) : [];
+  const allow =
+    error.code === "HPE_INVALID_METHOD" ? allowedAt((error.rawPacket?.toString("latin1") ?? "").split("\r\n")[0]) : [];
   const [status, message] =
     error.code === "HPE_HEADER_OVERFLOW"
       ? [431, "Request headers too large"]

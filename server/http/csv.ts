@@ -26,13 +26,18 @@ function formatPage(rows: unknown[][]): string {
   let out = "";
   for (const row of rows) {
     const cells = row.map(cell);
-    out += cells.some((c) => typeof c === "string" && NEEDS_QUOTES.test(c)) ? stringify([cells], { record_delimiter: "\r\n" }) : `${cells.join(",")}\r\n`;
+    out += cells.some((c) => typeof c === "string" && NEEDS_QUOTES.test(c))
+      ? stringify([cells], { record_delimiter: "\r\n" })
+      : `${cells.join(",")}\r\n`;
   }
   return out;
 }
 
 /** The header line, then one chunk of text per page of rows. */
-export async function* csvChunks(columns: readonly string[], pages: AsyncIterable<unknown[][]>): AsyncGenerator<string> {
+export async function* csvChunks(
+  columns: readonly string[],
+  pages: AsyncIterable<unknown[][]>,
+): AsyncGenerator<string> {
   yield formatPage([[...columns]]);
   for await (const rows of pages) yield formatPage(rows);
 }

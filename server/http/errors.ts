@@ -18,7 +18,9 @@ function faultOf(error: unknown, requestId: string): DomainError {
   const cause = (error as { cause?: unknown } | null)?.cause ?? error;
   if (isDatabaseUnreachable(cause)) {
     logError("v1.database_unavailable", { requestId }, cause);
-    return new DomainError("database_unavailable", "The database is unavailable for a moment: try again", undefined, { "Retry-After": "1" });
+    return new DomainError("database_unavailable", "The database is unavailable for a moment: try again", undefined, {
+      "Retry-After": "1",
+    });
   }
   logError("v1.internal_error", { requestId }, cause);
   return new DomainError("internal", "Internal error");

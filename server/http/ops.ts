@@ -47,20 +47,30 @@ export const isLoopback = (address: string) => LOOPBACK.test(address.trim());
  * `X-Forwarded-For: 127.0.0.1` arrives with the proxy's own entry for the client after it.
  */
 export function isLoopbackClient(peer: string | null, forwardedFor: string | null): boolean {
-  const entries = (forwardedFor ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+  const entries = (forwardedFor ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (peer === null) return entries.length > 0 && isLoopback(entries[entries.length - 1]);
   return isLoopback(peer) && entries.every(isLoopback);
 }
 
 function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout;
-  return Promise.race([work, new Promise<T>((_, reject) => (timer = setTimeout(() => reject(new Error("timed out")), ms)))]).finally(() => clearTimeout(timer));
+  return Promise.race([
+    work,
+    new Promise<T>((_, reject) => (timer = setTimeout(() => reject(new Error("timed out")), ms))),
+  ]).finally(() => clearTimeout(timer));
 }
 
 /** The migrations this build ships with, by folder name. */
 const shippedMigrations = processSingleton("ops.migrations", () => {
   const dir = path.join(process.cwd(), "prisma", dialect === "postgres" ? "postgres" : "sqlite", "migrations");
-  return existsSync(dir) ? readdirSync(dir, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name) : [];
+  return existsSync(dir)
+    ? readdirSync(dir, { withFileTypes: true })
+        .filter((d) => d.isDirectory())
+        .map((d) => d.name)
+    : [];
 });
 
 /** True when every shipped migration is applied; once true it stays true (none is ever undone). */
@@ -120,7 +130,8 @@ const notFound = (): Answer => jsonAnswer(404, { error: "Not found" }, NO_STORE)
 
 /** The answer of one of OPS_PATHS. */
 export async function answerOps(req: OpsRequest): Promise<Answer> {
-  if (req.method !== "GET" && req.method !== "HEAD") return jsonAnswer(405, { error: "Method not allowed" }, { ...NO_STORE, Allow: "GET, HEAD" });
+  if (req.method !== "GET" && req.method !== "HEAD")
+    return jsonAnswer(405, { error: "Method not allowed" }, { ...NO_STORE, Allow: "GET, HEAD" });
   if (req.path === "/healthz") return jsonAnswer(200, { status: "ok" }, NO_STORE);
   if (req.path === "/readyz") {
     const { ready, degraded, checks } = await readiness();
@@ -128,11 +139,16 @@ export async function answerOps(req: OpsRequest): Promise<Answer> {
     // the writes fail): a backlog keeps the instance ready (its redirects are fine; taking it
     // out would only move its load onto the others).
     const behind = { scans: scansBehind(), seconds: secondsBehind() };
-    return jsonAnswer(ready ? 200 : 503, { status: !ready ? "not ready" : degraded ? "degraded" : "ready", checks, scans_behind: behind }, NO_STORE);
+    return jsonAnswer(
+      ready ? 200 : 503,
+      { status: !ready ? "not ready" : degraded ? "degraded" : "ready", checks, scans_behind: behind },
+      NO_STORE,
+    );
   }
   if (req.path !== "/metrics") return notFound();
   if (env.metricsToken !== null) {
-    if (!tokenMatches(req.headers.get("authorization"), env.metricsToken)) return jsonAnswer(401, { error: "Unauthorized" }, { ...NO_STORE, "WWW-Authenticate": "Bearer" });
+    if (!tokenMatches(req.headers.get("authorization"), env.metricsToken))
+      return jsonAnswer(401, { error: "Unauthorized" }, { ...NO_STORE, "WWW-Authenticate": "Bearer" });
   } else if (!isLoopbackClient(req.peer, req.headers.get("x-forwarded-for"))) return notFound();
   const { contentType, text } = await metricsText();
   return { status: 200, headers: { ...NO_STORE, "Content-Type": contentType }, body: text };

@@ -19,7 +19,10 @@ export function rateLimitHeaders(rule: Rule, decision: Decision, now = Date.now(
     "X-RateLimit-Limit": String(rule.dailyQuota),
     "X-RateLimit-Remaining": String(dailyLeft),
     "X-RateLimit-Reset": String(decision.resetAt),
-    "RateLimit-Policy": [`"burst";q=${rule.capacity};w=${fillSeconds}`, ...(hasQuota ? [`"daily";q=${rule.dailyQuota};w=86400`] : [])].join(", "),
+    "RateLimit-Policy": [
+      `"burst";q=${rule.capacity};w=${fillSeconds}`,
+      ...(hasQuota ? [`"daily";q=${rule.dailyQuota};w=86400`] : []),
+    ].join(", "),
     RateLimit: named,
   };
 }

@@ -59,14 +59,23 @@ const host = option("--host") ?? env.host;
 const GRACE_MS = 5_000;
 const SHORT_LINK_ROUTE = "/q/{code}";
 /** The pages' first path segments (app/*): a page's label is `/<segment>` or `/<segment>/*`, never its raw path. */
-const PAGE_SEGMENTS = new Set(readdirSync(new URL("../../app", import.meta.url), { withFileTypes: true }).filter((d) => d.isDirectory() && /^[a-z][\w-]*$/.test(d.name)).map((d) => d.name));
+const PAGE_SEGMENTS = new Set(
+  readdirSync(new URL("../../app", import.meta.url), { withFileTypes: true })
+    .filter((d) => d.isDirectory() && /^[a-z][\w-]*$/.test(d.name))
+    .map((d) => d.name),
+);
 
 // Not loaded at all on an instance for /v1 and /q only (SERVE_PAGES=0).
 const app = env.servePages ? (await import("next")).default({ dev, hostname: host, port }) : null;
 const handleWithNext = app?.getRequestHandler();
-const NOT_SERVED = jsonAnswer(ERROR_TABLE.not_found.status, { error: "Not found: this instance serves only /v1 and /q (SERVE_PAGES=0)" });
+const NOT_SERVED = jsonAnswer(ERROR_TABLE.not_found.status, {
+  error: "Not found: this instance serves only /v1 and /q (SERVE_PAGES=0)",
+});
 const unavailable = plainAnswer(ERROR_TABLE.database_unavailable.status, "Try again in a moment.");
-const DATABASE_UNAVAILABLE = { ...unavailable, headers: { ...unavailable.headers, "Retry-After": "1", "Cache-Control": "no-store" } };
+const DATABASE_UNAVAILABLE = {
+  ...unavailable,
+  headers: { ...unavailable.headers, "Retry-After": "1", "Cache-Control": "no-store" },
+};
 let stopping = false;
 
 /** A request header's (first) value. */
@@ -101,7 +110,14 @@ async function serveShortLink(req: IncomingMessage, res: ServerResponse, code: s
   }
   const ms = started === 0 ? 0 : performance.now() - started;
   countRequest(SHORT_LINK_ROUTE, req.method!, res.statusCode, started === 0 ? null : ms / 1000);
-  if (env.logShortLinks) logRequest({ requestId: randomUUID(), route: SHORT_LINK_ROUTE, method: req.method!, status: res.statusCode, ms: Math.round(ms * 10) / 10 });
+  if (env.logShortLinks)
+    logRequest({
+      requestId: randomUUID(),
+      route: SHORT_LINK_ROUTE,
+      method: req.method!,
+      status: res.statusCode,
+      ms: Math.round(ms * 10) / 10,
+    });
 }
 
 /** The password a protected code's form posted; null when the body is over MAX_FORM_BYTES. */
@@ -127,7 +143,9 @@ function redirectToShortLink(req: IncomingMessage, res: ServerResponse) {
   const url = req.url ?? "/";
   const query = url.includes("?") ? url.slice(url.indexOf("?")) : "";
   const location = `/q/${encodeURIComponent(shortLinkCodeOf(url)!)}${query}`;
-  res.writeHead(308, { Location: location, "Cache-Control": "no-store", "Content-Type": "text/plain; charset=utf-8" }).end(req.method === "HEAD" ? undefined : `Permanent Redirect: ${location}\n`);
+  res
+    .writeHead(308, { Location: location, "Cache-Control": "no-store", "Content-Type": "text/plain; charset=utf-8" })
+    .end(req.method === "HEAD" ? undefined : `Permanent Redirect: ${location}\n`);
   countRequest(SHORT_LINK_ROUTE, req.method ?? "GET", 308, null);
 }
 
@@ -233,7 +251,8 @@ async function serveV1(req: IncomingMessage, res: ServerResponse) {
   } catch (error) {
     // answerV1 answers every error itself: this is a failure to write the answer.
     logError("http.failed", { path: req.url?.split("?")[0] }, error);
-    if (!res.headersSent) await writeAnswer(res, "GET", jsonAnswer(ERROR_TABLE.internal.status, { error: "Internal error" }));
+    if (!res.headersSent)
+      await writeAnswer(res, "GET", jsonAnswer(ERROR_TABLE.internal.status, { error: "Internal error" }));
     else res.destroy();
   }
   finished(route, requestId, req.method ?? "GET", res.statusCode, started);
@@ -246,7 +265,11 @@ function serveWithNext(req: IncomingMessage, res: ServerResponse) {
   const requestId = randomUUID();
   res.once("finish", () => finished(route, requestId, req.method ?? "GET", res.statusCode, started));
   if (handleWithNext) void handleWithNext(req, res);
-  else void writeAnswer(res, req.method ?? "GET", { ...NOT_SERVED, headers: { ...NOT_SERVED.headers, "X-Request-Id": requestId } });
+  else
+    void writeAnswer(res, req.method ?? "GET", {
+      ...NOT_SERVED,
+      headers: { ...NOT_SERVED.headers, "X-Request-Id": requestId },
+    });
 }
 
 const server = createServer((req, res) => {
@@ -256,12 +279,15 @@ const server = createServer((req, res) => {
   req.headers["x-forwarded-for"] = address;
   if (stopping) res.setHeader("Connection", "close");
   const shortLink = SHORT_LINK.exec(req.url ?? "");
-  if (shortLink && (req.method === "GET" || req.method === "HEAD" || req.method === "POST")) void serveShortLink(req, res, shortLink[1], address);
+  if (shortLink && (req.method === "GET" || req.method === "HEAD" || req.method === "POST"))
+    void serveShortLink(req, res, shortLink[1], address);
   else if (!shortLink && shortLinkCodeOf(req.url ?? "/") !== null) redirectToShortLink(req, res);
-  else if (/^\/v1(?:[/?]|$)/i.test(req.url ?? "")) void serveV1(req, res); // `/V1` too: answered 404 naming the canonical path
+  else if (/^\/v1(?:[/?]|$)/i.test(req.url ?? ""))
+    void serveV1(req, res); // `/V1` too: answered 404 naming the canonical path
   else {
     const path = (req.url ?? "/").split("?")[0];
-    if (isOpsPath(path)) void serveOps(req, res, path, Array.isArray(forwardedFor) ? forwardedFor.join(", ") : forwardedFor);
+    if (isOpsPath(path))
+      void serveOps(req, res, path, Array.isArray(forwardedFor) ? forwardedFor.join(", ") : forwardedFor);
     else serveWithNext(req, res);
   }
 });

@@ -26,12 +26,14 @@ export type Claim = { replay: StoredAnswer } | { replay: null; finish: (answer: 
 /** The header's value, checked; null when the request carries none. */
 export function idempotencyKeyOf(value: string | null): string | null {
   if (value === null) return null;
-  if (!/^[\x20-\x7e]{1,255}$/.test(value)) throw new DomainError("invalid", "Idempotency-Key must be 1 to 255 printable ASCII characters");
+  if (!/^[\x20-\x7e]{1,255}$/.test(value))
+    throw new DomainError("invalid", "Idempotency-Key must be 1 to 255 printable ASCII characters");
   return value;
 }
 
 /** What makes two requests "the same": method, path (with its query) and body. */
-export const requestHash = (method: string, path: string, body: string) => createHash("sha256").update(`${method}\n${path}\n${body}`).digest("hex");
+export const requestHash = (method: string, path: string, body: string) =>
+  createHash("sha256").update(`${method}\n${path}\n${body}`).digest("hex");
 
 const inProgress = () => new DomainError("conflict", "A request with this Idempotency-Key is in progress");
 
@@ -43,7 +45,14 @@ export async function claimIdempotencyKey(scope: IdempotencyScope, key: string, 
     const id = timeOrderedId("idem");
     try {
       await db.idempotencyKey.create({
-        data: { id, ...scope, key, requestHash: hash, claimedUntil: new Date(now + CLAIM_MS), expiresAt: new Date(now + KEEP_MS) },
+        data: {
+          id,
+          ...scope,
+          key,
+          requestHash: hash,
+          claimedUntil: new Date(now + CLAIM_MS),
+          expiresAt: new Date(now + KEEP_MS),
+        },
       });
       return { replay: null, finish: (answer) => finish(id, answer) };
     } catch (error) {
@@ -56,11 +65,15 @@ export async function claimIdempotencyKey(scope: IdempotencyScope, key: string, 
       await db.idempotencyKey.deleteMany({ where: { id: row.id, expiresAt: row.expiresAt } });
       continue;
     }
-    if (row.requestHash !== hash) throw new DomainError("idempotency_mismatch", "Idempotency-Key was used with a different request");
+    if (row.requestHash !== hash)
+      throw new DomainError("idempotency_mismatch", "Idempotency-Key was used with a different request");
     if (row.status !== null) return { replay: { status: row.status, body: row.body ?? "" } };
     if (row.claimedUntil.getTime() > now) throw inProgress();
     // The first request crashed before answering: take its claim over (one taker wins).
-    const taken = await db.idempotencyKey.updateMany({ where: { id: row.id, status: null, claimedUntil: row.claimedUntil }, data: { claimedUntil: new Date(now + CLAIM_MS) } });
+    const taken = await db.idempotencyKey.updateMany({
+      where: { id: row.id, status: null, claimedUntil: row.claimedUntil },
+      data: { claimedUntil: new Date(now + CLAIM_MS) },
+    });
     if (taken.count === 1) return { replay: null, finish: (answer) => finish(row.id, answer) };
     throw inProgress();
   }
@@ -69,7 +82,8 @@ export async function claimIdempotencyKey(scope: IdempotencyScope, key: string, 
 
 /** Keeps a 2xx answer for the retries; after anything else the key is free again. */
 async function finish(id: string, answer: StoredAnswer | null): Promise<void> {
-  if (answer && answer.status >= 200 && answer.status < 300) await db.idempotencyKey.update({ where: { id }, data: { status: answer.status, body: answer.body } });
+  if (answer && answer.status >= 200 && answer.status < 300)
+    await db.idempotencyKey.update({ where: { id }, data: { status: answer.status, body: answer.body } });
   else await db.idempotencyKey.deleteMany({ where: { id } });
 }
 

@@ -46,7 +46,8 @@ function face(index: number): Face {
     return { bytes, font: fontkit.create(bytes) as fontkit.Font };
   })());
 }
-const covers = (index: number, c: string) => IGNORABLE.test(c) || face(index).font.hasGlyphForCodePoint(c.codePointAt(0)!);
+const covers = (index: number, c: string) =>
+  IGNORABLE.test(c) || face(index).font.hasGlyphForCodePoint(c.codePointAt(0)!);
 const bidi = () => (loaded.bidi ??= bidiFactory());
 
 /** Joiners, variation selectors and tags: drawn by the sequence they are part of, needing no glyph of their own. */
@@ -66,7 +67,8 @@ const drawnBy = (index: number, cluster: string) => [...cluster].every((c) => co
 function faceFor(cluster: string, previous: number | null): number | null {
   if (EMOJI.test(cluster) && drawnBy(EMOJI_FACE, cluster)) return EMOJI_FACE;
   // (Not the emoji font's: its spaces and digits are an emoji wide.)
-  if (previous !== null && previous !== EMOJI_FACE && COMMON.test(cluster) && drawnBy(previous, cluster)) return previous;
+  if (previous !== null && previous !== EMOJI_FACE && COMMON.test(cluster) && drawnBy(previous, cluster))
+    return previous;
   const index = FACE_FILES.findIndex((_, i) => drawnBy(i, cluster));
   return index < 0 ? null : index;
 }
@@ -80,7 +82,15 @@ export function undrawableCharacters(text: string): string[] {
 }
 
 /** One run of one font and one direction, at 1 unit a em: its glyphs' outlines and where the run starts. */
-export type CaptionRun = { face: Face; text: string; rtl: boolean; x: number; advance: number; outline: fontkit.Glyph[]; positions: fontkit.GlyphPosition[] };
+export type CaptionRun = {
+  face: Face;
+  text: string;
+  rtl: boolean;
+  x: number;
+  advance: number;
+  outline: fontkit.Glyph[];
+  positions: fontkit.GlyphPosition[];
+};
 export type CaptionLayout = { text: string; runs: CaptionRun[]; width: number };
 
 /** Runs in logical order: one font and one bidi level, in a direction fontkit finds by itself. */
@@ -98,7 +108,9 @@ function logicalRuns(text: string) {
   // fontkit lays a run out right to left only if it holds a right-to-left script: neutrals
   // alone at a right-to-left level (" — " between Arabic and Hebrew) are one run a cluster.
   return runs.flatMap((run) =>
-    run.level % 2 === 1 && !RTL_SCRIPT.test(run.text) ? graphemes(run.text).map(({ segment }) => ({ ...run, text: segment })) : [run],
+    run.level % 2 === 1 && !RTL_SCRIPT.test(run.text)
+      ? graphemes(run.text).map(({ segment }) => ({ ...run, text: segment }))
+      : [run],
   );
 }
 
@@ -155,7 +167,8 @@ export function captionPath(layout: CaptionLayout, left: number, baseline: numbe
     run.outline.forEach((glyph, i) => {
       const p = run.positions[i];
       const [ox, oy] = [pen + p.xOffset * scale, baseline - p.yOffset * scale];
-      const point = (args: number[]) => args.map((v, k) => num(k % 2 === 0 ? ox + v * scale : oy - v * scale)).join(" ");
+      const point = (args: number[]) =>
+        args.map((v, k) => num(k % 2 === 0 ? ox + v * scale : oy - v * scale)).join(" ");
       for (const { command, args } of glyph.path.commands) {
         if (command === "moveTo") parts.push(`M${point(args)}`);
         else if (command === "lineTo") parts.push(`L${point(args)}`);

@@ -13,13 +13,23 @@ import type { Style } from "../library/validation";
 import { sendableUrl } from "../platform/urls";
 
 /** What the image encodes: a static code's URL, a dynamic code's short URL (so scans are recorded), with the dynamic code's status. */
-async function encodedText(library: Library, kind: ItemKind, id: string): Promise<{ text: string; style: Style; status?: string }> {
+async function encodedText(
+  library: Library,
+  kind: ItemKind,
+  id: string,
+): Promise<{ text: string; style: Style; status?: string }> {
   if (kind === "static") {
-    const row = await db.staticCode.findFirst({ where: { id, ...libraryWhere(library) }, select: { url: true, style: true } });
+    const row = await db.staticCode.findFirst({
+      where: { id, ...libraryWhere(library) },
+      select: { url: true, style: true },
+    });
     if (!row) throw notFound("QR code not found");
     return { text: sendableUrl(row.url), style: JSON.parse(row.style) };
   }
-  const row = await db.dynamicCode.findFirst({ where: { code: id, ...libraryWhere(library), deletedAt: null }, select: { style: true, status: true } });
+  const row = await db.dynamicCode.findFirst({
+    where: { code: id, ...libraryWhere(library), deletedAt: null },
+    select: { style: true, status: true },
+  });
   if (!row) throw notFound("Dynamic QR code not found");
   return { text: shortUrl(id), style: JSON.parse(row.style), status: row.status };
 }
@@ -29,7 +39,8 @@ async function encodedText(library: Library, kind: ItemKind, id: string): Promis
  * an admin approves it, a paused code until it is resumed), so that a file nobody should print
  * yet says so: `qr-<code>-draft-not-live.png`. A static code's image holds its URL and works as is.
  */
-export const notLiveSuffix = (status: string | undefined) => (status === "draft" || status === "paused" ? `-${status}-not-live` : "");
+export const notLiveSuffix = (status: string | undefined) =>
+  status === "draft" || status === "paused" ? `-${status}-not-live` : "";
 
 const sizeProblem = `size must be an integer from ${MIN_SIZE} to ${MAX_SIZE}`;
 const sizeMmProblem = `size_mm must be an integer from ${SIZE_MM.min} to ${SIZE_MM.max}`;
@@ -57,7 +68,8 @@ export const imageQuery = z
       .optional(),
   })
   .superRefine((query, ctx) => {
-    if (query.size_mm !== undefined && query.format !== "pdf") ctx.addIssue({ code: "custom", message: "size_mm is only for format=pdf (size is in pixels)" });
+    if (query.size_mm !== undefined && query.format !== "pdf")
+      ctx.addIssue({ code: "custom", message: "size_mm is only for format=pdf (size is in pixels)" });
   })
   .transform(({ size_mm, ...query }) => ({ ...query, size_mm: size_mm ?? SIZE_MM.default }));
 export type ImageQuery = z.infer<typeof imageQuery>;
@@ -65,7 +77,13 @@ export type ImageQuery = z.infer<typeof imageQuery>;
 export type QrImage = { bytes: string | Uint8Array; contentType: string; filename: string };
 
 /** What the image pool draws for a record and an image query (the single image routes and the ZIP). */
-export const renderJob = (text: string, style: Style, { format, size, size_mm }: ImageQuery): RenderJob => ({ text, style, size, format, sizeMm: size_mm });
+export const renderJob = (text: string, style: Style, { format, size, size_mm }: ImageQuery): RenderJob => ({
+  text,
+  style,
+  size,
+  format,
+  sizeMm: size_mm,
+});
 
 /**
  * Why a stored record cannot be drawn (one stored before the capacity rule): "url is …" or
@@ -83,7 +101,13 @@ const CONTENT_TYPES: Record<ImageFormat, string> = { svg: "image/svg+xml", png: 
  * image pool, and from the cache when drawn before). `key` is whose bound the drawing counts
  * against (an API key's id, or a user's): too many at once for one key is a 429.
  */
-export async function qrImage(key: string, library: Library, kind: ItemKind, id: string, query: ImageQuery): Promise<QrImage> {
+export async function qrImage(
+  key: string,
+  library: Library,
+  kind: ItemKind,
+  id: string,
+  query: ImageQuery,
+): Promise<QrImage> {
   const { text, style, status } = await encodedText(library, kind, id);
   // A clear refusal, never a 500.
   const problem = drawingProblem(kind, text, style);

@@ -28,7 +28,8 @@ const ZIP_RENDERS_AHEAD = IMAGES_PER_KEY;
 const ZIP_PAGE = 100;
 
 const ID_SHAPE = /^[A-Za-z0-9_-]{1,64}$/;
-const idsProblem = (kind: ItemKind) => `ids must be a comma-separated list of at most ${MAX_ZIP_IDS} ${kind === "static" ? "qr_id" : "code"} values`;
+const idsProblem = (kind: ItemKind) =>
+  `ids must be a comma-separated list of at most ${MAX_ZIP_IDS} ${kind === "static" ? "qr_id" : "code"} values`;
 
 /** The optional `ids` query parameter of the ZIP routes, as a list without repeats. */
 export const zipIdsField = (kind: ItemKind) =>
@@ -44,29 +45,63 @@ export type ZipSelection = Partial<Record<ItemKind, ZipPick>>;
 
 type ZipItem = { kind: ItemKind; id: string; name: string; text: string; style: Style; status?: string };
 
-const notFoundMessage = (kind: ItemKind, id: string) => `${kind === "static" ? "QR code" : "Dynamic QR code"} not found: ${id}`;
+const notFoundMessage = (kind: ItemKind, id: string) =>
+  `${kind === "static" ? "QR code" : "Dynamic QR code"} not found: ${id}`;
 
 /** The library's records of one kind that the pick names, oldest first, a page at a time. */
 function recordPages(library: Library, kind: ItemKind, pick: ZipPick): AsyncGenerator<ZipItem[]> {
   const named = pick.ids === null ? {} : kind === "static" ? { id: { in: pick.ids } } : { code: { in: pick.ids } };
   const where = (after: string | undefined) => ({
-    AND: [libraryWhere(library), pick.where ?? {}, named, kind === "dynamic" ? { deletedAt: null } : {}, after ? { id: { gt: after } } : {}],
+    AND: [
+      libraryWhere(library),
+      pick.where ?? {},
+      named,
+      kind === "dynamic" ? { deletedAt: null } : {},
+      after ? { id: { gt: after } } : {},
+    ],
   });
   if (kind === "static") {
     return (async function* () {
       const pages = keysetPages(
-        (after, take) => db.staticCode.findMany({ where: where(after) as never, orderBy: { id: "asc" }, take, select: { id: true, name: true, url: true, style: true } }),
+        (after, take) =>
+          db.staticCode.findMany({
+            where: where(after) as never,
+            orderBy: { id: "asc" },
+            take,
+            select: { id: true, name: true, url: true, style: true },
+          }),
         ZIP_PAGE,
       );
-      for await (const rows of pages) yield rows.map((r) => ({ kind, id: r.id, name: r.name, text: sendableUrl(r.url), style: JSON.parse(r.style) as Style }));
+      for await (const rows of pages)
+        yield rows.map((r) => ({
+          kind,
+          id: r.id,
+          name: r.name,
+          text: sendableUrl(r.url),
+          style: JSON.parse(r.style) as Style,
+        }));
     })();
   }
   return (async function* () {
     const pages = keysetPages(
-      (after, take) => db.dynamicCode.findMany({ where: where(after) as never, orderBy: { id: "asc" }, take, select: { id: true, code: true, name: true, style: true, status: true } }),
+      (after, take) =>
+        db.dynamicCode.findMany({
+          where: where(after) as never,
+          orderBy: { id: "asc" },
+          take,
+          select: { id: true, code: true, name: true, style: true, status: true },
+        }),
       ZIP_PAGE,
     );
-    for await (const rows of pages) yield rows.map((r) => ({ kind, id: r.code, name: r.name, text: shortUrl(r.code), style: JSON.parse(r.style) as Style, status: r.status }));
+    for await (const rows of pages)
+      yield rows.map((r) => ({
+        kind,
+        id: r.code,
+        name: r.name,
+        text: shortUrl(r.code),
+        style: JSON.parse(r.style) as Style,
+        status: r.status,
+      }));
   })();
 }
 
@@ -115,7 +150,12 @@ async function takeTurn(key: string): Promise<() => void> {
 type Queued = { item: ZipItem; image: Promise<Uint8Array | string> | null };
 
 /** The archive's bytes as the client reads them. */
-async function* zipChunks(key: string, library: Library, selection: ZipSelection, query: ImageQuery): AsyncGenerator<Uint8Array> {
+async function* zipChunks(
+  key: string,
+  library: Library,
+  selection: ZipSelection,
+  query: ImageQuery,
+): AsyncGenerator<Uint8Array> {
   const release = await takeTurn(key);
   // A key of its own for this ZIP's drawings, so the single image routes of the key are not refused meanwhile.
   const drawKey = `zip:${key}:${randomUUID()}`;
@@ -157,7 +197,15 @@ async function* zipChunks(key: string, library: Library, selection: ZipSelection
       queue.shift();
       wakeProducer();
       draw(queued).then(
-        (image) => done(null, Readable.from([typeof image === "string" ? Buffer.from(image) : Buffer.from(image.buffer, image.byteOffset, image.byteLength)])),
+        (image) =>
+          done(
+            null,
+            Readable.from([
+              typeof image === "string"
+                ? Buffer.from(image)
+                : Buffer.from(image.buffer, image.byteOffset, image.byteLength),
+            ]),
+          ),
         (error: unknown) => output.destroy(error as Error),
       );
     });
@@ -178,7 +226,8 @@ async function* zipChunks(key: string, library: Library, selection: ZipSelection
         }
       }
     }
-    if (skipped.length > 0) zip.addBuffer(Buffer.from(`Codes left out of this archive:\n${skipped.join("\n")}\n`), "skipped.txt");
+    if (skipped.length > 0)
+      zip.addBuffer(Buffer.from(`Codes left out of this archive:\n${skipped.join("\n")}\n`), "skipped.txt");
     zip.end();
   };
   produce().catch((error: unknown) => output.destroy(error as Error));
@@ -199,27 +248,51 @@ export type ImagesZip = { filename: string; chunks: AsyncIterable<Uint8Array> };
  * one that is not a live record of the library is a 404 and nothing is sent. `key` (an API
  * key's id, or a user's) has its ZIPs made one at a time.
  */
-export async function imagesZip(key: string, library: Library, selection: ZipSelection, query: ImageQuery, stem: string): Promise<ImagesZip> {
+export async function imagesZip(
+  key: string,
+  library: Library,
+  selection: ZipSelection,
+  query: ImageQuery,
+  stem: string,
+): Promise<ImagesZip> {
   for (const kind of ["static", "dynamic"] as const) {
     const ids = selection[kind]?.ids;
     if (ids && ids.length > 0) await checkNamed(library, kind, ids);
   }
-  return { filename: `${stem}-${query.format}-${new Date().toISOString().slice(0, 10)}.zip`, chunks: zipChunks(key, library, selection, query) };
+  return {
+    filename: `${stem}-${query.format}-${new Date().toISOString().slice(0, 10)}.zip`,
+    chunks: zipChunks(key, library, selection, query),
+  };
 }
 
 /** The library pages' choice: codes ticked one by one (`static`, `dynamic`), or every code of a search (`all=1`, `search`). */
 const pageZipQuery = z.intersection(
   imageQuery,
-  z.object({ static: zipIdsField("static"), dynamic: zipIdsField("dynamic"), all: z.literal("1").optional(), search: z.string().max(200).optional() }),
+  z.object({
+    static: zipIdsField("static"),
+    dynamic: zipIdsField("dynamic"),
+    all: z.literal("1").optional(),
+    search: z.string().max(200).optional(),
+  }),
 );
 
 /** The ZIP of the library pages (/library, the team library on /business), from the page's query string. */
-export async function libraryImagesZip(key: string, library: Library, params: Record<string, string>): Promise<ImagesZip> {
+export async function libraryImagesZip(
+  key: string,
+  library: Library,
+  params: Record<string, string>,
+): Promise<ImagesZip> {
   const { static: statics, dynamic: dynamics, all, search, ...query } = pageZipQuery.parse(params);
   const stem = library.kind === "team" ? "team-library" : "library";
   if (all) {
     const matching = await searchWhere(library, search?.trim() ?? "");
-    return imagesZip(key, library, { static: { ids: null, where: matching.statics }, dynamic: { ids: null, where: matching.dynamics } }, query, stem);
+    return imagesZip(
+      key,
+      library,
+      { static: { ids: null, where: matching.statics }, dynamic: { ids: null, where: matching.dynamics } },
+      query,
+      stem,
+    );
   }
   if (!statics?.length && !dynamics?.length) throw invalid("Select at least one code");
   return imagesZip(key, library, { static: { ids: statics ?? [] }, dynamic: { ids: dynamics ?? [] } }, query, stem);

@@ -20,7 +20,8 @@ export function parseLogo(dataUrl: string): Logo | null {
 
 /** A PNG's width and height from its IHDR chunk, or null when the header is not a PNG's. */
 export function pngDimensions(bytes: Buffer): { width: number; height: number } | null {
-  if (bytes.length < 24 || !bytes.subarray(0, 8).equals(PNG_SIGNATURE) || bytes.toString("latin1", 12, 16) !== "IHDR") return null;
+  if (bytes.length < 24 || !bytes.subarray(0, 8).equals(PNG_SIGNATURE) || bytes.toString("latin1", 12, 16) !== "IHDR")
+    return null;
   return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
 }
 
@@ -54,15 +55,20 @@ function svgProblem(svg: string): string | null {
  * are remembered: a create checks its logo as input, then again in its record as output (each
  * read of a 64 KiB SVG's markup costs milliseconds).
  */
-export const logoProblem = memoize("logoProblem", (dataUrl): string | null => {
-  const logo = parseLogo(dataUrl);
-  if (!logo) return "style.logo must be a data:image/png;base64, or data:image/svg+xml;base64, URL";
-  if (logo.type === "svg") {
-    const problem = svgProblem(logo.bytes.toString("utf8"));
-    return problem && `style.logo: ${problem}`;
-  }
-  const size = pngDimensions(logo.bytes);
-  if (!size) return "style.logo is not a PNG image";
-  if (size.width === 0 || size.height === 0 || size.width * size.height > MAX_LOGO_PIXELS) return "style.logo: a PNG logo must be at most 2048×2048 pixels";
-  return null;
-}, 16);
+export const logoProblem = memoize(
+  "logoProblem",
+  (dataUrl): string | null => {
+    const logo = parseLogo(dataUrl);
+    if (!logo) return "style.logo must be a data:image/png;base64, or data:image/svg+xml;base64, URL";
+    if (logo.type === "svg") {
+      const problem = svgProblem(logo.bytes.toString("utf8"));
+      return problem && `style.logo: ${problem}`;
+    }
+    const size = pngDimensions(logo.bytes);
+    if (!size) return "style.logo is not a PNG image";
+    if (size.width === 0 || size.height === 0 || size.width * size.height > MAX_LOGO_PIXELS)
+      return "style.logo: a PNG logo must be at most 2048×2048 pixels";
+    return null;
+  },
+  16,
+);

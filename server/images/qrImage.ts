@@ -28,7 +28,8 @@ export type ErrorCorrection = keyof typeof MAX_BYTES;
 export function capacityProblem(text: string, level: ErrorCorrection = DEFAULT_STYLE.error_correction): string | null {
   return text.length > MAX_BYTES[level] || Buffer.byteLength(text) > MAX_BYTES[level] ? capacityRefusal(level) : null;
 }
-const capacityRefusal = (level: ErrorCorrection) => `is too long for a QR code at error correction ${level}: at most ${MAX_BYTES[level]} bytes (UTF-8)`;
+const capacityRefusal = (level: ErrorCorrection) =>
+  `is too long for a QR code at error correction ${level}: at most ${MAX_BYTES[level]} bytes (UTF-8)`;
 
 /** A filled (rounded) rectangle in module units; a circle when r is half its side. */
 type Box = { x: number; y: number; w: number; h: number; r: number; color: string };
@@ -38,7 +39,14 @@ type Scene = {
   boxes: Box[];
   logo: { x: number; y: number; side: number; png: Buffer } | null;
   /** The frame's text, `fontSize` modules a em, from `left` along the `baseline`; `outline` its glyphs as SVG path data. */
-  caption: { layout: CaptionLayout; left: number; baseline: number; fontSize: number; color: string; outline: string } | null;
+  caption: {
+    layout: CaptionLayout;
+    left: number;
+    baseline: number;
+    fontSize: number;
+    color: string;
+    outline: string;
+  } | null;
 };
 
 /** The frame's border and the band under the code that holds its text, in modules. */
@@ -100,7 +108,8 @@ async function sceneOf(text: string, style: Style): Promise<Scene> {
   if (s.frame) boxes.push({ x: 0, y: 0, w: width, h: height, r: 1, color: s.frame.color });
   boxes.push({ x: frame, y: frame, w: side, h: side, r: 0, color: s.background });
 
-  const inFinder = (row: number, col: number) => (row < 7 && col < 7) || (row < 7 && col >= n - 7) || (row >= n - 7 && col < 7);
+  const inFinder = (row: number, col: number) =>
+    (row < 7 && col < 7) || (row < 7 && col >= n - 7) || (row >= n - 7 && col < 7);
   const centres = alignmentCentres(qr.version);
   // Alignment patterns stay square whatever the module shape: decoders miss dotted ones.
   const inAlignment = (row: number, col: number) =>
@@ -119,7 +128,11 @@ async function sceneOf(text: string, style: Style): Promise<Scene> {
     }
   }
   const [outer, middle, inner] = FINDER_RADII[s.finder_shape];
-  for (const [row, col] of [[0, 0], [0, n - 7], [n - 7, 0]]) {
+  for (const [row, col] of [
+    [0, 0],
+    [0, n - 7],
+    [n - 7, 0],
+  ]) {
     const [x, y] = [origin + col, origin + row];
     boxes.push({ x, y, w: 7, h: 7, r: outer, color: s.finder_color });
     boxes.push({ x: x + 1, y: y + 1, w: 5, h: 5, r: middle, color: s.background });
@@ -127,7 +140,12 @@ async function sceneOf(text: string, style: Style): Promise<Scene> {
   }
   const padding = logoSide * LOGO_PADDING;
   const logo = s.logo
-    ? { x: origin + logoStart + padding, y: origin + logoStart + padding, side: logoSide - 2 * padding, png: await rasterisedLogo(s.logo) }
+    ? {
+        x: origin + logoStart + padding,
+        y: origin + logoStart + padding,
+        side: logoSide - 2 * padding,
+        png: await rasterisedLogo(s.logo),
+      }
     : null;
   let caption: Scene["caption"] = null;
   if (s.frame) {
@@ -135,9 +153,15 @@ async function sceneOf(text: string, style: Style): Promise<Scene> {
     const layout = layoutCaption(s.frame.text);
     const fontSize = Math.min(FRAME_BAND * 0.5, (width - 2) / Math.max(layout.width, 1e-6));
     // The code's own colour that stands out more on the frame's.
-    const color = contrastRatio(s.background, s.frame.color) >= contrastRatio(s.foreground, s.frame.color) ? s.background : s.foreground;
+    const color =
+      contrastRatio(s.background, s.frame.color) >= contrastRatio(s.foreground, s.frame.color)
+        ? s.background
+        : s.foreground;
     // Centred; the baseline so that a capital (or an ideograph's middle) sits in the band's middle.
-    const [left, baseline] = [(width - layout.width * fontSize) / 2, frame + side + FRAME_BAND / 2 + CAPTION_MIDDLE * fontSize];
+    const [left, baseline] = [
+      (width - layout.width * fontSize) / 2,
+      frame + side + FRAME_BAND / 2 + CAPTION_MIDDLE * fontSize,
+    ];
     caption = { layout, left, baseline, fontSize, color, outline: captionPath(layout, left, baseline, fontSize) };
   }
   return { width, height, boxes, logo, caption };
@@ -170,7 +194,9 @@ export async function renderSvg(text: string, style: Style, size = DEFAULT_SIZE)
   const parts = runs(scene.boxes).map((run) => `<path fill="${run[0].color}" d="${run.map(svgPath).join("")}"/>`);
   if (scene.logo) {
     const { x, y, side, png } = scene.logo;
-    parts.push(`<image x="${num(x)}" y="${num(y)}" width="${num(side)}" height="${num(side)}" href="data:image/png;base64,${png.toString("base64")}"/>`);
+    parts.push(
+      `<image x="${num(x)}" y="${num(y)}" width="${num(side)}" height="${num(side)}" href="data:image/png;base64,${png.toString("base64")}"/>`,
+    );
   }
   if (scene.caption) parts.push(`<path fill="${scene.caption.color}" d="${scene.caption.outline}"/>`);
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${heightFor(scene, width)}" viewBox="0 0 ${scene.width} ${scene.height}">${parts.join("")}</svg>\n`;
@@ -212,7 +238,12 @@ export async function renderPng(text: string, style: Style, size = DEFAULT_SIZE)
  * The image's RGBA pixels, for the decode check (no PNG encoding in between): `size` pixels
  * wide, or wider for a dense code, so that a module has at least `modulePixels` pixels.
  */
-export async function renderPixels(text: string, style: Style, size: number, modulePixels = 0): Promise<{ data: Uint8ClampedArray; width: number; height: number }> {
+export async function renderPixels(
+  text: string,
+  style: Style,
+  size: number,
+  modulePixels = 0,
+): Promise<{ data: Uint8ClampedArray; width: number; height: number }> {
   const canvas = await drawCanvas(text, style, (width) => Math.max(size, Math.ceil(width * modulePixels)));
   const pixels = canvas.getContext("2d").getImageData(0, 0, canvas.width, canvas.height);
   return { data: new Uint8ClampedArray(pixels.data), width: canvas.width, height: canvas.height };
@@ -228,7 +259,8 @@ const POINTS_PER_MM = 72 / 25.4;
  */
 function sharedFace(doc: PDFKit.PDFDocument, face: Face): void {
   const embedded = (doc as unknown as { _font?: { font?: { postscriptName?: string }; subset?: unknown } })._font;
-  if (embedded?.font?.postscriptName !== face.font.postscriptName || !embedded.subset || embedded.font === face.font) return;
+  if (embedded?.font?.postscriptName !== face.font.postscriptName || !embedded.subset || embedded.font === face.font)
+    return;
   embedded.font = face.font;
   embedded.subset = face.font.createSubset();
 }
@@ -237,7 +269,11 @@ function sharedFace(doc: PDFKit.PDFDocument, face: Face): void {
 export async function renderPdf(text: string, style: Style, sizeMm: number = SIZE_MM.default): Promise<Buffer> {
   const scene = await sceneOf(text, style);
   const width = sizeMm * POINTS_PER_MM;
-  const doc = new PDFDocument({ size: [width, (width * scene.height) / scene.width], margin: 0, info: { Title: "QR code", Producer: "qr-records" } });
+  const doc = new PDFDocument({
+    size: [width, (width * scene.height) / scene.width],
+    margin: 0,
+    info: { Title: "QR code", Producer: "qr-records" },
+  });
   const chunks: Buffer[] = [];
   doc.on("data", (chunk: Buffer) => chunks.push(chunk));
   const ended = new Promise<Buffer>((resolve, reject) => {
@@ -267,7 +303,11 @@ export async function renderPdf(text: string, style: Style, sizeMm: number = SIZ
       doc.registerFont(name, run.face.bytes);
       doc.font(name).fontSize(fontSize);
       sharedFace(doc, run.face);
-      doc.text(run.text, left + run.x * fontSize, baseline, { lineBreak: false, baseline: "alphabetic", features: FEATURES as PDFKit.Mixins.OpenTypeFeatures[] });
+      doc.text(run.text, left + run.x * fontSize, baseline, {
+        lineBreak: false,
+        baseline: "alphabetic",
+        features: FEATURES as PDFKit.Mixins.OpenTypeFeatures[],
+      });
     }
   }
   doc.end();

@@ -3,7 +3,12 @@
 // in the browser: the style editor shows the same reasons as the API's 400.
 
 /** What a style leaves unsaid: black on white, error correction M, the standard 4-module quiet zone. */
-export const DEFAULT_STYLE = { foreground: "#000000", background: "#ffffff", error_correction: "M", margin: 4 } as const;
+export const DEFAULT_STYLE = {
+  foreground: "#000000",
+  background: "#ffffff",
+  error_correction: "M",
+  margin: 4,
+} as const;
 /** Below this WCAG contrast ratio phone cameras start to miss codes. */
 export const MIN_CONTRAST = 3;
 

@@ -13,8 +13,15 @@ const isDefault = (style: Style | undefined) => !style || Object.keys(style).len
  * Refuses (400, nothing stored) the items whose style makes their code unreadable: `batch`
  * names the batch's array, whose invalid items are listed by index as for any other rule.
  */
-export async function refuseUnreadableStyles(items: { text: string; style?: Style }[], batch: "qrcodes" | "dynqrcodes" | null = null): Promise<void> {
-  const reasons = await Promise.all(items.map(({ text, style }) => (isDefault(style) ? null : checkStyle({ text, style: style! }))));
-  const issues = reasons.flatMap((reason, index) => (reason ? [{ path: batch ? [batch, index, "style"] : ["style"], message: unreadable(reason) }] : []));
+export async function refuseUnreadableStyles(
+  items: { text: string; style?: Style }[],
+  batch: "qrcodes" | "dynqrcodes" | null = null,
+): Promise<void> {
+  const reasons = await Promise.all(
+    items.map(({ text, style }) => (isDefault(style) ? null : checkStyle({ text, style: style! }))),
+  );
+  const issues = reasons.flatMap((reason, index) =>
+    reason ? [{ path: batch ? [batch, index, "style"] : ["style"], message: unreadable(reason) }] : [],
+  );
   if (issues.length > 0) throw fromZodIssues(issues);
 }

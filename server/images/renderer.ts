@@ -66,10 +66,14 @@ export const checkStyle = (job: CheckJob): Promise<string | null> => state.check
 export const imageRenderStats = () => ({ drawn: state.drawn, pooled: state.pooled, cached: state.cache.size });
 
 const cacheKey = ({ text, style, size, format, sizeMm }: RenderJob) =>
-  createHash("sha256").update(JSON.stringify([format, format === "pdf" ? sizeMm : size, text, style])).digest("base64url");
+  createHash("sha256")
+    .update(JSON.stringify([format, format === "pdf" ? sizeMm : size, text, style]))
+    .digest("base64url");
 
 const tooMany = () =>
-  new DomainError("rate_limited", "Too many images at once for this key: try again in a moment", undefined, { "Retry-After": "1" });
+  new DomainError("rate_limited", "Too many images at once for this key: try again in a moment", undefined, {
+    "Retry-After": "1",
+  });
 
 /**
  * SVGs of texts up to this many bytes are drawn here (a few ms); longer ones go to the pool like

@@ -18,7 +18,9 @@ const CHECK_MODULE_PIXELS = 3;
 /** The decoder, loaded once per thread from the package's own .wasm (never from a CDN). */
 const decoder = processSingleton("images.zxing", () => {
   // Resolved from the project's root: Next's bundle moves this file, not node_modules.
-  const wasm = readFileSync(createRequire(join(process.cwd(), "package.json")).resolve("zxing-wasm/reader/zxing_reader.wasm"));
+  const wasm = readFileSync(
+    createRequire(join(process.cwd(), "package.json")).resolve("zxing-wasm/reader/zxing_reader.wasm"),
+  );
   return prepareZXingModule({
     overrides: { wasmBinary: wasm.buffer.slice(wasm.byteOffset, wasm.byteOffset + wasm.byteLength) as ArrayBuffer },
     fireImmediately: true,
@@ -26,9 +28,17 @@ const decoder = processSingleton("images.zxing", () => {
 });
 
 /** What zxing reads in an RGBA image, or null. */
-export async function decodePixels(image: { data: Uint8ClampedArray; width: number; height: number }): Promise<string | null> {
+export async function decodePixels(image: {
+  data: Uint8ClampedArray;
+  width: number;
+  height: number;
+}): Promise<string | null> {
   await decoder;
-  const [found] = await readBarcodes({ ...image, colorSpace: "srgb" } as ImageData, { formats: ["QRCode"], tryHarder: true, maxNumberOfSymbols: 1 });
+  const [found] = await readBarcodes({ ...image, colorSpace: "srgb" } as ImageData, {
+    formats: ["QRCode"],
+    tryHarder: true,
+    maxNumberOfSymbols: 1,
+  });
   return found?.text ?? null;
 }
 

@@ -27,15 +27,18 @@ const LAST_USED_RESOLUTION_MS = 60_000;
  * which they were used: one statement for the turn's keys, not one per key (a wave of 3,000 keys
  * was 3,000 statements), and still at once, before the caller's next request.
  */
-const lastUsedWriter = processSingleton("apiKeys.lastUsed", () => new DataLoader<string, void>(
-  async (ids) => {
-    // Without a cache, a key used by several requests of the turn comes once per request.
-    const distinct = [...new Set(ids)];
-    await db.apiKey.updateMany({ where: { id: { in: distinct } }, data: { lastUsedAt: new Date() } }).catch((error) => logError("api_keys.last_used_failed", { keys: distinct.length }, error));
-    return ids.map(() => undefined);
-  },
-  ONE_TURN,
-));
+const lastUsedWriter = processSingleton(
+  "apiKeys.lastUsed",
+  () =>
+    new DataLoader<string, void>(async (ids) => {
+      // Without a cache, a key used by several requests of the turn comes once per request.
+      const distinct = [...new Set(ids)];
+      await db.apiKey
+        .updateMany({ where: { id: { in: distinct } }, data: { lastUsedAt: new Date() } })
+        .catch((error) => logError("api_keys.last_used_failed", { keys: distinct.length }, error));
+      return ids.map(() => undefined);
+    }, ONE_TURN),
+);
 
 export const hashKey = (key: string) => createHash("sha256").update(key).digest("hex");
 
@@ -54,7 +57,15 @@ export type KeySummary = {
 /** A key as the pages show it after it was generated: its prefix and last four. */
 export const keyDisplay = (key: { prefix: string; lastFour: string }) => `${key.prefix}…${key.lastFour}`;
 
-const summary = (key: { id: string; scope: string; prefix: string; lastFour: string; createdAt: Date; activeFrom: Date; lastUsedAt: Date | null }): KeySummary => ({
+const summary = (key: {
+  id: string;
+  scope: string;
+  prefix: string;
+  lastFour: string;
+  createdAt: Date;
+  activeFrom: Date;
+  lastUsedAt: Date | null;
+}): KeySummary => ({
   id: key.id,
   scope: key.scope as KeyScope,
   display: keyDisplay(key),
@@ -70,7 +81,11 @@ export async function liveKey(userId: string, scope: KeyScope): Promise<KeySumma
 }
 
 /** Generates a key; the full key is returned this once and never again. */
-export async function generateKey(userId: string, scope: KeyScope, teamId: string | null = null): Promise<{ key: string; summary: KeySummary }> {
+export async function generateKey(
+  userId: string,
+  scope: KeyScope,
+  teamId: string | null = null,
+): Promise<{ key: string; summary: KeySummary }> {
   const user = await db.user.findUniqueOrThrow({ where: { id: userId } });
   if (scope === "personal" && !hasApiAccess(user.tier)) {
     throw new DomainError("forbidden", "API access requires a Pro or Business plan");
@@ -79,7 +94,10 @@ export async function generateKey(userId: string, scope: KeyScope, teamId: strin
   const limit = await take(`keygen:${userId}`, keyGenerationRule);
   if (!limit.allowed) {
     countRateLimited("key_generation");
-    throw new DomainError("rate_limited", `Too many keys generated: try again in ${Math.ceil(limit.retryAfter / 60)} minute(s)`);
+    throw new DomainError(
+      "rate_limited",
+      `Too many keys generated: try again in ${Math.ceil(limit.retryAfter / 60)} minute(s)`,
+    );
   }
   const key = PREFIX[scope] + randomString(40);
   const now = new Date();
@@ -117,7 +135,14 @@ export const keyActivity = (
   action: "key.generated" | "key.revoked",
   key: { userId: string; teamId: string | null; scope: string; prefix: string; lastFour: string },
   actor: { id: string; label: string },
-): ActivityInput => ({ userId: key.userId, teamId: key.teamId, actor, action, target: keyDisplay(key), detail: { scope: key.scope } });
+): ActivityInput => ({
+  userId: key.userId,
+  teamId: key.teamId,
+  actor,
+  action,
+  target: keyDisplay(key),
+  detail: { scope: key.scope },
+});
 
 /** Revokes a key at once. Returns false when there was no such live key. */
 export async function revokeKey(keyId: string, byUserId: string): Promise<boolean> {
@@ -126,7 +151,15 @@ export async function revokeKey(keyId: string, byUserId: string): Promise<boolea
       where: { id: keyId, live: true },
       data: { live: null, revokedAt: new Date(), revokedById: byUserId },
     });
-    if (count === 1) await recordActivity(keyActivity("key.revoked", await tx.apiKey.findUniqueOrThrow({ where: { id: keyId } }), await actorOf(byUserId, tx)), tx);
+    if (count === 1)
+      await recordActivity(
+        keyActivity(
+          "key.revoked",
+          await tx.apiKey.findUniqueOrThrow({ where: { id: keyId } }),
+          await actorOf(byUserId, tx),
+        ),
+        tx,
+      );
     return count === 1;
   });
 }
@@ -163,7 +196,9 @@ type KeyRow = {
 // being flattened): the generic plan of `hashedKey IN (…)` hashed the hashes and scanned the
 // whole key table, 0.47 ms for 42 hashes among 3,000 keys (and more with every key), against
 // 0.23 ms for 42 index lookups. SQLite already searches the index once per hash.
-const KEY_COLUMNS = (d: Dialect) => `k."hashedKey", k."id", k."userId", k."teamId", k."scope", ${epochMs(d, 'k."revokedAt"')} AS "revokedAt",
+const KEY_COLUMNS = (
+  d: Dialect,
+) => `k."hashedKey", k."id", k."userId", k."teamId", k."scope", ${epochMs(d, 'k."revokedAt"')} AS "revokedAt",
          ${epochMs(d, 'k."activeFrom"')} AS "activeFrom", ${epochMs(d, 'k."lastUsedAt"')} AS "lastUsedAt",
          u."tier" AS "userTier", m."teamId" AS "memberTeamId", m."role" AS "memberRole", o."tier" AS "teamOwnerTier",
          u."libraryVersion" AS "userLibraryVersion", t."libraryVersion" AS "teamLibraryVersion"
@@ -178,15 +213,19 @@ const KEY_LOOKUP = dialectSql((d) =>
     : `SELECT found.* FROM json_array_elements_text(?::json) AS presented(hash)
        CROSS JOIN LATERAL (SELECT ${KEY_COLUMNS(d)} WHERE k."hashedKey" = presented.hash OFFSET 0) AS found`,
 );
-const keyLoader = processSingleton("apiKeys.loader", () => new DataLoader<string, KeyRow | undefined>(
-  async (hashes) => {
-    const rows = await selectRows<KeyRow & { hashedKey: string }>(KEY_LOOKUP, [JSON.stringify(hashes)]);
-    const byHash = new Map(rows.map((row) => [row.hashedKey, row]));
-    return hashes.map((hash) => byHash.get(hash));
-  },
-  // The keys of the requests that arrived in one turn, looked up at its end (setImmediate).
-  ONE_TURN,
-));
+const keyLoader = processSingleton(
+  "apiKeys.loader",
+  () =>
+    new DataLoader<string, KeyRow | undefined>(
+      async (hashes) => {
+        const rows = await selectRows<KeyRow & { hashedKey: string }>(KEY_LOOKUP, [JSON.stringify(hashes)]);
+        const byHash = new Map(rows.map((row) => [row.hashedKey, row]));
+        return hashes.map((hash) => byHash.get(hash));
+      },
+      // The keys of the requests that arrived in one turn, looked up at its end (setImmediate).
+      ONE_TURN,
+    ),
+);
 
 /** A key as presented: its hash and the scope its prefix names, before any lookup. */
 export type PresentedKey = { hash: string; scope: KeyScope };
@@ -227,7 +266,11 @@ export async function authenticateApiKey(presented: PresentedKey): Promise<Princ
     if (key.teamOwnerTier !== "business") {
       throw new DomainError("forbidden", "API access requires a Pro or Business plan");
     }
-    actor = { userId: key.userId, library: { kind: "team", teamId: key.memberTeamId }, role: key.memberRole as Actor["role"] };
+    actor = {
+      userId: key.userId,
+      library: { kind: "team", teamId: key.memberTeamId },
+      role: key.memberRole as Actor["role"],
+    };
     libraryVersion = key.teamLibraryVersion!;
   }
 

@@ -9,9 +9,24 @@ import { hashPassword } from "../accounts/passwords";
 import { copyCreated } from "../scan/live-copy";
 import { inSlices, yieldToIo } from "../platform/event-loop";
 import { changeWithEvents } from "../webhooks";
-import { initialReviewStatus, libraryOwner, libraryWhere, recordCodeActivity, recordCodeDeleted, type Actor, type Library } from "./library";
+import {
+  initialReviewStatus,
+  libraryOwner,
+  libraryWhere,
+  recordCodeActivity,
+  recordCodeDeleted,
+  type Actor,
+  type Library,
+} from "./library";
 import { changedFields, heldPart, needsAdmin, pendingComparison, storedChange } from "../teams/pendingChanges";
-import { dynamicRecordOf, shortUrl, type DynamicCodeInput, type DynamicRecord, type DynamicStatus, type dynamicPatchInput } from "./dynamicRecords";
+import {
+  dynamicRecordOf,
+  shortUrl,
+  type DynamicCodeInput,
+  type DynamicRecord,
+  type DynamicStatus,
+  type dynamicPatchInput,
+} from "./dynamicRecords";
 import { totalScansOf } from "../analytics/analytics";
 import { keysetPages, newestInLibrary, toPage } from "./paging";
 import { refuseUnreadableStyles } from "../images/readableStyles";
@@ -25,11 +40,15 @@ type RuleInput = Partial<Pick<z.infer<typeof dynamicPatchInput>, (typeof RULE_FI
 async function ruleColumnsOf(input: RuleInput): Promise<Partial<RuleColumns>> {
   const json = (value: unknown) => (value === null ? null : JSON.stringify(value));
   return {
-    ...(input.expires_at !== undefined ? { expiresAt: input.expires_at === null ? null : new Date(input.expires_at * 1000) } : {}),
+    ...(input.expires_at !== undefined
+      ? { expiresAt: input.expires_at === null ? null : new Date(input.expires_at * 1000) }
+      : {}),
     ...(input.expired_url !== undefined ? { expiredUrl: input.expired_url } : {}),
     ...(input.targets !== undefined ? { targets: json(input.targets) } : {}),
     ...(input.utm !== undefined ? { utm: json(input.utm) } : {}),
-    ...(input.password !== undefined ? { passwordHash: input.password === null ? null : await hashPassword(input.password) } : {}),
+    ...(input.password !== undefined
+      ? { passwordHash: input.password === null ? null : await hashPassword(input.password) }
+      : {}),
   };
 }
 /** Rows written per event-loop turn (a batch's are written in one transaction, a few at a time). */
@@ -41,7 +60,25 @@ const live = (library: Library) => ({ ...libraryWhere(library), deletedAt: null 
 export async function listDynamicCodes(library: Library, page: { limit?: number; cursor?: string }) {
   const limit = page.limit ?? 50;
   const before = decodeCursor(page.cursor, "dyn");
-  const rows = await newestInLibrary("DynamicCode", ["code", "destinationUrl", "name", "style", "status", "teamId", "expiresAt", "expiredUrl", "targets", "utm", "passwordHash", "pendingChange"], library, { before, limit, liveOnly: true });
+  const rows = await newestInLibrary(
+    "DynamicCode",
+    [
+      "code",
+      "destinationUrl",
+      "name",
+      "style",
+      "status",
+      "teamId",
+      "expiresAt",
+      "expiredUrl",
+      "targets",
+      "utm",
+      "passwordHash",
+      "pendingChange",
+    ],
+    library,
+    { before, limit, liveOnly: true },
+  );
   const result = toPage(rows, limit);
   return { dynqrcodes: result.rows.map(dynamicRecordOf), next_cursor: result.next_cursor };
 }
@@ -55,7 +92,11 @@ export const dynamicDestinations = (
 ): NamedDestination[] => [
   { path: [...at, "destination_url"], label: "destination_url", url: item.destination_url },
   { path: [...at, "expired_url"], label: "expired_url", url: item.expired_url },
-  ...(item.targets ?? []).map((target, i) => ({ path: [...at, "targets", i, "url"], label: `targets[${i}].url`, url: target.url })),
+  ...(item.targets ?? []).map((target, i) => ({
+    path: [...at, "targets", i, "url"],
+    label: `targets[${i}].url`,
+    url: target.url,
+  })),
 ];
 
 /**
@@ -71,11 +112,17 @@ export async function createDynamicCodes(
 ): Promise<DynamicRecord[]> {
   // The checks of a batch's input held the loop already: redirects waiting meanwhile go first.
   if (batch) await yieldToIo();
-  refuseServedShortLinks(actor.servedHosts, items.flatMap((item, i) => dynamicDestinations(item, batch ? ["dynqrcodes", i] : [])));
+  refuseServedShortLinks(
+    actor.servedHosts,
+    items.flatMap((item, i) => dynamicDestinations(item, batch ? ["dynqrcodes", i] : [])),
+  );
   const now = new Date();
   const initial: DynamicStatus = initialReviewStatus(actor.library);
   const statusOf = (i: number) => statuses?.[i] ?? initial;
-  const review = (i: number) => (statusOf(i) === "active" && initial === "draft" ? { reviewedById: actor.userId, reviewedAt: now, publishedAt: now } : {});
+  const review = (i: number) =>
+    statusOf(i) === "active" && initial === "draft"
+      ? { reviewedById: actor.userId, reviewedAt: now, publishedAt: now }
+      : {};
   // Hashed once, before the transaction (scrypt is slow on purpose).
   const rules = await Promise.all(items.map(ruleColumnsOf));
   for (let attempt = 1; ; attempt++) {
@@ -96,7 +143,10 @@ export async function createDynamicCodes(
       ...rules[i],
     }));
     // Checked with the codes themselves: the image encodes the short URL.
-    await refuseUnreadableStyles(rows.map((row, i) => ({ text: shortUrl(row.code), style: items[i].style })), batch ? "dynqrcodes" : null);
+    await refuseUnreadableStyles(
+      rows.map((row, i) => ({ text: shortUrl(row.code), style: items[i].style })),
+      batch ? "dynqrcodes" : null,
+    );
     await yieldToIo();
     // A batch's records serialise half a megabyte of URLs: built a few ms at a time.
     const records: DynamicRecord[] = [];
@@ -113,7 +163,12 @@ export async function createDynamicCodes(
           await tx.dynamicCode.createMany({ data: rows.slice(i, i + ROWS_PER_TURN) });
         }
         if (batch) await yieldToIo();
-        await recordCodeActivity(tx, actor, "code.created", records.map((r) => ({ kind: "dynamic", target: r.code, name: r.name, after: changedFields({}, r)!.after })));
+        await recordCodeActivity(
+          tx,
+          actor,
+          "code.created",
+          records.map((r) => ({ kind: "dynamic", target: r.code, name: r.name, after: changedFields({}, r)!.after })),
+        );
         if (batch) await yieldToIo();
         return { result: records, events: records.map((data) => ({ type: "dynqrcode.created", data })) };
       });
@@ -142,7 +197,8 @@ export function settableStatuses(actor: Pick<Actor, "library" | "role">): Dynami
 /** Why `actor` may not give a code `status`, or null. */
 export function statusChangeProblem(actor: Pick<Actor, "library" | "role">, status: DynamicStatus): DomainError | null {
   if (settableStatuses(actor).includes(status)) return null;
-  if (actor.library.kind === "personal") return new DomainError("invalid", "status draft is only for team library items: use active or paused");
+  if (actor.library.kind === "personal")
+    return new DomainError("invalid", "status draft is only for team library items: use active or paused");
   return new DomainError("forbidden", "Only a team admin can publish");
 }
 
@@ -156,10 +212,23 @@ function checkStatusChange(actor: Actor, status: DynamicStatus): void {
  * change (./pendingChanges.ts) while the rest applies: `held` says so (/v1 answers 202).
  * dynqrcode.updated is sent when something applied, not for a held change alone.
  */
-export async function updateDynamicCode(actor: Actor, input: z.infer<typeof dynamicPatchInput>, lastSeen?: LastSeen): Promise<{ record: DynamicRecord; held: boolean }> {
+export async function updateDynamicCode(
+  actor: Actor,
+  input: z.infer<typeof dynamicPatchInput>,
+  lastSeen?: LastSeen,
+): Promise<{ record: DynamicRecord; held: boolean }> {
   const { code, destination_url, name, status, style } = input;
-  if (destination_url === undefined && name === undefined && status === undefined && style === undefined && RULE_FIELDS.every((field) => input[field] === undefined)) {
-    throw new DomainError("invalid", `Send at least one of destination_url, name, status, style, ${RULE_FIELDS.join(", ")}`);
+  if (
+    destination_url === undefined &&
+    name === undefined &&
+    status === undefined &&
+    style === undefined &&
+    RULE_FIELDS.every((field) => input[field] === undefined)
+  ) {
+    throw new DomainError(
+      "invalid",
+      `Send at least one of destination_url, name, status, style, ${RULE_FIELDS.join(", ")}`,
+    );
   }
   refuseServedShortLinks(actor.servedHosts, dynamicDestinations(input));
   const row = await findLive(actor.library, code);
@@ -179,27 +248,40 @@ export async function updateDynamicCode(actor: Actor, input: z.infer<typeof dyna
     ...(style !== undefined ? { style: JSON.stringify(style) } : {}),
     ...(held ? {} : rules),
   };
-  const by = held && { id: actor.userId, email: (await db.user.findUniqueOrThrow({ where: { id: actor.userId }, select: { email: true } })).email };
+  const by = held && {
+    id: actor.userId,
+    email: (await db.user.findUniqueOrThrow({ where: { id: actor.userId }, select: { email: true } })).email,
+  };
   const updated = await changeWithEvents(actor.library, async (tx) => {
     // With a precondition, written only if no other save came since it was checked.
-    const stored = await tx.dynamicCode.update({
-      where: { id: row.id, ...(lastSeen ? { updatedAt: row.updatedAt } : {}) },
-      data: {
-        ...applied,
-        ...review,
-        ...publish,
-        // A held change replaces the pending one, and the last rejection is no longer news; the live fields keep their time.
-        ...(held && by ? { pendingChange: storedChange(held, by, rules.passwordHash, now), changeRejection: null, ...(Object.keys(applied).length === 0 ? { updatedAt: row.updatedAt } : {}) } : {}),
-      },
-    }).catch((error) => {
-      throw lastSeen && isRecordMissing(error) ? staleSave(lastSeen) : error;
-    });
+    const stored = await tx.dynamicCode
+      .update({
+        where: { id: row.id, ...(lastSeen ? { updatedAt: row.updatedAt } : {}) },
+        data: {
+          ...applied,
+          ...review,
+          ...publish,
+          // A held change replaces the pending one, and the last rejection is no longer news; the live fields keep their time.
+          ...(held && by
+            ? {
+                pendingChange: storedChange(held, by, rules.passwordHash, now),
+                changeRejection: null,
+                ...(Object.keys(applied).length === 0 ? { updatedAt: row.updatedAt } : {}),
+              }
+            : {}),
+        },
+      })
+      .catch((error) => {
+        throw lastSeen && isRecordMissing(error) ? staleSave(lastSeen) : error;
+      });
     const [before, after] = [dynamicRecordOf(row), dynamicRecordOf(stored)];
     const ref = { kind: "dynamic" as const, target: code, name: stored.name };
     const change = changedFields(before, after);
     if (change) await recordCodeActivity(tx, actor, "code.updated", [{ ...ref, ...change }]);
-    if (held) await recordCodeActivity(tx, actor, "code.change_requested", [{ ...ref, ...pendingComparison(after, held) }]);
-    const events = held && Object.keys(applied).length === 0 ? [] : [{ type: "dynqrcode.updated" as const, data: after }];
+    if (held)
+      await recordCodeActivity(tx, actor, "code.change_requested", [{ ...ref, ...pendingComparison(after, held) }]);
+    const events =
+      held && Object.keys(applied).length === 0 ? [] : [{ type: "dynqrcode.updated" as const, data: after }];
     return { result: after, events };
   });
   if (!held || Object.keys(applied).length > 0) await invalidateResolution(code);
@@ -214,7 +296,12 @@ export async function deleteDynamicCode(actor: Actor, code: string) {
   if (needsAdmin(actor, row.publishedAt !== null)) throw new DomainError("forbidden", PUBLISHED_DELETE);
   await changeWithEvents(actor.library, async (tx) => {
     await tx.dynamicCode.update({ where: { id: row.id }, data: { deletedAt: new Date() } });
-    await recordCodeDeleted(tx, actor, { kind: "dynamic", target: row.code, name: row.name }, changedFields(dynamicRecordOf(row), {})!.before);
+    await recordCodeDeleted(
+      tx,
+      actor,
+      { kind: "dynamic", target: row.code, name: row.name },
+      changedFields(dynamicRecordOf(row), {})!.before,
+    );
     return { result: null, events: [{ type: "dynqrcode.deleted", data: dynamicRecordOf(row) }] };
   });
   await invalidateResolution(code);
@@ -227,7 +314,9 @@ export async function deleteDynamicCode(actor: Actor, code: string) {
  * the scan history stays. Returns the codes: once `tx` is committed, `forgetResolutions`.
  */
 export async function deleteLibraryDynamicCodes(tx: Tx, library: Library): Promise<string[]> {
-  const codes = (await tx.dynamicCode.findMany({ where: live(library), select: { code: true } })).map((row) => row.code);
+  const codes = (await tx.dynamicCode.findMany({ where: live(library), select: { code: true } })).map(
+    (row) => row.code,
+  );
   await tx.dynamicCode.updateMany({ where: live(library), data: { deletedAt: new Date() } });
   return codes;
 }
@@ -237,20 +326,51 @@ export const forgetResolutions = (codes: string[]) => Promise.all(codes.map((cod
 
 // The rules come after the contract's first columns; targets and utm as JSON.
 export const DYNAMIC_EXPORT_COLUMNS = [
-  "code", "name", "short_url", "destination_url", "status", "team_id", "created_at", "updated_at", "total_scans",
-  "expires_at", "expired_url", "targets", "utm", "password_protected",
+  "code",
+  "name",
+  "short_url",
+  "destination_url",
+  "status",
+  "team_id",
+  "created_at",
+  "updated_at",
+  "total_scans",
+  "expires_at",
+  "expired_url",
+  "targets",
+  "utm",
+  "password_protected",
 ] as const;
 
 /** Every live dynamic code of the library with its total scans, oldest first, a page at a time. */
 export async function* dynamicExportRows(library: Library): AsyncGenerator<unknown[][]> {
   const pages = keysetPages((after, take) =>
-    db.dynamicCode.findMany({ where: { ...live(library), ...(after ? { id: { gt: after } } : {}) }, orderBy: { id: "asc" }, take }),
+    db.dynamicCode.findMany({
+      where: { ...live(library), ...(after ? { id: { gt: after } } : {}) },
+      orderBy: { id: "asc" },
+      take,
+    }),
   );
   for await (const rows of pages) {
     const total = await totalScansOf(rows.map((r) => r.id));
     yield rows.map((r) => {
       const { expired_url, targets } = rulesRecordOf(r);
-      return [r.code, r.name, shortUrl(r.code), sendableUrl(r.destinationUrl), r.status, r.teamId, r.createdAt, r.updatedAt, total.get(r.id) ?? 0, r.expiresAt, expired_url, targets && JSON.stringify(targets), r.utm, r.passwordHash !== null];
+      return [
+        r.code,
+        r.name,
+        shortUrl(r.code),
+        sendableUrl(r.destinationUrl),
+        r.status,
+        r.teamId,
+        r.createdAt,
+        r.updatedAt,
+        total.get(r.id) ?? 0,
+        r.expiresAt,
+        expired_url,
+        targets && JSON.stringify(targets),
+        r.utm,
+        r.passwordHash !== null,
+      ];
     });
   }
 }

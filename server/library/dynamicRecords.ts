@@ -21,7 +21,9 @@ export const dynamicCodeInput = bodyObject({
 export const dynamicBatchInput = bodyObject({ dynqrcodes: batchArray("dynqrcodes", dynamicCodeInput) });
 /** A dynamic code in a path: documented with its shape (any other text is simply not found). */
 export const CODE_PATTERN = "^[0-9A-Za-z]{8}$";
-export const codeParam = z.string().meta({ description: "The code's 8 characters, as in its short_url.", pattern: CODE_PATTERN });
+export const codeParam = z
+  .string()
+  .meta({ description: "The code's 8 characters, as in its short_url.", pattern: CODE_PATTERN });
 
 export const dynamicPatchInput = bodyObject({
   code: codeParam,
@@ -45,12 +47,24 @@ export const dynamicRecord = z
     created_at: z.number().int().meta({ description: "Seconds since the epoch.", example: 1795392000 }),
     updated_at: z.number().int().meta({ description: "Seconds since the epoch.", example: 1795392000 }),
     ...rulesRecord,
-    pending_change: pendingChangeRecord.nullable().meta({ description: "A writer's change waiting for an admin's review (team codes); null when none." }),
+    pending_change: pendingChangeRecord
+      .nullable()
+      .meta({ description: "A writer's change waiting for an admin's review (team codes); null when none." }),
   })
   .meta({ id: "DynamicQrCode" });
 export type DynamicRecord = z.infer<typeof dynamicRecord>;
 
-type Row = { code: string; destinationUrl: string; name: string; style: string; status: string; teamId: string | null; createdAt: Date | number; updatedAt: Date | number; pendingChange?: string | null } & RuleColumns;
+type Row = {
+  code: string;
+  destinationUrl: string;
+  name: string;
+  style: string;
+  status: string;
+  teamId: string | null;
+  createdAt: Date | number;
+  updatedAt: Date | number;
+  pendingChange?: string | null;
+} & RuleColumns;
 
 export const shortUrl = (code: string) => `${env.shortBaseUrl}/q/${code}`;
 

@@ -32,8 +32,8 @@ export const libraryOwner = (library: Library) =>
   library.kind === "personal" ? { userId: library.userId, teamId: null } : { userId: null, teamId: library.teamId };
 
 /** New items of a team library wait for an admin's review; personal ones are live at once. */
-export const initialReviewStatus = (library: Library): "draft" | "active" => (library.kind === "team" ? "draft" : "active");
-
+export const initialReviewStatus = (library: Library): "draft" | "active" =>
+  library.kind === "team" ? "draft" : "active";
 
 /** A team code as its activity entries name it. */
 export type CodeRef = { kind: "static" | "dynamic"; target: string; name: string };
@@ -46,8 +46,18 @@ export type CodeRef = { kind: "static" | "dynamic"; target: string; name: string
 export async function recordCodeActivity(
   tx: Tx,
   actor: Pick<Actor, "userId" | "library" | "apiKeyId">,
-  action: "code.created" | "code.updated" | "code.deleted" | "code.change_requested" | "code.change_approved" | "code.change_rejected",
-  changes: (CodeRef & { before?: Record<string, ActivityValue> | null; after?: Record<string, ActivityValue> | null; more?: Record<string, ActivityValue> })[],
+  action:
+    | "code.created"
+    | "code.updated"
+    | "code.deleted"
+    | "code.change_requested"
+    | "code.change_approved"
+    | "code.change_rejected",
+  changes: (CodeRef & {
+    before?: Record<string, ActivityValue> | null;
+    after?: Record<string, ActivityValue> | null;
+    more?: Record<string, ActivityValue>;
+  })[],
 ): Promise<void> {
   if (actor.library.kind !== "team" || changes.length === 0) return;
   const teamId = actor.library.teamId;

@@ -20,7 +20,6 @@ import { staticCodeInput } from "./staticRecords";
 import { boundedArray, serialisedDestination, servedShortLinkIssues } from "./validation";
 import { itemKind, type ItemKind } from "../teams/teams";
 
-
 /** A row of the file: its line (for the messages), its cells as the file has them. */
 const importRow = z.strictObject({
   line: z.number().int().min(1),
@@ -32,7 +31,8 @@ const importRow = z.strictObject({
 });
 type ImportRow = z.infer<typeof importRow>;
 
-const rowsOf = (max: number) => boundedArray(max, z.array(importRow).min(1, "Send at least one row").max(max, `Send at most ${max} rows at once`));
+const rowsOf = (max: number) =>
+  boundedArray(max, z.array(importRow).min(1, "Send at least one row").max(max, `Send at most ${max} rows at once`));
 export const importCheckInput = z.object({ scope: libraryKindField, kind: itemKind, rows: rowsOf(IMPORT_CHECK_SIZE) });
 export const importBatchInput = importCheckInput.extend({
   /** The file's SHA-256 (hex): with `position`, the batch's idempotency key. */
@@ -53,8 +53,14 @@ function requestedStatus(actor: Actor, row: ImportRow): DynamicStatus | null {
 
 /** The first problem of a row under the API's rules (a create's body, then who may set its status), or null. */
 function rowProblem(actor: Actor, kind: ItemKind, row: ImportRow): string | null {
-  const parsed = kind === "static" ? staticCodeInput.safeParse({ name: row.name, url: row.url }) : dynamicCodeInput.safeParse({ name: row.name, destination_url: row.url });
-  const issues = [...servedShortLinkIssues(actor.servedHosts, itemDestinations(kind, row.url)), ...(parsed.success ? [] : parsed.error.issues)];
+  const parsed =
+    kind === "static"
+      ? staticCodeInput.safeParse({ name: row.name, url: row.url })
+      : dynamicCodeInput.safeParse({ name: row.name, destination_url: row.url });
+  const issues = [
+    ...servedShortLinkIssues(actor.servedHosts, itemDestinations(kind, row.url)),
+    ...(parsed.success ? [] : parsed.error.issues),
+  ];
   if (issues.length > 0) return fromZodIssues(issues).message;
   if (kind === "static") return row.status?.trim() ? "status is only for dynamic codes" : null;
   const status = row.status?.trim() ?? "";
@@ -86,15 +92,27 @@ export type ImportBatchResult = { created: number; replayed: boolean };
  */
 export async function importBatch(actor: Actor, input: z.infer<typeof importBatchInput>): Promise<ImportBatchResult> {
   const problems = await checkImportRows(actor, input.kind, input.rows);
-  if (problems.length > 0) throw new DomainError("invalid", "Some lines are invalid", problems.map((p) => ({ index: p.line - 1, error: p.error })));
+  if (problems.length > 0)
+    throw new DomainError(
+      "invalid",
+      "Some lines are invalid",
+      problems.map((p) => ({ index: p.line - 1, error: p.error })),
+    );
   const key = `library-import:${input.file}:${input.kind}:${input.position}`;
-  const claim = await claimIdempotencyKey({ library: libraryKey(actor.library), ownerId: actor.userId }, key, requestHash("IMPORT", input.kind, JSON.stringify(input.rows)));
+  const claim = await claimIdempotencyKey(
+    { library: libraryKey(actor.library), ownerId: actor.userId },
+    key,
+    requestHash("IMPORT", input.kind, JSON.stringify(input.rows)),
+  );
   if (claim.replay) return { created: (JSON.parse(claim.replay.body) as { created: number }).created, replayed: true };
   let answer: StoredAnswer | null = null;
   try {
     const created =
       input.kind === "static"
-        ? await createStaticCodes(actor, input.rows.map((r) => ({ name: r.name, url: serialisedDestination(r.url) })))
+        ? await createStaticCodes(
+            actor,
+            input.rows.map((r) => ({ name: r.name, url: serialisedDestination(r.url) })),
+          )
         : await createDynamicCodes(
             actor,
             input.rows.map((r) => ({ name: r.name, destination_url: serialisedDestination(r.url) })),

@@ -5,10 +5,22 @@ import { z } from "zod";
 import { db, dialect, dialectSql, isRecordMissing, selectRows } from "../platform/db";
 import { DomainError, fromZodIssues, invalid, notFound, type BatchItemError } from "../platform/errors";
 import { totalScansOf } from "../analytics/analytics";
-import { createDynamicCodes, deleteDynamicCode, dynamicDestinations, settableStatuses, updateDynamicCode } from "./dynamicCodes";
+import {
+  createDynamicCodes,
+  deleteDynamicCode,
+  dynamicDestinations,
+  settableStatuses,
+  updateDynamicCode,
+} from "./dynamicCodes";
 import { dynamicBatchInput, shortUrl, dynamicPatchInput } from "./dynamicRecords";
 import { libraryCondition, libraryWhere, recordCodeActivity, type Actor, type Library } from "./library";
-import { changedFields, changeRejectionOf, pendingChangeOf, type ChangeRejection, type PendingChangeRecord } from "../teams/pendingChanges";
+import {
+  changedFields,
+  changeRejectionOf,
+  pendingChangeOf,
+  type ChangeRejection,
+  type PendingChangeRecord,
+} from "../teams/pendingChanges";
 import { createStaticCodes, deleteStaticCode, staticDestinations } from "./staticCodes";
 import { staticBatchInput } from "./staticRecords";
 import { parseLines } from "./pastedLines";
@@ -18,7 +30,14 @@ import { resolvedStyle } from "../images/qrStyle";
 import { refuseUnreadableStyles } from "../images/readableStyles";
 import { refuseStale, staleSave, type LastSeen } from "./staleSave";
 import { membershipOf, type ItemKind, type Role } from "../teams/teams";
-import { MAX_BATCH, servedShortLinkIssues, styleField, styleShape, type NamedDestination, type Style } from "./validation";
+import {
+  MAX_BATCH,
+  servedShortLinkIssues,
+  styleField,
+  styleShape,
+  type NamedDestination,
+  type Style,
+} from "./validation";
 import { sendableUrl } from "../platform/urls";
 import { rulesRecordOf, type RulesRecord } from "../rules";
 
@@ -33,7 +52,11 @@ export const MAX_PASTED_LENGTH = 100_000;
  * `servedHosts`: the hosts its request reached (server/platform/served-host.ts), for a call that may
  * write destinations; null for one that writes none.
  */
-export async function actorFor(userId: string, scope: LibraryKind, servedHosts: readonly string[] | null | undefined): Promise<Actor> {
+export async function actorFor(
+  userId: string,
+  scope: LibraryKind,
+  servedHosts: readonly string[] | null | undefined,
+): Promise<Actor> {
   if (scope === "personal") return { userId, library: { kind: "personal", userId }, servedHosts };
   const membership = await membershipOf(userId);
   if (!membership) throw new DomainError("forbidden", "You are not in a team");
@@ -42,10 +65,13 @@ export async function actorFor(userId: string, scope: LibraryKind, servedHosts: 
 
 /** A library item's destination (a static code's url, a dynamic code's destination_url), at its place in a batch of its kind when `index` is given. */
 export const itemDestinations = (kind: ItemKind, url: string, index?: number): NamedDestination[] =>
-  kind === "static" ? staticDestinations({ url }, index === undefined ? [] : ["qrcodes", index]) : dynamicDestinations({ destination_url: url }, index === undefined ? [] : ["dynqrcodes", index]);
+  kind === "static"
+    ? staticDestinations({ url }, index === undefined ? [] : ["qrcodes", index])
+    : dynamicDestinations({ destination_url: url }, index === undefined ? [] : ["dynqrcodes", index]);
 
 export function requireEditor(actor: Actor): void {
-  if (actor.role === "viewer") throw new DomainError("forbidden", "Viewers only read the team library: ask an admin to make you a writer");
+  if (actor.role === "viewer")
+    throw new DomainError("forbidden", "Viewers only read the team library: ask an admin to make you a writer");
 }
 
 /**
@@ -101,18 +127,26 @@ const LIKE_WILDCARD = /[%_]/;
 export async function searchWhere(library: Library, search: string) {
   if (!search) return { statics: {}, dynamics: {} };
   if (dialect === "postgres" || !LIKE_WILDCARD.test(search)) {
-    const containing = dialect === "postgres" ? { contains: escapeLike(search), mode: "insensitive" as const } : { contains: search };
+    const containing =
+      dialect === "postgres" ? { contains: escapeLike(search), mode: "insensitive" as const } : { contains: search };
     return {
       statics: { OR: [{ name: containing }, { url: containing }] },
       dynamics: { OR: [{ name: containing }, { destinationUrl: containing }, { code: containing }] },
     };
   }
   const owner = libraryCondition(library, "c");
-  const holds = (columns: string[]) => columns.map((column) => `instr(lower(c."${column}"), lower(?)) > 0`).join(" OR ");
+  const holds = (columns: string[]) =>
+    columns.map((column) => `instr(lower(c."${column}"), lower(?)) > 0`).join(" OR ");
   const [statics, dynamics] = await Promise.all([
-    selectRows<{ id: string }>(dialectSql(() => `SELECT c."id" FROM "StaticCode" c WHERE ${owner.sql} AND (${holds(["name", "url"])})`), [owner.id, search, search]),
     selectRows<{ id: string }>(
-      dialectSql(() => `SELECT c."id" FROM "DynamicCode" c WHERE ${owner.sql} AND c."deletedAt" IS NULL AND (${holds(["name", "destinationUrl", "code"])})`),
+      dialectSql(() => `SELECT c."id" FROM "StaticCode" c WHERE ${owner.sql} AND (${holds(["name", "url"])})`),
+      [owner.id, search, search],
+    ),
+    selectRows<{ id: string }>(
+      dialectSql(
+        () =>
+          `SELECT c."id" FROM "DynamicCode" c WHERE ${owner.sql} AND c."deletedAt" IS NULL AND (${holds(["name", "destinationUrl", "code"])})`,
+      ),
       [owner.id, search, search, search],
     ),
   ]);
@@ -139,7 +173,12 @@ export async function libraryPage(actor: Actor, query: LibraryPageQuery) {
   const where = libraryWhere(actor.library);
   const matching = await searchWhere(actor.library, search);
   const staticWhere = { ...where, ...matching.statics, ...(query.drafts ? { reviewStatus: "draft" } : {}) };
-  const dynamicWhere = { ...where, deletedAt: null, ...matching.dynamics, ...(query.drafts ? { status: "draft" } : {}) };
+  const dynamicWhere = {
+    ...where,
+    deletedAt: null,
+    ...matching.dynamics,
+    ...(query.drafts ? { status: "draft" } : {}),
+  };
   // The newest page × size of each kind holds every item of the page once merged; a kind left
   // out by the filter reads nothing.
   const take = page * PAGE_SIZE;
@@ -160,17 +199,52 @@ export async function libraryPage(actor: Actor, query: LibraryPageQuery) {
     .slice((page - 1) * PAGE_SIZE, take);
   const totals = await totalScansOf(merged.filter((m) => m.kind === "dynamic").map((m) => m.row.id));
   const items: LibraryItem[] = merged.map(({ kind, row }) => {
-    const common = { name: row.name, style: JSON.parse(row.style) as Style, createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString(), createdBy: row.createdBy.email };
+    const common = {
+      name: row.name,
+      style: JSON.parse(row.style) as Style,
+      createdAt: row.createdAt.toISOString(),
+      updatedAt: row.updatedAt.toISOString(),
+      createdBy: row.createdBy.email,
+    };
     if (kind === "static") {
       const s = row as (typeof statics)[number];
-      return { ...common, kind, id: s.id, url: sendableUrl(s.url), shortUrl: null, status: s.reviewStatus as LibraryItem["status"], totalScans: null, rules: null, pendingChange: null, rejection: null };
+      return {
+        ...common,
+        kind,
+        id: s.id,
+        url: sendableUrl(s.url),
+        shortUrl: null,
+        status: s.reviewStatus as LibraryItem["status"],
+        totalScans: null,
+        rules: null,
+        pendingChange: null,
+        rejection: null,
+      };
     }
     const d = row as (typeof dynamics)[number];
-    return { ...common, kind, id: d.code, url: sendableUrl(d.destinationUrl), shortUrl: shortUrl(d.code), status: d.status as LibraryItem["status"], totalScans: totals.get(d.id) ?? 0, rules: rulesRecordOf(d), pendingChange: pendingChangeOf(d.pendingChange), rejection: changeRejectionOf(d.changeRejection) };
+    return {
+      ...common,
+      kind,
+      id: d.code,
+      url: sendableUrl(d.destinationUrl),
+      shortUrl: shortUrl(d.code),
+      status: d.status as LibraryItem["status"],
+      totalScans: totals.get(d.id) ?? 0,
+      rules: rulesRecordOf(d),
+      pendingChange: pendingChangeOf(d.pendingChange),
+      rejection: changeRejectionOf(d.changeRejection),
+    };
   });
   const total = staticCount + dynamicCount;
   // The statuses the page offers are the ones the update will accept.
-  return { items, page, pages: Math.max(1, Math.ceil(total / PAGE_SIZE)), total, role: actor.role ?? null, statuses: settableStatuses(actor) };
+  return {
+    items,
+    page,
+    pages: Math.max(1, Math.ceil(total / PAGE_SIZE)),
+    total,
+    role: actor.role ?? null,
+    statuses: settableStatuses(actor),
+  };
 }
 
 export type LibraryPage = Awaited<ReturnType<typeof libraryPage>>;
@@ -193,16 +267,30 @@ async function createItems(
       : dynamicBatchInput.safeParse({ dynqrcodes: items.map((i) => ({ name: i.name, destination_url: i.url })) });
   // With the destinations on a /q/ of a host the request reached: every bad line at once (the
   // create functions check those again, as they do for /v1).
-  const issues = [...servedShortLinkIssues(actor.servedHosts, items.flatMap((item, i) => itemDestinations(kind, item.url, i))), ...(batch.success ? [] : batch.error.issues)];
+  const issues = [
+    ...servedShortLinkIssues(
+      actor.servedHosts,
+      items.flatMap((item, i) => itemDestinations(kind, item.url, i)),
+    ),
+    ...(batch.success ? [] : batch.error.issues),
+  ];
   if (issues.length > 0) {
     const error = fromZodIssues(issues);
     if (!error.items) throw earlier.length > 0 ? new DomainError("invalid", "Some lines are invalid", earlier) : error;
-    const all = [...earlier, ...error.items.map((e) => ({ index: reportedIndex(e.index), error: e.error }))].sort((a, b) => a.index - b.index);
+    const all = [...earlier, ...error.items.map((e) => ({ index: reportedIndex(e.index), error: e.error }))].sort(
+      (a, b) => a.index - b.index,
+    );
     throw new DomainError("invalid", "Some items are invalid", all);
   }
   if (earlier.length > 0) throw new DomainError("invalid", "Some lines are invalid", earlier);
-  const data = batch.data as { qrcodes?: { name: string; url: string }[]; dynqrcodes?: { name: string; destination_url: string }[] };
-  const created = kind === "static" ? await createStaticCodes(actor, data.qrcodes!) : await createDynamicCodes(actor, data.dynqrcodes!);
+  const data = batch.data as {
+    qrcodes?: { name: string; url: string }[];
+    dynqrcodes?: { name: string; destination_url: string }[];
+  };
+  const created =
+    kind === "static"
+      ? await createStaticCodes(actor, data.qrcodes!)
+      : await createDynamicCodes(actor, data.dynqrcodes!);
   return created.length;
 }
 
@@ -246,7 +334,10 @@ async function encodedTextOf(actor: Actor, kind: ItemKind, id: string): Promise<
     if (!record) throw notFound("QR code not found");
     return sendableUrl(record.url);
   }
-  const record = await db.dynamicCode.findFirst({ where: { code: id, ...where, deletedAt: null }, select: { code: true } });
+  const record = await db.dynamicCode.findFirst({
+    where: { code: id, ...where, deletedAt: null },
+    select: { code: true },
+  });
   if (!record) throw notFound("Dynamic QR code not found");
   return shortUrl(record.code);
 }
@@ -274,12 +365,21 @@ export async function checkItemStyle(actor: Actor, kind: ItemKind, id: string, i
  * renderer, and why it would be refused (null: "This design scans"). An invalid style
  * (unknown key, unsafe logo) is not drawn at all.
  */
-export async function previewItemStyle(actor: Actor, kind: ItemKind, id: string, input: unknown): Promise<{ svg: string | null; problem: string | null }> {
+export async function previewItemStyle(
+  actor: Actor,
+  kind: ItemKind,
+  id: string,
+  input: unknown,
+): Promise<{ svg: string | null; problem: string | null }> {
   const text = await encodedTextOf(actor, kind, id);
   // A well-formed style is drawn even when it would not scan (with its reason); an unsafe logo never is.
   const shape = styleShape.safeParse(input);
   // Drawn as the image routes draw (a long URL's SVG off the event loop), counted against the user's bound.
-  const svg = shape.success ? await renderImage(`preview:${actor.userId}`, { text, style: shape.data, size: PREVIEW_SIZE, format: "svg" }).then(String).catch(() => null) : null;
+  const svg = shape.success
+    ? await renderImage(`preview:${actor.userId}`, { text, style: shape.data, size: PREVIEW_SIZE, format: "svg" })
+        .then(String)
+        .catch(() => null)
+    : null;
   try {
     await checkItemStyle(actor, kind, id, input);
     return { svg, problem: null };
@@ -295,18 +395,31 @@ const PREVIEW_SIZE = 192;
  * record changed since the editor opened (`lastSeen`). A dynamic code's style is part of its
  * record, so it is saved as a PATCH of it: activity and dynqrcode.updated in one transaction.
  */
-export async function saveStyle(actor: Actor, kind: ItemKind, id: string, input: unknown, lastSeen?: LastSeen): Promise<Style> {
+export async function saveStyle(
+  actor: Actor,
+  kind: ItemKind,
+  id: string,
+  input: unknown,
+  lastSeen?: LastSeen,
+): Promise<Style> {
   requireEditor(actor);
-  if (kind === "dynamic") return (await updateDynamicCode(actor, { code: id, style: styleOf(input) }, lastSeen)).record.style;
+  if (kind === "dynamic")
+    return (await updateDynamicCode(actor, { code: id, style: styleOf(input) }, lastSeen)).record.style;
   const style = await checkItemStyle(actor, kind, id, input);
   await db.$transaction(async (tx) => {
     // Deleted meanwhile (by another tab or person): a 404, never a 500.
-    const row = await tx.staticCode.findFirst({ where: { id, ...libraryWhere(actor.library) }, select: { id: true, name: true, style: true, updatedAt: true } });
+    const row = await tx.staticCode.findFirst({
+      where: { id, ...libraryWhere(actor.library) },
+      select: { id: true, name: true, style: true, updatedAt: true },
+    });
     if (!row) throw notFound("QR code not found");
     refuseStale(row.updatedAt, lastSeen);
     // With a precondition, written only if no other save came since it was read.
     await tx.staticCode
-      .update({ where: { id: row.id, ...(lastSeen ? { updatedAt: row.updatedAt } : {}) }, data: { style: JSON.stringify(style), updatedAt: new Date() } })
+      .update({
+        where: { id: row.id, ...(lastSeen ? { updatedAt: row.updatedAt } : {}) },
+        data: { style: JSON.stringify(style), updatedAt: new Date() },
+      })
       .catch((error) => {
         throw lastSeen && isRecordMissing(error) ? staleSave(lastSeen) : error;
       });

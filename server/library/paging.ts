@@ -4,7 +4,11 @@ import { libraryCondition, type Library } from "./library";
 import { encodeCursor } from "./validation";
 
 /** A record's row as a list page reads it: its timestamps as epoch milliseconds. */
-export type ListedRow<Columns extends string> = { [C in Columns]: string } & { id: string; createdAt: number; updatedAt: number };
+export type ListedRow<Columns extends string> = { [C in Columns]: string } & {
+  id: string;
+  createdAt: number;
+  updatedAt: number;
+};
 
 /**
  * The `limit + 1` newest records of a library older than `before` (for `toPage`), read

@@ -30,7 +30,10 @@ function splitLine(line: string): { name: string; url: string } | null {
  * Pasted lines of `name, url` (blank lines skipped). The name may hold commas: the URL is
  * what follows the comma before the line's last word, when that word looks like a URL.
  */
-export function parseLines(text: string): { items: { line: number; name: string; url: string }[]; problems: { index: number; error: string }[] } {
+export function parseLines(text: string): {
+  items: { line: number; name: string; url: string }[];
+  problems: { index: number; error: string }[];
+} {
   const items: { line: number; name: string; url: string }[] = [];
   const problems: { index: number; error: string }[] = [];
   text.split(/\r?\n/).forEach((raw, i) => {

@@ -3,14 +3,21 @@ import { db } from "../platform/db";
 import { DomainError, notFound } from "../platform/errors";
 import { timeOrderedId } from "../platform/ids";
 import { changeWithEvents } from "../webhooks";
-import { initialReviewStatus, libraryOwner, libraryWhere, recordCodeActivity, recordCodeDeleted, type Actor, type Library } from "./library";
+import {
+  initialReviewStatus,
+  libraryOwner,
+  libraryWhere,
+  recordCodeActivity,
+  recordCodeDeleted,
+  type Actor,
+  type Library,
+} from "./library";
 import { changedFields, needsAdmin } from "../teams/pendingChanges";
 import { keysetPages, newestInLibrary, toPage } from "./paging";
 import { refuseUnreadableStyles } from "../images/readableStyles";
 import { sendableUrl } from "../platform/urls";
 import { decodeCursor, refuseServedShortLinks, type NamedDestination } from "./validation";
 import { staticRecordOf, type StaticCodeInput, type StaticRecord } from "./staticRecords";
-
 
 export async function listStaticCodes(library: Library, page: { limit?: number; cursor?: string }) {
   const limit = page.limit ?? 50;
@@ -21,12 +28,24 @@ export async function listStaticCodes(library: Library, page: { limit?: number; 
 }
 
 /** A static code's destination, at `at` in the input (a batch's item). */
-export const staticDestinations = (item: { url: string }, at: PropertyKey[] = []): NamedDestination[] => [{ path: [...at, "url"], label: "url", url: item.url }];
+export const staticDestinations = (item: { url: string }, at: PropertyKey[] = []): NamedDestination[] => [
+  { path: [...at, "url"], label: "url", url: item.url },
+];
 
 /** Creates every item or none (one statement, one transaction); `batch`: refusals are listed by index. */
-export async function createStaticCodes(actor: Actor, items: StaticCodeInput[], batch = false): Promise<StaticRecord[]> {
-  refuseServedShortLinks(actor.servedHosts, items.flatMap((item, i) => staticDestinations(item, batch ? ["qrcodes", i] : [])));
-  await refuseUnreadableStyles(items.map((item) => ({ text: item.url, style: item.style })), batch ? "qrcodes" : null);
+export async function createStaticCodes(
+  actor: Actor,
+  items: StaticCodeInput[],
+  batch = false,
+): Promise<StaticRecord[]> {
+  refuseServedShortLinks(
+    actor.servedHosts,
+    items.flatMap((item, i) => staticDestinations(item, batch ? ["qrcodes", i] : [])),
+  );
+  await refuseUnreadableStyles(
+    items.map((item) => ({ text: item.url, style: item.style })),
+    batch ? "qrcodes" : null,
+  );
   const now = new Date();
   const rows = items.map((item) => ({
     id: timeOrderedId("qr"),
@@ -43,7 +62,12 @@ export async function createStaticCodes(actor: Actor, items: StaticCodeInput[], 
   const records = rows.map(staticRecordOf);
   return changeWithEvents(actor.library, async (tx) => {
     await tx.staticCode.createMany({ data: rows });
-    await recordCodeActivity(tx, actor, "code.created", records.map((r) => ({ kind: "static", target: r.qr_id, name: r.name, after: changedFields({}, r)!.after })));
+    await recordCodeActivity(
+      tx,
+      actor,
+      "code.created",
+      records.map((r) => ({ kind: "static", target: r.qr_id, name: r.name, after: changedFields({}, r)!.after })),
+    );
     return { result: records, events: records.map((data) => ({ type: "qrcode.created", data })) };
   });
 }
@@ -53,10 +77,19 @@ export async function deleteStaticCode(actor: Actor, qrId: string) {
     const row = await tx.staticCode.findFirst({ where: { id: qrId, ...libraryWhere(actor.library) } });
     if (!row) throw notFound("QR code not found");
     // An approved team code is printed: only an admin deletes it (as a published dynamic code).
-    if (needsAdmin(actor, row.reviewStatus === "active")) throw new DomainError("forbidden", "Only a team admin can delete a published code");
+    if (needsAdmin(actor, row.reviewStatus === "active"))
+      throw new DomainError("forbidden", "Only a team admin can delete a published code");
     await tx.staticCode.delete({ where: { id: row.id } });
-    await recordCodeDeleted(tx, actor, { kind: "static", target: row.id, name: row.name }, changedFields(staticRecordOf(row), {})!.before);
-    return { result: { qr_id: qrId, deleted: true as const }, events: [{ type: "qrcode.deleted", data: staticRecordOf(row) }] };
+    await recordCodeDeleted(
+      tx,
+      actor,
+      { kind: "static", target: row.id, name: row.name },
+      changedFields(staticRecordOf(row), {})!.before,
+    );
+    return {
+      result: { qr_id: qrId, deleted: true as const },
+      events: [{ type: "qrcode.deleted", data: staticRecordOf(row) }],
+    };
   });
 }
 

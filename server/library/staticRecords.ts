@@ -6,7 +6,11 @@ import { capacityProblem } from "../images/qrImage";
 import { resolvedStyle } from "../images/qrStyle";
 import { batchArray, bodyObject, nameField, styleField, toSeconds, urlField } from "./validation";
 
-export const staticCodeInput = bodyObject({ url: urlField("url"), name: nameField, style: styleField.optional() }).superRefine((item, ctx) => {
+export const staticCodeInput = bodyObject({
+  url: urlField("url"),
+  name: nameField,
+  style: styleField.optional(),
+}).superRefine((item, ctx) => {
   // The image encodes the URL itself: refuse one that no QR code at the style's level can hold.
   const problem = capacityProblem(item.url, resolvedStyle(item.style ?? {}).error_correction);
   if (problem) ctx.addIssue({ code: "custom", path: ["url"], message: `url ${problem}` });

@@ -4,17 +4,36 @@ import { z } from "zod";
 import { fromZodIssues, invalid } from "../platform/errors";
 import { env } from "../platform/env";
 import { processSingleton } from "../platform/process-singleton";
-import { leadsToShortLink, MAX_URL_LENGTH, ownHostOfBase, ownHostOfHeader, parsedHttpUrl, serialisedUrl, type OwnHost } from "../platform/urls";
+import {
+  leadsToShortLink,
+  MAX_URL_LENGTH,
+  ownHostOfBase,
+  ownHostOfHeader,
+  parsedHttpUrl,
+  serialisedUrl,
+  type OwnHost,
+} from "../platform/urls";
 import { undrawableCharacters } from "../images/frameText";
 import { logoProblem } from "../images/logo";
-import { cheapUnreadableReason, FINDER_SHAPES, FRAME_TEXT_MAX, LOGO_SIZE, MAX_LOGO_BYTES, MODULE_SHAPES, unreadable } from "../images/qrStyle";
+import {
+  cheapUnreadableReason,
+  FINDER_SHAPES,
+  FRAME_TEXT_MAX,
+  LOGO_SIZE,
+  MAX_LOGO_BYTES,
+  MODULE_SHAPES,
+  unreadable,
+} from "../images/qrStyle";
 
 type Issue = { input?: unknown };
 const required = (field: string, expected: string) => (issue: Issue) =>
   issue.input === undefined ? `${field} is required` : `${field} must be ${expected}`;
 
 /** The service's configured base URLs as own hosts (read once: the environment is fixed). */
-const baseHosts = () => processSingleton("validation.baseHosts", () => [env.shortBaseUrl, env.appUrl].map(ownHostOfBase).filter((h): h is OwnHost => h !== null));
+const baseHosts = () =>
+  processSingleton("validation.baseHosts", () =>
+    [env.shortBaseUrl, env.appUrl].map(ownHostOfBase).filter((h): h is OwnHost => h !== null),
+  );
 
 /**
  * Why `value` is not an acceptable destination, or null. Cheap rules first: the length of the
@@ -26,7 +45,9 @@ export function urlProblem(value: string): string | null {
 
 type CheckedUrl = { value: string; problem: string | null; serialised: string };
 /** The last URL checked: a field's rule, its message and its serialisation ask about the same string in turn; parsed once. */
-const lastChecked = processSingleton("validation.lastCheckedUrl", (): { url: CheckedUrl } => ({ url: { value: "", problem: "must be an absolute http or https URL", serialised: "" } }));
+const lastChecked = processSingleton("validation.lastCheckedUrl", (): { url: CheckedUrl } => ({
+  url: { value: "", problem: "must be an absolute http or https URL", serialised: "" },
+}));
 
 function checkedDestination(value: string): CheckedUrl {
   if (value === lastChecked.url.value) return lastChecked.url;
@@ -36,7 +57,10 @@ function checkedDestination(value: string): CheckedUrl {
   if (!url || value.trim() !== value || !url.hostname) return serialised("must be an absolute http or https URL");
   if (url.username || url.password) return serialised("must not contain credentials");
   const text = serialisedUrl(url, value);
-  if (text.length > MAX_URL_LENGTH) return serialised(`must be at most ${MAX_URL_LENGTH} characters once encoded (a character outside ASCII takes up to 9, as %XX)`);
+  if (text.length > MAX_URL_LENGTH)
+    return serialised(
+      `must be at most ${MAX_URL_LENGTH} characters once encoded (a character outside ASCII takes up to 9, as %XX)`,
+    );
   if (leadsToShortLink(url, baseHosts())) return serialised(LOOP);
   return serialised(null, text);
 }
@@ -47,7 +71,9 @@ export const serialisedDestination = (value: string): string => checkedDestinati
 
 /** A URL field's string rule: refused (and nothing after it run) unless `urlProblem` passes, then serialised. */
 export const checkedUrl = (schema: z.ZodString, message: (issue: z.core.$ZodRawIssue) => string) =>
-  schema.refine((value) => urlProblem(value) === null, { error: message, abort: true }).overwrite(serialisedDestination);
+  schema
+    .refine((value) => urlProblem(value) === null, { error: message, abort: true })
+    .overwrite(serialisedDestination);
 
 /** A destination the request names by the label its message uses (`targets[0].url`), at its place in the input (`["dynqrcodes", 2, "targets", 0, "url"]`). */
 export type NamedDestination = { path: PropertyKey[]; label: string; url: string | null | undefined };
@@ -57,7 +83,10 @@ export type NamedDestination = { path: PropertyKey[]; label: string; url: string
  * request reached (`servedHostsOf`). The schemas refuse the configured base URLs themselves;
  * this is checked by the domain, which gets the hosts with the actor. Worded as a failed input check.
  */
-export function servedShortLinkIssues(servedHosts: readonly string[] | null | undefined, destinations: NamedDestination[]): { path: PropertyKey[]; message: string }[] {
+export function servedShortLinkIssues(
+  servedHosts: readonly string[] | null | undefined,
+  destinations: NamedDestination[],
+): { path: PropertyKey[]; message: string }[] {
   if (!servedHosts || servedHosts.length === 0) return [];
   const hosts = servedHosts.map(ownHostOfHeader).filter((h): h is OwnHost => h !== null);
   return destinations.flatMap(({ path, label, url }) => {
@@ -68,14 +97,25 @@ export function servedShortLinkIssues(servedHosts: readonly string[] | null | un
 }
 
 /** The same, thrown as a failed input check (a batch's items by index). */
-export function refuseServedShortLinks(servedHosts: readonly string[] | null | undefined, destinations: NamedDestination[]): void {
+export function refuseServedShortLinks(
+  servedHosts: readonly string[] | null | undefined,
+  destinations: NamedDestination[],
+): void {
   const issues = servedShortLinkIssues(servedHosts, destinations);
   if (issues.length > 0) throw fromZodIssues(issues);
 }
 
 export const urlField = (field: string) =>
-  checkedUrl(z.string({ error: required(field, "a string") }), (issue) => `${field} ${urlProblem(issue.input as string)}`)
-    .meta({ description: "Absolute http or https URL, at most 2048 characters as sent and once encoded, no credentials; stored and echoed as its WHATWG serialisation (punycode host, percent-encoded UTF-8).", example: "https://example.com/menu", format: "uri", maxLength: 2048 });
+  checkedUrl(
+    z.string({ error: required(field, "a string") }),
+    (issue) => `${field} ${urlProblem(issue.input as string)}`,
+  ).meta({
+    description:
+      "Absolute http or https URL, at most 2048 characters as sent and once encoded, no credentials; stored and echoed as its WHATWG serialisation (punycode host, percent-encoded UTF-8).",
+    example: "https://example.com/menu",
+    format: "uri",
+    maxLength: 2048,
+  });
 
 /** Control characters (a NUL would go raw into CSV exports), never part of a name. */
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
@@ -90,13 +130,23 @@ export const nameField = z
     // (two units a character at most): a megabyte is refused before it is split.
     const trimmed = value.trim();
     const length = trimmed.length > 2 * MAX_NAME_LENGTH ? Infinity : [...trimmed].length;
-    if (length < 1 || length > MAX_NAME_LENGTH) ctx.addIssue({ code: "custom", message: `name must be 1 to ${MAX_NAME_LENGTH} characters (after trimming)` });
-    else if (CONTROL.test(value)) ctx.addIssue({ code: "custom", message: "name must not contain control characters (line breaks, tabs, NUL)" });
+    if (length < 1 || length > MAX_NAME_LENGTH)
+      ctx.addIssue({ code: "custom", message: `name must be 1 to ${MAX_NAME_LENGTH} characters (after trimming)` });
+    else if (CONTROL.test(value))
+      ctx.addIssue({ code: "custom", message: "name must not contain control characters (line breaks, tabs, NUL)" });
   })
-  .meta({ description: "Display name, 1 to 200 characters (after trimming), no control characters.", example: "Lunch menu", minLength: 1, maxLength: 200, pattern: "^[^\\u0000-\\u001f\\u007f-\\u009f]+$" });
+  .meta({
+    description: "Display name, 1 to 200 characters (after trimming), no control characters.",
+    example: "Lunch menu",
+    minLength: 1,
+    maxLength: 200,
+    pattern: "^[^\\u0000-\\u001f\\u007f-\\u009f]+$",
+  });
 
 const colour = (field: string) =>
-  z.string({ error: `style.${field} must be a colour like #1a2b3c` }).regex(/^#[0-9a-fA-F]{6}$/, `style.${field} must be a colour like #1a2b3c`);
+  z
+    .string({ error: `style.${field} must be a colour like #1a2b3c` })
+    .regex(/^#[0-9a-fA-F]{6}$/, `style.${field} must be a colour like #1a2b3c`);
 
 /** "ไ (U+0E44)", and "U+E000" alone for what shows as nothing or a box (private use, unassigned, format characters). */
 function codePointName(c: string): string {
@@ -112,15 +162,21 @@ export const styleShape = z.strictObject(
   {
     foreground: colour("foreground").optional(),
     background: colour("background").optional(),
-    error_correction: z.enum(["L", "M", "Q", "H"], { error: "style.error_correction must be one of L, M, Q, H" }).optional(),
+    error_correction: z
+      .enum(["L", "M", "Q", "H"], { error: "style.error_correction must be one of L, M, Q, H" })
+      .optional(),
     margin: z
       .number({ error: "style.margin must be an integer from 0 to 16" })
       .int("style.margin must be an integer from 0 to 16")
       .min(0, "style.margin must be an integer from 0 to 16")
       .max(16, "style.margin must be an integer from 0 to 16")
       .optional(),
-    module_shape: z.enum(MODULE_SHAPES, { error: `style.module_shape must be one of ${MODULE_SHAPES.join(", ")}` }).optional(),
-    finder_shape: z.enum(FINDER_SHAPES, { error: `style.finder_shape must be one of ${FINDER_SHAPES.join(", ")}` }).optional(),
+    module_shape: z
+      .enum(MODULE_SHAPES, { error: `style.module_shape must be one of ${MODULE_SHAPES.join(", ")}` })
+      .optional(),
+    finder_shape: z
+      .enum(FINDER_SHAPES, { error: `style.finder_shape must be one of ${FINDER_SHAPES.join(", ")}` })
+      .optional(),
     finder_color: colour("finder_color").optional(),
     logo: z
       .string({ error: "style.logo must be a data URL string" })
@@ -130,18 +186,34 @@ export const styleShape = z.strictObject(
         if (problem) ctx.addIssue({ code: "custom", message: problem });
       })
       .optional(),
-    logo_size: z.number({ error: logoSizeProblem }).int(logoSizeProblem).min(LOGO_SIZE.min, logoSizeProblem).max(LOGO_SIZE.max, logoSizeProblem).optional(),
+    logo_size: z
+      .number({ error: logoSizeProblem })
+      .int(logoSizeProblem)
+      .min(LOGO_SIZE.min, logoSizeProblem)
+      .max(LOGO_SIZE.max, logoSizeProblem)
+      .optional(),
     frame: z
       .strictObject(
         {
           text: z
             .string({ error: frameTextProblem })
             // Split into characters only when short enough to pass (two UTF-16 units a character at most).
-            .refine((text) => text.length <= FRAME_TEXT_MAX * 2 && [...text].length >= 1 && [...text].length <= FRAME_TEXT_MAX && !CONTROL.test(text), { message: frameTextProblem, abort: true })
+            .refine(
+              (text) =>
+                text.length <= FRAME_TEXT_MAX * 2 &&
+                [...text].length >= 1 &&
+                [...text].length <= FRAME_TEXT_MAX &&
+                !CONTROL.test(text),
+              { message: frameTextProblem, abort: true },
+            )
             // After the length: at most 24 characters reach the fonts' tables.
             .superRefine((text, ctx) => {
               const missing = undrawableCharacters(text);
-              if (missing.length > 0) ctx.addIssue({ code: "custom", message: `style.frame.text has characters no font can draw: ${missing.map(codePointName).join(", ")}` });
+              if (missing.length > 0)
+                ctx.addIssue({
+                  code: "custom",
+                  message: `style.frame.text has characters no font can draw: ${missing.map(codePointName).join(", ")}`,
+                });
             }),
           color: colour("frame.color"),
         },
@@ -171,7 +243,15 @@ export const styleField = styleShape
       "QR styling, echoed as sent; `{}` when not sent. A style is accepted only if the code it draws decodes at 256 px " +
       "(otherwise 400 `style makes the code unreadable: <reason>`). `logo` (PNG or SVG data URL, at most 64 KiB) raises error correction to H; " +
       "`logo_size` is the share of the code's area it covers in percent (1 to 50, default 8; above 10 refused: more than error correction H restores with margin).",
-    example: { foreground: "#000000", background: "#ffffff", error_correction: "M", margin: 4, module_shape: "rounded", finder_shape: "rounded", frame: { text: "Scan me", color: "#1a2b3c" } },
+    example: {
+      foreground: "#000000",
+      background: "#ffffff",
+      error_correction: "M",
+      margin: 4,
+      module_shape: "rounded",
+      finder_shape: "rounded",
+      frame: { text: "Scan me", color: "#1a2b3c" },
+    },
   });
 
 export type Style = z.infer<typeof styleField>;
@@ -227,7 +307,8 @@ export const encodeCursor = (id: string) => Buffer.from(id).toString("base64url"
 export function decodeCursor(cursor: string | undefined, prefix: string): string | undefined {
   if (cursor === undefined) return undefined;
   const id = Buffer.from(cursor, "base64url").toString();
-  if (!new RegExp(`^${prefix}_[0-9a-z]{21}$`).test(id)) throw invalid("cursor is not valid: pass the next_cursor of a previous page");
+  if (!new RegExp(`^${prefix}_[0-9a-z]{21}$`).test(id))
+    throw invalid("cursor is not valid: pass the next_cursor of a previous page");
   return id;
 }
 

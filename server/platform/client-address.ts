@@ -16,7 +16,10 @@ const entries = (forwardedFor: string | string[] | null | undefined) =>
     .filter(Boolean);
 
 /** From the TCP peer and the X-Forwarded-For header it sent. */
-export function addressFromSocket(remoteAddress: string | undefined, forwardedFor: string | string[] | undefined): string {
+export function addressFromSocket(
+  remoteAddress: string | undefined,
+  forwardedFor: string | string[] | undefined,
+): string {
   const peer = remoteAddress ?? "unknown";
   return env.trustProxy ? (entries(forwardedFor)[0] ?? peer) : peer;
 }

@@ -29,7 +29,10 @@ const LOCK_SLICE_MS = 100;
 
 type SqliteConnection = { connection: Database.Database; statements: Map<string, Database.Statement> };
 /** The driver-level connections, one set per process (server/platform/process-singleton.ts). */
-const connections: { pgPool?: Pool; reader?: SqliteConnection; writer?: SqliteConnection } = processSingleton("db.connections", () => ({}));
+const connections: { pgPool?: Pool; reader?: SqliteConnection; writer?: SqliteConnection } = processSingleton(
+  "db.connections",
+  () => ({}),
+);
 
 /**
  * A new connection not made within this long fails: a PostgreSQL that is stopped refuses at
@@ -53,7 +56,11 @@ function pgPool(): Pool {
     // The background thread has a pool of its own: the scan writer's one batch at a time beside
     // the dispatcher's lanes (2 each, as when each had a thread, so that lanes never keep a batch
     // waiting past the connection timeout).
-    const pool = new Pool({ ...pgConfigFromUrl(env.databaseUrl), max: isMainThread ? 20 : 4, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+    const pool = new Pool({
+      ...pgConfigFromUrl(env.databaseUrl),
+      max: isMainThread ? 20 : 4,
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    });
     // A connection cut while idle (a restart) is dropped by the pool; without a listener it
     // would end the process.
     pool.on("error", () => undefined);
@@ -76,9 +83,13 @@ function watchStalls(pool: Pool): void {
   pool.on("remove", (client) => held.delete(client));
   let probing = false;
   let downUntil = 0;
-  const heldLongerThan = (ms: number) => [...held].filter(([, since]) => Date.now() - since > ms).map(([client]) => client);
+  const heldLongerThan = (ms: number) =>
+    [...held].filter(([, since]) => Date.now() - since > ms).map(([client]) => client);
   const cut = (clients: PoolClient[]) => {
-    for (const client of clients) (client as unknown as { connection: { stream: { destroy(error?: Error): void } } }).connection.stream.destroy(new Error("Connection terminated: the database did not answer"));
+    for (const client of clients)
+      (client as unknown as { connection: { stream: { destroy(error?: Error): void } } }).connection.stream.destroy(
+        new Error("Connection terminated: the database did not answer"),
+      );
   };
   setInterval(() => {
     if (Date.now() < downUntil) return cut(heldLongerThan(SUSPECT_MS));
@@ -96,7 +107,11 @@ function watchStalls(pool: Pool): void {
 
 /** Whether the database answers a fresh connection's `SELECT 1` within PROBE_MS. */
 async function answers(): Promise<boolean> {
-  const client = new Client({ ...pgConfigFromUrl(env.databaseUrl), connectionTimeoutMillis: PROBE_MS, query_timeout: PROBE_MS });
+  const client = new Client({
+    ...pgConfigFromUrl(env.databaseUrl),
+    connectionTimeoutMillis: PROBE_MS,
+    query_timeout: PROBE_MS,
+  });
   client.on("error", () => undefined);
   try {
     await client.connect();
@@ -145,8 +160,11 @@ function immediateTransactions(factory: PrismaBetterSqlite3): PrismaBetterSqlite
 }
 
 function createClient(): Db {
-  if (dialect === "postgres") return new PostgresClient({ adapter: new PrismaPg(pgPool(), { disposeExternalPool: true }) }) as unknown as Db;
-  const adapter = immediateTransactions(new PrismaBetterSqlite3({ url: `file:${sqliteFileOf(env.databaseUrl)}`, timeout: LOCK_WAIT_MS }));
+  if (dialect === "postgres")
+    return new PostgresClient({ adapter: new PrismaPg(pgPool(), { disposeExternalPool: true }) }) as unknown as Db;
+  const adapter = immediateTransactions(
+    new PrismaBetterSqlite3({ url: `file:${sqliteFileOf(env.databaseUrl)}`, timeout: LOCK_WAIT_MS }),
+  );
   const client = new SqliteClient({ adapter });
   // WAL lets readers run beside the writer; it is a property of the file, set once.
   void client.$queryRawUnsafe("PRAGMA journal_mode = WAL").catch(() => undefined);
@@ -164,7 +182,9 @@ export function isDatabaseUnreachable(error: unknown): boolean {
   const e = error as { code?: string; message?: string } | null;
   if (!e || typeof e !== "object") return false;
   if (e.code === "P1001" || e.code === "P1017" || e.code === "ECONNREFUSED" || e.code === "ECONNRESET") return true;
-  return /Can't reach database server|Connection terminated|timeout exceeded when trying to connect|ECONNREFUSED|terminating connection due to administrator command|the database system is (shutting down|starting up)|Server has closed the connection|Client has encountered a connection error/.test(e.message ?? "");
+  return /Can't reach database server|Connection terminated|timeout exceeded when trying to connect|ECONNREFUSED|terminating connection due to administrator command|the database system is (shutting down|starting up)|Server has closed the connection|Client has encountered a connection error/.test(
+    e.message ?? "",
+  );
 }
 
 /** A write refused by a unique index (Prisma's P2002): the callers turn it into a conflict or retry. */
@@ -186,7 +206,8 @@ function pgStatement(sql: string, values: unknown[], arrays = false) {
 
 function openSqlite(role: "reader" | "writer"): SqliteConnection {
   const file = sqliteFileOf(env.databaseUrl);
-  if (role === "reader") return { connection: new Database(file, { readonly: true, fileMustExist: true }), statements: new Map() };
+  if (role === "reader")
+    return { connection: new Database(file, { readonly: true, fileMustExist: true }), statements: new Map() };
   // The main thread's writer never lets SQLite wait for the lock, a worker's for a slice at a time (see `beginImmediate`).
   const connection = new Database(file, { fileMustExist: true, timeout: isMainThread ? 0 : LOCK_SLICE_MS });
   // As on Prisma's connection (createClient): the embedded database's documented durability.
@@ -211,7 +232,9 @@ function sqliteStatement(role: "reader" | "writer", sql: string): Database.State
  */
 async function read(sql: DialectSql, params: unknown[], arrays: boolean): Promise<unknown[]> {
   if (dialect === "postgres") return (await pgPool().query(pgStatement(sql.postgres, params, arrays))).rows;
-  return sqliteStatement("reader", sql.sqlite).raw(arrays).all(...params);
+  return sqliteStatement("reader", sql.sqlite)
+    .raw(arrays)
+    .all(...params);
 }
 
 /**
@@ -228,7 +251,12 @@ export type RunEach = (sql: DialectSql, rows: unknown[][]) => Promise<unknown[]>
  * PostgreSQL type of each column that is not text. `tail` (ON CONFLICT …, RETURNING …) is
  * the same in both.
  */
-export function insertEach(table: string, columns: readonly string[], casts: Record<string, string>, tail = ""): DialectSql {
+export function insertEach(
+  table: string,
+  columns: readonly string[],
+  casts: Record<string, string>,
+  tail = "",
+): DialectSql {
   const names = columns.map((c) => `"${c}"`).join(", ");
   const unpacked = columns.map((c, i) => (casts[c] ? `(e ->> ${i})::${casts[c]}` : `e ->> ${i}`)).join(", ");
   return {
@@ -248,12 +276,17 @@ export function insertEach(table: string, columns: readonly string[], casts: Rec
  * On SQLite `work` must not wait for anything but its `runEach` calls (which run at once): a
  * Prisma transaction of the same thread waiting for the lock blocks the thread until it is free.
  */
-export async function writeTransaction<T>(work: (runEach: RunEach) => Promise<T>, options: { durable: boolean } = { durable: true }): Promise<T> {
+export async function writeTransaction<T>(
+  work: (runEach: RunEach) => Promise<T>,
+  options: { durable: boolean } = { durable: true },
+): Promise<T> {
   if (dialect === "postgres") {
     const client = await pgPool().connect();
     try {
       await client.query(options.durable ? "BEGIN" : "BEGIN; SET LOCAL synchronous_commit TO OFF");
-      const result = await work(async (sql, rows) => (await client.query(pgStatement(sql.postgres, [JSON.stringify(rows)]))).rows);
+      const result = await work(
+        async (sql, rows) => (await client.query(pgStatement(sql.postgres, [JSON.stringify(rows)]))).rows,
+      );
       await client.query("COMMIT");
       client.release();
       return result;
@@ -299,7 +332,10 @@ export async function writeTransaction<T>(work: (runEach: RunEach) => Promise<T>
 }
 
 /** The end of the last SQLite write transaction this thread queued (`writeTransaction`), and whether this thread stopped writing. */
-const writerTurns = processSingleton("db.writerTurns", () => ({ last: Promise.resolve() as Promise<unknown>, stopped: false }));
+const writerTurns = processSingleton("db.writerTurns", () => ({
+  last: Promise.resolve() as Promise<unknown>,
+  stopped: false,
+}));
 
 /**
  * This thread begins no more SQLite write transactions: one that waits for the lock gives up
@@ -317,7 +353,7 @@ export function stopWriting(): void {
  * inside SQLite, LOCK_SLICE_MS at a time, and looks for a stop between two waits.
  */
 async function beginImmediate(): Promise<void> {
-  for (const end = Date.now() + LOCK_WAIT_MS; ; ) {
+  for (const end = Date.now() + LOCK_WAIT_MS; ;) {
     if (writerTurns.stopped) throw new Error("SQLite writes stopped: the thread is ending");
     try {
       sqliteStatement("writer", "BEGIN IMMEDIATE").run();
@@ -337,7 +373,8 @@ export function storedTime(epochMs: number): string {
   // The scan writer stores one per scan, and toISOString formats through printf: the text up to
   // the second is made once a second.
   const second = Math.floor(epochMs / 1000);
-  if (second !== lastSecond.at) Object.assign(lastSecond, { at: second, text: new Date(second * 1000).toISOString().slice(0, 20) });
+  if (second !== lastSecond.at)
+    Object.assign(lastSecond, { at: second, text: new Date(second * 1000).toISOString().slice(0, 20) });
   return `${lastSecond.text}${String(epochMs - second * 1000).padStart(3, "0")}+00:00`;
 }
 const lastSecond = processSingleton("storedTime.second", () => ({ at: NaN, text: "" }));
@@ -358,4 +395,6 @@ export function dialectSql(build: (dialect: Dialect) => string): DialectSql {
 
 /** A timestamp column (stored as UTC by Prisma) as epoch milliseconds, or null. */
 export const epochMs = (dialect: Dialect, column: string) =>
-  dialect === "sqlite" ? `CAST(round((julianday(${column}) - 2440587.5) * 86400000) AS INTEGER)` : `round(extract(epoch from ${column}) * 1000)::float8`;
+  dialect === "sqlite"
+    ? `CAST(round((julianday(${column}) - 2440587.5) * 86400000) AS INTEGER)`
+    : `round(extract(epoch from ${column}) * 1000)::float8`;

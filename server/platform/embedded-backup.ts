@@ -4,7 +4,18 @@
 // copy is consistent, holds every transaction committed before it began, and is compacted.
 // A restore replaces the database file, so it refuses while any server uses it: each server
 // on an embedded database leaves its process id in `<file>.servers/` while it runs.
-import { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmdirSync, rmSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  renameSync,
+  rmdirSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 
@@ -83,7 +94,8 @@ function check(file: string): void {
  */
 export function restoreEmbedded(file: string, backup: string): { kept: string | null } {
   const users = serversUsing(file);
-  if (users.length > 0) throw new Error(`Refusing to restore: a server uses ${file} (process ${users.join(", ")}); stop it first`);
+  if (users.length > 0)
+    throw new Error(`Refusing to restore: a server uses ${file} (process ${users.join(", ")}); stop it first`);
   check(backup);
   let kept: string | null = null;
   if (existsSync(file)) {

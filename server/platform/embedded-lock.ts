@@ -18,7 +18,9 @@ export async function inStartTurn<T>(file: string, step: () => Promise<T>): Prom
   } catch (error) {
     lock.close();
     if (!String((error as { code?: string }).code).startsWith("SQLITE_BUSY")) throw error;
-    throw new Error(`another process has been migrating ${file} for over ${WAIT_MS / 1000} s (it holds ${lockFile}): let it finish, then start again`);
+    throw new Error(
+      `another process has been migrating ${file} for over ${WAIT_MS / 1000} s (it holds ${lockFile}): let it finish, then start again`,
+    );
   }
   try {
     return await step();

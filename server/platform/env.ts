@@ -11,12 +11,35 @@ const unset = (value: unknown) => (value === "" ? undefined : value);
 const optional = <T extends z.ZodType>(schema: T) => z.preprocess(unset, schema.optional());
 
 const integer = (name: string, min: number, fallback: number) =>
-  z.preprocess(unset, z.coerce.number({ error: `${name} must be an integer` }).int(`${name} must be an integer`).min(min, `${name} must be at least ${min}`).default(fallback));
-const positive = (name: string, fallback: number) => z.preprocess(unset, z.coerce.number({ error: `${name} must be a positive number` }).positive(`${name} must be a positive number`).default(fallback));
+  z.preprocess(
+    unset,
+    z.coerce
+      .number({ error: `${name} must be an integer` })
+      .int(`${name} must be an integer`)
+      .min(min, `${name} must be at least ${min}`)
+      .default(fallback),
+  );
+const positive = (name: string, fallback: number) =>
+  z.preprocess(
+    unset,
+    z.coerce
+      .number({ error: `${name} must be a positive number` })
+      .positive(`${name} must be a positive number`)
+      .default(fallback),
+  );
 const baseUrl = (name: string) =>
-  optional(z.url({ protocol: /^https?$/, error: `${name} must be an http(s) URL` }).transform((url) => url.replace(/\/+$/, "")));
+  optional(
+    z
+      .url({ protocol: /^https?$/, error: `${name} must be an http(s) URL` })
+      .transform((url) => url.replace(/\/+$/, "")),
+  );
 const flag = (name: string, on = false) =>
-  z.preprocess(unset, z.enum(["1", "true", "0", "false"], { error: `${name} must be 1, true, 0 or false` }).default(on ? "1" : "0")).transform((v) => v === "1" || v === "true");
+  z
+    .preprocess(
+      unset,
+      z.enum(["1", "true", "0", "false"], { error: `${name} must be 1, true, 0 or false` }).default(on ? "1" : "0"),
+    )
+    .transform((v) => v === "1" || v === "true");
 
 const schema = z
   .object({
@@ -26,7 +49,10 @@ const schema = z
       z
         .string()
         .default(DEFAULT_DATABASE_URL)
-        .refine((url) => /^(file:|postgres(ql)?:\/\/)/.test(url), "DATABASE_URL must start with file: (SQLite) or postgresql: (PostgreSQL)"),
+        .refine(
+          (url) => /^(file:|postgres(ql)?:\/\/)/.test(url),
+          "DATABASE_URL must start with file: (SQLite) or postgresql: (PostgreSQL)",
+        ),
     ),
     PORT: integer("PORT", 1, 3000),
     HOST: z.preprocess(unset, z.string().default("0.0.0.0")),
@@ -38,7 +64,12 @@ const schema = z
     VISITOR_HASH_SECRET: optional(z.string()),
     API_KEY_ACTIVATION_DELAY_SECONDS: integer("API_KEY_ACTIVATION_DELAY_SECONDS", 0, 0),
     TRUST_PROXY: flag("TRUST_PROXY"),
-    TRUST_PROXY_COUNTRY_HEADER: optional(z.string().regex(/^[A-Za-z0-9-]+$/, "TRUST_PROXY_COUNTRY_HEADER must be a header name").transform((name) => name.toLowerCase())),
+    TRUST_PROXY_COUNTRY_HEADER: optional(
+      z
+        .string()
+        .regex(/^[A-Za-z0-9-]+$/, "TRUST_PROXY_COUNTRY_HEADER must be a header name")
+        .transform((name) => name.toLowerCase()),
+    ),
     GEOIP_DATABASE_FILE: optional(z.string()),
     REDIS_URL: optional(z.string().regex(/^rediss?:\/\//, "REDIS_URL must start with redis:// or rediss://")),
     REDIS_KEY_PREFIX: z.preprocess((v) => v ?? undefined, z.string().default("qr:")),
@@ -55,19 +86,49 @@ const schema = z
         .string()
         .default("443")
         .transform((list) => list.split(",").map((port) => port.trim()))
-        .refine((ports) => ports.every((port) => /^\d{1,5}$/.test(port) && Number(port) >= 1 && Number(port) <= 65535), "WEBHOOK_ALLOWED_PORTS must be a comma-separated list of ports from 1 to 65535")
+        .refine(
+          (ports) => ports.every((port) => /^\d{1,5}$/.test(port) && Number(port) >= 1 && Number(port) <= 65535),
+          "WEBHOOK_ALLOWED_PORTS must be a comma-separated list of ports from 1 to 65535",
+        )
         .transform((ports) => [...new Set(ports.map(Number))]),
     ),
     METRICS_TOKEN: optional(z.string().min(16, "METRICS_TOKEN must be at least 16 characters")),
     METRICS: flag("METRICS", true),
-    LOG_LEVEL: z.preprocess(unset, z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], { error: "LOG_LEVEL must be fatal, error, warn, info, debug, trace or silent" }).default("info")),
+    LOG_LEVEL: z.preprocess(
+      unset,
+      z
+        .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], {
+          error: "LOG_LEVEL must be fatal, error, warn, info, debug, trace or silent",
+        })
+        .default("info"),
+    ),
     LOG_SHORT_LINKS: flag("LOG_SHORT_LINKS"),
     SMTP_URL: optional(z.string().regex(/^smtps?:\/\/[^/]/, "SMTP_URL must start with smtp:// or smtps://")),
-    MAIL_FROM: z.preprocess(unset, z.string().regex(/^[^\r\n]+@[^\r\n]+$/, "MAIL_FROM must be an email address, optionally with a name: QR Records <no-reply@example.com>").default("QR Records <no-reply@localhost>")),
+    MAIL_FROM: z.preprocess(
+      unset,
+      z
+        .string()
+        .regex(
+          /^[^\r\n]+@[^\r\n]+$/,
+          "MAIL_FROM must be an email address, optionally with a name: QR Records <no-reply@example.com>",
+        )
+        .default("QR Records <no-reply@localhost>"),
+    ),
     MAIL_OUTBOX: flag("MAIL_OUTBOX"),
     MAIL_OUTBOX_DIR: z.preprocess(unset, z.string().default("./data/outbox")),
-    CLOCK_OFFSET_SECONDS: z.preprocess(unset, z.coerce.number({ error: "CLOCK_OFFSET_SECONDS must be a number of seconds" }).finite("CLOCK_OFFSET_SECONDS must be a number of seconds").default(0)),
-    SCAN_EVENT_RETENTION_DAYS: optional(z.coerce.number({ error: "SCAN_EVENT_RETENTION_DAYS must be a whole number of days, 1 or more" }).int("SCAN_EVENT_RETENTION_DAYS must be a whole number of days, 1 or more").min(1, "SCAN_EVENT_RETENTION_DAYS must be a whole number of days, 1 or more")),
+    CLOCK_OFFSET_SECONDS: z.preprocess(
+      unset,
+      z.coerce
+        .number({ error: "CLOCK_OFFSET_SECONDS must be a number of seconds" })
+        .finite("CLOCK_OFFSET_SECONDS must be a number of seconds")
+        .default(0),
+    ),
+    SCAN_EVENT_RETENTION_DAYS: optional(
+      z.coerce
+        .number({ error: "SCAN_EVENT_RETENTION_DAYS must be a whole number of days, 1 or more" })
+        .int("SCAN_EVENT_RETENTION_DAYS must be a whole number of days, 1 or more")
+        .min(1, "SCAN_EVENT_RETENTION_DAYS must be a whole number of days, 1 or more"),
+    ),
     SCAN_SPOOL: flag("SCAN_SPOOL", true),
     SCAN_SPOOL_DIR: z.preprocess(unset, z.string().default("./data/spool")),
     SCAN_SPOOL_FSYNC_MS: integer("SCAN_SPOOL_FSYNC_MS", 0, 1000),
@@ -75,7 +136,13 @@ const schema = z
     SCAN_WRITER_TEST_PAUSE_MS: integer("SCAN_WRITER_TEST_PAUSE_MS", 0, 0),
     BACKGROUND_THREAD_TEST_EXIT_AT: integer("BACKGROUND_THREAD_TEST_EXIT_AT", 0, 0),
     SERVE_PAGES: flag("SERVE_PAGES", true),
-    SHUTDOWN_DRAIN_SECONDS: z.preprocess(unset, z.coerce.number({ error: "SHUTDOWN_DRAIN_SECONDS must be a number of seconds, 0 or more" }).min(0, "SHUTDOWN_DRAIN_SECONDS must be a number of seconds, 0 or more").default(5)),
+    SHUTDOWN_DRAIN_SECONDS: z.preprocess(
+      unset,
+      z.coerce
+        .number({ error: "SHUTDOWN_DRAIN_SECONDS must be a number of seconds, 0 or more" })
+        .min(0, "SHUTDOWN_DRAIN_SECONDS must be a number of seconds, 0 or more")
+        .default(5),
+    ),
   })
   .transform((v) => {
     // The default follows the port the server listens on, so a server on PORT=3900 prints codes that reach it.

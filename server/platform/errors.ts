@@ -8,7 +8,20 @@ import { z } from "zod";
 type Mapping = {
   status: number;
   /** tRPC has no 410, 415, 413 or 503-for-retry of its own: the nearest code the pages understand. */
-  trpc: "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_SUPPORTED" | "CONFLICT" | "PRECONDITION_FAILED" | "UNPROCESSABLE_CONTENT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "TOO_MANY_REQUESTS" | "SERVICE_UNAVAILABLE" | "INTERNAL_SERVER_ERROR";
+  trpc:
+    | "BAD_REQUEST"
+    | "UNAUTHORIZED"
+    | "FORBIDDEN"
+    | "NOT_FOUND"
+    | "METHOD_NOT_SUPPORTED"
+    | "CONFLICT"
+    | "PRECONDITION_FAILED"
+    | "UNPROCESSABLE_CONTENT"
+    | "PAYLOAD_TOO_LARGE"
+    | "UNSUPPORTED_MEDIA_TYPE"
+    | "TOO_MANY_REQUESTS"
+    | "SERVICE_UNAVAILABLE"
+    | "INTERNAL_SERVER_ERROR";
 };
 
 export const ERROR_TABLE = {
@@ -63,7 +76,8 @@ export const notFound = (what = "Not found") => new DomainError("not_found", wha
 export const invalid = (message: string) => new DomainError("invalid", message);
 
 /** A missing or invalid key: these count against the client address (never decided by message). */
-export const isKeyGuess = (error: unknown) => error instanceof DomainError && (error.code === "missing_key" || error.code === "invalid_key");
+export const isKeyGuess = (error: unknown) =>
+  error instanceof DomainError && (error.code === "missing_key" || error.code === "invalid_key");
 
 /** The batch bodies' arrays (contract: "Routes"). */
 const BATCH_FIELDS: readonly PropertyKey[] = ["qrcodes", "dynqrcodes"];
@@ -74,7 +88,8 @@ const BATCH_FIELDS: readonly PropertyKey[] = ["qrcodes", "dynqrcodes"];
  */
 export function fromZodIssues(issues: readonly { path: PropertyKey[]; message: string }[]): DomainError {
   // Only the batch arrays' items are listed by index: a rule inside one record (`targets[0]`) is one `error`.
-  const isItemIssue = (issue: { path: PropertyKey[] }) => issue.path.length >= 2 && BATCH_FIELDS.includes(issue.path[0]) && typeof issue.path[1] === "number";
+  const isItemIssue = (issue: { path: PropertyKey[] }) =>
+    issue.path.length >= 2 && BATCH_FIELDS.includes(issue.path[0]) && typeof issue.path[1] === "number";
   const top = issues.find((issue) => !isItemIssue(issue));
   if (top || issues.length === 0) return invalid(top?.message ?? "Invalid request");
   const byIndex = new Map<number, string>();

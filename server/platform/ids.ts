@@ -9,7 +9,13 @@ const BASE36 = "0123456789abcdefghijklmnopqrstuvwxyz";
 // Random bytes are read from the system in blocks, as crypto.randomInt does: a read per id or
 // per character cost each scan's id several microseconds.
 // One per process: two copies of this module must not hand out the same bytes or sequence.
-const state = processSingleton("ids", () => ({ pool: Buffer.alloc(4096), taken: 4096, lastMs: 0, sequence: 0, stamp: "" }));
+const state = processSingleton("ids", () => ({
+  pool: Buffer.alloc(4096),
+  taken: 4096,
+  lastMs: 0,
+  sequence: 0,
+  stamp: "",
+}));
 function randomByte(): number {
   if (state.taken === state.pool.length) {
     randomFillSync(state.pool);

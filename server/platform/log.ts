@@ -29,7 +29,9 @@ export const REDACTED_FIELDS = [
   "visitor",
 ] as const;
 
-export const REDACT_PATHS = REDACTED_FIELDS.flatMap((name) => (/^[A-Za-z_]\w*$/.test(name) ? [name, `*.${name}`] : [`["${name}"]`, `*["${name}"]`]));
+export const REDACT_PATHS = REDACTED_FIELDS.flatMap((name) =>
+  /^[A-Za-z_]\w*$/.test(name) ? [name, `*.${name}`] : [`["${name}"]`, `*["${name}"]`],
+);
 
 /** A logger with the redaction list, writing to `destination` (the tests' own stream, or stderr). */
 export function makeLogger(destination: DestinationStream, level: string = env.logLevel): Logger {
@@ -49,7 +51,12 @@ export function makeLogger(destination: DestinationStream, level: string = env.l
 // Synchronous writes to stderr: a line is out before the process can exit (SIGTERM, a crash).
 const logger = processSingleton("log", () => makeLogger(pino.destination({ dest: 2, sync: true })));
 
-const errorFields = (error: unknown) => (error instanceof Error ? { error: error.message, stack: error.stack } : error === undefined ? {} : { error: String(error) });
+const errorFields = (error: unknown) =>
+  error instanceof Error
+    ? { error: error.message, stack: error.stack }
+    : error === undefined
+      ? {}
+      : { error: String(error) };
 
 /** An event that went wrong. Never pass keys, passwords or raw addresses here. */
 export function logError(event: string, fields: Record<string, unknown>, error?: unknown): void {
@@ -72,6 +79,12 @@ export function logDebug(event: string, fields: Record<string, unknown> = {}): v
 export const accessLogOn = (): boolean => logger.isLevelEnabled("info");
 
 /** One access line: request id, route template (never the raw path), method, status, duration. */
-export function logRequest(fields: { requestId: string; route: string; method: string; status: number; ms: number }): void {
+export function logRequest(fields: {
+  requestId: string;
+  route: string;
+  method: string;
+  status: number;
+  ms: number;
+}): void {
   logger.info({ event: "request", ...fields });
 }

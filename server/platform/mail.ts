@@ -29,7 +29,8 @@ const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.char
 
 /** The plain-text and HTML bodies of a mail. */
 export function bodies(mail: Mail): { text: string; html: string } {
-  const text = [...mail.paragraphs, ...(mail.action ? [`${mail.action.label}: ${mail.action.url}`] : [])].join("\n\n") + "\n";
+  const text =
+    [...mail.paragraphs, ...(mail.action ? [`${mail.action.label}: ${mail.action.url}`] : [])].join("\n\n") + "\n";
   const html = [
     '<!doctype html><html><body style="font-family: system-ui, sans-serif; line-height: 1.5; color: #111">',
     ...mail.paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`),
@@ -77,7 +78,11 @@ async function sendOverSmtp(smtp: Transporter, mail: Mail, attempt: number): Pro
     logInfo("mail.sent", { subject: mail.subject, attempt: attempt + 1 });
   } catch (error) {
     const last = attempt >= RETRY_SECONDS.length;
-    logWarn(last ? "mail.failed" : "mail.retrying", { subject: mail.subject, attempt: attempt + 1, ...(last ? {} : { retryInSeconds: RETRY_SECONDS[attempt] }) }, error);
+    logWarn(
+      last ? "mail.failed" : "mail.retrying",
+      { subject: mail.subject, attempt: attempt + 1, ...(last ? {} : { retryInSeconds: RETRY_SECONDS[attempt] }) },
+      error,
+    );
     if (!last) setTimeout(() => void sendOverSmtp(smtp, mail, attempt + 1), RETRY_SECONDS[attempt] * 1000).unref();
   }
 }

@@ -25,7 +25,14 @@ function create() {
   // even on a bound child (about 8 % of /q's throughput on this machine), so a request adds 1
   // to a number here and prom-client gets the sums when it is scraped.
   const pending = (outcome: ShortLinkOutcome): Pending => ({ labels: { outcome }, count: 0 });
-  const outcomes: Record<ShortLinkOutcome, Pending> = { redirect: pending("redirect"), bot: pending("bot"), not_found: pending("not_found"), gone: pending("gone"), expired: pending("expired"), password: pending("password") };
+  const outcomes: Record<ShortLinkOutcome, Pending> = {
+    redirect: pending("redirect"),
+    bot: pending("bot"),
+    not_found: pending("not_found"),
+    gone: pending("gone"),
+    expired: pending("expired"),
+    password: pending("password"),
+  };
   /** Requests by "route method status". */
   const children = new Map<string, Pending>();
   const flush = (counter: client.Counter<string>, pending: Iterable<Pending>) => {
@@ -63,7 +70,11 @@ function create() {
         flush(this, Object.values(outcomes));
       },
     }),
-    scansRecorded: new client.Counter({ name: "qr_scans_recorded_total", help: "Scans written to the database", registers }),
+    scansRecorded: new client.Counter({
+      name: "qr_scans_recorded_total",
+      help: "Scans written to the database",
+      registers,
+    }),
     bufferGauge: new client.Gauge({
       name: "qr_scan_buffer_scans",
       help: "Scans answered and not yet written: in memory, and in the spool only (beyond the memory bound)",
@@ -83,10 +94,29 @@ function create() {
         this.set(scanBuffer.seconds() ?? -1);
       },
     }),
-    spoolErrors: new client.Counter({ name: "qr_scan_spool_errors_total", help: "Scans that could not be appended to the spool (kept in memory only), and failed spool syncs and checkpoints", registers }),
-    scanWrite: new client.Histogram({ name: "qr_scan_write_duration_seconds", help: "Time to write one batch of scans", buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5], registers }),
-    rateLimited: new client.Counter({ name: "qr_rate_limited_total", help: "Requests refused by a rate limit, by scope", labelNames: ["scope"] as const, registers }),
-    keyRejections: new client.Counter({ name: "qr_api_key_rejections_total", help: "/v1 requests refused by the key checks, by reason", labelNames: ["reason"] as const, registers }),
+    spoolErrors: new client.Counter({
+      name: "qr_scan_spool_errors_total",
+      help: "Scans that could not be appended to the spool (kept in memory only), and failed spool syncs and checkpoints",
+      registers,
+    }),
+    scanWrite: new client.Histogram({
+      name: "qr_scan_write_duration_seconds",
+      help: "Time to write one batch of scans",
+      buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+      registers,
+    }),
+    rateLimited: new client.Counter({
+      name: "qr_rate_limited_total",
+      help: "Requests refused by a rate limit, by scope",
+      labelNames: ["scope"] as const,
+      registers,
+    }),
+    keyRejections: new client.Counter({
+      name: "qr_api_key_rejections_total",
+      help: "/v1 requests refused by the key checks, by reason",
+      labelNames: ["reason"] as const,
+      registers,
+    }),
   };
   return { ...metrics, outcomes, children, sampled: { n: 0 } };
 }

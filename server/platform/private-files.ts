@@ -19,7 +19,10 @@ function knownPaths(): { folders: string[]; files: string[] } {
   const folders = [path.resolve("data"), path.resolve(env.mailOutboxDir), path.resolve(env.scanSpoolDir)];
   if (env.backend !== "sqlite") return { folders, files: [] };
   const database = sqliteFileOf(env.databaseUrl);
-  return { folders: [...folders, `${database}.servers`], files: ["", "-wal", "-shm", "-journal"].map((suffix) => database + suffix) };
+  return {
+    folders: [...folders, `${database}.servers`],
+    files: ["", "-wal", "-shm", "-journal"].map((suffix) => database + suffix),
+  };
 }
 
 /**

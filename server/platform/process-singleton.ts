@@ -5,7 +5,10 @@
 // `processSingleton` instead, kept on globalThis under its name, so both copies share it.
 // tests/unit/process-singleton.unit.test.ts fails when module state is made any other way.
 
-const registry = ((globalThis as { __qrProcessState?: Map<string, unknown> }).__qrProcessState ??= new Map<string, unknown>());
+const registry = ((globalThis as { __qrProcessState?: Map<string, unknown> }).__qrProcessState ??= new Map<
+  string,
+  unknown
+>());
 
 /** The process's one `name`, made by `init` the first time any copy of any module asks. */
 export function processSingleton<T>(name: string, init: () => T): T {

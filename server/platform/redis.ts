@@ -16,7 +16,7 @@ const connections: Connections = processSingleton("redis.connections", () => ({ 
  * ioredis then failed the whole pipeline ("pipeline[functionName] is not a function") and threw
  * an uncaught error, and a request waiting on that pipeline never got its answer.
  */
-const scripts = processSingleton("redis.scripts", () => ({} as Record<string, { numberOfKeys?: number; lua: string }>));
+const scripts = processSingleton("redis.scripts", () => ({}) as Record<string, { numberOfKeys?: number; lua: string }>);
 /** Scripts whose callers already send one command per turn: sent at once, not a turn later through the auto-pipeline. */
 const unpipelined = processSingleton("redis.unpipelined", () => [] as string[]);
 
@@ -85,11 +85,14 @@ export function whenReady(client: Redis, ms = 500): Promise<void> {
   if (client.status === "ready") return Promise.resolve();
   return new Promise((resolve, reject) => {
     let timer = setTimeout(() => {
-      timer = setTimeout(() => {
-        client.off("ready", onReady);
-        if (client.status === "ready") resolve();
-        else reject(new Error(`Redis not ready within ${ms} ms (${client.status})`));
-      }, Math.min(ms / 10, 1000));
+      timer = setTimeout(
+        () => {
+          client.off("ready", onReady);
+          if (client.status === "ready") resolve();
+          else reject(new Error(`Redis not ready within ${ms} ms (${client.status})`));
+        },
+        Math.min(ms / 10, 1000),
+      );
     }, ms);
     const onReady = () => {
       clearTimeout(timer);

@@ -11,7 +11,20 @@ const SECRETS_FILE = path.resolve("data", "secrets.json");
 const cache = processSingleton("secrets", () => new Map<string, string>());
 
 /** Placeholders from docs and examples that people paste as they are. */
-const KNOWN_WEAK = ["changeme", "change-me", "secret", "your-secret", "your_secret", "supersecret", "replace-me", "replaceme", "password", "nextauth", "development", "example"];
+const KNOWN_WEAK = [
+  "changeme",
+  "change-me",
+  "secret",
+  "your-secret",
+  "your_secret",
+  "supersecret",
+  "replace-me",
+  "replaceme",
+  "password",
+  "nextauth",
+  "development",
+  "example",
+];
 
 /** Why a secret from the environment is not good enough, or null. */
 export function weakness(value: string): string | null {
@@ -68,7 +81,9 @@ export function seal(purpose: string, text: string): string {
   const iv = randomBytes(12);
   const cipher = createCipheriv("aes-256-gcm", derivedKey(purpose), iv);
   const sealed = Buffer.concat([cipher.update(text, "utf8"), cipher.final()]);
-  return ["v1", iv, cipher.getAuthTag(), sealed].map((part) => (typeof part === "string" ? part : part.toString("base64url"))).join(".");
+  return ["v1", iv, cipher.getAuthTag(), sealed]
+    .map((part) => (typeof part === "string" ? part : part.toString("base64url")))
+    .join(".");
 }
 
 /** What seal(purpose, …) sealed; throws when it cannot be opened (another NEXTAUTH_SECRET, or damaged). */

@@ -39,7 +39,13 @@ export function pagePolicy(nonce, development) {
  * Answers made before Next (the short link's pages, JSON, QR images): no script at all, the
  * pages' one inline style sheet, a form that posts only here, never in a frame.
  */
-export const EDGE_POLICY = ["default-src 'none'", "style-src 'unsafe-inline'", "form-action 'self'", "base-uri 'none'", "frame-ancestors 'none'"].join("; ");
+export const EDGE_POLICY = [
+  "default-src 'none'",
+  "style-src 'unsafe-inline'",
+  "form-action 'self'",
+  "base-uri 'none'",
+  "frame-ancestors 'none'",
+].join("; ");
 
 /** What the Node server puts on each answer it makes itself. */
 export const EDGE_HEADERS = Object.freeze({ ...SECURITY_HEADERS, "Content-Security-Policy": EDGE_POLICY });

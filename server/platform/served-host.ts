@@ -12,13 +12,17 @@ import { env } from "./env";
 import { memoize } from "./memoize";
 
 /** `host:port` as `URL.host` writes it (lower case, no default port); remembered, as a service is reached under few names. */
-const normalHost = memoize("servedHost", (value): string | null => {
-  try {
-    return new URL(`http://${value.trim()}`).host;
-  } catch {
-    return null;
-  }
-}, 100);
+const normalHost = memoize(
+  "servedHost",
+  (value): string | null => {
+    try {
+      return new URL(`http://${value.trim()}`).host;
+    } catch {
+      return null;
+    }
+  },
+  100,
+);
 
 /** The request's Host, and X-Forwarded-Host (set by a proxy in front). */
 export function servedHostsOf(headers: { get(name: string): string | null }): string[] {
@@ -40,6 +44,11 @@ export function servedOrigin(headers: { get(name: string): string | null }): str
   const asked = forwardedHost ?? headers.get("host");
   const host = (asked ? normalHost(asked) : null) ?? configured.host;
   const proto = env.trustProxy ? firstOf(headers.get("x-forwarded-proto"))?.toLowerCase() : null;
-  const scheme = proto === "https" || proto === "http" ? proto : host === configured.host ? configured.protocol.slice(0, -1) : "http";
+  const scheme =
+    proto === "https" || proto === "http"
+      ? proto
+      : host === configured.host
+        ? configured.protocol.slice(0, -1)
+        : "http";
   return `${scheme}://${host}`;
 }

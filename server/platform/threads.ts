@@ -15,7 +15,10 @@ import { Worker, type WorkerOptions } from "node:worker_threads";
 const THREAD_LIMITS = { maxOldGenerationSizeMb: 128, maxYoungGenerationSizeMb: 8 };
 
 /** A thread that runs the module at `moduleUrl` (its `import.meta.url`) under tsx. */
-export function startModuleThread(moduleUrl: string, options: Omit<WorkerOptions, "eval" | "resourceLimits"> = {}): Worker {
+export function startModuleThread(
+  moduleUrl: string,
+  options: Omit<WorkerOptions, "eval" | "resourceLimits"> = {},
+): Worker {
   const boot = `import(${JSON.stringify(import.meta.resolve("tsx/esm/api"))}).then((tsx) => { tsx.register(); return import(${JSON.stringify(moduleUrl)}); })`;
   return new Worker(boot, { ...options, eval: true, resourceLimits: THREAD_LIMITS });
 }

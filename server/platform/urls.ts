@@ -133,7 +133,9 @@ export function ownHostOfBase(base: string): OwnHost | null {
 /** A Host or X-Forwarded-Host value (`host[:port]`) as an own host. */
 export function ownHostOfHeader(value: string): OwnHost | null {
   const url = parsedHttpUrl(`http://${value.trim()}`);
-  return url && url.pathname === "/" && !url.search ? { hostname: hostnameOf(url), port: url.port || null, prefix: "" } : null;
+  return url && url.pathname === "/" && !url.search
+    ? { hostname: hostnameOf(url), port: url.port || null, prefix: "" }
+    : null;
 }
 
 /** Whether `url` would reach one of `hosts` and be routed there to a short link. */

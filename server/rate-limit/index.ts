@@ -42,7 +42,8 @@ export type Decision = {
 const DAY_MS = 86_400_000;
 
 /** A bucket's time to fill up again, or two days for a daily quota: its state expires after. */
-const lifetimeMs = (rule: Rule) => Math.max(rule.dailyQuota > 0 ? 2 * DAY_MS : 0, Math.ceil((rule.capacity / rule.refillPerSecond) * 1000) + 1000);
+const lifetimeMs = (rule: Rule) =>
+  Math.max(rule.dailyQuota > 0 ? 2 * DAY_MS : 0, Math.ceil((rule.capacity / rule.refillPerSecond) * 1000) + 1000);
 
 /** Which limit refused, as both stores say it. */
 const DAILY = 1;
@@ -57,7 +58,6 @@ const decision = (retryMs: number, used: number, resetAt: number, tokens: number
   tokens: Math.floor(tokens),
   refusedBy: retryMs === 0 ? null : refused === DAILY ? "daily" : "burst",
 });
-
 
 // ---- in process -------------------------------------------------------------------------
 
@@ -94,13 +94,16 @@ export function takeFromStore(store: BucketStore, key: string, rule: Rule, cost 
   sweep(store, now);
   const day = Math.floor(now / DAY_MS);
   const state = states.get(key);
-  let tokens = state ? Math.min(rule.capacity, state.tokens + (Math.max(0, now - state.at) * rule.refillPerSecond) / 1000) : rule.capacity;
+  let tokens = state
+    ? Math.min(rule.capacity, state.tokens + (Math.max(0, now - state.at) * rule.refillPerSecond) / 1000)
+    : rule.capacity;
   let used = state && state.day === day ? state.used : 0;
   const need = Math.max(cost, 1);
   const resetMs = (day + 1) * DAY_MS;
   let retryMs = 0;
   let refused = 0;
-  if (cost < 0) tokens = Math.min(rule.capacity, tokens - cost); // a refund is never refused
+  if (cost < 0)
+    tokens = Math.min(rule.capacity, tokens - cost); // a refund is never refused
   else if (rule.dailyQuota > 0 && used + need > rule.dailyQuota) [retryMs, refused] = [resetMs - now, DAILY];
   else if (tokens < need) [retryMs, refused] = [((need - tokens) * 1000) / rule.refillPerSecond, BURST];
   else {
@@ -112,7 +115,8 @@ export function takeFromStore(store: BucketStore, key: string, rule: Rule, cost 
 }
 
 /** The process's own limits (the embedded default, and the fallback while Redis is away). */
-export const takeInProcess = (key: string, rule: Rule, cost = 1, now = Date.now()) => takeFromStore(limiter.store, key, rule, cost, now);
+export const takeInProcess = (key: string, rule: Rule, cost = 1, now = Date.now()) =>
+  takeFromStore(limiter.store, key, rule, cost, now);
 
 /**
  * Sets `store`'s bucket to what Redis last answered (whole tokens: never more than Redis had),
@@ -121,7 +125,13 @@ export const takeInProcess = (key: string, rule: Rule, cost = 1, now = Date.now(
  */
 export function mirrorInStore(store: BucketStore, key: string, rule: Rule, answer: Decision, now = Date.now()): void {
   sweep(store, now);
-  store.states.set(key, { tokens: answer.tokens, at: now, day: Math.floor(now / DAY_MS), used: answer.used, expiresAt: now + lifetimeMs(rule) });
+  store.states.set(key, {
+    tokens: answer.tokens,
+    at: now,
+    day: Math.floor(now / DAY_MS),
+    used: answer.used,
+    expiresAt: now + lifetimeMs(rule),
+  });
 }
 
 // ---- Redis ------------------------------------------------------------------------------
@@ -168,7 +178,9 @@ end
 return out
 `;
 
-type LimitingRedis = Redis & { qrTakeTokens(keyCount: number, ...keysThenArgs: (string | number)[]): Promise<number[]> };
+type LimitingRedis = Redis & {
+  qrTakeTokens(keyCount: number, ...keysThenArgs: (string | number)[]): Promise<number[]>;
+};
 
 // Defined on the connection as it is made (EVALSHA, and the script itself only when Redis does not know it).
 defineScript("qrTakeTokens", undefined, SCRIPT, true);
@@ -184,24 +196,37 @@ const MAX_BATCH = 500;
  * cluster (a script's keys must share a slot); Upstash runs such scripts. A failed run fails
  * every take of the turn, and each falls back to the in-process limits, as a single one did.
  */
-const redisTakes = processSingleton("rateLimit.redisTakes", () => new DataLoader<Asked, Decision>(
-  async (asked) => {
-    // The connection take() found ready (never a new one, made after a close).
-    const client = asked[0].client as LimitingRedis;
-    const keys = asked.map(({ key }) => `${redisPrefix()}rl:${key}`);
-    const args = asked.flatMap(({ rule, cost }) => [rule.capacity, rule.refillPerSecond, rule.dailyQuota, cost, lifetimeMs(rule)]);
-    const answers = await client.qrTakeTokens(keys.length, ...keys, ...args);
-    return asked.map((_, i) => decision(answers[5 * i], answers[5 * i + 1], answers[5 * i + 2], answers[5 * i + 3], answers[5 * i + 4]));
-  },
-  { ...ONE_TURN, maxBatchSize: MAX_BATCH },
-));
+const redisTakes = processSingleton(
+  "rateLimit.redisTakes",
+  () =>
+    new DataLoader<Asked, Decision>(
+      async (asked) => {
+        // The connection take() found ready (never a new one, made after a close).
+        const client = asked[0].client as LimitingRedis;
+        const keys = asked.map(({ key }) => `${redisPrefix()}rl:${key}`);
+        const args = asked.flatMap(({ rule, cost }) => [
+          rule.capacity,
+          rule.refillPerSecond,
+          rule.dailyQuota,
+          cost,
+          lifetimeMs(rule),
+        ]);
+        const answers = await client.qrTakeTokens(keys.length, ...keys, ...args);
+        return asked.map((_, i) =>
+          decision(answers[5 * i], answers[5 * i + 1], answers[5 * i + 2], answers[5 * i + 3], answers[5 * i + 4]),
+        );
+      },
+      { ...ONE_TURN, maxBatchSize: MAX_BATCH },
+    ),
+);
 
 /** Checks and consumes `cost` (0: only asks) of the limit named `key`. Never throws. */
 export async function take(key: string, rule: Rule, cost = 1): Promise<Decision> {
   const client = redis();
   // A connection still being made for the first time gets a moment; one that was lost does not
   // (while it reconnects, a wait would let the in-process bucket refill under a burst).
-  if (client && !limiter.redisFailing && neverReady(client)) await (limiter.firstConnection ??= whenReady(client, 250).catch(() => undefined));
+  if (client && !limiter.redisFailing && neverReady(client))
+    await (limiter.firstConnection ??= whenReady(client, 250).catch(() => undefined));
   if (client && client.status === "ready") {
     try {
       const decision = await redisTakes.load({ client, key, rule, cost });
@@ -238,7 +263,11 @@ export const keyRule = (scope: "personal" | "business"): Rule =>
     : { capacity: 20, refillPerSecond: 10, dailyQuota: env.businessDailyQuota };
 
 /** Requests with a missing or invalid key, per client address. */
-export const invalidKeyRule = (): Rule => ({ capacity: env.invalidKeyBurst, refillPerSecond: env.invalidKeyPerSecond, dailyQuota: 0 });
+export const invalidKeyRule = (): Rule => ({
+  capacity: env.invalidKeyBurst,
+  refillPerSecond: env.invalidKeyPerSecond,
+  dailyQuota: 0,
+});
 
 /**
  * Failed log-ins (OWASP ASVS 2.2.1: a soft lock-out that no one else can set off): 5 per

@@ -2,7 +2,16 @@
 // editor (a client component: nothing here reads the configuration or the database).
 
 /** The analytics' values a target may ask for (server/scan/recorder.ts, describeAgent). */
-export const TARGET_OS = ["iOS", "Android", "Windows", "Mac OS", "Linux", "Chromium OS", "HarmonyOS", "Ubuntu"] as const;
+export const TARGET_OS = [
+  "iOS",
+  "Android",
+  "Windows",
+  "Mac OS",
+  "Linux",
+  "Chromium OS",
+  "HarmonyOS",
+  "Ubuntu",
+] as const;
 export const TARGET_DEVICES = ["mobile", "tablet", "desktop", "other"] as const;
 export const MAX_TARGETS = 20;
 export const UTM_KEYS = ["source", "medium", "campaign", "term", "content"] as const;

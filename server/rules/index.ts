@@ -12,13 +12,25 @@ export * from "./fields";
 export { answerPasswordForm, checkPassword, passwordFormPage, type PasswordCheck } from "./password";
 
 /** The rule columns of a DynamicCode row. */
-export type RuleColumns = { expiresAt: Date | string | null; expiredUrl: string | null; targets: string | null; utm: string | null; passwordHash: string | null };
+export type RuleColumns = {
+  expiresAt: Date | string | null;
+  expiredUrl: string | null;
+  targets: string | null;
+  utm: string | null;
+  passwordHash: string | null;
+};
 
 /** Targets as sent: their URLs serialised (rows stored before the rule may hold raw ones; server/platform/urls.ts). */
 export const sendableTargets = (targets: Target[]): Target[] => targets.map((t) => ({ ...t, url: sendableUrl(t.url) }));
 
 /** The rules as records show them. */
-export type RulesRecord = { expires_at: number | null; expired_url: string | null; targets: Target[] | null; utm: Utm | null; password_protected: boolean };
+export type RulesRecord = {
+  expires_at: number | null;
+  expired_url: string | null;
+  targets: Target[] | null;
+  utm: Utm | null;
+  password_protected: boolean;
+};
 export const rulesRecordOf = (row: RuleColumns): RulesRecord => ({
   // new Date(): a raw query gives SQLite's stored text or PostgreSQL's Date.
   expires_at: row.expiresAt === null ? null : Math.floor(new Date(row.expiresAt).getTime() / 1000),
@@ -88,7 +100,11 @@ export function chooseUrl(targets: Target[] | undefined, destinationUrl: string,
       if (target.os !== undefined && target.os !== agent.os) continue;
       if (target.device !== undefined && target.device !== agent.device) continue;
     }
-    if (target.country !== undefined && target.country !== (country ??= countryOf(scanner.countryHeader, scanner.address))) continue;
+    if (
+      target.country !== undefined &&
+      target.country !== (country ??= countryOf(scanner.countryHeader, scanner.address))
+    )
+      continue;
     return target.url;
   }
   return destinationUrl;

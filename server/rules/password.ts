@@ -13,7 +13,12 @@ export const passwordRule: Rule = { capacity: 10, refillPerSecond: 10 / 900, dai
 export type PasswordCheck = { ok: true } | { ok: false; retryAfter?: number };
 
 /** Right, wrong, or refused until `retryAfter` seconds have passed (only wrong tries count). */
-export async function checkPassword(code: string, address: string, password: string, hash: string): Promise<PasswordCheck> {
+export async function checkPassword(
+  code: string,
+  address: string,
+  password: string,
+  hash: string,
+): Promise<PasswordCheck> {
   const key = `qpw:${code}:${address}`;
   // Each try takes a token before the (slow) check, so that a burst of concurrent guesses cannot
   // pass the limit; a right password gives its token back: only wrong tries count.
@@ -41,8 +46,16 @@ export function answerPasswordForm(code: string, method: string, check: Password
     const minutes = Math.ceil(check.retryAfter / 60);
     const at = new Date(Date.now() + check.retryAfter * 1000).toISOString().slice(11, 16);
     const text = `Too many wrong passwords. Try again in ${minutes} minute${minutes === 1 ? "" : "s"} (at ${at} UTC).`;
-    return { status: 429, headers: { ...HTML_HEADERS, "Retry-After": String(check.retryAfter) }, body: method === "HEAD" ? null : shortLinkPage("Too many tries", text) };
+    return {
+      status: 429,
+      headers: { ...HTML_HEADERS, "Retry-After": String(check.retryAfter) },
+      body: method === "HEAD" ? null : shortLinkPage("Too many tries", text),
+    };
   }
   const wrong = check !== null;
-  return { status: wrong ? 401 : 200, headers: { ...HTML_HEADERS }, body: method === "HEAD" ? null : passwordFormPage(code, wrong) };
+  return {
+    status: wrong ? 401 : 200,
+    headers: { ...HTML_HEADERS },
+    body: method === "HEAD" ? null : passwordFormPage(code, wrong),
+  };
 }

@@ -14,4 +14,8 @@ button{margin-top:1rem;width:100%;font-size:1rem;padding:.7rem;border:0;border-r
 .alert{color:#a40e26;font-weight:600}</style>
 </head><body><main><h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p>${more}<p>▦ QR Records</p></main></body></html>`;
 
-export const HTML_HEADERS = { ...EDGE_HEADERS, "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" } as const;
+export const HTML_HEADERS = {
+  ...EDGE_HEADERS,
+  "Content-Type": "text/html; charset=utf-8",
+  "Cache-Control": "no-store",
+} as const;

@@ -14,7 +14,8 @@ export const DEFAULT_PARTITION = "ScanEvent_default";
 /** The first instant (UTC) of the month `offset` months after the month of `at`. */
 const monthStart = (at: Date, offset = 0) => new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + offset, 1));
 /** Partitions are named by their month (`ScanEvent_2026_11`): the name gives the range. */
-const nameOf = (month: Date) => `${PARENT}_${month.getUTCFullYear()}_${String(month.getUTCMonth() + 1).padStart(2, "0")}`;
+const nameOf = (month: Date) =>
+  `${PARENT}_${month.getUTCFullYear()}_${String(month.getUTCMonth() + 1).padStart(2, "0")}`;
 const monthOf = (name: string): Date | null => {
   const m = /^ScanEvent_(\d{4})_(\d{2})$/.exec(name);
   return m ? new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, 1)) : null;
@@ -45,14 +46,18 @@ async function createPartition(month: Date): Promise<boolean> {
   return db.$transaction(async (tx) => {
     // One instance at a time (the lock ends with the transaction).
     await tx.$executeRawUnsafe(`SELECT pg_advisory_xact_lock(hashtext('${PARENT} partitions'))`);
-    const [{ present }] = await tx.$queryRawUnsafe<{ present: boolean }[]>(`SELECT to_regclass('"${name}"') IS NOT NULL AS present`);
+    const [{ present }] = await tx.$queryRawUnsafe<{ present: boolean }[]>(
+      `SELECT to_regclass('"${name}"') IS NOT NULL AS present`,
+    );
     if (present) return false;
     await tx.$executeRawUnsafe(`LOCK TABLE "${DEFAULT_PARTITION}" IN ACCESS EXCLUSIVE MODE`);
     await tx.$executeRawUnsafe(`CREATE TABLE "${name}" (LIKE "${PARENT}" INCLUDING DEFAULTS INCLUDING CONSTRAINTS)`);
     await tx.$executeRawUnsafe(
       `WITH moved AS (DELETE FROM "${DEFAULT_PARTITION}" WHERE "scannedAt" >= ${from} AND "scannedAt" < ${to} RETURNING *) INSERT INTO "${name}" SELECT * FROM moved`,
     );
-    await tx.$executeRawUnsafe(`ALTER TABLE "${PARENT}" ATTACH PARTITION "${name}" FOR VALUES FROM (${from}) TO (${to})`);
+    await tx.$executeRawUnsafe(
+      `ALTER TABLE "${PARENT}" ATTACH PARTITION "${name}" FOR VALUES FROM (${from}) TO (${to})`,
+    );
     return true;
   });
 }

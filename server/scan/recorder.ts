@@ -59,9 +59,25 @@ type ScanBuffer = {
   writeStarted: number;
 };
 // One per process (Next's copy of this module and the Node server's share it).
-const buffer: ScanBuffer = processSingleton("scans.buffer", () => ({ scans: [], timer: null, writing: null, write: writeScans, spool: null, turn: [], turnSpooled: null, retryAt: 0, overflow: null, rate: 0, failing: false, inFlight: 0, writeStarted: 0 }));
-watchScanBuffer(() => ({ memory: inMemory(), spool: buffer.overflow?.scans ?? 0 }), () => secondsBehind());
-
+const buffer: ScanBuffer = processSingleton("scans.buffer", () => ({
+  scans: [],
+  timer: null,
+  writing: null,
+  write: writeScans,
+  spool: null,
+  turn: [],
+  turnSpooled: null,
+  retryAt: 0,
+  overflow: null,
+  rate: 0,
+  failing: false,
+  inFlight: 0,
+  writeStarted: 0,
+}));
+watchScanBuffer(
+  () => ({ memory: inMemory(), spool: buffer.overflow?.scans ?? 0 }),
+  () => secondsBehind(),
+);
 
 /** Takes a scan; with a spool, the promise resolves once it is in the spool (answer after it). */
 export function bufferScan(scan: ScanInput): Promise<void> | undefined {
@@ -99,10 +115,16 @@ export function setScanSpool(spool: ScanSpool): void {
 
 /** A full batch is written now; anything less within FLUSH_INTERVAL_MS. */
 function scheduleFlush(): void {
-  if (buffer.overflow && !buffer.failing && env.scanMemoryScans - inMemory() >= Math.min(FLUSH_SIZE, env.scanMemoryScans / 2)) void loadOverflow();
+  if (
+    buffer.overflow &&
+    !buffer.failing &&
+    env.scanMemoryScans - inMemory() >= Math.min(FLUSH_SIZE, env.scanMemoryScans / 2)
+  )
+    void loadOverflow();
   const wait = buffer.retryAt - Date.now();
   if (buffer.scans.length >= FLUSH_SIZE && wait <= 0) void flushScans();
-  else if (buffer.scans.length > 0) buffer.timer ??= setTimeout(() => void flushScans(), Math.max(FLUSH_INTERVAL_MS, wait));
+  else if (buffer.scans.length > 0)
+    buffer.timer ??= setTimeout(() => void flushScans(), Math.max(FLUSH_INTERVAL_MS, wait));
 }
 
 /** Where batches are written: in process by default, or by the background thread (server/http/background-thread.ts). */
@@ -201,7 +223,10 @@ function lastSpooled(batch: BufferedScan[]): number | undefined {
 }
 
 /** SCAN_WRITER_TEST_PAUSE_MS (tests only): the writer waits after a batch's commit, before its checkpoint. */
-const writerTestPause = () => (env.scanWriterTestPauseMs > 0 ? new Promise((resolve) => setTimeout(resolve, env.scanWriterTestPauseMs)) : Promise.resolve());
+const writerTestPause = () =>
+  env.scanWriterTestPauseMs > 0
+    ? new Promise((resolve) => setTimeout(resolve, env.scanWriterTestPauseMs))
+    : Promise.resolve();
 
 /**
  * Writes scans a crashed predecessor left in the spool, between the buffer's batches (one
@@ -244,7 +269,8 @@ export async function drainScans(deadlineMs = 10_000): Promise<number> {
       if (buffer.turn.length > 0) await new Promise((resolve) => setImmediate(resolve));
       if (buffer.scans.length === 0 && buffer.overflow) await loadOverflow();
       await flushScans();
-      if (buffer.failing) await new Promise((resolve) => setTimeout(resolve, Math.min(RETRY_MS, Math.max(0, end - Date.now()))));
+      if (buffer.failing)
+        await new Promise((resolve) => setTimeout(resolve, Math.min(RETRY_MS, Math.max(0, end - Date.now()))));
     }
   };
   await Promise.race([drain(), timeUp]);

@@ -90,13 +90,18 @@ export const MAX_FORM_BYTES = 4096;
 /** The form's `password` field from a urlencoded body ("" when absent). */
 export const passwordOfForm = (body: string) => new URLSearchParams(body).get("password") ?? "";
 
-export const FORM_TOO_LARGE: ShortLinkAnswer = { status: 413, headers: { ...HTML_HEADERS }, body: shortLinkPage("Too much was sent", "Go back and enter the password again.") };
+export const FORM_TOO_LARGE: ShortLinkAnswer = {
+  status: 413,
+  headers: { ...HTML_HEADERS },
+  body: shortLinkPage("Too much was sent", "Go back and enter the password again."),
+};
 
 /** The Fetch-API front end (app/q/[code]/route.ts, for `next dev` and serverless hosts). */
 export async function handleShortLink(req: Request, code: string): Promise<Response> {
   let password: string | undefined;
   if (req.method === "POST") {
-    if (Number(req.headers.get("content-length") ?? "0") > MAX_FORM_BYTES) return new Response(FORM_TOO_LARGE.body, FORM_TOO_LARGE);
+    if (Number(req.headers.get("content-length") ?? "0") > MAX_FORM_BYTES)
+      return new Response(FORM_TOO_LARGE.body, FORM_TOO_LARGE);
     const body = await req.arrayBuffer();
     if (body.byteLength > MAX_FORM_BYTES) return new Response(FORM_TOO_LARGE.body, FORM_TOO_LARGE);
     password = passwordOfForm(Buffer.from(body).toString("utf8"));

@@ -12,10 +12,23 @@ export type Resolution =
   | { state: "draft" | "paused" | "deleted" | "unknown"; id?: string };
 
 /** The columns a resolution is made of (the copy, live-copy, reads the same, with the code). */
-export const RESOLUTION_COLUMNS = { id: true, code: true, status: true, destinationUrl: true, deletedAt: true, expiresAt: true, expiredUrl: true, targets: true, utm: true, passwordHash: true } as const;
+export const RESOLUTION_COLUMNS = {
+  id: true,
+  code: true,
+  status: true,
+  destinationUrl: true,
+  deletedAt: true,
+  expiresAt: true,
+  expiredUrl: true,
+  targets: true,
+  utm: true,
+  passwordHash: true,
+} as const;
 
 /** A stored row (its RESOLUTION_COLUMNS) as the short link resolves it; null: no such code. */
-export function resolutionOf(row: ({ id: string; status: string; destinationUrl: string; deletedAt: Date | null } & RuleColumns) | null): Resolution {
+export function resolutionOf(
+  row: ({ id: string; status: string; destinationUrl: string; deletedAt: Date | null } & RuleColumns) | null,
+): Resolution {
   if (!row) return { state: "unknown" };
   if (row.deletedAt) return { state: "deleted", id: row.id };
   if (row.status !== "active") return { state: row.status as "draft" | "paused", id: row.id };

@@ -32,7 +32,11 @@ type Cache = {
   subscription?: { live: boolean };
 };
 // One per process: Next and the Node server each load this module; the cache must be one.
-const state: Cache = processSingleton("resolve.cache", () => ({ entries: new Map(), generation: 0, unreachableUntil: 0 }));
+const state: Cache = processSingleton("resolve.cache", () => ({
+  entries: new Map(),
+  generation: 0,
+  unreachableUntil: 0,
+}));
 const cache = state.entries;
 const channel = () => `${redisPrefix()}resolutions:invalidate`;
 

@@ -3,7 +3,14 @@
 import { insertEach, type RunEach } from "../platform/db";
 import { inKeyOrder, type ScanRow } from "./rows";
 
-type Rollup = [dynamicCodeId: string, bucket: string | number, dimension: string, value: string, scans: number, uniqueScans: number];
+type Rollup = [
+  dynamicCodeId: string,
+  bucket: string | number,
+  dimension: string,
+  value: string,
+  scans: number,
+  uniqueScans: number,
+];
 
 /**
  * The batch's contribution to the rollups that analytics read: per UTC day (ScanDaily) and per
@@ -23,7 +30,15 @@ export function rollupsOf(scans: ScanRow[]): { daily: Rollup[]; quarters: Rollup
   }
   const sumsOf = () => new Map<string, Rollup>();
   const [daily, quarters] = [sumsOf(), sumsOf()];
-  const add = (sums: Map<string, Rollup>, code: string, bucket: string | number, dimension: string, value: string, scans: number, uniqueScans: number) => {
+  const add = (
+    sums: Map<string, Rollup>,
+    code: string,
+    bucket: string | number,
+    dimension: string,
+    value: string,
+    scans: number,
+    uniqueScans: number,
+  ) => {
     const key = `${code}|${bucket}|${dimension}|${value}`;
     const sum = sums.get(key);
     if (sum) {
@@ -32,7 +47,10 @@ export function rollupsOf(scans: ScanRow[]): { daily: Rollup[]; quarters: Rollup
     } else sums.set(key, [code, bucket, dimension, value, scans, uniqueScans]);
   };
   for (const { scan, scans, uniqueScans } of profiles.values()) {
-    for (const [sums, bucket] of [[daily, scan.day], [quarters, scan.quarter]] as const) {
+    for (const [sums, bucket] of [
+      [daily, scan.day],
+      [quarters, scan.quarter],
+    ] as const) {
       add(sums, scan.dynamicCodeId, bucket, "total", "", scans, uniqueScans);
       add(sums, scan.dynamicCodeId, bucket, "country", scan.country, scans, uniqueScans);
       add(sums, scan.dynamicCodeId, bucket, "device", scan.device, scans, uniqueScans);

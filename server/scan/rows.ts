@@ -62,7 +62,19 @@ export type ScanRow = {
 };
 
 /** The columns of a stored scan, in the order its rows are bound. */
-export const SCAN_COLUMNS = ["id", "dynamicCodeId", "scannedAt", "day", "country", "device", "os", "browser", "visitorHash", "unique", "destinationUrl"] as const satisfies readonly (keyof ScanRow)[];
+export const SCAN_COLUMNS = [
+  "id",
+  "dynamicCodeId",
+  "scannedAt",
+  "day",
+  "country",
+  "device",
+  "os",
+  "browser",
+  "visitorHash",
+  "unique",
+  "destinationUrl",
+] as const satisfies readonly (keyof ScanRow)[];
 
 export const visitorOfDay = (dynamicCodeId: string, day: string, hash: string) => `${dynamicCodeId}|${day}|${hash}`;
 

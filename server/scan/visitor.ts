@@ -18,14 +18,17 @@ export const describeAgent = memoize("agent", (userAgent): Agent => {
   const ua = new UAParser(userAgent).getResult();
   const type = ua.device.type;
   const os = ua.os.name ?? "Unknown";
-  const device = type === "mobile" || type === "tablet" ? type : type ? "other" : DESKTOP_OS.test(os) ? "desktop" : "other";
+  const device =
+    type === "mobile" || type === "tablet" ? type : type ? "other" : DESKTOP_OS.test(os) ? "desktop" : "other";
   return { device, os, browser: ua.browser.name ?? "Unknown" };
 });
 
 /** Bots and link-preview agents are redirected but not counted; so is an empty agent. */
 export const isBotAgent = memoize("isBot", (userAgent) => userAgent === "" || isbot(userAgent));
 
-const hashOfVisitor = memoize("visitorHash", (visitor) => createHmac("sha256", secret("VISITOR_HASH_SECRET")).update(visitor).digest("hex").slice(0, 32));
+const hashOfVisitor = memoize("visitorHash", (visitor) =>
+  createHmac("sha256", secret("VISITOR_HASH_SECRET")).update(visitor).digest("hex").slice(0, 32),
+);
 
 /** Keyed hash of client address and user agent: the raw address is never stored (nor kept here
  * beyond the last few thousand visitors, whose repeated scans skip the HMAC). */

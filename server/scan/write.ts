@@ -20,7 +20,10 @@ const markUniqueVisitors: Consumer = async (runEach, scans) => {
 };
 
 const storeEvents: Consumer = async (runEach, scans) => {
-  await runEach(SQL.scans, scans.map((s) => SCAN_COLUMNS.map((column) => s[column])));
+  await runEach(
+    SQL.scans,
+    scans.map((s) => SCAN_COLUMNS.map((column) => s[column])),
+  );
 };
 
 /**
@@ -40,7 +43,9 @@ export async function writeScans(batch: BufferedScan[]): Promise<number> {
   if (batch.length === 0) return 0;
   const rows = batch.map(toRow);
   return writeTransaction(async (runEach) => {
-    const stored = batch.every((scan) => scan.fresh) ? [] : ((await runEach(SQL.stored, [storedCheck(rows)])) as { id: string }[]);
+    const stored = batch.every((scan) => scan.fresh)
+      ? []
+      : ((await runEach(SQL.stored, [storedCheck(rows)])) as { id: string }[]);
     const known = new Set(stored.map((s) => s.id));
     const scans = known.size === 0 ? rows : rows.filter((s) => !known.has(s.id));
     for (const consumer of CONSUMERS) await consumer(runEach, scans);
@@ -73,6 +78,11 @@ const SQL = {
     postgres: `SELECT e."id" AS "id" FROM jsonb_array_elements_text(($1::jsonb -> 0 ->> 0)::jsonb) AS j JOIN "ScanEvent" e ON e."id" = j.value
       WHERE e."scannedAt" >= ($1::jsonb -> 0 ->> 1)::timestamp(3) AND e."scannedAt" <= ($1::jsonb -> 0 ->> 2)::timestamp(3)`,
   },
-  visits: insertEach("ScanVisitorDay", ["dynamicCodeId", "day", "visitorHash"], {}, `ON CONFLICT DO NOTHING RETURNING "dynamicCodeId", "day", "visitorHash"`),
+  visits: insertEach(
+    "ScanVisitorDay",
+    ["dynamicCodeId", "day", "visitorHash"],
+    {},
+    `ON CONFLICT DO NOTHING RETURNING "dynamicCodeId", "day", "visitorHash"`,
+  ),
   scans: insertEach("ScanEvent", SCAN_COLUMNS, { scannedAt: "timestamp(3)", unique: "boolean" }),
 };

@@ -10,11 +10,22 @@ import { invalidateResolution } from "../scan/resolve";
 import { changeWithEvents } from "../webhooks";
 import { dynamicRecordOf, shortUrl } from "../library/dynamicRecords";
 import { recordCodeActivity, type Library } from "../library/library";
-import { approvedColumns, changedFields, pendingComparison, storedChangeOf, type ChangeRejection, type PendingFields } from "./pendingChanges";
+import {
+  approvedColumns,
+  changedFields,
+  pendingComparison,
+  storedChangeOf,
+  type ChangeRejection,
+  type PendingFields,
+} from "./pendingChanges";
 import { membershipOf, requireAdmin, type Decision } from "./teams";
 import type { ActivityValue } from "../activity";
 
-export const rejectionReasonField = z.string().trim().min(1, "Write the reason for the writer").max(500, "The reason must be at most 500 characters");
+export const rejectionReasonField = z
+  .string()
+  .trim()
+  .min(1, "Write the reason for the writer")
+  .max(500, "The reason must be at most 500 characters");
 
 /** A pending change as the queue shows it: the code, who asked and when, its fields now and as asked. */
 export type PendingChangeItem = {
@@ -31,20 +42,39 @@ export type PendingChangeItem = {
 export async function pendingChangesOf(userId: string): Promise<PendingChangeItem[]> {
   const membership = await membershipOf(userId);
   if (!membership) throw new DomainError("forbidden", "You are not in a team");
-  const rows = await db.dynamicCode.findMany({ where: { teamId: membership.teamId, deletedAt: null, pendingChange: { not: null } }, orderBy: { id: "asc" }, take: 200 });
+  const rows = await db.dynamicCode.findMany({
+    where: { teamId: membership.teamId, deletedAt: null, pendingChange: { not: null } },
+    orderBy: { id: "asc" },
+    take: 200,
+  });
   return rows.map((row) => {
     const stored = storedChangeOf(row.pendingChange)!;
-    return { code: row.code, name: row.name, shortUrl: shortUrl(row.code), by: stored.by, createdAt: new Date(stored.created_at * 1000).toISOString(), ...pendingComparison(dynamicRecordOf(row), stored.fields) };
+    return {
+      code: row.code,
+      name: row.name,
+      shortUrl: shortUrl(row.code),
+      by: stored.by,
+      createdAt: new Date(stored.created_at * 1000).toISOString(),
+      ...pendingComparison(dynamicRecordOf(row), stored.fields),
+    };
   });
 }
 
-const describe = (fields: PendingFields) => Object.keys(fields).map((name) => (name === "password_set" ? "password" : name)).join(", ");
+const describe = (fields: PendingFields) =>
+  Object.keys(fields)
+    .map((name) => (name === "password_set" ? "password" : name))
+    .join(", ");
 
 /**
  * An admin's decision on the pending change of one team code. Approve: its fields apply (the
  * short link serves them from now on). Reject: it is dropped, and its writer is told why.
  */
-export async function reviewChange(adminId: string, decision: Decision, code: string, reason?: string): Promise<{ ok: true }> {
+export async function reviewChange(
+  adminId: string,
+  decision: Decision,
+  code: string,
+  reason?: string,
+): Promise<{ ok: true }> {
   const admin = await requireAdmin(adminId);
   const adminEmail = (await db.user.findUniqueOrThrow({ where: { id: adminId }, select: { email: true } })).email;
   const why = decision === "reject" ? (reason?.trim() ?? "") : null;
@@ -59,17 +89,37 @@ export async function reviewChange(adminId: string, decision: Decision, code: st
     // Decided once: a change replaced or decided meanwhile (another admin, another tab) is not this one.
     const claimed = await tx.dynamicCode.updateMany({
       where: { id: row.id, pendingChange: row.pendingChange },
-      data: decision === "approve" ? { ...approvedColumns(stored), pendingChange: null, changeRejection: null } : { pendingChange: null, changeRejection: JSON.stringify({ reason: why!, by: adminEmail, at: now.toISOString(), fields: stored.fields } satisfies ChangeRejection) },
+      data:
+        decision === "approve"
+          ? { ...approvedColumns(stored), pendingChange: null, changeRejection: null }
+          : {
+              pendingChange: null,
+              changeRejection: JSON.stringify({
+                reason: why!,
+                by: adminEmail,
+                at: now.toISOString(),
+                fields: stored.fields,
+              } satisfies ChangeRejection),
+            },
     });
-    if (claimed.count !== 1) throw new DomainError("conflict", "This change was replaced or decided meanwhile: reload the queue");
+    if (claimed.count !== 1)
+      throw new DomainError("conflict", "This change was replaced or decided meanwhile: reload the queue");
     const ref = { kind: "dynamic" as const, target: row.code, name: row.name };
     if (decision === "reject") {
-      await recordCodeActivity(tx, actor, "code.change_rejected", [{ ...ref, ...pendingComparison(dynamicRecordOf(row), stored.fields), more: { requested_by: stored.by, reason: why } }]);
+      await recordCodeActivity(tx, actor, "code.change_rejected", [
+        {
+          ...ref,
+          ...pendingComparison(dynamicRecordOf(row), stored.fields),
+          more: { requested_by: stored.by, reason: why },
+        },
+      ]);
       return { result: stored, events: [] };
     }
     const after = dynamicRecordOf(await tx.dynamicCode.findUniqueOrThrow({ where: { id: row.id } }));
     const change = changedFields(dynamicRecordOf(row), after) ?? pendingComparison(after, stored.fields);
-    await recordCodeActivity(tx, actor, "code.change_approved", [{ ...ref, ...change, more: { requested_by: stored.by } }]);
+    await recordCodeActivity(tx, actor, "code.change_approved", [
+      { ...ref, ...change, more: { requested_by: stored.by } },
+    ]);
     return { result: stored, events: [{ type: "dynqrcode.updated" as const, data: after }] };
   });
   if (decision === "approve") await invalidateResolution(code);
@@ -78,7 +128,13 @@ export async function reviewChange(adminId: string, decision: Decision, code: st
 }
 
 /** The writer learns why, at their address now (a deleted account is not mailed). */
-async function mailRejection(writerId: string, code: string, reason: string, fields: PendingFields, adminEmail: string) {
+async function mailRejection(
+  writerId: string,
+  code: string,
+  reason: string,
+  fields: PendingFields,
+  adminEmail: string,
+) {
   const writer = await db.user.findUnique({ where: { id: writerId }, select: { email: true, deletedAt: true } });
   if (!writer || writer.deletedAt) return;
   await sendMail({

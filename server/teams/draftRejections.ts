@@ -10,15 +10,41 @@ import { appLink, sendMail } from "../platform/mail";
 export type RejectedDraft = { kind: "static" | "dynamic"; target: string; name: string; url: string; writerId: string };
 
 /** What /business shows a writer of their rejected drafts. */
-export type DraftRejectionItem = { kind: string; target: string; name: string; url: string; reason: string; by: string; at: string };
+export type DraftRejectionItem = {
+  kind: string;
+  target: string;
+  name: string;
+  url: string;
+  reason: string;
+  by: string;
+  at: string;
+};
 
 /** The most recent rejections a writer is shown. */
 const SHOWN = 20;
 
 /** Kept in the review's transaction: rejected with the drafts, or not at all. */
-export async function recordDraftRejections(tx: Tx, teamId: string, drafts: RejectedDraft[], reason: string, adminEmail: string, at: Date): Promise<void> {
+export async function recordDraftRejections(
+  tx: Tx,
+  teamId: string,
+  drafts: RejectedDraft[],
+  reason: string,
+  adminEmail: string,
+  at: Date,
+): Promise<void> {
   await tx.draftRejection.createMany({
-    data: drafts.map((d) => ({ id: timeOrderedId("drj"), teamId, writerId: d.writerId, kind: d.kind, target: d.target, name: d.name, url: d.url, reason, rejectedBy: adminEmail, createdAt: at })),
+    data: drafts.map((d) => ({
+      id: timeOrderedId("drj"),
+      teamId,
+      writerId: d.writerId,
+      kind: d.kind,
+      target: d.target,
+      name: d.name,
+      url: d.url,
+      reason,
+      rejectedBy: adminEmail,
+      createdAt: at,
+    })),
   });
 }
 
@@ -26,12 +52,16 @@ export async function recordDraftRejections(tx: Tx, teamId: string, drafts: Reje
 export async function mailDraftRejections(drafts: RejectedDraft[], reason: string, adminEmail: string): Promise<void> {
   const byWriter = new Map<string, RejectedDraft[]>();
   for (const d of drafts) byWriter.set(d.writerId, [...(byWriter.get(d.writerId) ?? []), d]);
-  const writers = await db.user.findMany({ where: { id: { in: [...byWriter.keys()] }, deletedAt: null }, select: { id: true, email: true } });
+  const writers = await db.user.findMany({
+    where: { id: { in: [...byWriter.keys()] }, deletedAt: null },
+    select: { id: true, email: true },
+  });
   for (const writer of writers) {
     const own = byWriter.get(writer.id)!;
     await sendMail({
       to: writer.email,
-      subject: own.length === 1 ? `Your draft “${own[0].name}” was rejected` : `${own.length} of your drafts were rejected`,
+      subject:
+        own.length === 1 ? `Your draft “${own[0].name}” was rejected` : `${own.length} of your drafts were rejected`,
       paragraphs: [
         `${adminEmail} rejected ${own.length === 1 ? "your draft" : "your drafts"}: ${own.map((d) => `“${d.name}” (${d.url})`).join(", ")}. A rejected draft is deleted; submit it again once it is fixed.`,
         `Reason: ${reason}`,
@@ -45,8 +75,20 @@ export async function mailDraftRejections(drafts: RejectedDraft[], reason: strin
 export async function draftRejectionsOf(userId: string): Promise<DraftRejectionItem[]> {
   const membership = await db.membership.findUnique({ where: { userId } });
   if (!membership) return [];
-  const rows = await db.draftRejection.findMany({ where: { teamId: membership.teamId, writerId: userId }, orderBy: { createdAt: "desc" }, take: SHOWN });
-  return rows.map((r) => ({ kind: r.kind, target: r.target, name: r.name, url: r.url, reason: r.reason, by: r.rejectedBy, at: r.createdAt.toISOString() }));
+  const rows = await db.draftRejection.findMany({
+    where: { teamId: membership.teamId, writerId: userId },
+    orderBy: { createdAt: "desc" },
+    take: SHOWN,
+  });
+  return rows.map((r) => ({
+    kind: r.kind,
+    target: r.target,
+    name: r.name,
+    url: r.url,
+    reason: r.reason,
+    by: r.rejectedBy,
+    at: r.createdAt.toISOString(),
+  }));
 }
 
 const stamp = (at: Date) => `${at.toISOString().slice(0, 16).replace("T", " ")} UTC`;
@@ -55,10 +97,18 @@ const stamp = (at: Date) => `${at.toISOString().slice(0, 16).replace("T", " ")} 
  * Why one draft of the team cannot be reviewed: decided already (409, by whom and when), or
  * not a draft of the team at all (404).
  */
-export async function undecidableDraft(tx: Tx, teamId: string, kind: "static" | "dynamic", id: string): Promise<DomainError> {
+export async function undecidableDraft(
+  tx: Tx,
+  teamId: string,
+  kind: "static" | "dynamic",
+  id: string,
+): Promise<DomainError> {
   const decided = (how: string, by: string | null | undefined, at: Date | null) =>
     new DomainError("conflict", `This draft was already ${how}${by ? ` by ${by}` : ""}${at ? ` at ${stamp(at)}` : ""}`);
-  const rejection = await tx.draftRejection.findFirst({ where: { teamId, kind, target: id }, orderBy: { createdAt: "desc" } });
+  const rejection = await tx.draftRejection.findFirst({
+    where: { teamId, kind, target: id },
+    orderBy: { createdAt: "desc" },
+  });
   if (rejection) return decided("rejected", rejection.rejectedBy, rejection.createdAt);
   const reviewer = { reviewedBy: { select: { email: true } } } as const;
   const row =

@@ -52,19 +52,42 @@ export async function inviteMember(adminId: string, email: string, role: Role): 
   const admin = await requireAdmin(adminId);
   const teamId = admin.teamId;
   const existing = await db.user.findUnique({ where: { email }, include: { membership: true } });
-  if (existing?.membership?.teamId === teamId) throw new DomainError("conflict", "This account is already in your team");
+  if (existing?.membership?.teamId === teamId)
+    throw new DomainError("conflict", "This account is already in your team");
   // Counted per team, before anything is written: each invitation sends a mail.
   const limit = await take(`invite:team:${teamId}`, invitationRule);
-  if (!limit.allowed) throw new DomainError("rate_limited", `Too many invitations: try again in ${Math.ceil(limit.retryAfter / 60)} minute(s)`);
+  if (!limit.allowed)
+    throw new DomainError(
+      "rate_limited",
+      `Too many invitations: try again in ${Math.ceil(limit.retryAfter / 60)} minute(s)`,
+    );
   const inviter = await db.user.findUniqueOrThrow({ where: { id: adminId } });
   const token = randomString(43);
   const invitation = await withTeamLocked(teamId, async (tx) => {
     await tx.invitation.updateMany({ where: { teamId, email, ...pendingWhere() }, data: { cancelledAt: now() } });
     const createdAt = now();
     const row = await tx.invitation.create({
-      data: { id: timeOrderedId("inv"), teamId, email, role, tokenHash: hashToken(token), invitedById: adminId, expiresAt: after(INVITATION_DAYS * 86_400, createdAt), createdAt },
+      data: {
+        id: timeOrderedId("inv"),
+        teamId,
+        email,
+        role,
+        tokenHash: hashToken(token),
+        invitedById: adminId,
+        expiresAt: after(INVITATION_DAYS * 86_400, createdAt),
+        createdAt,
+      },
     });
-    await recordActivity({ teamId, actor: { id: adminId, label: inviter.email }, action: "invitation.sent", target: email, detail: { role } }, tx);
+    await recordActivity(
+      {
+        teamId,
+        actor: { id: adminId, label: inviter.email },
+        action: "invitation.sent",
+        target: email,
+        detail: { role },
+      },
+      tx,
+    );
     return row;
   });
   await sendMail({
@@ -83,8 +106,14 @@ export async function inviteMember(adminId: string, email: string, role: Role): 
 /** The team's pending invitations, for its admins (newest first). */
 export async function pendingInvitations(adminId: string) {
   const admin = await requireAdmin(adminId);
-  const rows = await db.invitation.findMany({ where: { teamId: admin.teamId, ...pendingWhere() }, orderBy: { id: "desc" } });
-  const inviters = await db.user.findMany({ where: { id: { in: [...new Set(rows.map((r) => r.invitedById))] } }, select: { id: true, email: true } });
+  const rows = await db.invitation.findMany({
+    where: { teamId: admin.teamId, ...pendingWhere() },
+    orderBy: { id: "desc" },
+  });
+  const inviters = await db.user.findMany({
+    where: { id: { in: [...new Set(rows.map((r) => r.invitedById))] } },
+    select: { id: true, email: true },
+  });
   const inviterEmail = new Map(inviters.map((u) => [u.id, u.email]));
   return rows.map((r) => ({
     id: r.id,
@@ -104,7 +133,16 @@ export async function cancelInvitation(adminId: string, invitationId: string): P
     const invitation = await tx.invitation.findFirst({ where: { id: invitationId, teamId, ...pendingWhere() } });
     if (!invitation) throw notFound("No such pending invitation in your team");
     await tx.invitation.update({ where: { id: invitation.id }, data: { cancelledAt: now() } });
-    await recordActivity({ teamId, actor: { id: adminId, label: adminEmail }, action: "invitation.cancelled", target: invitation.email, detail: { role: invitation.role } }, tx);
+    await recordActivity(
+      {
+        teamId,
+        actor: { id: adminId, label: adminEmail },
+        action: "invitation.cancelled",
+        target: invitation.email,
+        detail: { role: invitation.role },
+      },
+      tx,
+    );
   });
 }
 
@@ -123,7 +161,14 @@ export async function invitationByToken(token: string): Promise<InvitationView> 
     db.team.findUniqueOrThrow({ where: { id: invitation.teamId } }),
     db.user.findUnique({ where: { id: invitation.invitedById } }),
   ]);
-  return { state: "pending", teamName: team.name, role: invitation.role as Role, email: invitation.email, invitedBy: inviter?.name ?? "An admin", expiresAt: invitation.expiresAt.toISOString() };
+  return {
+    state: "pending",
+    teamName: team.name,
+    role: invitation.role as Role,
+    email: invitation.email,
+    invitedBy: inviter?.name ?? "An admin",
+    expiresAt: invitation.expiresAt.toISOString(),
+  };
 }
 
 /** Why a link is refused, in the words the invitation page and the Accept button show. */
@@ -143,7 +188,10 @@ export async function acceptInvitation(userId: string, token: string): Promise<{
   const tokenHash = hashToken(token);
   const found = await db.invitation.findUnique({ where: { tokenHash } });
   if (!found) throw notFound(REFUSED.invalid);
-  const user = await db.user.findUniqueOrThrow({ where: { id: userId }, include: { membership: { include: { team: true } } } });
+  const user = await db.user.findUniqueOrThrow({
+    where: { id: userId },
+    include: { membership: { include: { team: true } } },
+  });
   try {
     return await withTeamLocked(found.teamId, async (tx) => {
       // Read again under the team's lock: a cancellation or another acceptance may have won.
@@ -151,18 +199,38 @@ export async function acceptInvitation(userId: string, token: string): Promise<{
       if (invitation.acceptedAt) throw gone(REFUSED.accepted);
       if (invitation.cancelledAt) throw gone(REFUSED.cancelled);
       if (invitation.expiresAt <= now()) throw gone(REFUSED.expired);
-      if (invitation.email !== user.email) throw new DomainError("forbidden", `This invitation is for ${invitation.email}: log in with that address to accept it`);
-      if (user.membership) throw new DomainError("conflict", `You already belong to the team “${user.membership.team.name}”: an account can be in one team only`);
+      if (invitation.email !== user.email)
+        throw new DomainError(
+          "forbidden",
+          `This invitation is for ${invitation.email}: log in with that address to accept it`,
+        );
+      if (user.membership)
+        throw new DomainError(
+          "conflict",
+          `You already belong to the team “${user.membership.team.name}”: an account can be in one team only`,
+        );
       const team = await tx.team.findUniqueOrThrow({ where: { id: invitation.teamId } });
-      await tx.membership.create({ data: { id: timeOrderedId("mem"), teamId: team.id, userId, role: invitation.role } });
+      await tx.membership.create({
+        data: { id: timeOrderedId("mem"), teamId: team.id, userId, role: invitation.role },
+      });
       await tx.invitation.update({ where: { id: invitation.id }, data: { acceptedAt: now(), acceptedById: userId } });
       if (!user.emailVerifiedAt) await tx.user.update({ where: { id: userId }, data: { emailVerifiedAt: now() } });
-      await recordActivity({ teamId: team.id, actor: { id: userId, label: user.email }, action: "member.joined", target: user.email, detail: { role: invitation.role } }, tx);
+      await recordActivity(
+        {
+          teamId: team.id,
+          actor: { id: userId, label: user.email },
+          action: "member.joined",
+          target: user.email,
+          detail: { role: invitation.role },
+        },
+        tx,
+      );
       return { teamName: team.name, role: invitation.role as Role };
     });
   } catch (error) {
     // Joined another team meanwhile (the unique index on Membership.userId).
-    if (isUniqueViolation(error)) throw new DomainError("conflict", "You already belong to a team: an account can be in one team only");
+    if (isUniqueViolation(error))
+      throw new DomainError("conflict", "You already belong to a team: an account can be in one team only");
     throw error;
   }
 }

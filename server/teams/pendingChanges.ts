@@ -11,7 +11,14 @@ import type { Actor } from "../library/library";
 
 /** What a writer's PATCH of a published team code holds back for review. */
 export const HELD_FIELDS = ["destination_url", "targets", "utm", "expires_at", "expired_url", "password"] as const;
-export type HeldInput = Partial<{ destination_url: string; targets: Target[] | null; utm: Utm | null; expires_at: number | null; expired_url: string | null; password: string | null }>;
+export type HeldInput = Partial<{
+  destination_url: string;
+  targets: Target[] | null;
+  utm: Utm | null;
+  expires_at: number | null;
+  expired_url: string | null;
+  password: string | null;
+}>;
 
 export const pendingChangeRecord = z
   .object({
@@ -22,7 +29,9 @@ export const pendingChangeRecord = z
         utm: rulesRecord.utm.optional(),
         expires_at: rulesRecord.expires_at.optional(),
         expired_url: rulesRecord.expired_url.optional(),
-        password_set: z.boolean().optional().meta({ description: "true: the change sets a password; false: it removes it (the password itself is never shown)." }),
+        password_set: z.boolean().optional().meta({
+          description: "true: the change sets a password; false: it removes it (the password itself is never shown).",
+        }),
       })
       .meta({ description: "The new values the change would give the code, as its PATCH sent them." }),
     by: z.string().meta({ description: "The email of the member who made the change." }),
@@ -30,19 +39,22 @@ export const pendingChangeRecord = z
   })
   .meta({
     id: "PendingChange",
-    description: "A writer's change to where a published team code leads, waiting for an admin's review; the code keeps its live values until an admin approves it.",
+    description:
+      "A writer's change to where a published team code leads, waiting for an admin's review; the code keeps its live values until an admin approves it.",
   });
 export type PendingChangeRecord = z.infer<typeof pendingChangeRecord>;
 export type PendingFields = PendingChangeRecord["fields"];
 
 /** The last rejected change of a code (its changeRejection column), as the team library shows it until the next change. */
 export type ChangeRejection = { reason: string; by: string; at: string; fields: PendingFields };
-export const changeRejectionOf = (text: string | null | undefined): ChangeRejection | null => (text ? (JSON.parse(text) as ChangeRejection) : null);
+export const changeRejectionOf = (text: string | null | undefined): ChangeRejection | null =>
+  text ? (JSON.parse(text) as ChangeRejection) : null;
 
 /** The pendingChange column: the record's parts, the member's id, and a new password's hash. */
 type StoredChange = PendingChangeRecord & { by_id: string; password_hash?: string | null };
 
-export const storedChangeOf = (text: string | null | undefined): StoredChange | null => (text ? (JSON.parse(text) as StoredChange) : null);
+export const storedChangeOf = (text: string | null | undefined): StoredChange | null =>
+  text ? (JSON.parse(text) as StoredChange) : null;
 
 /** The pending change as records show it; null when there is none. */
 export function pendingChangeOf(text: string | null | undefined): PendingChangeRecord | null {
@@ -54,7 +66,8 @@ export function pendingChangeOf(text: string | null | undefined): PendingChangeR
  * Whether an admin must decide for `actor` on a team code: a writer acting on a published one
  * (its changes to where it leads wait for review; it may not delete it).
  */
-export const needsAdmin = (actor: Pick<Actor, "library" | "role">, published: boolean) => actor.library.kind === "team" && actor.role !== "admin" && published;
+export const needsAdmin = (actor: Pick<Actor, "library" | "role">, published: boolean) =>
+  actor.library.kind === "team" && actor.role !== "admin" && published;
 
 /** The fields of `input` that a writer's PATCH holds back, or null when it sends none. */
 export function heldPart(input: HeldInput): PendingFields | null {
@@ -69,8 +82,19 @@ export function heldPart(input: HeldInput): PendingFields | null {
 }
 
 /** The column of a held change: `passwordHash`, the hash of the password it sets (hashed before the transaction). */
-export const storedChange = (fields: PendingFields, by: { id: string; email: string }, passwordHash: string | null | undefined, at: Date): string =>
-  JSON.stringify({ fields, by: by.email, by_id: by.id, created_at: Math.floor(at.getTime() / 1000), ...(fields.password_set ? { password_hash: passwordHash } : {}) } satisfies StoredChange);
+export const storedChange = (
+  fields: PendingFields,
+  by: { id: string; email: string },
+  passwordHash: string | null | undefined,
+  at: Date,
+): string =>
+  JSON.stringify({
+    fields,
+    by: by.email,
+    by_id: by.id,
+    created_at: Math.floor(at.getTime() / 1000),
+    ...(fields.password_set ? { password_hash: passwordHash } : {}),
+  } satisfies StoredChange);
 
 /** The columns an approved change writes. */
 export function approvedColumns(stored: StoredChange) {
@@ -80,16 +104,31 @@ export function approvedColumns(stored: StoredChange) {
     ...(fields.destination_url !== undefined ? { destinationUrl: fields.destination_url } : {}),
     ...(fields.targets !== undefined ? { targets: json(fields.targets) } : {}),
     ...(fields.utm !== undefined ? { utm: json(fields.utm) } : {}),
-    ...(fields.expires_at !== undefined ? { expiresAt: fields.expires_at === null ? null : new Date(fields.expires_at * 1000) } : {}),
+    ...(fields.expires_at !== undefined
+      ? { expiresAt: fields.expires_at === null ? null : new Date(fields.expires_at * 1000) }
+      : {}),
     ...(fields.expired_url !== undefined ? { expiredUrl: fields.expired_url } : {}),
-    ...(fields.password_set !== undefined ? { passwordHash: fields.password_set ? (stored.password_hash ?? null) : null } : {}),
+    ...(fields.password_set !== undefined
+      ? { passwordHash: fields.password_set ? (stored.password_hash ?? null) : null }
+      : {}),
   };
 }
 
 // ---- before and after, for the activity log --------------------------------------------------
 
 /** The fields of a record an entry compares (a static code's url, a dynamic code's live values). */
-const COMPARED = ["name", "url", "destination_url", "status", "style", "targets", "utm", "expires_at", "expired_url", "password_protected"] as const;
+const COMPARED = [
+  "name",
+  "url",
+  "destination_url",
+  "status",
+  "style",
+  "targets",
+  "utm",
+  "expires_at",
+  "expired_url",
+  "password_protected",
+] as const;
 type Compared = Partial<Record<(typeof COMPARED)[number], unknown>>;
 
 /** A value as an entry keeps it: a style's logo (up to 64 KiB) by its size only. */
@@ -102,7 +141,10 @@ function shown(name: string, value: unknown): ActivityValue {
 }
 
 /** The fields whose values differ between two states of a record, each side's values; null when none does. */
-export function changedFields(before: Compared, after: Compared): { before: Record<string, ActivityValue>; after: Record<string, ActivityValue> } | null {
+export function changedFields(
+  before: Compared,
+  after: Compared,
+): { before: Record<string, ActivityValue>; after: Record<string, ActivityValue> } | null {
   const names = COMPARED.filter((name) => JSON.stringify(before[name] ?? null) !== JSON.stringify(after[name] ?? null));
   if (names.length === 0) return null;
   const pick = (record: Compared) => Object.fromEntries(names.map((name) => [name, shown(name, record[name])]));
@@ -110,10 +152,19 @@ export function changedFields(before: Compared, after: Compared): { before: Reco
 }
 
 /** A pending change's fields and what the code holds for them now (password_set against password_protected). */
-export function pendingComparison(live: Compared, fields: PendingFields): { before: Record<string, ActivityValue>; after: Record<string, ActivityValue> } {
+export function pendingComparison(
+  live: Compared,
+  fields: PendingFields,
+): { before: Record<string, ActivityValue>; after: Record<string, ActivityValue> } {
   const names = Object.keys(fields) as (keyof PendingFields)[];
   return {
-    before: Object.fromEntries(names.map((name) => (name === "password_set" ? ["password_protected", live.password_protected ?? false] : [name, shown(name, live[name])]))) as Record<string, ActivityValue>,
+    before: Object.fromEntries(
+      names.map((name) =>
+        name === "password_set"
+          ? ["password_protected", live.password_protected ?? false]
+          : [name, shown(name, live[name])],
+      ),
+    ) as Record<string, ActivityValue>,
     after: fields as Record<string, ActivityValue>,
   };
 }

@@ -17,7 +17,11 @@ import { mailDraftRejections, recordDraftRejections, undecidableDraft, type Reje
 export const ROLES = ["admin", "writer", "viewer"] as const;
 export type Role = (typeof ROLES)[number];
 export const roleField = z.enum(ROLES, { error: "role must be one of admin, writer, viewer" });
-export const teamNameField = z.string().trim().min(1, "Team name must not be empty").max(100, "Team name must be at most 100 characters");
+export const teamNameField = z
+  .string()
+  .trim()
+  .min(1, "Team name must not be empty")
+  .max(100, "Team name must be at most 100 characters");
 
 const forbidden = (message: string) => new DomainError("forbidden", message);
 
@@ -42,11 +46,20 @@ export async function requireAdmin(userId: string) {
 export async function createTeam(userId: string, name: string) {
   const user = await db.user.findUniqueOrThrow({ where: { id: userId } });
   if (user.tier !== "business") throw forbidden("Creating a team requires the Business plan");
-    try {
+  try {
     return await db.$transaction(async (tx) => {
       const team = await tx.team.create({ data: { id: timeOrderedId("team"), name, ownerId: userId } });
       await tx.membership.create({ data: { id: timeOrderedId("mem"), teamId: team.id, userId, role: "admin" } });
-      await recordActivity({ teamId: team.id, actor: await actorOf(userId, tx), action: "team.created", target: name, detail: { before: null, after: { name } } }, tx);
+      await recordActivity(
+        {
+          teamId: team.id,
+          actor: await actorOf(userId, tx),
+          action: "team.created",
+          target: name,
+          detail: { before: null, after: { name } },
+        },
+        tx,
+      );
       return team;
     });
   } catch (error) {
@@ -69,9 +82,15 @@ export async function withTeamLocked<T>(teamId: string, work: (tx: Tx) => Promis
 /** Revokes the member's live business key, if any, with its entry on the logs. */
 async function revokeBusinessKeys(tx: Tx, userId: string, by: { id: string; label: string }) {
   const revokedAt = new Date();
-  await tx.apiKey.updateMany({ where: { userId, scope: "business", live: true }, data: { live: null, revokedAt, revokedById: by.id } });
+  await tx.apiKey.updateMany({
+    where: { userId, scope: "business", live: true },
+    data: { live: null, revokedAt, revokedById: by.id },
+  });
   const keys = await tx.apiKey.findMany({ where: { userId, scope: "business", revokedAt, revokedById: by.id } });
-  await recordActivity(keys.map((k) => keyActivity("key.revoked", k, by)), tx);
+  await recordActivity(
+    keys.map((k) => keyActivity("key.revoked", k, by)),
+    tx,
+  );
 }
 
 /** Adds an existing account directly: test fixtures only (the pages invite: ./invitations.ts). */
@@ -91,7 +110,8 @@ export async function addMember(adminId: string, email: string, role: Role) {
 async function memberToChange(tx: Tx, teamId: string, ownerId: string, memberUserId: string, change: "remove" | Role) {
   const member = await tx.membership.findUnique({ where: { userId: memberUserId } });
   if (!member || member.teamId !== teamId) throw notFound("No such member in your team");
-  if (memberUserId === ownerId && change !== "admin") throw new DomainError("conflict", "The team's owner stays an admin of the team");
+  if (memberUserId === ownerId && change !== "admin")
+    throw new DomainError("conflict", "The team's owner stays an admin of the team");
   if (member.role === "admin" && change !== "admin") {
     const admins = await tx.membership.count({ where: { teamId, role: "admin" } });
     if (admins <= 1) throw new DomainError("conflict", "A team keeps at least one admin");
@@ -108,7 +128,10 @@ export async function setMemberRole(adminId: string, memberUserId: string, role:
     const actor = await actorOf(adminId, tx);
     if (member.role !== role) {
       const target = (await actorOf(memberUserId, tx)).label;
-      await recordActivity({ teamId: admin.teamId, actor, action: "member.role_changed", target, detail: { from: member.role, to: role } }, tx);
+      await recordActivity(
+        { teamId: admin.teamId, actor, action: "member.role_changed", target, detail: { from: member.role, to: role } },
+        tx,
+      );
     }
     if (role === "viewer") await revokeBusinessKeys(tx, memberUserId, actor);
   });
@@ -121,7 +144,16 @@ export async function removeMember(adminId: string, memberUserId: string) {
     const member = await memberToChange(tx, admin.teamId, admin.team.ownerId, memberUserId, "remove");
     await tx.membership.delete({ where: { userId: memberUserId } });
     const actor = await actorOf(adminId, tx);
-    await recordActivity({ teamId: admin.teamId, actor, action: "member.removed", target: (await actorOf(memberUserId, tx)).label, detail: { role: member.role } }, tx);
+    await recordActivity(
+      {
+        teamId: admin.teamId,
+        actor,
+        action: "member.removed",
+        target: (await actorOf(memberUserId, tx)).label,
+        detail: { role: member.role },
+      },
+      tx,
+    );
     await revokeBusinessKeys(tx, memberUserId, actor);
     await endSessions(memberUserId, tx);
   });
@@ -142,10 +174,16 @@ export async function transferOwnership(ownerId: string, newOwnerUserId: string)
     const member = await tx.membership.findUnique({ where: { userId: newOwnerUserId }, include: { user: true } });
     if (!member || member.teamId !== teamId) throw notFound("No such member in your team");
     if (member.userId === ownerId) throw new DomainError("conflict", "You already own the team");
-    if (member.role !== "admin") throw new DomainError("conflict", "Only an admin can own the team: make them an admin first");
+    if (member.role !== "admin")
+      throw new DomainError("conflict", "Only an admin can own the team: make them an admin first");
     await tx.team.update({ where: { id: teamId }, data: { ownerId: newOwnerUserId } });
     await recordActivity(
-      { teamId, actor: { id: ownerId, label: membership.team.owner.email }, action: "team.owner_changed", target: member.user.email },
+      {
+        teamId,
+        actor: { id: ownerId, label: membership.team.owner.email },
+        action: "team.owner_changed",
+        target: member.user.email,
+      },
       tx,
     );
   });
@@ -162,7 +200,9 @@ export async function generateBusinessKey(userId: string): Promise<{ key: string
 /** An admin revokes any teammate's live business key; anyone else only their own. */
 export async function revokeTeamKey(userId: string, keyId: string) {
   const membership = await requireMembership(userId);
-  const key = await db.apiKey.findFirst({ where: { id: keyId, scope: "business", teamId: membership.teamId, live: true } });
+  const key = await db.apiKey.findFirst({
+    where: { id: keyId, scope: "business", teamId: membership.teamId, live: true },
+  });
   if (!key || (membership.role !== "admin" && key.userId !== userId)) throw notFound("No such live key in your team");
   await revokeKey(keyId, userId);
 }
@@ -180,10 +220,19 @@ export async function teamOverview(userId: string) {
   const isAdmin = membership.role === "admin";
   const [members, keys] = await Promise.all([
     db.membership.findMany({ where: { teamId }, include: { user: true }, orderBy: { createdAt: "asc" } }),
-    db.apiKey.findMany({ where: { teamId, scope: "business", live: true, ...(isAdmin ? {} : { userId }) }, include: { user: true }, orderBy: { createdAt: "asc" } }),
+    db.apiKey.findMany({
+      where: { teamId, scope: "business", live: true, ...(isAdmin ? {} : { userId }) },
+      include: { user: true },
+      orderBy: { createdAt: "asc" },
+    }),
   ]);
   return {
-    team: { id: teamId, name: membership.team.name, ownerEmail: membership.team.owner.email, ownerOnBusiness: membership.team.owner.tier === "business" },
+    team: {
+      id: teamId,
+      name: membership.team.name,
+      ownerEmail: membership.team.owner.email,
+      ownerOnBusiness: membership.team.owner.tier === "business",
+    },
     role: membership.role as Role,
     /** The viewer owns the team: only they can hand it over (Make owner). */
     isOwner: membership.team.ownerId === userId,
@@ -224,7 +273,12 @@ export const MAX_REVIEWED = 100;
  * makes each active (a dynamic code starts resolving); reject deletes each (a dynamic code's
  * record stays, deleted, so its code is never reused). Who and when are kept on both.
  */
-export async function reviewDrafts(adminId: string, decision: Decision, items: { kind: ItemKind; id: string }[], reason?: string): Promise<{ reviewed: number }> {
+export async function reviewDrafts(
+  adminId: string,
+  decision: Decision,
+  items: { kind: ItemKind; id: string }[],
+  reason?: string,
+): Promise<{ reviewed: number }> {
   const why = decision === "reject" ? (reason?.trim() ?? "") : null;
   if (why === "") throw new DomainError("invalid", "Write the reason for the writer");
   const admin = await requireAdmin(adminId);
@@ -240,50 +294,91 @@ export async function reviewDrafts(adminId: string, decision: Decision, items: {
     const staticWhere = { id: { in: statics }, teamId, reviewStatus: "draft" };
     const dynamicWhere = { code: { in: dynamics }, teamId, deletedAt: null, status: "draft" };
     // The drafts as they are: a rejection's events show them so.
-    const [staticRows, dynamicRows] = [await tx.staticCode.findMany({ where: staticWhere }), await tx.dynamicCode.findMany({ where: dynamicWhere })];
+    const [staticRows, dynamicRows] = [
+      await tx.staticCode.findMany({ where: staticWhere }),
+      await tx.dynamicCode.findMany({ where: dynamicWhere }),
+    ];
     const [s, d] =
       decision === "approve"
         ? [
             await tx.staticCode.updateMany({ where: staticWhere, data: { reviewStatus: "active", ...reviewed } }),
             // Approved: published from now on (a writer's later change to where it leads waits for review).
-            await tx.dynamicCode.updateMany({ where: dynamicWhere, data: { status: "active", publishedAt: reviewed.reviewedAt, ...reviewed } }),
+            await tx.dynamicCode.updateMany({
+              where: dynamicWhere,
+              data: { status: "active", publishedAt: reviewed.reviewedAt, ...reviewed },
+            }),
           ]
         : [
             await tx.staticCode.deleteMany({ where: staticWhere }),
-            await tx.dynamicCode.updateMany({ where: dynamicWhere, data: { deletedAt: reviewed.reviewedAt, ...reviewed } }),
+            await tx.dynamicCode.updateMany({
+              where: dynamicWhere,
+              data: { deletedAt: reviewed.reviewedAt, ...reviewed },
+            }),
           ];
     // One that is no longer a draft of the team (reviewed meanwhile, deleted, another team's) undoes them all.
     if (s.count !== statics.length || d.count !== dynamics.length) {
       const asked = statics.length + dynamics.length;
       const missing = asked - s.count - d.count;
-      if (asked === 1) throw await undecidableDraft(tx, teamId, statics.length === 1 ? "static" : "dynamic", statics[0] ?? dynamics[0]);
-      throw notFound(`${missing} of ${asked} selected drafts ${missing === 1 ? "is no longer a draft" : "are no longer drafts"} in your team: nothing was changed`);
+      if (asked === 1)
+        throw await undecidableDraft(
+          tx,
+          teamId,
+          statics.length === 1 ? "static" : "dynamic",
+          statics[0] ?? dynamics[0],
+        );
+      throw notFound(
+        `${missing} of ${asked} selected drafts ${missing === 1 ? "is no longer a draft" : "are no longer drafts"} in your team: nothing was changed`,
+      );
     }
     const type = decision === "approve" ? "draft.approved" : "draft.rejected";
     const actor = await actorOf(adminId, tx);
     if (why !== null) {
       rejected.push(
-        ...staticRows.map((r) => ({ kind: "static" as const, target: r.id, name: r.name, url: r.url, writerId: r.createdById })),
-        ...dynamicRows.map((r) => ({ kind: "dynamic" as const, target: r.code, name: r.name, url: r.destinationUrl, writerId: r.createdById })),
+        ...staticRows.map((r) => ({
+          kind: "static" as const,
+          target: r.id,
+          name: r.name,
+          url: r.url,
+          writerId: r.createdById,
+        })),
+        ...dynamicRows.map((r) => ({
+          kind: "dynamic" as const,
+          target: r.code,
+          name: r.name,
+          url: r.destinationUrl,
+          writerId: r.createdById,
+        })),
       );
       rejectedBy = actor.label;
       await recordDraftRejections(tx, teamId, rejected, why, rejectedBy, reviewed.reviewedAt);
     }
     await recordActivity(
-      [...staticRows.map((r) => ({ target: r.id, name: r.name, kind: "static" })), ...dynamicRows.map((r) => ({ target: r.code, name: r.name, kind: "dynamic" }))].map((item) => ({
+      [
+        ...staticRows.map((r) => ({ target: r.id, name: r.name, kind: "static" })),
+        ...dynamicRows.map((r) => ({ target: r.code, name: r.name, kind: "dynamic" })),
+      ].map((item) => ({
         teamId,
         actor,
         action: type,
         target: item.target,
         // Before and after, as every change to team data: approved drafts go live, rejected ones are deleted.
-        detail: { name: item.name, kind: item.kind, before: { status: "draft" }, after: decision === "approve" ? { status: "active" } : null, ...(why !== null ? { reason: why } : {}) },
+        detail: {
+          name: item.name,
+          kind: item.kind,
+          before: { status: "draft" },
+          after: decision === "approve" ? { status: "active" } : null,
+          ...(why !== null ? { reason: why } : {}),
+        },
       })),
       tx,
     );
     // Approved: read again, as /v1 now lists them (status, updated_at); rejected: as they were, like a deletion's event.
     const [staticsNow, dynamicsNow] =
       decision === "approve"
-        ? [await tx.staticCode.findMany({ where: { id: { in: statics }, teamId } }), await tx.dynamicCode.findMany({ where: { code: { in: dynamics }, teamId, deletedAt: null } })]
+        ? [
+            await tx.staticCode.findMany({ where: { id: { in: statics }, teamId } }),
+            await tx.dynamicCode.findMany({ where: { code: { in: dynamics }, teamId, deletedAt: null } }),
+          ]
         : [staticRows, dynamicRows];
     const records = [...staticsNow.map(staticRecordOf), ...dynamicsNow.map(dynamicRecordOf)];
     return { result: null, events: records.map((data) => ({ type, data })) };

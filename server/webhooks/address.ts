@@ -14,7 +14,10 @@ import { specialAddress } from "./special-addresses";
 export type WebhookPolicy = { allowPrivateNetworks: boolean; allowedPorts: readonly number[] };
 
 /** The operator's policy (server/platform/env.ts). */
-export const configuredPolicy = (): WebhookPolicy => ({ allowPrivateNetworks: env.webhookAllowPrivateNetworks, allowedPorts: env.webhookAllowedPorts });
+export const configuredPolicy = (): WebhookPolicy => ({
+  allowPrivateNetworks: env.webhookAllowPrivateNetworks,
+  allowedPorts: env.webhookAllowedPorts,
+});
 
 export const PUBLIC_URL_MESSAGE = "url must be a public https URL";
 
@@ -23,13 +26,17 @@ const unbracketed = (host: string) => host.replace(/^\[|\]$/g, "");
 
 /** Why a connection may not be made for the scheme and port alone, or null. */
 function schemeOrPortProblem(protocol: string, port: number, policy: WebhookPolicy): string | null {
-  if (policy.allowPrivateNetworks) return protocol === "https:" || protocol === "http:" ? null : `${protocol} is not http(s)`;
+  if (policy.allowPrivateNetworks)
+    return protocol === "https:" || protocol === "http:" ? null : `${protocol} is not http(s)`;
   if (protocol !== "https:") return "webhooks are sent over https only";
-  return policy.allowedPorts.includes(port) ? null : `port ${port} is not one of WEBHOOK_ALLOWED_PORTS (${policy.allowedPorts.join(", ")})`;
+  return policy.allowedPorts.includes(port)
+    ? null
+    : `port ${port} is not one of WEBHOOK_ALLOWED_PORTS (${policy.allowedPorts.join(", ")})`;
 }
 
 /** Why `address` may not be connected to under `policy`, or null. */
-const addressProblem = (address: string, policy: WebhookPolicy) => (policy.allowPrivateNetworks ? null : specialAddress(address));
+const addressProblem = (address: string, policy: WebhookPolicy) =>
+  policy.allowPrivateNetworks ? null : specialAddress(address);
 
 /**
  * Why `url` cannot be a webhook endpoint (the contract's one message), or null: https on an
@@ -52,10 +59,15 @@ export async function endpointUrlProblem(url: string, policy = configuredPolicy(
 }
 
 const resolveAll = (host: string) =>
-  new Promise<string[]>((resolve, reject) => lookup(host, { all: true }, (error, addresses) => (error ? reject(error) : resolve(addresses.map((a) => a.address)))));
+  new Promise<string[]>((resolve, reject) =>
+    lookup(host, { all: true }, (error, addresses) =>
+      error ? reject(error) : resolve(addresses.map((a) => a.address)),
+    ),
+  );
 
 /** A refused connection: its message is the reason the delivery log shows. */
-const refusal = (reason: string) => Object.assign(new Error(`refused: ${reason}; no request was sent`), { code: "ERR_WEBHOOK_REFUSED" });
+const refusal = (reason: string) =>
+  Object.assign(new Error(`refused: ${reason}; no request was sent`), { code: "ERR_WEBHOOK_REFUSED" });
 
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 
@@ -66,7 +78,8 @@ function guardedLookup(policy: WebhookPolicy) {
       if (error) return callback(error, []);
       for (const { address } of addresses) {
         const problem = addressProblem(address, policy);
-        if (problem) return callback(refusal(`${hostname} resolves to ${address}, not a public address (${problem})`), []);
+        if (problem)
+          return callback(refusal(`${hostname} resolves to ${address}, not a public address (${problem})`), []);
       }
       if (options.all) return callback(null, addresses);
       callback(null, addresses[0].address, addresses[0].family);
@@ -83,7 +96,9 @@ export function guardedConnector(policy: WebhookPolicy): buildConnector.connecto
   return (options, callback) => {
     const host = unbracketed(options.hostname);
     const special = isIP(host) ? addressProblem(host, policy) : null;
-    const problem = schemeOrPortProblem(options.protocol, portOf(options.protocol, options.port), policy) ?? (special && `${host} is not a public address (${special})`);
+    const problem =
+      schemeOrPortProblem(options.protocol, portOf(options.protocol, options.port), policy) ??
+      (special && `${host} is not a public address (${special})`);
     if (problem) return callback(refusal(problem), null);
     connect(options, callback);
   };

@@ -68,7 +68,10 @@ export function startDelivering(): void {
   state.agent = new Agent({ connect: guardedConnector(configuredPolicy()), connections: PER_ENDPOINT });
   state.timer = setInterval(() => void tick(), POLL_MS);
   state.timer.unref();
-  state.cleaner = setInterval(() => void cleanOutbox().catch((error) => logError("webhooks.clean_failed", {}, error)), CLEAN_EVERY_MS);
+  state.cleaner = setInterval(
+    () => void cleanOutbox().catch((error) => logError("webhooks.clean_failed", {}, error)),
+    CLEAN_EVERY_MS,
+  );
   state.cleaner.unref();
   void tick();
 }
@@ -150,7 +153,9 @@ function startLane(endpointId: string): void {
       for (;;) {
         const started = Date.now();
         if (!state.timer || !(await deliverBatch(endpointId))) break;
-        await new Promise((r) => setTimeout(r, Math.min(1000, (Date.now() - started) * restFactor(state.requestsBusy()))));
+        await new Promise((r) =>
+          setTimeout(r, Math.min(1000, (Date.now() - started) * restFactor(state.requestsBusy()))),
+        );
       }
     } catch (error) {
       logError("webhooks.attempt_failed", { endpointId }, error);
@@ -166,7 +171,19 @@ async function deliverBatch(endpointId: string): Promise<boolean> {
   const claimedAt = Date.now();
   // One statement claims them and reads their events (Prisma's four calls took 30 to 100 ms on PostgreSQL).
   const claimed = (
-    (await writeTransaction((runEach) => runEach(CLAIM, [[storedTime(now.getTime() + CLAIM_MS), randomUUID(), endpointId, storedTime(now.getTime()), storedTime(now.getTime())]]), NOT_DURABLE)) as {
+    (await writeTransaction(
+      (runEach) =>
+        runEach(CLAIM, [
+          [
+            storedTime(now.getTime() + CLAIM_MS),
+            randomUUID(),
+            endpointId,
+            storedTime(now.getTime()),
+            storedTime(now.getTime()),
+          ],
+        ]),
+      NOT_DURABLE,
+    )) as {
       id: string;
       eventId: string;
       attempts: number;
@@ -184,11 +201,26 @@ async function deliverBatch(endpointId: string): Promise<boolean> {
   const secret = openSigningSecret(endpoint.secret);
   if (!endpoint.enabled || secret === null) {
     // Sealed under another NEXTAUTH_SECRET: nothing can be signed, and only a new endpoint has a secret its owner knows.
-    if (endpoint.enabled) await db.webhookEndpoint.update({ where: { id: endpoint.id }, data: { enabled: false, disabledReason: UNREADABLE_SECRET, updatedAt: now } });
-    await db.webhookDelivery.updateMany({ where: { endpointId, id: { in: claimedIds } }, data: { status: "failed", responseBody: "the endpoint is disabled", claimedUntil: null, claimedBy: null } });
+    if (endpoint.enabled)
+      await db.webhookEndpoint.update({
+        where: { id: endpoint.id },
+        data: { enabled: false, disabledReason: UNREADABLE_SECRET, updatedAt: now },
+      });
+    await db.webhookDelivery.updateMany({
+      where: { endpointId, id: { in: claimedIds } },
+      data: { status: "failed", responseBody: "the endpoint is disabled", claimedUntil: null, claimedBy: null },
+    });
     return true;
   }
-  const outcomes: { id: string; attempts: number; delivered: boolean; status: number | null; text: string; latencyMs: number; at: Date }[] = [];
+  const outcomes: {
+    id: string;
+    attempts: number;
+    delivered: boolean;
+    status: number | null;
+    text: string;
+    latencyMs: number;
+    at: Date;
+  }[] = [];
   let next = 0;
   const sendNext = async (): Promise<void> => {
     // Once stopped (state.timer), none starts: its thread goes on writing scans, and the rest go back.
@@ -196,11 +228,23 @@ async function deliverBatch(endpointId: string): Promise<boolean> {
       const delivery = claimed[next++];
       if (delivery.payload === null) continue;
       const started = Date.now();
-      const headers = { "content-type": "application/json", "user-agent": "QR-Records-Webhooks/1.0", ...signatureHeaders(secret, delivery.eventId, delivery.payload, Math.floor(started / 1000)) };
+      const headers = {
+        "content-type": "application/json",
+        "user-agent": "QR-Records-Webhooks/1.0",
+        ...signatureHeaders(secret, delivery.eventId, delivery.payload, Math.floor(started / 1000)),
+      };
       const answer = await post(endpoint.url, headers, delivery.payload);
       const at = new Date();
       const delivered = answer.status !== null && answer.status >= 200 && answer.status < 300;
-      outcomes.push({ id: delivery.id, attempts: delivery.attempts + 1, delivered, status: answer.status, text: answer.text, latencyMs: at.getTime() - started, at });
+      outcomes.push({
+        id: delivery.id,
+        attempts: delivery.attempts + 1,
+        delivered,
+        status: answer.status,
+        text: answer.text,
+        latencyMs: at.getTime() - started,
+        at,
+      });
     }
   };
   await Promise.all(Array.from({ length: Math.min(PER_ENDPOINT, claimed.length) }, sendNext));
@@ -209,19 +253,40 @@ async function deliverBatch(endpointId: string): Promise<boolean> {
   // The outcomes in one transaction through the driver: Prisma's took 50 to 200 ms for 100.
   await writeTransaction(
     (runEach) =>
-    runEach(
-      OUTCOMES,
-      outcomes.map((o) => {
-        const last = !o.delivered && o.attempts > RETRY_DELAYS_S.length;
-        const nextAt = o.delivered || last ? o.at.getTime() : o.at.getTime() + RETRY_DELAYS_S[o.attempts - 1] * env.webhookRetryScale * 1000;
-        return [o.delivered ? "delivered" : last ? "failed" : "pending", o.attempts, o.status, o.text, o.latencyMs, storedTime(o.at.getTime()), storedTime(nextAt), endpointId, o.id];
-      }),
-    ),
+      runEach(
+        OUTCOMES,
+        outcomes.map((o) => {
+          const last = !o.delivered && o.attempts > RETRY_DELAYS_S.length;
+          const nextAt =
+            o.delivered || last
+              ? o.at.getTime()
+              : o.at.getTime() + RETRY_DELAYS_S[o.attempts - 1] * env.webhookRetryScale * 1000;
+          return [
+            o.delivered ? "delivered" : last ? "failed" : "pending",
+            o.attempts,
+            o.status,
+            o.text,
+            o.latencyMs,
+            storedTime(o.at.getTime()),
+            storedTime(nextAt),
+            endpointId,
+            o.id,
+          ];
+        }),
+      ),
     NOT_DURABLE,
   );
-  if (unsent.length > 0) await db.webhookDelivery.updateMany({ where: { endpointId, id: { in: unsent } }, data: { claimedUntil: null, claimedBy: null } });
+  if (unsent.length > 0)
+    await db.webhookDelivery.updateMany({
+      where: { endpointId, id: { in: unsent } },
+      data: { claimedUntil: null, claimedBy: null },
+    });
   if (orphans.length > 0) await db.webhookDelivery.deleteMany({ where: { endpointId, id: { in: orphans } } });
-  await noteHealth(endpoint, outcomes.some((o) => o.delivered), outcomes.length > 0 ? outcomes[outcomes.length - 1].at : now);
+  await noteHealth(
+    endpoint,
+    outcomes.some((o) => o.delivered),
+    outcomes.length > 0 ? outcomes[outcomes.length - 1].at : now,
+  );
   return true;
 }
 
@@ -259,14 +324,25 @@ const OUTCOMES: DialectSql = {
 };
 
 /** Any success clears the endpoint's failing streak; 5 days of nothing but failures disables it. */
-async function noteHealth(endpoint: { id: string; failingSince: Date | null }, anyDelivered: boolean, now: Date): Promise<void> {
+async function noteHealth(
+  endpoint: { id: string; failingSince: Date | null },
+  anyDelivered: boolean,
+  now: Date,
+): Promise<void> {
   if (anyDelivered) {
-    if (endpoint.failingSince) await db.webhookEndpoint.update({ where: { id: endpoint.id }, data: { failingSince: null } });
+    if (endpoint.failingSince)
+      await db.webhookEndpoint.update({ where: { id: endpoint.id }, data: { failingSince: null } });
   } else if (!endpoint.failingSince) {
-    await db.webhookEndpoint.updateMany({ where: { id: endpoint.id, failingSince: null }, data: { failingSince: now } });
+    await db.webhookEndpoint.updateMany({
+      where: { id: endpoint.id, failingSince: null },
+      data: { failingSince: now },
+    });
   } else if (now.getTime() - endpoint.failingSince.getTime() >= DISABLE_AFTER_S * env.webhookRetryScale * 1000) {
     const reason = `Every delivery failed since ${isoSeconds(endpoint.failingSince)}`;
-    await db.webhookEndpoint.update({ where: { id: endpoint.id }, data: { enabled: false, disabledReason: reason, updatedAt: now } });
+    await db.webhookEndpoint.update({
+      where: { id: endpoint.id },
+      data: { enabled: false, disabledReason: reason, updatedAt: now },
+    });
   }
 }
 
@@ -283,18 +359,31 @@ export async function cleanOutbox(now = new Date()): Promise<number> {
   const endpointIds = (await db.webhookEndpoint.findMany({ select: { id: true } })).map((e) => e.id);
   for (const endpointId of endpointIds) {
     for (;;) {
-      const done = await db.webhookDelivery.findMany({ where: { endpointId, id: { lt: firstIdAt("dlv", before + 60_000) }, status: { not: "pending" } }, select: { id: true }, take: 1000 });
-      if (done.length > 0) await db.webhookDelivery.deleteMany({ where: { endpointId, id: { in: done.map((d) => d.id) } } });
+      const done = await db.webhookDelivery.findMany({
+        where: { endpointId, id: { lt: firstIdAt("dlv", before + 60_000) }, status: { not: "pending" } },
+        select: { id: true },
+        take: 1000,
+      });
+      if (done.length > 0)
+        await db.webhookDelivery.deleteMany({ where: { endpointId, id: { in: done.map((d) => d.id) } } });
       if (done.length < 1000) break;
     }
   }
   let removed = 0;
-  for (let after = ""; ; ) {
-    const old = await db.webhookEvent.findMany({ where: { id: { gt: after }, createdAt: { lt: new Date(before) } }, select: { id: true }, orderBy: { id: "asc" }, take: 1000 });
+  for (let after = ""; ;) {
+    const old = await db.webhookEvent.findMany({
+      where: { id: { gt: after }, createdAt: { lt: new Date(before) } },
+      select: { id: true },
+      orderBy: { id: "asc" },
+      take: 1000,
+    });
     if (old.length === 0) return removed;
     after = old[old.length - 1].id;
     // Pending deliveries through the claim's index (endpoint, status): as many as the backlog.
-    const waiting = await db.webhookDelivery.findMany({ where: { endpointId: { in: endpointIds }, status: "pending", eventId: { in: old.map((e) => e.id) } }, select: { eventId: true } });
+    const waiting = await db.webhookDelivery.findMany({
+      where: { endpointId: { in: endpointIds }, status: "pending", eventId: { in: old.map((e) => e.id) } },
+      select: { eventId: true },
+    });
     const kept = new Set(waiting.map((d) => d.eventId));
     const ids = old.map((e) => e.id).filter((id) => !kept.has(id));
     if (ids.length > 0) await db.webhookEvent.deleteMany({ where: { id: { in: ids } } });
@@ -303,9 +392,19 @@ export async function cleanOutbox(now = new Date()): Promise<number> {
 }
 
 /** What an attempt got: the status (null when no answer) and the first 1 KiB of the answer, or why there was none. */
-async function post(url: string, headers: Record<string, string>, body: string): Promise<{ status: number | null; text: string }> {
+async function post(
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+): Promise<{ status: number | null; text: string }> {
   try {
-    const res = await request(url, { method: "POST", headers, body, dispatcher: state.agent ?? undefined, signal: AbortSignal.timeout(TIMEOUT_MS) });
+    const res = await request(url, {
+      method: "POST",
+      headers,
+      body,
+      dispatcher: state.agent ?? undefined,
+      signal: AbortSignal.timeout(TIMEOUT_MS),
+    });
     let kept = Buffer.alloc(0);
     for await (const chunk of res.body) {
       kept = Buffer.concat([kept, chunk as Buffer]);
@@ -315,7 +414,10 @@ async function post(url: string, headers: Record<string, string>, body: string):
     return { status: res.statusCode, text: kept.subarray(0, KEPT_BYTES).toString("utf8") };
   } catch (error) {
     const e = error as Error & { code?: string; cause?: { code?: string; message?: string } };
-    const reason = e.name === "TimeoutError" || e.name === "AbortError" ? `no answer within ${TIMEOUT_MS / 1000} s` : (e.cause?.message ?? e.message);
+    const reason =
+      e.name === "TimeoutError" || e.name === "AbortError"
+        ? `no answer within ${TIMEOUT_MS / 1000} s`
+        : (e.cause?.message ?? e.message);
     return { status: null, text: reason.slice(0, KEPT_BYTES) };
   }
 }

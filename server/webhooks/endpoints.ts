@@ -29,19 +29,36 @@ const eventsField = z
   .superRefine((events, ctx) => {
     const unknown = events.find((e) => !(EVENT_TYPES as readonly string[]).includes(e));
     if (unknown !== undefined) ctx.addIssue({ code: "custom", message: `Unknown event: ${unknown}` });
-    else if (new Set(events).size < events.length) ctx.addIssue({ code: "custom", message: `events must name each event once (at most ${EVENT_TYPES.length})` });
+    else if (new Set(events).size < events.length)
+      ctx.addIssue({ code: "custom", message: `events must name each event once (at most ${EVENT_TYPES.length})` });
   })
-  .meta({ description: `Event names: ${EVENT_TYPES.join(", ")}. Every endpoint also receives the \`webhook.test\` events its test route sends.`, uniqueItems: true, example: ["dynqrcode.created", "scan.created"] });
+  .meta({
+    description: `Event names: ${EVENT_TYPES.join(", ")}. Every endpoint also receives the \`webhook.test\` events its test route sends.`,
+    uniqueItems: true,
+    example: ["dynqrcode.created", "scan.created"],
+  });
 const urlField = z
   .string({ error: "url must be a public https URL" })
   // Refused before anything parses or resolves it.
   .max(MAX_URL_LENGTH, { error: `url must be at most ${MAX_URL_LENGTH} characters`, abort: true })
-  .meta({ description: "A public https URL (checked again, after DNS, at every delivery).", format: "uri", maxLength: 2048, example: "https://example.com/hooks/qr" });
+  .meta({
+    description: "A public https URL (checked again, after DNS, at every delivery).",
+    format: "uri",
+    maxLength: 2048,
+    example: "https://example.com/hooks/qr",
+  });
 export const MAX_DESCRIPTION_LENGTH = 500;
-const descriptionField = z.string({ error: "description must be a string" }).max(MAX_DESCRIPTION_LENGTH, `description must be at most ${MAX_DESCRIPTION_LENGTH} characters`).meta({ example: "Order system" });
+const descriptionField = z
+  .string({ error: "description must be a string" })
+  .max(MAX_DESCRIPTION_LENGTH, `description must be at most ${MAX_DESCRIPTION_LENGTH} characters`)
+  .meta({ example: "Order system" });
 export const webhookIdParam = z.string().meta({ description: "The webhook_id of the endpoint." });
 
-export const webhookCreateInput = bodyObject({ url: urlField, events: eventsField, description: descriptionField.optional() });
+export const webhookCreateInput = bodyObject({
+  url: urlField,
+  events: eventsField,
+  description: descriptionField.optional(),
+});
 export const webhookPatchInput = bodyObject({
   webhook_id: webhookIdParam,
   url: urlField.optional(),
@@ -58,10 +75,19 @@ export const webhookRecord = z
     description: z.string(),
     enabled: z.boolean(),
     created_at: z.number().int().meta({ description: "Seconds since the epoch.", example: 1795392000 }),
-    disabled_reason: z.string().nullable().meta({ description: "Why the service disabled it (5 days of failed deliveries), or null." }),
+    disabled_reason: z
+      .string()
+      .nullable()
+      .meta({ description: "Why the service disabled it (5 days of failed deliveries), or null." }),
   })
   .meta({ id: "Webhook" });
-export const createdWebhookRecord = webhookRecord.extend({ secret: z.string().meta({ description: "whsec_…: shown this once. Verify signatures with it (Standard Webhooks)." }) }).meta({ id: "CreatedWebhook" });
+export const createdWebhookRecord = webhookRecord
+  .extend({
+    secret: z
+      .string()
+      .meta({ description: "whsec_…: shown this once. Verify signatures with it (Standard Webhooks)." }),
+  })
+  .meta({ id: "CreatedWebhook" });
 
 export const deliveryRecord = z
   .object({
@@ -76,7 +102,15 @@ export const deliveryRecord = z
   })
   .meta({ id: "WebhookDelivery" });
 
-type Row = { id: string; url: string; events: string; description: string; enabled: boolean; createdAt: Date; disabledReason: string | null };
+type Row = {
+  id: string;
+  url: string;
+  events: string;
+  description: string;
+  enabled: boolean;
+  createdAt: Date;
+  disabledReason: string | null;
+};
 const toRecord = (row: Row): z.infer<typeof webhookRecord> => ({
   webhook_id: row.id,
   url: row.url,
@@ -95,15 +129,30 @@ const settingsOf = (row: Row, only?: string[]) => {
 };
 
 /** A team library's endpoint change, with its settings before and after, on the team's activity log (a personal library keeps none). */
-async function recordWebhookChange(tx: Tx, actor: Actor, action: "webhook.created" | "webhook.updated" | "webhook.deleted", row: Row, change?: { changed: string[]; from: Row }) {
+async function recordWebhookChange(
+  tx: Tx,
+  actor: Actor,
+  action: "webhook.created" | "webhook.updated" | "webhook.deleted",
+  row: Row,
+  change?: { changed: string[]; from: Row },
+) {
   if (actor.library.kind !== "team") return;
-  const [before, after] = action === "webhook.created" ? [null, settingsOf(row)] : action === "webhook.deleted" ? [settingsOf(row), null] : [settingsOf(change!.from, change!.changed), settingsOf(row, change!.changed)];
+  const [before, after] =
+    action === "webhook.created"
+      ? [null, settingsOf(row)]
+      : action === "webhook.deleted"
+        ? [settingsOf(row), null]
+        : [settingsOf(change!.from, change!.changed), settingsOf(row, change!.changed)];
   const detail = { webhook_id: row.id, ...(change ? { changed: change.changed.join(", ") } : {}), before, after };
-  await recordActivity({ teamId: actor.library.teamId, actor: await actorOf(actor.userId, tx), action, target: row.url, detail }, tx);
+  await recordActivity(
+    { teamId: actor.library.teamId, actor: await actorOf(actor.userId, tx), action, target: row.url, detail },
+    tx,
+  );
 }
 
 function requireManager(actor: Actor): string {
-  if (actor.library.kind === "team" && actor.role !== "admin") throw new DomainError("forbidden", "Only a team admin can manage webhooks");
+  if (actor.library.kind === "team" && actor.role !== "admin")
+    throw new DomainError("forbidden", "Only a team admin can manage webhooks");
   return libraryKey(actor.library);
 }
 
@@ -129,9 +178,19 @@ export async function createWebhook(actor: Actor, input: z.infer<typeof webhookC
   const now = new Date();
   const secret = newSecret();
   const row = await db.$transaction(async (tx) => {
-    if ((await tx.webhookEndpoint.count({ where: { library } })) >= MAX_ENDPOINTS) throw new DomainError("invalid", `A library holds at most ${MAX_ENDPOINTS} webhook endpoints`);
+    if ((await tx.webhookEndpoint.count({ where: { library } })) >= MAX_ENDPOINTS)
+      throw new DomainError("invalid", `A library holds at most ${MAX_ENDPOINTS} webhook endpoints`);
     const created = await tx.webhookEndpoint.create({
-      data: { id: timeOrderedId("wh"), library, url: input.url, events: JSON.stringify([...new Set(input.events)]), description: input.description ?? "", secret: sealSigningSecret(secret), createdAt: now, updatedAt: now },
+      data: {
+        id: timeOrderedId("wh"),
+        library,
+        url: input.url,
+        events: JSON.stringify([...new Set(input.events)]),
+        description: input.description ?? "",
+        secret: sealSigningSecret(secret),
+        createdAt: now,
+        updatedAt: now,
+      },
     });
     await recordWebhookChange(tx, actor, "webhook.created", created);
     return created;
@@ -142,9 +201,12 @@ export async function createWebhook(actor: Actor, input: z.infer<typeof webhookC
 export async function updateWebhook(actor: Actor, input: z.infer<typeof webhookPatchInput>) {
   const row = await findEndpoint(actor, input.webhook_id);
   const { url, events, description, enabled } = input;
-  if (url === undefined && events === undefined && description === undefined && enabled === undefined) throw new DomainError("invalid", "Send at least one of url, events, description, enabled");
+  if (url === undefined && events === undefined && description === undefined && enabled === undefined)
+    throw new DomainError("invalid", "Send at least one of url, events, description, enabled");
   if (url !== undefined) await checkUrl(url);
-  const changed = Object.entries({ url, events, description, enabled }).filter(([, value]) => value !== undefined).map(([field]) => field);
+  const changed = Object.entries({ url, events, description, enabled })
+    .filter(([, value]) => value !== undefined)
+    .map(([field]) => field);
   const updated = await db.$transaction(async (tx) => {
     const saved = await tx.webhookEndpoint.update({
       where: { id: row.id },
@@ -179,8 +241,19 @@ export async function deleteWebhook(actor: Actor, id: string) {
  */
 export async function listDeliveries(actor: Actor, id: string) {
   const row = await findEndpoint(actor, id);
-  const deliveries = await db.webhookDelivery.findMany({ where: { endpointId: row.id }, orderBy: { id: "desc" }, take: 100 });
-  const events = new Map((await db.webhookEvent.findMany({ where: { id: { in: deliveries.map((d) => d.eventId) } }, select: { id: true, type: true } })).map((e) => [e.id, e.type]));
+  const deliveries = await db.webhookDelivery.findMany({
+    where: { endpointId: row.id },
+    orderBy: { id: "desc" },
+    take: 100,
+  });
+  const events = new Map(
+    (
+      await db.webhookEvent.findMany({
+        where: { id: { in: deliveries.map((d) => d.eventId) } },
+        select: { id: true, type: true },
+      })
+    ).map((e) => [e.id, e.type]),
+  );
   return {
     deliveries: deliveries.map((d) => ({
       id: d.id,
@@ -208,9 +281,13 @@ export async function resendDelivery(actor: Actor, webhookId: string, deliveryId
   if (!row.enabled) throw new DomainError("invalid", "The webhook is disabled: enable it before resending");
   const delivery = await db.webhookDelivery.findFirst({ where: { id: deliveryId, endpointId: row.id } });
   const id = timeOrderedId("dlv");
-  const renewed = delivery && (await db.webhookEvent.updateMany({ where: { id: delivery.eventId }, data: { createdAt: new Date() } })).count;
+  const renewed =
+    delivery &&
+    (await db.webhookEvent.updateMany({ where: { id: delivery.eventId }, data: { createdAt: new Date() } })).count;
   if (!delivery || !renewed) throw notFound("Delivery not found");
-  await db.webhookDelivery.create({ data: { id, endpointId: row.id, eventId: delivery.eventId, status: "pending", nextAttemptAt: new Date() } });
+  await db.webhookDelivery.create({
+    data: { id, endpointId: row.id, eventId: delivery.eventId, status: "pending", nextAttemptAt: new Date() },
+  });
   wakeDispatcher();
   return { delivery_id: id };
 }
@@ -219,7 +296,9 @@ export async function resendDelivery(actor: Actor, webhookId: string, deliveryId
 export async function sendTestEvent(actor: Actor, id: string) {
   const row = await findEndpoint(actor, id);
   if (!row.enabled) throw new DomainError("invalid", "The webhook is disabled: enable it before sending a test event");
-  const { ids } = await db.$transaction((tx) => recordEvents(tx, actor.library, [{ type: "webhook.test", data: { webhook_id: row.id } }], row.id));
+  const { ids } = await db.$transaction((tx) =>
+    recordEvents(tx, actor.library, [{ type: "webhook.test", data: { webhook_id: row.id } }], row.id),
+  );
   wakeDispatcher();
   return { event_id: ids[0] };
 }

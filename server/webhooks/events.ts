@@ -14,7 +14,10 @@ export type { EventType, PendingEvent } from "./payload";
  * A change of `library` and the events that report it, in one transaction; this instance's
  * dispatcher is woken once it commits (the others find the deliveries within a second).
  */
-export async function changeWithEvents<T>(library: Library, work: (tx: Tx) => Promise<{ result: T; events: PendingEvent[] }>): Promise<T> {
+export async function changeWithEvents<T>(
+  library: Library,
+  work: (tx: Tx) => Promise<{ result: T; events: PendingEvent[] }>,
+): Promise<T> {
   let stored = false;
   const result = await db.$transaction(async (tx) => {
     const done = await work(tx);

@@ -16,7 +16,12 @@ function outboxRows(event: PendingEvent, library: string, endpointIds: string[],
   const { id, payload } = outboxEvent(event, at);
   return {
     event: { id, library, type: event.type, payload },
-    deliveries: endpointIds.map((endpointId) => ({ id: timeOrderedId("dlv"), endpointId, eventId: id, status: "pending" })),
+    deliveries: endpointIds.map((endpointId) => ({
+      id: timeOrderedId("dlv"),
+      endpointId,
+      eventId: id,
+      status: "pending",
+    })),
   };
 }
 
@@ -24,10 +29,18 @@ function outboxRows(event: PendingEvent, library: string, endpointIds: string[],
  * Stores `events` of `library` and their deliveries in the caller's transaction; `only` limits
  * them to one endpoint (a test event). Returns the events' ids and whether any delivery was stored.
  */
-export async function recordEvents(tx: Tx, library: Library, events: PendingEvent[], only?: string): Promise<{ ids: string[]; stored: boolean }> {
+export async function recordEvents(
+  tx: Tx,
+  library: Library,
+  events: PendingEvent[],
+  only?: string,
+): Promise<{ ids: string[]; stored: boolean }> {
   if (events.length === 0) return { ids: [], stored: false };
   const key = libraryKey(library);
-  const endpoints = await tx.webhookEndpoint.findMany({ where: { library: key, enabled: true, ...(only ? { id: only } : {}) }, select: { id: true, events: true } });
+  const endpoints = await tx.webhookEndpoint.findMany({
+    where: { library: key, enabled: true, ...(only ? { id: only } : {}) },
+    select: { id: true, events: true },
+  });
   const subscribed = endpoints.map((e) => ({ id: e.id, events: new Set(JSON.parse(e.events) as string[]) }));
   const now = new Date();
   const ids: string[] = [];
@@ -36,7 +49,12 @@ export async function recordEvents(tx: Tx, library: Library, events: PendingEven
   for (const event of events) {
     const targets = subscribed.filter((e) => only || e.events.has(event.type));
     if (targets.length === 0) continue;
-    const made = outboxRows(event, key, targets.map((t) => t.id), now.getTime());
+    const made = outboxRows(
+      event,
+      key,
+      targets.map((t) => t.id),
+      now.getTime(),
+    );
     ids.push(made.event.id);
     rows.push({ ...made.event, createdAt: now });
     for (const delivery of made.deliveries) deliveries.push({ ...delivery, nextAttemptAt: now });
@@ -49,7 +67,15 @@ export async function recordEvents(tx: Tx, library: Library, events: PendingEven
 }
 
 /** What `scan.created` says of a scan, as the scan writer's rows hold it. */
-type StoredScan = { dynamicCodeId: string; scannedAt: string; country: string; device: string; os: string; browser: string; unique: number };
+type StoredScan = {
+  dynamicCodeId: string;
+  scannedAt: string;
+  country: string;
+  device: string;
+  os: string;
+  browser: string;
+  unique: number;
+};
 type Subscriber = { dynamicCodeId: string; code: string; endpointId: string; library: string };
 
 /**
@@ -73,8 +99,21 @@ export async function recordScanCreated(runEach: RunEach, scans: StoredScan[]): 
     const targets = byCode.get(scan.dynamicCodeId);
     if (!targets) continue;
     // Epoch seconds, as every time in JSON (README, "Timestamps").
-    const data: ScanCreated = { code: targets[0].code, scanned_at: Math.floor(Date.parse(scan.scannedAt) / 1000), country: scan.country, device: scan.device, os: scan.os, browser: scan.browser, unique: scan.unique === 1 };
-    const made = outboxRows({ type: "scan.created", data }, targets[0].library, targets.map((t) => t.endpointId), at);
+    const data: ScanCreated = {
+      code: targets[0].code,
+      scanned_at: Math.floor(Date.parse(scan.scannedAt) / 1000),
+      country: scan.country,
+      device: scan.device,
+      os: scan.os,
+      browser: scan.browser,
+      unique: scan.unique === 1,
+    };
+    const made = outboxRows(
+      { type: "scan.created", data },
+      targets[0].library,
+      targets.map((t) => t.endpointId),
+      at,
+    );
     events.push([made.event.id, made.event.library, made.event.type, made.event.payload, now]);
     for (const d of made.deliveries) deliveries.push([d.id, d.endpointId, d.eventId, d.status, 0, now]);
   }
@@ -93,5 +132,8 @@ const SQL = {
       WHERE w."enabled" AND w."events" LIKE '%"scan.created"%'`;
   }),
   events: insertEach("WebhookEvent", ["id", "library", "type", "payload", "createdAt"], { createdAt: "timestamp(3)" }),
-  deliveries: insertEach("WebhookDelivery", ["id", "endpointId", "eventId", "status", "attempts", "nextAttemptAt"], { attempts: "integer", nextAttemptAt: "timestamp(3)" }),
+  deliveries: insertEach("WebhookDelivery", ["id", "endpointId", "eventId", "status", "attempts", "nextAttemptAt"], {
+    attempts: "integer",
+    nextAttemptAt: "timestamp(3)",
+  }),
 };

@@ -13,7 +13,15 @@ import type { EVENT_TYPES } from "./event-types";
 export type EventType = (typeof EVENT_TYPES)[number] | "webhook.test";
 
 /** `scan.created`'s data (contract: "Webhooks"). */
-export type ScanCreated = { code: string; scanned_at: number; country: string; device: string; os: string; browser: string; unique: boolean };
+export type ScanCreated = {
+  code: string;
+  scanned_at: number;
+  country: string;
+  device: string;
+  os: string;
+  browser: string;
+  unique: boolean;
+};
 
 /** An event and its data: a record exactly as /v1 shows it, or a scan. */
 export type PendingEvent =
@@ -25,5 +33,8 @@ export type PendingEvent =
 
 /** A new outbox event's id and the body every delivery of it POSTs. */
 export function outboxEvent(event: PendingEvent, at: Date | number): { id: string; payload: string } {
-  return { id: timeOrderedId("evt"), payload: JSON.stringify({ type: event.type, timestamp: isoSeconds(at), data: event.data }) };
+  return {
+    id: timeOrderedId("evt"),
+    payload: JSON.stringify({ type: event.type, timestamp: isoSeconds(at), data: event.data }),
+  };
 }

@@ -5,8 +5,17 @@ import { createHmac, randomBytes } from "node:crypto";
 
 export const newSecret = () => `whsec_${randomBytes(32).toString("base64")}`;
 
-export function signatureHeaders(secret: string, eventId: string, body: string, timestampSeconds: number): Record<string, string> {
+export function signatureHeaders(
+  secret: string,
+  eventId: string,
+  body: string,
+  timestampSeconds: number,
+): Record<string, string> {
   const key = Buffer.from(secret.slice("whsec_".length), "base64");
   const signature = createHmac("sha256", key).update(`${eventId}.${timestampSeconds}.${body}`).digest("base64");
-  return { "webhook-id": eventId, "webhook-timestamp": String(timestampSeconds), "webhook-signature": `v1,${signature}` };
+  return {
+    "webhook-id": eventId,
+    "webhook-timestamp": String(timestampSeconds),
+    "webhook-signature": `v1,${signature}`,
+  };
 }

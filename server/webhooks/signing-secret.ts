@@ -31,8 +31,17 @@ export function openSigningSecret(stored: string): string | null {
  * instances starting together seal it once.
  */
 export async function sealPlainSigningSecrets(): Promise<number> {
-  const rows = await db.webhookEndpoint.findMany({ where: { secret: { startsWith: PLAIN } }, select: { id: true, secret: true } });
+  const rows = await db.webhookEndpoint.findMany({
+    where: { secret: { startsWith: PLAIN } },
+    select: { id: true, secret: true },
+  });
   let sealed = 0;
-  for (const row of rows) sealed += (await db.webhookEndpoint.updateMany({ where: { id: row.id, secret: row.secret }, data: { secret: sealSigningSecret(row.secret) } })).count;
+  for (const row of rows)
+    sealed += (
+      await db.webhookEndpoint.updateMany({
+        where: { id: row.id, secret: row.secret },
+        data: { secret: sealSigningSecret(row.secret) },
+      })
+    ).count;
   return sealed;
 }

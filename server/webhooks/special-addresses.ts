@@ -80,7 +80,8 @@ export const SPECIAL_IPV6: readonly Range[] = [
 /** An address as a number of 32 or 128 bits. */
 type Bits = { value: bigint; width: 32 | 128 };
 
-const ipv4Bits = (address: string): bigint => address.split(".").reduce((value, octet) => (value << 8n) | BigInt(Number(octet)), 0n);
+const ipv4Bits = (address: string): bigint =>
+  address.split(".").reduce((value, octet) => (value << 8n) | BigInt(Number(octet)), 0n);
 
 /** An IPv6 address (checked by isIP), its dotted IPv4 tail and `::` expanded. */
 function ipv6Bits(address: string): bigint {
@@ -91,7 +92,10 @@ function ipv6Bits(address: string): bigint {
   const [head, tail] = hex.split("::");
   const groups = (part: string | undefined) => (part ? part.split(":") : []);
   const missing = tail === undefined ? 0 : 8 - groups(head).length - groups(tail).length;
-  return [...groups(head), ...Array<string>(missing).fill("0"), ...groups(tail)].reduce((value, group) => (value << 16n) | BigInt(parseInt(group, 16)), 0n);
+  return [...groups(head), ...Array<string>(missing).fill("0"), ...groups(tail)].reduce(
+    (value, group) => (value << 16n) | BigInt(parseInt(group, 16)),
+    0n,
+  );
 }
 
 type Table = { net: bigint; prefix: number; name: string; cidr: string }[];
@@ -103,12 +107,14 @@ const table = (ranges: readonly Range[], parse: (a: string) => bigint): Table =>
 const V4 = table(SPECIAL_IPV4, ipv4Bits);
 const V6 = table(SPECIAL_IPV6, ipv6Bits);
 
-const inside = ({ value, width }: Bits, net: bigint, prefix: number) => value >> BigInt(width - prefix) === net >> BigInt(width - prefix);
+const inside = ({ value, width }: Bits, net: bigint, prefix: number) =>
+  value >> BigInt(width - prefix) === net >> BigInt(width - prefix);
 
 /** The most specific entry of `ranges` that holds the address, as "name (cidr)", or null. */
 function entryOf(bits: Bits, ranges: Table): string | null {
   let best: Table[number] | null = null;
-  for (const range of ranges) if (inside(bits, range.net, range.prefix) && (!best || range.prefix > best.prefix)) best = range;
+  for (const range of ranges)
+    if (inside(bits, range.net, range.prefix) && (!best || range.prefix > best.prefix)) best = range;
   return best && `${best.name}, ${best.cidr}`;
 }
 

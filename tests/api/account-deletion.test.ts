@@ -13,7 +13,10 @@ import { waitForMail, linkIn } from "../mail-sink";
 import { BASE_URL, http, logIn, makeTeam, personalKey, TEST_PASSWORD } from "../helpers";
 
 const createDynamic = async (key: string, name: string) => {
-  const r = await http("POST", "/v1/dynqrcodes", { key, json: { destination_url: "https://example.com/deleted-soon", name } });
+  const r = await http("POST", "/v1/dynqrcodes", {
+    key,
+    json: { destination_url: "https://example.com/deleted-soon", name },
+  });
   assert.equal(r.status, 201);
   return (r.body as { created: { code: string }[] }).created[0].code;
 };
@@ -27,17 +30,29 @@ describe("account deletion", () => {
     const businessRow = await db.apiKey.findFirstOrThrow({ where: { userId: user.id, scope: "business", live: true } });
     const code = await createDynamic(key, "Personal poster");
     const teamDraft = await createDynamic(businessKey, "Team draft");
-    assert.equal((await http("POST", "/v1/qrcodes", { key, json: { url: "https://example.com/s", name: "Static" } })).status, 201);
+    assert.equal(
+      (await http("POST", "/v1/qrcodes", { key, json: { url: "https://example.com/s", name: "Static" } })).status,
+      201,
+    );
     assert.equal((await http("GET", `/q/${code}`)).status, 302);
 
     // An entry of the account's own log (as a log-in or a password change writes).
     await recordActivity({ userId: user.id, actor: { id: user.id, label: user.email }, action: "password.changed" });
     const page = await logIn(user.email);
-    await assert.rejects(page("account.delete", { email: "someone@else.example", password: TEST_PASSWORD }), /Type your email address \(.+\) to confirm/);
-    await assert.rejects(page("account.delete", { email: user.email, password: "wrong-password" }), /Password is not right/);
+    await assert.rejects(
+      page("account.delete", { email: "someone@else.example", password: TEST_PASSWORD }),
+      /Type your email address \(.+\) to confirm/,
+    );
+    await assert.rejects(
+      page("account.delete", { email: user.email, password: "wrong-password" }),
+      /Password is not right/,
+    );
     assert.equal((await http("GET", "/v1/qrcodes", { key })).status, 200, "nothing happened yet");
 
-    assert.deepEqual(await page("account.delete", { email: ` ${user.email.toUpperCase()} `, password: TEST_PASSWORD }), { deleted: true });
+    assert.deepEqual(
+      await page("account.delete", { email: ` ${user.email.toUpperCase()} `, password: TEST_PASSWORD }),
+      { deleted: true },
+    );
 
     for (const k of [key, businessKey]) {
       const refused = await http("GET", "/v1/dynqrcodes", { key: k });
@@ -57,12 +72,17 @@ describe("account deletion", () => {
     assert.equal(row.sessionVersion, user.sessionVersion + 1, "every session ends");
     assert.equal(await db.membership.count({ where: { userId: user.id } }), 0);
     assert.equal(await db.staticCode.count({ where: { userId: user.id } }), 0);
-    assert.ok((await db.dynamicCode.findUniqueOrThrow({ where: { code } })).deletedAt, "soft-deleted: the code is never reused");
+    assert.ok(
+      (await db.dynamicCode.findUniqueOrThrow({ where: { code } })).deletedAt,
+      "soft-deleted: the code is never reused",
+    );
     // The team's library keeps what the member made there.
     assert.equal((await db.dynamicCode.findUniqueOrThrow({ where: { code: teamDraft } })).deletedAt, null);
 
     // The team's log: the revocation, labelled as the account was shown then.
-    const revoked = await db.activityEntry.findFirstOrThrow({ where: { teamId: team.id, action: "key.revoked", actorId: user.id } });
+    const revoked = await db.activityEntry.findFirstOrThrow({
+      where: { teamId: team.id, action: "key.revoked", actorId: user.id },
+    });
     assert.deepEqual([revoked.actorLabel, revoked.target], [user.email, keyDisplay(businessRow)]);
     assert.ok(!JSON.stringify(revoked).includes(businessKey));
 
@@ -79,7 +99,9 @@ describe("account deletion", () => {
     const team = await makeTeam();
     const writer = await team.addWriter();
     const teamCode = await createDynamic(team.adminKey, "Team code");
-    await (await logIn(team.admin.email))("team.approve", { kind: "dynamic", id: teamCode });
+    await (
+      await logIn(team.admin.email)
+    )("team.approve", { kind: "dynamic", id: teamCode });
     assert.equal((await http("GET", `/q/${teamCode}`)).status, 302);
     const owner = await logIn(team.admin.email);
     await assert.rejects(
@@ -106,8 +128,15 @@ describe("account deletion", () => {
   it("wrong passwords count against the account's /profile limit", async () => {
     const { user } = await personalKey("pro");
     const page = await logIn(user.email);
-    for (let i = 0; i < 5; i++) await assert.rejects(page("account.delete", { email: user.email, password: `wrong-${i}` }), /Password is not right/);
-    await assert.rejects(page("account.delete", { email: user.email, password: TEST_PASSWORD }), /Too many wrong passwords: try again in \d+ minute\(s\)/);
+    for (let i = 0; i < 5; i++)
+      await assert.rejects(
+        page("account.delete", { email: user.email, password: `wrong-${i}` }),
+        /Password is not right/,
+      );
+    await assert.rejects(
+      page("account.delete", { email: user.email, password: TEST_PASSWORD }),
+      /Too many wrong passwords: try again in \d+ minute\(s\)/,
+    );
     assert.equal((await db.user.findUniqueOrThrow({ where: { id: user.id } })).deletedAt, null);
   });
 });

@@ -26,10 +26,18 @@ describe("change password", () => {
     const other = await logIn(user.email);
     const here = await logIn(user.email);
 
-    const wrong = await mutate("account.changePassword", { currentPassword: "not-my-password", newPassword: "a-new-password-1" }, { cookie: here.cookie() });
+    const wrong = await mutate(
+      "account.changePassword",
+      { currentPassword: "not-my-password", newPassword: "a-new-password-1" },
+      { cookie: here.cookie() },
+    );
     assert.equal(wrong.status, 400);
     assert.equal(refusal(wrong), "Current password is wrong");
-    const short = await mutate("account.changePassword", { currentPassword: TEST_PASSWORD, newPassword: "short" }, { cookie: here.cookie() });
+    const short = await mutate(
+      "account.changePassword",
+      { currentPassword: TEST_PASSWORD, newPassword: "short" },
+      { cookie: here.cookie() },
+    );
     assert.equal(refusal(short), "The password must be at least 8 characters");
 
     const changed = await fetch(`${BASE_URL}/api/trpc/account.changePassword`, {
@@ -40,7 +48,10 @@ describe("change password", () => {
     assert.equal(changed.status, 200);
     const renewed = withSetCookie(here.cookie(), changed.headers.getSetCookie());
     assert.notEqual(renewed, here.cookie(), "a new session cookie");
-    assert.match(changed.headers.getSetCookie().join(), /session-token=[^;]+; Path=\/; Max-Age=\d+; HttpOnly; SameSite=Lax/);
+    assert.match(
+      changed.headers.getSetCookie().join(),
+      /session-token=[^;]+; Path=\/; Max-Age=\d+; HttpOnly; SameSite=Lax/,
+    );
 
     // This browser, with the cookie of the answer: still logged in.
     const profile = await fetch(`${BASE_URL}/profile`, { headers: { cookie: renewed }, redirect: "manual" });
@@ -62,8 +73,15 @@ describe("change password", () => {
   it("5 wrong current passwords, then refused even with the right one", async () => {
     const user = await makeUser("pro");
     const page = await logIn(user.email);
-    for (let i = 0; i < 5; i++) await assert.rejects(page("account.changePassword", { currentPassword: "wrong-password-1", newPassword: "a-new-password-1" }), /Current password is wrong/);
-    await assert.rejects(page("account.changePassword", { currentPassword: TEST_PASSWORD, newPassword: "a-new-password-1" }), /^Error: Too many wrong passwords: try again in \d+ minute\(s\)$/);
+    for (let i = 0; i < 5; i++)
+      await assert.rejects(
+        page("account.changePassword", { currentPassword: "wrong-password-1", newPassword: "a-new-password-1" }),
+        /Current password is wrong/,
+      );
+    await assert.rejects(
+      page("account.changePassword", { currentPassword: TEST_PASSWORD, newPassword: "a-new-password-1" }),
+      /^Error: Too many wrong passwords: try again in \d+ minute\(s\)$/,
+    );
   });
 });
 
@@ -72,7 +90,9 @@ describe("change email", () => {
     const user = await makeUser("pro");
     const page = await logIn(user.email);
     const next = freshEmail();
-    assert.deepEqual(await page("account.changeEmail", { email: next.toUpperCase(), currentPassword: TEST_PASSWORD }), { sent: true });
+    assert.deepEqual(await page("account.changeEmail", { email: next.toUpperCase(), currentPassword: TEST_PASSWORD }), {
+      sent: true,
+    });
     // Nothing changes until the link is opened.
     assert.equal((await db.user.findUniqueOrThrow({ where: { id: user.id } })).email, user.email);
     const token = await mailedToken(next, CONFIRM, "/confirm-email");
@@ -82,7 +102,10 @@ describe("change email", () => {
     const confirmed = await mutate("account.confirmEmail", { token });
     assert.equal(confirmed.status, 200);
     assert.deepEqual(confirmed.body.result?.data, { email: next });
-    assert.equal(refusal(await mutate("account.confirmEmail", { token })), "This link has expired or was already used: ask for a new one");
+    assert.equal(
+      refusal(await mutate("account.confirmEmail", { token })),
+      "This link has expired or was already used: ask for a new one",
+    );
     const moved = await db.user.findUniqueOrThrow({ where: { id: user.id } });
     assert.equal(moved.email, next);
     assert.ok(moved.emailVerifiedAt);
@@ -113,8 +136,12 @@ describe("change email", () => {
   it("3 changes an hour per account", async () => {
     const user = await makeUser("pro");
     const page = await logIn(user.email);
-    for (let i = 0; i < 3; i++) await page("account.changeEmail", { email: freshEmail(), currentPassword: TEST_PASSWORD });
-    await assert.rejects(page("account.changeEmail", { email: freshEmail(), currentPassword: TEST_PASSWORD }), /^Error: Too many email changes: try again in \d+ minute\(s\)$/);
+    for (let i = 0; i < 3; i++)
+      await page("account.changeEmail", { email: freshEmail(), currentPassword: TEST_PASSWORD });
+    await assert.rejects(
+      page("account.changeEmail", { email: freshEmail(), currentPassword: TEST_PASSWORD }),
+      /^Error: Too many email changes: try again in \d+ minute\(s\)$/,
+    );
   });
 });
 
@@ -150,7 +177,8 @@ describe("the profile actions", () => {
       const foreign = await mutate(procedure, input, { origin: "https://evil.example", cookie: page.cookie() });
       assert.equal(foreign.status, 403, procedure);
       assert.deepEqual(JSON.parse(foreign.text), { error: { message: "Cross-site request refused" } });
-      if (!/confirmEmail|undoEmailChange/.test(procedure)) assert.equal((await mutate(procedure, input)).status, 401, `${procedure} without a session`);
+      if (!/confirmEmail|undoEmailChange/.test(procedure))
+        assert.equal((await mutate(procedure, input)).status, 401, `${procedure} without a session`);
     }
     // Nothing happened: the session lives, the password is the same.
     assert.equal((await page.get("/profile")).status, 200);

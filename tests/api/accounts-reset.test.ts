@@ -24,7 +24,10 @@ describe("password reset", () => {
     assert.equal(known.status, 200);
     assert.deepEqual([other.status, other.text], [known.status, known.text]);
     // The mail leaves after the answer: no SMTP conversation in the known address's time.
-    assert.ok(Math.abs(knownMs - unknownMs) < 250, `known ${knownMs.toFixed(0)} ms, unknown ${unknownMs.toFixed(0)} ms`);
+    assert.ok(
+      Math.abs(knownMs - unknownMs) < 250,
+      `known ${knownMs.toFixed(0)} ms, unknown ${unknownMs.toFixed(0)} ms`,
+    );
     await mailedToken(user.email, RESET, "/reset-password");
     assert.equal((await mailsTo(unknown)).length, 0);
   });
@@ -62,7 +65,10 @@ describe("password reset", () => {
 
     const [entry] = await entries(user.id, "password.reset");
     assert.deepEqual([entry.actorId, entry.actorLabel, entry.target], [user.id, user.email, user.email]);
-    assert.ok(!JSON.stringify(entry).includes("127.0.0.1") && !JSON.stringify(entry).includes(token), "no client address, no token");
+    assert.ok(
+      !JSON.stringify(entry).includes("127.0.0.1") && !JSON.stringify(entry).includes(token),
+      "no client address, no token",
+    );
   });
 
   it("a newer reset retires the older links", async () => {
@@ -77,7 +83,10 @@ describe("password reset", () => {
 
   it("both actions refuse a foreign Origin", async () => {
     const user = await makeUser("pro");
-    for (const [procedure, input] of [["account.forgotPassword", { email: user.email }], ["account.resetPassword", { token: "A".repeat(43), password: "a-new-password-1" }]] as const) {
+    for (const [procedure, input] of [
+      ["account.forgotPassword", { email: user.email }],
+      ["account.resetPassword", { token: "A".repeat(43), password: "a-new-password-1" }],
+    ] as const) {
       const foreign = await mutate(procedure, input, { origin: "https://evil.example" });
       assert.equal(foreign.status, 403, procedure);
       assert.deepEqual(JSON.parse(foreign.text), { error: { message: "Cross-site request refused" } });

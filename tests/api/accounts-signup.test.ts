@@ -16,7 +16,10 @@ describe("sign-up with an address that has an account", () => {
     const fresh = freshEmail();
     const input = (email: string) => ({ email, password: "someone-elses-password", name: "Mallory" });
 
-    const [taken, free] = [await mutate("account.signup", input(owner.email.toUpperCase())), await mutate("account.signup", input(fresh))];
+    const [taken, free] = [
+      await mutate("account.signup", input(owner.email.toUpperCase())),
+      await mutate("account.signup", input(fresh)),
+    ];
     assert.equal(taken.status, free.status);
     assert.equal(taken.status, 200);
     // The same body but for the address typed.
@@ -37,13 +40,20 @@ describe("sign-up with an address that has an account", () => {
     await assert.rejects(logIn(owner.email, "someone-elses-password"), /CredentialsSignin/);
     await logIn(owner.email, TEST_PASSWORD);
     const [entry] = await entries(owner.id, "email.claim_attempted");
-    assert.deepEqual([entry.actorId, entry.target, JSON.parse(entry.detail ?? "{}")], [null, owner.email, { via: "signup" }]);
+    assert.deepEqual(
+      [entry.actorId, entry.target, JSON.parse(entry.detail ?? "{}")],
+      [null, owner.email, { via: "signup" }],
+    );
   });
 
   it("notices to one address stop after 3 an hour; the answer stays the same", async () => {
     const owner = await makeUser("pro");
     for (let i = 0; i < 4; i++) {
-      const reply = await mutate("account.signup", { email: owner.email, password: "someone-elses-password", name: "Mallory" });
+      const reply = await mutate("account.signup", {
+        email: owner.email,
+        password: "someone-elses-password",
+        name: "Mallory",
+      });
       assert.equal(reply.status, 200);
     }
     await waitForMail(owner.email, NOTICE, { nth: 3 });

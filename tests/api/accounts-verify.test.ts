@@ -17,7 +17,10 @@ describe("mail", () => {
     const { email } = await signUp();
     const mail = await waitForMail(email, VERIFY);
     assert.match(mail.text ?? "", /Verify email address: http:\/\/\S+\/verify-email\?token=\w+/);
-    assert.ok(typeof mail.html === "string" && mail.html.includes("<a href=\"") && mail.html.includes("/verify-email?token="), "an HTML body with the link");
+    assert.ok(
+      typeof mail.html === "string" && mail.html.includes('<a href="') && mail.html.includes("/verify-email?token="),
+      "an HTML body with the link",
+    );
     const link = new URL(/https?:\/\/\S+\/verify-email\?token=\w+/.exec(mail.text ?? "")![0]);
     assert.equal(link.origin, new URL(BASE_URL).origin, "links start with APP_URL");
     assert.match(mail.from?.text ?? "", /@/);
@@ -67,7 +70,14 @@ describe("email verification", () => {
   it("a business key waits for a verified address too", async () => {
     const team = await makeTeam();
     const { email, password } = await signUp();
-    await db.membership.create({ data: { id: timeOrderedId("mem"), teamId: team.id, userId: (await db.user.findUniqueOrThrow({ where: { email } })).id, role: "writer" } });
+    await db.membership.create({
+      data: {
+        id: timeOrderedId("mem"),
+        teamId: team.id,
+        userId: (await db.user.findUniqueOrThrow({ where: { email } })).id,
+        role: "writer",
+      },
+    });
     const page = await logIn(email, password);
     await assert.rejects(page("team.generateKey"), /^Error: Verify your email address first$/);
   });
@@ -82,7 +92,10 @@ describe("email verification", () => {
     const { email, password } = await signUp();
     const page = await logIn(email, password);
     for (let i = 0; i < 3; i++) assert.deepEqual(await page("account.resendVerification"), { sent: true });
-    await assert.rejects(page("account.resendVerification"), /^Error: Too many verification mails: try again in \d+ minute\(s\)$/);
+    await assert.rejects(
+      page("account.resendVerification"),
+      /^Error: Too many verification mails: try again in \d+ minute\(s\)$/,
+    );
     const token = await mailedToken(email, VERIFY, "/verify-email", 4);
     assert.equal((await mutate("account.verifyEmail", { token })).status, 200);
     await assert.rejects(page("account.resendVerification"), /^Error: Your email address is already verified$/);
@@ -92,11 +105,18 @@ describe("email verification", () => {
     const { email, password } = await signUp();
     const page = await logIn(email, password);
     const token = await mailedToken(email, VERIFY, "/verify-email");
-    for (const [procedure, input, cookie] of [["account.verifyEmail", { token }, undefined], ["account.resendVerification", undefined, page.cookie()]] as const) {
+    for (const [procedure, input, cookie] of [
+      ["account.verifyEmail", { token }, undefined],
+      ["account.resendVerification", undefined, page.cookie()],
+    ] as const) {
       const foreign = await mutate(procedure, input, { origin: "https://evil.example", cookie });
       assert.equal(foreign.status, 403, procedure);
       assert.deepEqual(JSON.parse(foreign.text), { error: { message: "Cross-site request refused" } });
-      assert.equal((await mutate(procedure, input, { origin: null, cookie })).status, 403, `${procedure} without Origin`);
+      assert.equal(
+        (await mutate(procedure, input, { origin: null, cookie })).status,
+        403,
+        `${procedure} without Origin`,
+      );
     }
     // Nothing happened: the token still works.
     assert.equal((await mutate("account.verifyEmail", { token })).status, 200);

@@ -27,16 +27,28 @@ async function fixture() {
   const writer = await team.addWriter();
   const admin = await logIn(team.admin.email);
   const writerSession = await logIn(writer.user.email);
-  const create = async (json: object) => ((await http("POST", "/v1/dynqrcodes", { key: writer.key, json })).body as { created: { code: string }[] }).created[0].code;
+  const create = async (json: object) =>
+    ((await http("POST", "/v1/dynqrcodes", { key: writer.key, json })).body as { created: { code: string }[] })
+      .created[0].code;
   const published = await create({ name: "Live", destination_url: "https://example.com/live" });
   await admin("team.approve", { kind: "dynamic", id: published });
   const draft = await create({ name: "Draft", destination_url: "https://example.com/draft" });
-  const staticDraft = ((await http("POST", "/v1/qrcodes", { key: writer.key, json: { name: "S", url: "https://example.com/s" } })).body as { created: { qr_id: string }[] }).created[0].qr_id;
-  const hook = ((await http("POST", "/v1/webhooks", { key: team.adminKey, json: { url: HOOK, events: ["dynqrcode.updated"] } })).body as { webhook: { webhook_id: string } }).webhook.webhook_id;
+  const staticDraft = (
+    (await http("POST", "/v1/qrcodes", { key: writer.key, json: { name: "S", url: "https://example.com/s" } }))
+      .body as { created: { qr_id: string }[] }
+  ).created[0].qr_id;
+  const hook = (
+    (await http("POST", "/v1/webhooks", { key: team.adminKey, json: { url: HOOK, events: ["dynqrcode.updated"] } }))
+      .body as { webhook: { webhook_id: string } }
+  ).webhook.webhook_id;
   return { team, writer, admin, writerSession, published, draft, staticDraft, hook };
 }
 
-const asWriterHeld = (fx: Fixture) => http("PATCH", `/v1/dynqrcodes/${fx.published}`, { key: fx.writer.key, json: { destination_url: "https://example.com/held" } });
+const asWriterHeld = (fx: Fixture) =>
+  http("PATCH", `/v1/dynqrcodes/${fx.published}`, {
+    key: fx.writer.key,
+    json: { destination_url: "https://example.com/held" },
+  });
 const inviteAndToken = async (fx: Fixture) => {
   const invitee = await makeUser("free");
   await fx.admin("invitations.send", { email: invitee.email, role: "writer" });
@@ -68,14 +80,22 @@ const COVERAGE: Record<string, Coverage> = {
   "team.create": {
     run: async (fx) => {
       const founder = await makeUser("business");
-      await (await logIn(founder.email))("team.create", { name: "Founded" });
+      await (
+        await logIn(founder.email)
+      )("team.create", { name: "Founded" });
       fx.teamId = (await db.membership.findUniqueOrThrow({ where: { userId: founder.id } })).teamId;
     },
     actions: ["team.created"],
     beforeAfter: true,
   },
-  "team.setRole": { run: (fx) => fx.admin("team.setRole", { userId: fx.writer.user.id, role: "viewer" }), actions: ["member.role_changed", "key.revoked"] },
-  "team.removeMember": { run: (fx) => fx.admin("team.removeMember", { userId: fx.writer.user.id }), actions: ["member.removed", "key.revoked"] },
+  "team.setRole": {
+    run: (fx) => fx.admin("team.setRole", { userId: fx.writer.user.id, role: "viewer" }),
+    actions: ["member.role_changed", "key.revoked"],
+  },
+  "team.removeMember": {
+    run: (fx) => fx.admin("team.removeMember", { userId: fx.writer.user.id }),
+    actions: ["member.removed", "key.revoked"],
+  },
   "team.makeOwner": {
     run: async (fx) => {
       await fx.admin("team.setRole", { userId: fx.writer.user.id, role: "admin" });
@@ -100,9 +120,28 @@ const COVERAGE: Record<string, Coverage> = {
     },
     actions: ["key.revoked"],
   },
-  "team.approve": { run: (fx) => fx.admin("team.approve", { kind: "dynamic", id: fx.draft }), actions: ["draft.approved"], beforeAfter: true },
-  "team.reject": { run: (fx) => fx.admin("team.reject", { kind: "static", id: fx.staticDraft, reason: "Not needed" }), actions: ["draft.rejected"], beforeAfter: true },
-  "team.review": { run: (fx) => fx.admin("team.review", { decision: "approve", items: [{ kind: "dynamic", id: fx.draft }, { kind: "static", id: fx.staticDraft }] }), actions: ["draft.approved"], beforeAfter: true },
+  "team.approve": {
+    run: (fx) => fx.admin("team.approve", { kind: "dynamic", id: fx.draft }),
+    actions: ["draft.approved"],
+    beforeAfter: true,
+  },
+  "team.reject": {
+    run: (fx) => fx.admin("team.reject", { kind: "static", id: fx.staticDraft, reason: "Not needed" }),
+    actions: ["draft.rejected"],
+    beforeAfter: true,
+  },
+  "team.review": {
+    run: (fx) =>
+      fx.admin("team.review", {
+        decision: "approve",
+        items: [
+          { kind: "dynamic", id: fx.draft },
+          { kind: "static", id: fx.staticDraft },
+        ],
+      }),
+    actions: ["draft.approved"],
+    beforeAfter: true,
+  },
   "team.reviewChange": {
     run: async (fx) => {
       await asWriterHeld(fx);
@@ -126,66 +165,180 @@ const COVERAGE: Record<string, Coverage> = {
     run: async (fx) => {
       const { invitee, token } = await inviteAndToken(fx);
       fx.since = await lastEntryId(fx.team.id);
-      await (await logIn(invitee.email))("invitations.accept", { token });
+      await (
+        await logIn(invitee.email)
+      )("invitations.accept", { token });
     },
     actions: ["member.joined"],
   },
-  "library.create": { run: (fx) => fx.writerSession("library.create", { scope: "team", kind: "dynamic", name: "Page", url: "https://example.com/p" }), actions: ["code.created"], beforeAfter: true },
-  "library.createMany": { run: (fx) => fx.writerSession("library.createMany", { scope: "team", kind: "static", lines: "A, https://example.com/a\nB, https://example.com/b" }), actions: ["code.created"], beforeAfter: true },
-  "library.update": {
-    run: (fx) => fx.writerSession("library.update", { scope: "team", patch: { code: fx.published, destination_url: "https://example.com/page-held", name: "Renamed" } }),
-    actions: ["code.updated", "code.change_requested"],
-    beforeAfter: true,
-  },
-  "library.remove": { run: (fx) => fx.writerSession("library.remove", { scope: "team", kind: "dynamic", id: fx.draft }), actions: ["code.deleted"], beforeAfter: true },
-  "library.previewStyle": { none: "draws a preview, stores nothing" },
-  "library.saveStyle": { run: (fx) => fx.writerSession("library.saveStyle", { scope: "team", kind: "dynamic", id: fx.published, style: { foreground: "#1d4ed8" } }), actions: ["code.updated"], beforeAfter: true },
-  "libraryImport.check": { none: "checks rows, creates nothing" },
-  "libraryImport.batch": {
-    run: (fx) => fx.writerSession("libraryImport.batch", { scope: "team", kind: "dynamic", file: "a".repeat(64), position: 0, rows: [{ line: 2, name: "Imported", url: "https://example.com/i" }] }),
+  "library.create": {
+    run: (fx) =>
+      fx.writerSession("library.create", {
+        scope: "team",
+        kind: "dynamic",
+        name: "Page",
+        url: "https://example.com/p",
+      }),
     actions: ["code.created"],
     beforeAfter: true,
   },
-  "webhooks.create": { run: (fx) => fx.admin("webhooks.create", { scope: "team", body: { url: HOOK, events: ["scan.created"] } }), actions: ["webhook.created"], beforeAfter: true },
-  "webhooks.update": { run: (fx) => fx.admin("webhooks.update", { scope: "team", body: { webhook_id: fx.hook, description: "changed" } }), actions: ["webhook.updated"], beforeAfter: true },
-  "webhooks.remove": { run: (fx) => fx.admin("webhooks.remove", { scope: "team", webhook_id: fx.hook }), actions: ["webhook.deleted"], beforeAfter: true },
+  "library.createMany": {
+    run: (fx) =>
+      fx.writerSession("library.createMany", {
+        scope: "team",
+        kind: "static",
+        lines: "A, https://example.com/a\nB, https://example.com/b",
+      }),
+    actions: ["code.created"],
+    beforeAfter: true,
+  },
+  "library.update": {
+    run: (fx) =>
+      fx.writerSession("library.update", {
+        scope: "team",
+        patch: { code: fx.published, destination_url: "https://example.com/page-held", name: "Renamed" },
+      }),
+    actions: ["code.updated", "code.change_requested"],
+    beforeAfter: true,
+  },
+  "library.remove": {
+    run: (fx) => fx.writerSession("library.remove", { scope: "team", kind: "dynamic", id: fx.draft }),
+    actions: ["code.deleted"],
+    beforeAfter: true,
+  },
+  "library.previewStyle": { none: "draws a preview, stores nothing" },
+  "library.saveStyle": {
+    run: (fx) =>
+      fx.writerSession("library.saveStyle", {
+        scope: "team",
+        kind: "dynamic",
+        id: fx.published,
+        style: { foreground: "#1d4ed8" },
+      }),
+    actions: ["code.updated"],
+    beforeAfter: true,
+  },
+  "libraryImport.check": { none: "checks rows, creates nothing" },
+  "libraryImport.batch": {
+    run: (fx) =>
+      fx.writerSession("libraryImport.batch", {
+        scope: "team",
+        kind: "dynamic",
+        file: "a".repeat(64),
+        position: 0,
+        rows: [{ line: 2, name: "Imported", url: "https://example.com/i" }],
+      }),
+    actions: ["code.created"],
+    beforeAfter: true,
+  },
+  "webhooks.create": {
+    run: (fx) => fx.admin("webhooks.create", { scope: "team", body: { url: HOOK, events: ["scan.created"] } }),
+    actions: ["webhook.created"],
+    beforeAfter: true,
+  },
+  "webhooks.update": {
+    run: (fx) => fx.admin("webhooks.update", { scope: "team", body: { webhook_id: fx.hook, description: "changed" } }),
+    actions: ["webhook.updated"],
+    beforeAfter: true,
+  },
+  "webhooks.remove": {
+    run: (fx) => fx.admin("webhooks.remove", { scope: "team", webhook_id: fx.hook }),
+    actions: ["webhook.deleted"],
+    beforeAfter: true,
+  },
   "webhooks.test": { none: "sends a test event, changes no setting" },
   "webhooks.resend": { none: "sends a delivery again, changes no setting" },
 
-  "POST /qrcodes": { run: (fx) => http("POST", "/v1/qrcodes", { key: fx.writer.key, json: { name: "Q", url: "https://example.com/q" } }), actions: ["code.created"], beforeAfter: true },
-  "POST /qrcodes/batch": { run: (fx) => http("POST", "/v1/qrcodes/batch", { key: fx.writer.key, json: { qrcodes: [{ name: "Q", url: "https://example.com/q" }] } }), actions: ["code.created"], beforeAfter: true },
-  "DELETE /qrcodes/{qr_id}": { run: (fx) => http("DELETE", `/v1/qrcodes/${fx.staticDraft}`, { key: fx.writer.key }), actions: ["code.deleted"], beforeAfter: true },
-  "POST /dynqrcodes": { run: (fx) => http("POST", "/v1/dynqrcodes", { key: fx.writer.key, json: { name: "D", destination_url: "https://example.com/d" } }), actions: ["code.created"], beforeAfter: true },
+  "POST /qrcodes": {
+    run: (fx) => http("POST", "/v1/qrcodes", { key: fx.writer.key, json: { name: "Q", url: "https://example.com/q" } }),
+    actions: ["code.created"],
+    beforeAfter: true,
+  },
+  "POST /qrcodes/batch": {
+    run: (fx) =>
+      http("POST", "/v1/qrcodes/batch", {
+        key: fx.writer.key,
+        json: { qrcodes: [{ name: "Q", url: "https://example.com/q" }] },
+      }),
+    actions: ["code.created"],
+    beforeAfter: true,
+  },
+  "DELETE /qrcodes/{qr_id}": {
+    run: (fx) => http("DELETE", `/v1/qrcodes/${fx.staticDraft}`, { key: fx.writer.key }),
+    actions: ["code.deleted"],
+    beforeAfter: true,
+  },
+  "POST /dynqrcodes": {
+    run: (fx) =>
+      http("POST", "/v1/dynqrcodes", {
+        key: fx.writer.key,
+        json: { name: "D", destination_url: "https://example.com/d" },
+      }),
+    actions: ["code.created"],
+    beforeAfter: true,
+  },
   "POST /dynqrcodes/batch": {
-    run: (fx) => http("POST", "/v1/dynqrcodes/batch", { key: fx.writer.key, json: { dynqrcodes: [{ name: "D", destination_url: "https://example.com/d" }] } }),
+    run: (fx) =>
+      http("POST", "/v1/dynqrcodes/batch", {
+        key: fx.writer.key,
+        json: { dynqrcodes: [{ name: "D", destination_url: "https://example.com/d" }] },
+      }),
     actions: ["code.created"],
     beforeAfter: true,
   },
   "PATCH /dynqrcodes/{code}": { run: asWriterHeld, actions: ["code.change_requested"], beforeAfter: true },
-  "DELETE /dynqrcodes/{code}": { run: (fx) => http("DELETE", `/v1/dynqrcodes/${fx.published}`, { key: fx.team.adminKey }), actions: ["code.deleted"], beforeAfter: true },
-  "POST /webhooks": { run: (fx) => http("POST", "/v1/webhooks", { key: fx.team.adminKey, json: { url: HOOK, events: ["scan.created"] } }), actions: ["webhook.created"], beforeAfter: true },
-  "PATCH /webhooks/{webhook_id}": { run: (fx) => http("PATCH", `/v1/webhooks/${fx.hook}`, { key: fx.team.adminKey, json: { enabled: false } }), actions: ["webhook.updated"], beforeAfter: true },
-  "DELETE /webhooks/{webhook_id}": { run: (fx) => http("DELETE", `/v1/webhooks/${fx.hook}`, { key: fx.team.adminKey }), actions: ["webhook.deleted"], beforeAfter: true },
+  "DELETE /dynqrcodes/{code}": {
+    run: (fx) => http("DELETE", `/v1/dynqrcodes/${fx.published}`, { key: fx.team.adminKey }),
+    actions: ["code.deleted"],
+    beforeAfter: true,
+  },
+  "POST /webhooks": {
+    run: (fx) => http("POST", "/v1/webhooks", { key: fx.team.adminKey, json: { url: HOOK, events: ["scan.created"] } }),
+    actions: ["webhook.created"],
+    beforeAfter: true,
+  },
+  "PATCH /webhooks/{webhook_id}": {
+    run: (fx) => http("PATCH", `/v1/webhooks/${fx.hook}`, { key: fx.team.adminKey, json: { enabled: false } }),
+    actions: ["webhook.updated"],
+    beforeAfter: true,
+  },
+  "DELETE /webhooks/{webhook_id}": {
+    run: (fx) => http("DELETE", `/v1/webhooks/${fx.hook}`, { key: fx.team.adminKey }),
+    actions: ["webhook.deleted"],
+    beforeAfter: true,
+  },
   "POST /webhooks/{webhook_id}/test": { none: "sends a test event, changes no setting" },
 };
 
-const isProcedure = (value: unknown): value is AnyTRPCProcedure => typeof value === "function" && (value as AnyTRPCProcedure)._def?.procedure === true;
+const isProcedure = (value: unknown): value is AnyTRPCProcedure =>
+  typeof value === "function" && (value as AnyTRPCProcedure)._def?.procedure === true;
 const proceduresOf = (record: object, prefix = ""): [string, AnyTRPCProcedure][] =>
-  Object.entries(record).flatMap(([key, value]) => (isProcedure(value) ? [[`${prefix}${key}`, value] as [string, AnyTRPCProcedure]] : proceduresOf(value as object, `${prefix}${key}.`)));
+  Object.entries(record).flatMap(([key, value]) =>
+    isProcedure(value)
+      ? [[`${prefix}${key}`, value] as [string, AnyTRPCProcedure]]
+      : proceduresOf(value as object, `${prefix}${key}.`),
+  );
 
 /** What the service offers that can change something: the pages' mutations and the /v1 writes. */
 const writes = () => [
-  ...proceduresOf(appRouter._def.record).filter(([, p]) => p._def.type === "mutation").map(([name]) => name),
+  ...proceduresOf(appRouter._def.record)
+    .filter(([, p]) => p._def.type === "mutation")
+    .map(([name]) => name),
   ...V1_ROUTES.filter((r) => r.method !== "GET").map((r) => `${r.method} ${r.path}`),
 ];
 
-const lastEntryId = async (teamId: string) => (await db.activityEntry.findFirst({ where: { teamId }, orderBy: { id: "desc" }, select: { id: true } }))?.id ?? "";
+const lastEntryId = async (teamId: string) =>
+  (await db.activityEntry.findFirst({ where: { teamId }, orderBy: { id: "desc" }, select: { id: true } }))?.id ?? "";
 
 describe("every change to team data is on the team's activity log", () => {
   it("every mutation and /v1 write is covered here, by name", () => {
     const all = writes();
     const unknown = all.filter((name) => !(name in COVERAGE));
-    assert.deepEqual(unknown, [], `not covered: ${unknown.join(", ")}: add each to COVERAGE, with the activity it writes or why it changes no team data`);
+    assert.deepEqual(
+      unknown,
+      [],
+      `not covered: ${unknown.join(", ")}: add each to COVERAGE, with the activity it writes or why it changes no team data`,
+    );
     const stale = Object.keys(COVERAGE).filter((name) => !all.includes(name));
     assert.deepEqual(stale, [], "covered but no longer offered");
   });
@@ -196,13 +349,19 @@ describe("every change to team data is on the team's activity log", () => {
       const base = await fixture();
       const fx: Fixture = Object.assign(base, { since: await lastEntryId(base.team.id), teamId: base.team.id });
       await coverage.run(fx);
-      const added = await db.activityEntry.findMany({ where: { teamId: fx.teamId, ...(fx.teamId === base.team.id ? { id: { gt: fx.since } } : {}) }, orderBy: { id: "asc" } });
+      const added = await db.activityEntry.findMany({
+        where: { teamId: fx.teamId, ...(fx.teamId === base.team.id ? { id: { gt: fx.since } } : {}) },
+        orderBy: { id: "asc" },
+      });
       assert.ok(added.length > 0, `${name} added nothing to the team's log`);
       for (const entry of added) {
         assert.ok(coverage.actions.includes(entry.action), `${name} logged ${entry.action}`);
         if (!coverage.beforeAfter) continue;
         const detail = JSON.parse(entry.detail ?? "{}") as Record<string, unknown>;
-        assert.ok("before" in detail && "after" in detail, `${entry.action} of ${name} says before and after: ${entry.detail}`);
+        assert.ok(
+          "before" in detail && "after" in detail,
+          `${entry.action} of ${name} says before and after: ${entry.detail}`,
+        );
         assert.ok(detail.before !== null || detail.after !== null);
       }
     });

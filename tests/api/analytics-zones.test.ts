@@ -26,11 +26,22 @@ const WINDOWS = [
   ["2026-10-23T12:00:00Z", "2026-10-26T12:00:00Z"], // Berlin: 25-hour 25 October
   ["2026-10-30T00:00:00Z", "2026-11-03T00:00:00Z"], // New York and Los Angeles: 25-hour 1 November
 ];
-const ZONES = ["UTC", "Asia/Tokyo", "America/Los_Angeles", "America/New_York", "Europe/Berlin", "Asia/Kolkata", "Asia/Kathmandu", "Pacific/Chatham"];
+const ZONES = [
+  "UTC",
+  "Asia/Tokyo",
+  "America/Los_Angeles",
+  "America/New_York",
+  "Europe/Berlin",
+  "Asia/Kolkata",
+  "Asia/Kathmandu",
+  "Pacific/Chatham",
+];
 
 type Scan = { at: number; visitor: number; country: string; unique: boolean };
 const scans: Scan[] = [];
-for (const [from, to] of WINDOWS) for (let t = Date.parse(from) + 61_000; t < Date.parse(to); t += 787_000) scans.push({ at: t, visitor: scans.length % 7, country: COUNTRIES[scans.length % 5], unique: false });
+for (const [from, to] of WINDOWS)
+  for (let t = Date.parse(from) + 61_000; t < Date.parse(to); t += 787_000)
+    scans.push({ at: t, visitor: scans.length % 7, country: COUNTRIES[scans.length % 5], unique: false });
 // Unique: the first scan of its visitor on its UTC day (the scans are written in time order).
 const seen = new Set<string>();
 for (const s of scans) {
@@ -46,11 +57,33 @@ function local(tz: string, at: number) {
   const cached = known.get(`${tz}|${at}`);
   if (cached) return cached;
   if (!formats.has(tz))
-    formats.set(tz, new Intl.DateTimeFormat("en-US", { timeZone: tz, hourCycle: "h23", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit", timeZoneName: "longOffset" }));
-  const p = Object.fromEntries(formats.get(tz)!.formatToParts(at).map((x) => [x.type, x.value]));
+    formats.set(
+      tz,
+      new Intl.DateTimeFormat("en-US", {
+        timeZone: tz,
+        hourCycle: "h23",
+        year: "numeric",
+        month: "2-digit",
+        day: "2-digit",
+        hour: "2-digit",
+        minute: "2-digit",
+        second: "2-digit",
+        timeZoneName: "longOffset",
+      }),
+    );
+  const p = Object.fromEntries(
+    formats
+      .get(tz)!
+      .formatToParts(at)
+      .map((x) => [x.type, x.value]),
+  );
   const offset = p.timeZoneName === "GMT" ? "+00:00" : p.timeZoneName.slice(3);
   const date = `${p.year}-${p.month}-${p.day}`;
-  const answer = { date, hour: `${date}T${p.hour}:00:00${offset}`, time: `${date}T${p.hour}:${p.minute}:${p.second}${offset}` };
+  const answer = {
+    date,
+    hour: `${date}T${p.hour}:00:00${offset}`,
+    time: `${date}T${p.hour}:${p.minute}:${p.second}${offset}`,
+  };
   known.set(`${tz}|${at}`, answer);
   return answer;
 }
@@ -64,7 +97,11 @@ const tally = (list: Scan[]) => ({ scans: list.length, unique_scans: list.filter
  */
 function hoursOf(tz: string, from: string, to: string) {
   const hours: { key: string; label: string }[] = [];
-  for (let t = Date.parse(`${from}T00:00:00Z`) - 15 * 3_600_000; t < Date.parse(`${to}T00:00:00Z`) + 39 * 3_600_000; t += 900_000) {
+  for (
+    let t = Date.parse(`${from}T00:00:00Z`) - 15 * 3_600_000;
+    t < Date.parse(`${to}T00:00:00Z`) + 39 * 3_600_000;
+    t += 900_000
+  ) {
     const l = local(tz, t);
     if (l.date >= from && l.date <= to && hours.at(-1)?.key !== l.hour) hours.push({ key: l.hour, label: l.time });
   }
@@ -73,7 +110,8 @@ function hoursOf(tz: string, from: string, to: string) {
 
 function daysOf(from: string, to: string) {
   const days: string[] = [];
-  for (let t = Date.parse(`${from}T00:00:00Z`); t <= Date.parse(`${to}T00:00:00Z`); t += 86_400_000) days.push(new Date(t).toISOString().slice(0, 10));
+  for (let t = Date.parse(`${from}T00:00:00Z`); t <= Date.parse(`${to}T00:00:00Z`); t += 86_400_000)
+    days.push(new Date(t).toISOString().slice(0, 10));
   return days;
 }
 
@@ -88,11 +126,21 @@ describe("analytics in a time zone", () => {
 
   before(async () => {
     ({ key } = await personalKey());
-    const r = await http("POST", "/v1/dynqrcodes", { key, json: { destination_url: "https://example.com/tz", name: "Zones" } });
+    const r = await http("POST", "/v1/dynqrcodes", {
+      key,
+      json: { destination_url: "https://example.com/tz", name: "Zones" },
+    });
     code = (r.body as { created: { code: string }[] }).created[0].code;
     const { id } = await db.dynamicCode.findUniqueOrThrow({ where: { code } });
     const batch = scans.map((s) =>
-      newScan({ dynamicCodeId: id, scannedAt: s.at, destinationUrl: "https://example.com/tz", userAgent: AGENTS[s.visitor % 3], address: `198.51.100.${s.visitor}`, countryHeader: s.country }),
+      newScan({
+        dynamicCodeId: id,
+        scannedAt: s.at,
+        destinationUrl: "https://example.com/tz",
+        userAgent: AGENTS[s.visitor % 3],
+        address: `198.51.100.${s.visitor}`,
+        countryHeader: s.country,
+      }),
     );
     for (let i = 0; i < batch.length; i += 500) await writeScans(batch.slice(i, i + 500));
   });
@@ -114,7 +162,11 @@ describe("analytics in a time zone", () => {
 
   it("a range that cuts a window in the middle: the days, the breakdowns and the summary count exactly the local days' scans", async () => {
     for (const tz of ZONES) {
-      for (const [from, to] of [["2026-03-08", "2026-03-09"], ["2026-04-05", "2026-04-05"], ["2026-10-25", "2026-11-01"]]) {
+      for (const [from, to] of [
+        ["2026-03-08", "2026-03-09"],
+        ["2026-04-05", "2026-04-05"],
+        ["2026-10-25", "2026-11-01"],
+      ]) {
         const q = `from=${from}&to=${to}&tz=${encodeURIComponent(tz)}`;
         const inRange = scans.filter((s) => local(tz, s.at).date >= from && local(tz, s.at).date <= to);
         const body = await get(`/v1/dynqrcodes/${code}/analytics?${q}`);
@@ -122,13 +174,22 @@ describe("analytics in a time zone", () => {
         for (const s of inRange) countries.set(s.country, (countries.get(s.country) ?? 0) + 1);
         assert.deepEqual(
           body.countries,
-          [...countries].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([country, n]) => ({ country, scans: n })),
+          [...countries]
+            .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+            .map(([country, n]) => ({ country, scans: n })),
           `${tz} ${from}..${to}`,
         );
-        assert.equal((body.devices as { scans: number }[]).reduce((n, d) => n + d.scans, 0), inRange.length);
+        assert.equal(
+          (body.devices as { scans: number }[]).reduce((n, d) => n + d.scans, 0),
+          inRange.length,
+        );
         const summary = await get(`/v1/dynqrcodes/analytics?${q}`);
         assert.equal(summary.tz, tz);
-        assert.deepEqual((summary.codes as { code: string }[]).find((c) => c.code === code), { code, name: "Zones", ...{ total_scans: inRange.length, unique_scans: tally(inRange).unique_scans } }, `${tz} ${from}..${to}`);
+        assert.deepEqual(
+          (summary.codes as { code: string }[]).find((c) => c.code === code),
+          { code, name: "Zones", ...{ total_scans: inRange.length, unique_scans: tally(inRange).unique_scans } },
+          `${tz} ${from}..${to}`,
+        );
       }
     }
   });
@@ -150,44 +211,90 @@ describe("analytics in a time zone", () => {
       ["UTC", "2026-03-29", "2026-03-29", 24],
     ];
     for (const [tz, from, to, hours] of cases) {
-      const body = await get(`/v1/dynqrcodes/${code}/analytics?from=${from}&to=${to}&tz=${encodeURIComponent(tz)}&granularity=hour`);
-      const want = hoursOf(tz, from, to).map(({ key, label }) => ({ hour: label, ...tally(scans.filter((s) => local(tz, s.at).hour === key)) }));
+      const body = await get(
+        `/v1/dynqrcodes/${code}/analytics?from=${from}&to=${to}&tz=${encodeURIComponent(tz)}&granularity=hour`,
+      );
+      const want = hoursOf(tz, from, to).map(({ key, label }) => ({
+        hour: label,
+        ...tally(scans.filter((s) => local(tz, s.at).hour === key)),
+      }));
       assert.equal(want.length, hours, `${tz} ${from}`);
       assert.deepEqual(body.hourly, want, `${tz} ${from}..${to}`);
       assert.equal(body.daily, undefined);
-      assert.equal(body.total_scans, want.reduce((n, h) => n + h.scans, 0));
+      assert.equal(
+        body.total_scans,
+        want.reduce((n, h) => n + h.scans, 0),
+      );
     }
   });
 
   it("the export keeps scanned_at in UTC and adds scanned_at_local with tz; the rows are the local days'", async () => {
     const tz = "Asia/Kathmandu";
-    const r = await fetch(`${process.env.BASE_URL}/v1/dynqrcodes/${code}/analytics/export?from=2026-03-08&to=2026-03-08&tz=${tz}`, { headers: { "x-api-key": key } });
+    const r = await fetch(
+      `${process.env.BASE_URL}/v1/dynqrcodes/${code}/analytics/export?from=2026-03-08&to=2026-03-08&tz=${tz}`,
+      { headers: { "x-api-key": key } },
+    );
     assert.equal(r.status, 200);
-    assert.match(r.headers.get("content-disposition") ?? "", new RegExp(`filename="scans-${code}-Asia_Kathmandu-\\d{4}-\\d{2}-\\d{2}\\.csv"`));
+    assert.match(
+      r.headers.get("content-disposition") ?? "",
+      new RegExp(`filename="scans-${code}-Asia_Kathmandu-\\d{4}-\\d{2}-\\d{2}\\.csv"`),
+    );
     const rows = parse(await r.text()) as string[][];
-    assert.deepEqual(rows[0], ["scanned_at", "scanned_at_local", "country", "device", "os", "browser", "unique", "destination"]);
+    assert.deepEqual(rows[0], [
+      "scanned_at",
+      "scanned_at_local",
+      "country",
+      "device",
+      "os",
+      "browser",
+      "unique",
+      "destination",
+    ]);
     const want = scans.filter((s) => local(tz, s.at).date === "2026-03-08");
     assert.deepEqual(
       rows.slice(1).map((row) => [row[0], row[1], row[2], row[6]]),
-      want.map((s) => [`${new Date(s.at).toISOString().slice(0, 19)}Z`, local(tz, s.at).time, s.country, String(s.unique)]),
+      want.map((s) => [
+        `${new Date(s.at).toISOString().slice(0, 19)}Z`,
+        local(tz, s.at).time,
+        s.country,
+        String(s.unique),
+      ]),
     );
-    const plain = parse(await (await fetch(`${process.env.BASE_URL}/v1/dynqrcodes/${code}/analytics/export?from=2026-03-08&to=2026-03-08`, { headers: { "x-api-key": key } })).text()) as string[][];
+    const plain = parse(
+      await (
+        await fetch(`${process.env.BASE_URL}/v1/dynqrcodes/${code}/analytics/export?from=2026-03-08&to=2026-03-08`, {
+          headers: { "x-api-key": key },
+        })
+      ).text(),
+    ) as string[][];
     assert.deepEqual(plain[0], ["scanned_at", "country", "device", "os", "browser", "unique", "destination"]);
     assert.equal(plain.length - 1, scans.filter((s) => new Date(s.at).toISOString().startsWith("2026-03-08")).length);
   });
 
   it("an unknown zone, a bad granularity and an hourly range over 7 days are 400 with the contract's messages", async () => {
     for (const tz of ["Mars/Olympus_Mons", "+05:30", "", "Europe/Berlin%00"]) {
-      for (const path of [`/v1/dynqrcodes/${code}/analytics`, "/v1/dynqrcodes/analytics", `/v1/dynqrcodes/${code}/analytics/export`]) {
+      for (const path of [
+        `/v1/dynqrcodes/${code}/analytics`,
+        "/v1/dynqrcodes/analytics",
+        `/v1/dynqrcodes/${code}/analytics/export`,
+      ]) {
         const r = await http("GET", `${path}?tz=${tz === "+05:30" ? "%2B05:30" : tz}`, { key });
         assert.equal(r.status, 400, `${path} ${tz}`);
         assert.deepEqual(r.body, { error: "tz must be an IANA time zone such as Europe/Berlin" });
       }
     }
-    assert.deepEqual((await http("GET", `/v1/dynqrcodes/${code}/analytics?granularity=minute`, { key })).body, { error: "granularity must be day or hour" });
-    const long = await http("GET", `/v1/dynqrcodes/${code}/analytics?from=2026-03-01&to=2026-03-08&granularity=hour`, { key });
+    assert.deepEqual((await http("GET", `/v1/dynqrcodes/${code}/analytics?granularity=minute`, { key })).body, {
+      error: "granularity must be day or hour",
+    });
+    const long = await http("GET", `/v1/dynqrcodes/${code}/analytics?from=2026-03-01&to=2026-03-08&granularity=hour`, {
+      key,
+    });
     assert.equal(long.status, 400);
     assert.deepEqual(long.body, { error: "granularity=hour takes a range of at most 7 days" });
-    assert.equal((await http("GET", `/v1/dynqrcodes/${code}/analytics?from=2026-03-01&to=2026-03-07&granularity=hour`, { key })).status, 200);
+    assert.equal(
+      (await http("GET", `/v1/dynqrcodes/${code}/analytics?from=2026-03-01&to=2026-03-07&granularity=hour`, { key }))
+        .status,
+      200,
+    );
   });
 });

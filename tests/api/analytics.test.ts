@@ -11,10 +11,30 @@ import { http, personalKey } from "../helpers";
 import { scansOf } from "../scans";
 
 const AGENTS = {
-  iphone: { ua: "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1", device: "mobile", os: "iOS", browser: "Mobile Safari" },
-  android: { ua: "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36", device: "mobile", os: "Android", browser: "Chrome" },
-  edge: { ua: "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36 Edg/124.0.2478.51", device: "desktop", os: "Windows", browser: "Edge" },
-  ipad: { ua: "Mozilla/5.0 (iPad; CPU OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1", device: "tablet", os: "iOS", browser: "Mobile Safari" },
+  iphone: {
+    ua: "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1",
+    device: "mobile",
+    os: "iOS",
+    browser: "Mobile Safari",
+  },
+  android: {
+    ua: "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36",
+    device: "mobile",
+    os: "Android",
+    browser: "Chrome",
+  },
+  edge: {
+    ua: "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36 Edg/124.0.2478.51",
+    device: "desktop",
+    os: "Windows",
+    browser: "Edge",
+  },
+  ipad: {
+    ua: "Mozilla/5.0 (iPad; CPU OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1",
+    device: "tablet",
+    os: "iOS",
+    browser: "Mobile Safari",
+  },
 };
 type Agent = keyof typeof AGENTS;
 type Visit = { at: string; agent: Agent; address: string; country: string | null };
@@ -51,7 +71,8 @@ function expected(visits: Visit[], from: string, to: string) {
     return [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
   };
   const days: string[] = [];
-  for (let t = Date.parse(`${from}T00:00:00Z`); t <= Date.parse(`${to}T00:00:00Z`); t += 86_400_000) days.push(new Date(t).toISOString().slice(0, 10));
+  for (let t = Date.parse(`${from}T00:00:00Z`); t <= Date.parse(`${to}T00:00:00Z`); t += 86_400_000)
+    days.push(new Date(t).toISOString().slice(0, 10));
   return {
     total_scans: inRange.length,
     unique_scans: uniqueInRange.length,
@@ -83,7 +104,14 @@ describe("analytics", () => {
   const record = async (codeName: string, visits: Visit[]) => {
     const { id } = await db.dynamicCode.findUniqueOrThrow({ where: { code: codeName } });
     const scans = visits.map((v) =>
-      newScan({ dynamicCodeId: id, scannedAt: Date.parse(v.at), destinationUrl: "https://example.com/a", userAgent: AGENTS[v.agent].ua, address: v.address, countryHeader: v.country }),
+      newScan({
+        dynamicCodeId: id,
+        scannedAt: Date.parse(v.at),
+        destinationUrl: "https://example.com/a",
+        userAgent: AGENTS[v.agent].ua,
+        address: v.address,
+        countryHeader: v.country,
+      }),
     );
     // Through the real batch writer, in two batches (the rollups add up across batches).
     await writeScans(scans.slice(0, 4));
@@ -100,7 +128,8 @@ describe("analytics", () => {
 
     // Today, through /q: two scans by one visitor, a bot, a scan while paused, a second agent.
     const { id } = await db.dynamicCode.findUniqueOrThrow({ where: { code } });
-    const scan = (agent: string, country = "de") => http("GET", `/q/${code}`, { headers: { "user-agent": agent, "cf-ipcountry": country } });
+    const scan = (agent: string, country = "de") =>
+      http("GET", `/q/${code}`, { headers: { "user-agent": agent, "cf-ipcountry": country } });
     assert.equal((await scan(AGENTS.iphone.ua)).status, 302);
     assert.equal((await scan(AGENTS.iphone.ua)).status, 302);
     assert.equal((await scan("Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)")).status, 302);
@@ -110,7 +139,11 @@ describe("analytics", () => {
     assert.equal((await scan(AGENTS.ipad.ua, "fr")).status, 302);
     await scansOf(id, PAST.length + 3);
     const now = `${today}T12:00:00Z`;
-    todays.push({ at: now, agent: "iphone", address: "127.0.0.1", country: "DE" }, { at: now, agent: "iphone", address: "127.0.0.1", country: "DE" }, { at: now, agent: "ipad", address: "127.0.0.1", country: "FR" });
+    todays.push(
+      { at: now, agent: "iphone", address: "127.0.0.1", country: "DE" },
+      { at: now, agent: "iphone", address: "127.0.0.1", country: "DE" },
+      { at: now, agent: "ipad", address: "127.0.0.1", country: "FR" },
+    );
     await http("DELETE", `/v1/dynqrcodes/${deleted}`, { key });
   });
 
@@ -126,20 +159,32 @@ describe("analytics", () => {
   });
 
   it("from and to include exactly their days", async () => {
-    const oneDay = (await http("GET", `/v1/dynqrcodes/${code}/analytics?from=2026-03-02&to=2026-03-02`, { key })).body as { total_scans: number; daily: unknown[] };
+    const oneDay = (await http("GET", `/v1/dynqrcodes/${code}/analytics?from=2026-03-02&to=2026-03-02`, { key }))
+      .body as { total_scans: number; daily: unknown[] };
     assert.deepEqual([oneDay.total_scans, oneDay.daily.length], [4, 1]);
-    const edge = (await http("GET", `/v1/dynqrcodes/${code}/analytics?from=2026-02-27&to=2026-02-27`, { key })).body as { total_scans: number };
+    const edge = (await http("GET", `/v1/dynqrcodes/${code}/analytics?from=2026-02-27&to=2026-02-27`, { key }))
+      .body as { total_scans: number };
     assert.equal(edge.total_scans, 1);
   });
 
   it("the default range is the last 30 days up to today: today's scans through /q, without the bot or the paused one", async () => {
-    const r = (await http("GET", `/v1/dynqrcodes/${code}/analytics`, { key })).body as { from: string; to: string; daily: { date: string; scans: number; unique_scans: number }[]; total_scans: number; unique_scans: number; countries: unknown };
+    const r = (await http("GET", `/v1/dynqrcodes/${code}/analytics`, { key })).body as {
+      from: string;
+      to: string;
+      daily: { date: string; scans: number; unique_scans: number }[];
+      total_scans: number;
+      unique_scans: number;
+      countries: unknown;
+    };
     assert.equal(r.to, today);
     assert.equal(r.daily.length, 30);
     assert.equal(r.daily[0].date, r.from);
     assert.deepEqual(r.daily.at(-1), { date: today, scans: 3, unique_scans: 2 });
     assert.deepEqual([r.total_scans, r.unique_scans], [3, 2]);
-    assert.deepEqual(r.countries, [{ country: "DE", scans: 2 }, { country: "FR", scans: 1 }]);
+    assert.deepEqual(r.countries, [
+      { country: "DE", scans: 2 },
+      { country: "FR", scans: 1 },
+    ]);
   });
 
   it("the summary lists every live code with its totals, most scanned first; a deleted code stays readable on its own", async () => {
@@ -158,8 +203,14 @@ describe("analytics", () => {
     });
     const old = await http("GET", `/v1/dynqrcodes/${deleted}/analytics?from=2026-03-01&to=2026-03-01`, { key });
     assert.equal(old.status, 200);
-    assert.deepEqual([(old.body as { total_scans: number }).total_scans, (old.body as { unique_scans: number }).unique_scans], [2, 1]);
-    assert.equal((await http("GET", `/v1/dynqrcodes/${deleted}/analytics/export?from=2026-03-01&to=2026-03-01`, { key })).status, 200);
+    assert.deepEqual(
+      [(old.body as { total_scans: number }).total_scans, (old.body as { unique_scans: number }).unique_scans],
+      [2, 1],
+    );
+    assert.equal(
+      (await http("GET", `/v1/dynqrcodes/${deleted}/analytics/export?from=2026-03-01&to=2026-03-01`, { key })).status,
+      200,
+    );
   });
 
   it("bad ranges are 400; unknown codes and other libraries' codes are 404", async () => {
@@ -171,7 +222,11 @@ describe("analytics", () => {
       ["from=2026-3-1", "from must be a date like 2026-11-21"],
     ];
     for (const [query, error] of cases) {
-      for (const path of [`/v1/dynqrcodes/${code}/analytics`, "/v1/dynqrcodes/analytics", `/v1/dynqrcodes/${code}/analytics/export`]) {
+      for (const path of [
+        `/v1/dynqrcodes/${code}/analytics`,
+        "/v1/dynqrcodes/analytics",
+        `/v1/dynqrcodes/${code}/analytics/export`,
+      ]) {
         const r = await http("GET", `${path}?${query}`, { key });
         assert.equal(r.status, 400, `${path}?${query}`);
         assert.deepEqual(r.body, { error }, `${path}?${query}`);
@@ -185,26 +240,46 @@ describe("analytics", () => {
   });
 
   it("the scan export: header, one row per scan in the range, unique marked, streamed", async () => {
-    const r = await fetch(`${process.env.BASE_URL}/v1/dynqrcodes/${code}/analytics/export?from=2026-02-27&to=2026-03-03`, { headers: { "x-api-key": key } });
+    const r = await fetch(
+      `${process.env.BASE_URL}/v1/dynqrcodes/${code}/analytics/export?from=2026-02-27&to=2026-03-03`,
+      { headers: { "x-api-key": key } },
+    );
     assert.equal(r.status, 200);
     assert.equal(r.headers.get("content-type"), "text/csv; charset=utf-8");
-    assert.match(r.headers.get("content-disposition") ?? "", new RegExp(`^attachment; filename="scans-${code}-\\d{4}-\\d{2}-\\d{2}\\.csv"$`));
+    assert.match(
+      r.headers.get("content-disposition") ?? "",
+      new RegExp(`^attachment; filename="scans-${code}-\\d{4}-\\d{2}-\\d{2}\\.csv"$`),
+    );
     assert.equal(r.headers.get("content-length"), null, "streamed, not buffered");
     const rows = parse(await r.text()) as string[][];
     assert.deepEqual(rows[0], ["scanned_at", "country", "device", "os", "browser", "unique", "destination"]);
     const { unique } = expected(PAST, "2026-02-27", "2026-03-03");
     assert.deepEqual(
       rows.slice(1),
-      PAST.map((v, i) => [v.at, v.country ?? "ZZ", AGENTS[v.agent].device, AGENTS[v.agent].os, AGENTS[v.agent].browser, String(unique[i]), "https://example.com/a"]),
+      PAST.map((v, i) => [
+        v.at,
+        v.country ?? "ZZ",
+        AGENTS[v.agent].device,
+        AGENTS[v.agent].os,
+        AGENTS[v.agent].browser,
+        String(unique[i]),
+        "https://example.com/a",
+      ]),
     );
   });
 
   it("the same visitor scanning 50 times at once → 1 unique in the analytics", async () => {
     const fresh = await create("Rush");
     const { id } = await db.dynamicCode.findUniqueOrThrow({ where: { code: fresh } });
-    await Promise.all(Array.from({ length: 50 }, () => http("GET", `/q/${fresh}`, { headers: { "user-agent": AGENTS.android.ua } })));
+    await Promise.all(
+      Array.from({ length: 50 }, () => http("GET", `/q/${fresh}`, { headers: { "user-agent": AGENTS.android.ua } })),
+    );
     await scansOf(id, 50);
-    const r = (await http("GET", `/v1/dynqrcodes/${fresh}/analytics`, { key })).body as { total_scans: number; unique_scans: number; devices: unknown };
+    const r = (await http("GET", `/v1/dynqrcodes/${fresh}/analytics`, { key })).body as {
+      total_scans: number;
+      unique_scans: number;
+      devices: unknown;
+    };
     assert.deepEqual([r.total_scans, r.unique_scans], [50, 1]);
     assert.deepEqual(r.devices, [{ device: "mobile", scans: 50 }]);
   });

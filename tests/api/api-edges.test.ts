@@ -15,7 +15,11 @@ function raw(requestLine: string, headerLines: string[], body = ""): Promise<Raw
   return new Promise((resolve, reject) => {
     const socket = connect(Number(port), hostname, () => {
       const length = body ? [`Content-Length: ${Buffer.byteLength(body)}`] : [];
-      socket.write([requestLine, `Host: ${hostname}:${port}`, "Connection: close", ...headerLines, ...length, "", body].join("\r\n"));
+      socket.write(
+        [requestLine, `Host: ${hostname}:${port}`, "Connection: close", ...headerLines, ...length, "", body].join(
+          "\r\n",
+        ),
+      );
     });
     const chunks: Buffer[] = [];
     socket.on("data", (chunk) => chunks.push(chunk));
@@ -24,9 +28,15 @@ function raw(requestLine: string, headerLines: string[], body = ""): Promise<Raw
       const text = Buffer.concat(chunks).toString("utf8");
       const [head, ...rest] = text.split("\r\n\r\n");
       const [status, ...lines] = head.split("\r\n");
-      const headers = new Map(lines.map((line) => [line.slice(0, line.indexOf(":")).toLowerCase(), line.slice(line.indexOf(":") + 1).trim()]));
+      const headers = new Map(
+        lines.map((line) => [line.slice(0, line.indexOf(":")).toLowerCase(), line.slice(line.indexOf(":") + 1).trim()]),
+      );
       let payload = rest.join("\r\n\r\n");
-      if (headers.get("transfer-encoding") === "chunked") payload = payload.replace(/^[0-9a-f]+\r\n/, "").replace(/\r\n0\r\n\r\n$/, "").replace(/\r\n$/, "");
+      if (headers.get("transfer-encoding") === "chunked")
+        payload = payload
+          .replace(/^[0-9a-f]+\r\n/, "")
+          .replace(/\r\n0\r\n\r\n$/, "")
+          .replace(/\r\n$/, "");
       let parsed: unknown;
       try {
         parsed = JSON.parse(payload);
@@ -41,8 +51,15 @@ function raw(requestLine: string, headerLines: string[], body = ""): Promise<Raw
 describe("unknown query parameters", () => {
   it("every route that takes a query refuses a name it does not list, by name; the listed ones pass", async () => {
     const { key } = await personalKey();
-    const code = ((await http("POST", "/v1/dynqrcodes", { key, json: { destination_url: "https://example.com", name: "d" } })).body as { created: { code: string }[] }).created[0].code;
-    const qrId = ((await http("POST", "/v1/qrcodes", { key, json: { url: "https://example.com", name: "s" } })).body as { created: { qr_id: string }[] }).created[0].qr_id;
+    const code = (
+      (await http("POST", "/v1/dynqrcodes", { key, json: { destination_url: "https://example.com", name: "d" } }))
+        .body as { created: { code: string }[] }
+    ).created[0].code;
+    const qrId = (
+      (await http("POST", "/v1/qrcodes", { key, json: { url: "https://example.com", name: "s" } })).body as {
+        created: { qr_id: string }[];
+      }
+    ).created[0].qr_id;
     const paths = [
       "/v1/qrcodes?limit=5",
       "/v1/dynqrcodes?limit=5",
@@ -62,9 +79,14 @@ describe("unknown query parameters", () => {
       assert.deepEqual(refused.body, { error: "Unknown query parameter: status" }, path);
     }
     // A path parameter is not a query parameter.
-    assert.deepEqual((await http("GET", `/v1/dynqrcodes/${code}/analytics?code=${code}`, { key })).body, { error: "Unknown query parameter: code" });
+    assert.deepEqual((await http("GET", `/v1/dynqrcodes/${code}/analytics?code=${code}`, { key })).body, {
+      error: "Unknown query parameter: code",
+    });
     // A route without a query: a write's query string is refused too, and nothing is created.
-    const write = await http("POST", "/v1/qrcodes?dry_run=1", { key, json: { url: "https://example.com/x", name: "x" } });
+    const write = await http("POST", "/v1/qrcodes?dry_run=1", {
+      key,
+      json: { url: "https://example.com/x", name: "x" },
+    });
     assert.deepEqual([write.status, write.body], [400, { error: "Unknown query parameter: dry_run" }]);
     assert.equal(((await http("GET", "/v1/qrcodes", { key })).body as { qrcodes: unknown[] }).qrcodes.length, 1);
   });
@@ -82,12 +104,20 @@ describe("repeated headers", () => {
   it("two Idempotency-Key headers: 400, and nothing is created", async () => {
     const { key } = await personalKey();
     const body = JSON.stringify({ url: "https://example.com/a", name: "a" });
-    const reply = await raw("POST /v1/qrcodes HTTP/1.1", [`x-api-key: ${key}`, "Content-Type: application/json", "Idempotency-Key: a", "Idempotency-Key: b"], body);
+    const reply = await raw(
+      "POST /v1/qrcodes HTTP/1.1",
+      [`x-api-key: ${key}`, "Content-Type: application/json", "Idempotency-Key: a", "Idempotency-Key: b"],
+      body,
+    );
     assert.equal(reply.status, 400);
     assert.deepEqual(reply.body, { error: "Send one Idempotency-Key header, not several" });
     assert.deepEqual((await http("GET", "/v1/qrcodes", { key })).body, { qrcodes: [], next_cursor: null });
     // One key holding a comma is one key.
-    const one = await raw("POST /v1/qrcodes HTTP/1.1", [`x-api-key: ${key}`, "Content-Type: application/json", "Idempotency-Key: a, b"], body);
+    const one = await raw(
+      "POST /v1/qrcodes HTTP/1.1",
+      [`x-api-key: ${key}`, "Content-Type: application/json", "Idempotency-Key: a, b"],
+      body,
+    );
     assert.equal(one.status, 201);
   });
 });
@@ -96,7 +126,9 @@ describe("the limit that refused", () => {
   it("a 429 of the per-second bucket says so in RateLimit; X-RateLimit-* stay the daily quota's", async () => {
     const { key } = await personalKey();
     const rule = keyRule("personal");
-    const prepared = await prepareBurst(Array.from({ length: 20 }, () => ({ url: `${BASE_URL}/v1/qrcodes`, headers: { "x-api-key": key } })));
+    const prepared = await prepareBurst(
+      Array.from({ length: 20 }, () => ({ url: `${BASE_URL}/v1/qrcodes`, headers: { "x-api-key": key } })),
+    );
     const replies = await prepared.fire();
     const policy = `"burst";q=${rule.capacity};w=${rule.capacity / rule.refillPerSecond}, "daily";q=${rule.dailyQuota};w=86400`;
     const refused = replies.find((r) => r.status === 429)!;
@@ -109,7 +141,10 @@ describe("the limit that refused", () => {
     // An answer that passed names the limit with fewer left: here the bucket, one token short of full.
     const first = await http("GET", "/v1/qrcodes", { key: (await personalKey()).key });
     assert.equal(first.headers.get("ratelimit-policy"), policy);
-    assert.equal(first.headers.get("ratelimit"), `"burst";r=${rule.capacity - 1};t=${Math.ceil(1 / rule.refillPerSecond)}`);
+    assert.equal(
+      first.headers.get("ratelimit"),
+      `"burst";r=${rule.capacity - 1};t=${Math.ceil(1 / rule.refillPerSecond)}`,
+    );
   });
 });
 
@@ -134,13 +169,20 @@ describe("answers outside the route table", () => {
       ["POST", "/v1/dynqrcodes/", "/v1/dynqrcodes"],
       ["GET", "/V1/openapi.json", "/v1/openapi.json"],
     ]) {
-      const reply = await http(method, path, { key, json: method === "POST" ? { destination_url: "https://example.com", name: "x" } : undefined });
+      const reply = await http(method, path, {
+        key,
+        json: method === "POST" ? { destination_url: "https://example.com", name: "x" } : undefined,
+      });
       assert.equal(reply.status, 404, `${method} ${path}`);
       assert.deepEqual(reply.body, { error: `Not found: the path is ${canonical}` });
       assert.match(reply.headers.get("content-type") ?? "", /^application\/json/);
       assert.ok(reply.headers.get("x-request-id"));
     }
-    assert.equal(((await http("GET", "/v1/dynqrcodes", { key })).body as { dynqrcodes: unknown[] }).dynqrcodes.length, 0, "the POST to a trailing slash created nothing");
+    assert.equal(
+      ((await http("GET", "/v1/dynqrcodes", { key })).body as { dynqrcodes: unknown[] }).dynqrcodes.length,
+      0,
+      "the POST to a trailing slash created nothing",
+    );
     assert.equal((await http("GET", "/v1/qrcodes", { key })).status, 200);
   });
 });

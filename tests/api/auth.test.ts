@@ -65,7 +65,16 @@ describe("authentication", () => {
     // Bypassing the domain code: the unique index still refuses a second live key.
     await assert.rejects(
       db.apiKey.create({
-        data: { id: `key_dup_${Date.now()}`, userId: user.id, scope: "personal", hashedKey: `x${Date.now()}`, prefix: "qrp_xxxx", lastFour: "xxxx", activeFrom: new Date(), live: true },
+        data: {
+          id: `key_dup_${Date.now()}`,
+          userId: user.id,
+          scope: "personal",
+          hashedKey: `x${Date.now()}`,
+          prefix: "qrp_xxxx",
+          lastFour: "xxxx",
+          activeFrom: new Date(),
+          live: true,
+        },
       }),
     );
   });
@@ -89,7 +98,10 @@ describe("authentication", () => {
       await new Promise((resolve) => setTimeout(resolve, 100));
       first = await lastUsed();
     }
-    assert.ok(first && first.getTime() >= before - 1000 && first.getTime() <= Date.now(), `written within a second (${first?.toISOString()})`);
+    assert.ok(
+      first && first.getTime() >= before - 1000 && first.getTime() <= Date.now(),
+      `written within a second (${first?.toISOString()})`,
+    );
     assert.equal((await http("GET", "/v1/dynqrcodes", { key })).status, 200);
     await new Promise((resolve) => setTimeout(resolve, 1500));
     assert.deepEqual(await lastUsed(), first, "the next use within the minute writes nothing");
@@ -122,10 +134,18 @@ describe("routing and body errors", () => {
 
   it("wrong content type → 415; malformed JSON and non-objects → 400; over 1 MiB → 413", async () => {
     const { key } = await personalKey();
-    const noType = await http("POST", "/v1/qrcodes", { key, body: '{"url":"https://a.example","name":"a"}', headers: { "content-type": "text/plain" } });
+    const noType = await http("POST", "/v1/qrcodes", {
+      key,
+      body: '{"url":"https://a.example","name":"a"}',
+      headers: { "content-type": "text/plain" },
+    });
     assert.equal(noType.status, 415);
     assert.deepEqual(noType.body, { error: "Content-Type must be application/json" });
-    const broken = await http("POST", "/v1/qrcodes", { key, body: '{"url":', headers: { "content-type": "application/json" } });
+    const broken = await http("POST", "/v1/qrcodes", {
+      key,
+      body: '{"url":',
+      headers: { "content-type": "application/json" },
+    });
     assert.equal(broken.status, 400);
     assert.deepEqual(broken.body, { error: "The body is not valid JSON" });
     for (const body of ["[1,2]", "null", '"text"', "42"]) {
@@ -133,19 +153,32 @@ describe("routing and body errors", () => {
       assert.equal(r.status, 400, body);
       assert.deepEqual(r.body, { error: "The body must be a JSON object" });
     }
-    const huge = await http("POST", "/v1/qrcodes", { key, json: { url: "https://a.example", name: "x".repeat(1024 * 1024) } });
+    const huge = await http("POST", "/v1/qrcodes", {
+      key,
+      json: { url: "https://a.example", name: "x".repeat(1024 * 1024) },
+    });
     assert.equal(huge.status, 413);
     assert.deepEqual(huge.body, { error: "The body must be at most 1 MiB" });
-    assert.equal((await http("GET", "/v1/qrcodes", { key })).body && ((await http("GET", "/v1/qrcodes", { key })).body as { qrcodes: unknown[] }).qrcodes.length, 0);
+    assert.equal(
+      (await http("GET", "/v1/qrcodes", { key })).body &&
+        ((await http("GET", "/v1/qrcodes", { key })).body as { qrcodes: unknown[] }).qrcodes.length,
+      0,
+    );
   });
 
   it("the OpenAPI document needs no key and lists every route with the key scheme", async () => {
     const r = await http("GET", "/v1/openapi.json");
     assert.equal(r.status, 200);
-    const doc = r.body as { openapi: string; paths: Record<string, Record<string, { security?: unknown; responses: Record<string, unknown> }>>; components: { securitySchemes: Record<string, { in: string; name: string }> } };
+    const doc = r.body as {
+      openapi: string;
+      paths: Record<string, Record<string, { security?: unknown; responses: Record<string, unknown> }>>;
+      components: { securitySchemes: Record<string, { in: string; name: string }> };
+    };
     assert.match(doc.openapi, /^3\./);
     assert.deepEqual(doc.components.securitySchemes.ApiKey, { type: "apiKey", in: "header", name: "x-api-key" });
-    const routes = Object.entries(doc.paths).flatMap(([p, item]) => Object.keys(item).map((m) => `${m.toUpperCase()} ${p}`)).sort();
+    const routes = Object.entries(doc.paths)
+      .flatMap(([p, item]) => Object.keys(item).map((m) => `${m.toUpperCase()} ${p}`))
+      .sort();
     assert.deepEqual(routes, [
       "DELETE /dynqrcodes/{code}",
       "DELETE /qrcodes/{qr_id}",

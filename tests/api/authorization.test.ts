@@ -12,7 +12,11 @@ import { setTier } from "../../server/accounts/users";
 import { generateKey, http, makeTeam, makeUser, personalKey, revokeKey } from "../helpers";
 import { env } from "../../server/platform/env";
 
-type Caller = { name: string; key: string | undefined; expect: "own team" | "other library" | { status: number; error: string } };
+type Caller = {
+  name: string;
+  key: string | undefined;
+  expect: "own team" | "other library" | { status: number; error: string };
+};
 type Route = { method: string; path: string };
 
 /** A valid body for each route that takes one. A route missing here fails the test. */
@@ -33,7 +37,9 @@ const ADMIN_ONLY = (path: string) => path.startsWith("/v1/webhooks");
 async function routes(): Promise<Route[]> {
   const doc = (await http("GET", "/v1/openapi.json")).body as { paths: Record<string, Record<string, unknown>> };
   return Object.entries(doc.paths)
-    .flatMap(([path, methods]) => Object.keys(methods).map((method) => ({ method: method.toUpperCase(), path: `/v1${path}` })))
+    .flatMap(([path, methods]) =>
+      Object.keys(methods).map((method) => ({ method: method.toUpperCase(), path: `/v1${path}` })),
+    )
     .filter((r) => r.path !== "/v1/openapi.json");
 }
 
@@ -60,8 +66,16 @@ describe("authorization matrix", () => {
       { name: "invalid key", key: "qrp_" + "x".repeat(40), expect: { status: 401, error: "Invalid API key" } },
       { name: "revoked key", key: revoked, expect: { status: 401, error: "API key has been revoked" } },
       { name: "key not active yet", key: notActive, expect: { status: 401, error: "API key is not active yet" } },
-      { name: "Free owner", key: freeOwner, expect: { status: 403, error: "API access requires a Pro or Business plan" } },
-      { name: "removed member's old key", key: removed.key, expect: { status: 401, error: "API key has been revoked" } },
+      {
+        name: "Free owner",
+        key: freeOwner,
+        expect: { status: 403, error: "API access requires a Pro or Business plan" },
+      },
+      {
+        name: "removed member's old key",
+        key: removed.key,
+        expect: { status: 401, error: "API key has been revoked" },
+      },
       { name: "personal key of another account", key: otherPersonal, expect: "other library" },
       { name: "business key of another team", key: other.adminKey, expect: "other library" },
       { name: "writer", key: (await team.addWriter()).key, expect: "own team" },
@@ -71,13 +85,27 @@ describe("authorization matrix", () => {
 
   /** A fresh record of the team for each cell (DELETE and PATCH change it). */
   async function target() {
-    const actor = { userId: team.admin.id, library: { kind: "team" as const, teamId: team.id }, role: "admin" as const };
+    const actor = {
+      userId: team.admin.id,
+      library: { kind: "team" as const, teamId: team.id },
+      role: "admin" as const,
+    };
     const [stat] = await createStaticCodes(actor, [{ url: "https://example.com/target", name: "Target" }]);
     const [dyn] = await createDynamicCodes(actor, [{ destination_url: "https://example.com/target", name: "Target" }]);
     // One webhook of the team at a time (a library holds at most 10).
-    await db.webhookDelivery.deleteMany({ where: { endpointId: { in: (await db.webhookEndpoint.findMany({ where: { library: `team:${team.id}` } })).map((w) => w.id) } } });
+    await db.webhookDelivery.deleteMany({
+      where: {
+        endpointId: {
+          in: (await db.webhookEndpoint.findMany({ where: { library: `team:${team.id}` } })).map((w) => w.id),
+        },
+      },
+    });
     await db.webhookEndpoint.deleteMany({ where: { library: `team:${team.id}` } });
-    const { webhook } = await createWebhook(actor, { url: "https://93.184.215.14/target", events: ["draft.approved"], description: "Target" });
+    const { webhook } = await createWebhook(actor, {
+      url: "https://93.184.215.14/target",
+      events: ["draft.approved"],
+      description: "Target",
+    });
     return { qrId: stat.qr_id, code: dyn.code, webhookId: webhook.webhook_id };
   }
 
@@ -100,7 +128,11 @@ describe("authorization matrix", () => {
     assert.ok(stat, `${context}: the static record is gone`);
     assert.ok(dyn && dyn.deletedAt === null && dyn.name === "Target", `${context}: the dynamic record changed`);
     assert.ok(hook && hook.description === "Target", `${context}: the webhook changed`);
-    assert.equal(await db.webhookDelivery.count({ where: { endpointId: t.webhookId } }), 0, `${context}: a test event was sent to the team's webhook`);
+    assert.equal(
+      await db.webhookDelivery.count({ where: { endpointId: t.webhookId } }),
+      0,
+      `${context}: a test event was sent to the team's webhook`,
+    );
   }
 
   it("every route × every caller gives the expected status, and only the team's keys reach its records", async () => {
@@ -113,7 +145,10 @@ describe("authorization matrix", () => {
       if (needsBody) assert.ok(label in BODIES, `no sample body for ${label}: add one to the matrix`);
       for (const caller of callers) {
         const t = await target();
-        const path = route.path.replace("{qr_id}", t.qrId).replace("{code}", t.code).replace("{webhook_id}", t.webhookId);
+        const path = route.path
+          .replace("{qr_id}", t.qrId)
+          .replace("{code}", t.code)
+          .replace("{webhook_id}", t.webhookId);
         const r = await http(route.method, path, { key: caller.key, json: needsBody ? BODIES[label] : undefined });
         const context = `${label} as ${caller.name}`;
         cells++;
@@ -129,7 +164,11 @@ describe("authorization matrix", () => {
           if (hasParam) assert.equal(r.status, 404, context);
           else assert.ok(r.status === 200 || r.status === 201, `${context}: ${r.status}`);
           assert.ok(!sees, `${context}: sees the team's record`);
-          if (r.status === 201 && !ADMIN_ONLY(route.path)) assert.ok((await createdTeams(r.body)).every((id) => id !== team.id), `${context}: created in the team's library`);
+          if (r.status === 201 && !ADMIN_ONLY(route.path))
+            assert.ok(
+              (await createdTeams(r.body)).every((id) => id !== team.id),
+              `${context}: created in the team's library`,
+            );
           await unchanged(t, context);
         } else if (ADMIN_ONLY(route.path) && caller.name === "writer") {
           assert.deepEqual([r.status, r.body], [403, { error: "Only a team admin can manage webhooks" }], context);
@@ -140,9 +179,15 @@ describe("authorization matrix", () => {
           // A list must show the team's record; a route that names it has already found it.
           if (route.method === "GET" && !hasParam) assert.ok(sees, `${context}: does not see the team's record`);
           if (r.status === 201 && !ADMIN_ONLY(route.path)) {
-            assert.ok((await createdTeams(r.body)).every((id) => id === team.id), `${context}: not in the team's library`);
+            assert.ok(
+              (await createdTeams(r.body)).every((id) => id === team.id),
+              `${context}: not in the team's library`,
+            );
             const created = (r.body as { created: { status?: string }[] }).created;
-            assert.ok(created.every((c) => c.status === undefined || c.status === "draft"), `${context}: ${r.text}`);
+            assert.ok(
+              created.every((c) => c.status === undefined || c.status === "draft"),
+              `${context}: ${r.text}`,
+            );
           }
         }
       }

@@ -7,15 +7,25 @@ import { pagesBodyBound } from "../../server/http/body-bounds";
 import { escapedJson } from "../escaped-json";
 import { BASE_URL, logIn, makeUser, TEST_PASSWORD } from "../helpers";
 
-const create = (i: number) => ({ scope: "personal", kind: "static", name: "😀".repeat(200), url: `https://example.com/${i}${"a".repeat(2048 - 21)}` });
+const create = (i: number) => ({
+  scope: "personal",
+  kind: "static",
+  name: "😀".repeat(200),
+  url: `https://example.com/${i}${"a".repeat(2048 - 21)}`,
+});
 
 describe("the pages' body bounds", () => {
   it("a body over its call's bound → 413, nothing created; the largest valid input, every character escaped, is taken alone and batched", async () => {
     const user = await makeUser("pro");
     const page = await logIn(user.email, TEST_PASSWORD);
     const post = (procedures: string, body: string) =>
-      fetch(`${BASE_URL}/api/trpc/${procedures}`, { method: "POST", headers: { "content-type": "application/json", cookie: page.cookie(), origin: BASE_URL }, body });
-    const total = async () => ((await page.query("library.page", { scope: "personal", kind: "static" })) as { total: number }).total;
+      fetch(`${BASE_URL}/api/trpc/${procedures}`, {
+        method: "POST",
+        headers: { "content-type": "application/json", cookie: page.cookie(), origin: BASE_URL },
+        body,
+      });
+    const total = async () =>
+      ((await page.query("library.page", { scope: "personal", kind: "static" })) as { total: number }).total;
 
     const bound = pagesBodyBound("library.create");
     assert.equal(bound, 16 * 1024);
@@ -30,7 +40,10 @@ describe("the pages' body bounds", () => {
     // The pages' client batches: two calls at their largest, over one call's bound, are two calls' worth.
     const batched = await post("library.create,library.create?batch=1", escapedJson({ 0: create(2), 1: create(3) }));
     assert.equal(batched.status, 200);
-    assert.deepEqual(await batched.json(), [{ result: { data: { created: 1 } } }, { result: { data: { created: 1 } } }]);
+    assert.deepEqual(await batched.json(), [
+      { result: { data: { created: 1 } } },
+      { result: { data: { created: 1 } } },
+    ]);
     assert.equal(await total(), 3);
   });
 });

@@ -9,24 +9,48 @@ import { waitForMail } from "../mail-sink";
 import { http, logIn, makeTeam, personalKey } from "../helpers";
 
 type Pending = { fields: Record<string, unknown>; by: string; created_at: number } | null;
-type Dyn = { code: string; name: string; destination_url: string; status: string; utm: unknown; password_protected: boolean; updated_at: number; pending_change: Pending };
+type Dyn = {
+  code: string;
+  name: string;
+  destination_url: string;
+  status: string;
+  utm: unknown;
+  password_protected: boolean;
+  updated_at: number;
+  pending_change: Pending;
+};
 
 /** A team with a writer and a code an admin published (active) that leads to https://example.com/approved. */
 async function published() {
   const team = await makeTeam();
   const writer = await team.addWriter();
-  const created = await http("POST", "/v1/dynqrcodes", { key: writer.key, json: { name: "Menu", destination_url: "https://example.com/approved" } });
+  const created = await http("POST", "/v1/dynqrcodes", {
+    key: writer.key,
+    json: { name: "Menu", destination_url: "https://example.com/approved" },
+  });
   assert.equal(created.status, 201);
   const code = (created.body as { created: Dyn[] }).created[0].code;
-  assert.equal((await http("PATCH", `/v1/dynqrcodes/${code}`, { key: team.adminKey, json: { status: "active" } })).status, 200);
-  const hook = await http("POST", "/v1/webhooks", { key: team.adminKey, json: { url: "https://93.184.215.14/hooks", events: ["dynqrcode.updated"] } });
+  assert.equal(
+    (await http("PATCH", `/v1/dynqrcodes/${code}`, { key: team.adminKey, json: { status: "active" } })).status,
+    200,
+  );
+  const hook = await http("POST", "/v1/webhooks", {
+    key: team.adminKey,
+    json: { url: "https://93.184.215.14/hooks", events: ["dynqrcode.updated"] },
+  });
   assert.equal(hook.status, 201);
   return { team, writer, code, admin: await logIn(team.admin.email) };
 }
 
 const location = async (code: string) => (await http("GET", `/q/${code}`)).headers.get("location");
-const updatedEvents = (code: string) => db.webhookEvent.findMany({ where: { type: "dynqrcode.updated" } }).then((events) => events.filter((e) => JSON.parse(e.payload).data.code === code));
-const teamLog = (teamId: string, action: string) => db.activityEntry.findMany({ where: { teamId, action }, orderBy: { id: "asc" } }).then((rows) => rows.map((r) => ({ target: r.target, actor: r.actorLabel, ...JSON.parse(r.detail!) })));
+const updatedEvents = (code: string) =>
+  db.webhookEvent
+    .findMany({ where: { type: "dynqrcode.updated" } })
+    .then((events) => events.filter((e) => JSON.parse(e.payload).data.code === code));
+const teamLog = (teamId: string, action: string) =>
+  db.activityEntry
+    .findMany({ where: { teamId, action }, orderBy: { id: "asc" } })
+    .then((rows) => rows.map((r) => ({ target: r.target, actor: r.actorLabel, ...JSON.parse(r.detail!) })));
 
 describe("review covers changes to published team codes", () => {
   it("a writer's PATCH of a published code: 202, pending_change set, the live fields and /q unchanged, no webhook", async () => {
@@ -35,7 +59,10 @@ describe("review covers changes to published team codes", () => {
     assert.equal(before.dynqrcodes[0].pending_change, null);
     const eventsBefore = (await updatedEvents(code)).length;
 
-    const patch = await http("PATCH", `/v1/dynqrcodes/${code}`, { key: writer.key, json: { destination_url: "https://example.com/elsewhere", name: "Menu (winter)" } });
+    const patch = await http("PATCH", `/v1/dynqrcodes/${code}`, {
+      key: writer.key,
+      json: { destination_url: "https://example.com/elsewhere", name: "Menu (winter)" },
+    });
     assert.equal(patch.status, 202);
     const record = patch.body as Dyn;
     assert.equal(record.destination_url, "https://example.com/approved", "live destination unchanged");
@@ -46,17 +73,25 @@ describe("review covers changes to published team codes", () => {
     assert.ok(Math.abs(record.pending_change!.created_at - Date.now() / 1000) < 60);
     assert.equal(await location(code), "https://example.com/approved");
     // The list shows it too; the name change was an update, the held destination was not.
-    const listed = ((await http("GET", "/v1/dynqrcodes", { key: team.adminKey })).body as { dynqrcodes: Dyn[] }).dynqrcodes[0];
+    const listed = ((await http("GET", "/v1/dynqrcodes", { key: team.adminKey })).body as { dynqrcodes: Dyn[] })
+      .dynqrcodes[0];
     assert.deepEqual(listed.pending_change, record.pending_change);
     const events = await updatedEvents(code);
     assert.equal(events.length, eventsBefore + 1);
     assert.equal(JSON.parse(events.at(-1)!.payload).data.destination_url, "https://example.com/approved");
 
     // Only held fields: no event at all, and updated_at stays.
-    const held = await http("PATCH", `/v1/dynqrcodes/${code}`, { key: writer.key, json: { utm: { source: "flyer" }, password: "open sesame" } });
+    const held = await http("PATCH", `/v1/dynqrcodes/${code}`, {
+      key: writer.key,
+      json: { utm: { source: "flyer" }, password: "open sesame" },
+    });
     assert.equal(held.status, 202);
     const heldRecord = held.body as Dyn;
-    assert.deepEqual(heldRecord.pending_change!.fields, { utm: { source: "flyer" }, password_set: true }, "a later change replaces the pending one");
+    assert.deepEqual(
+      heldRecord.pending_change!.fields,
+      { utm: { source: "flyer" }, password_set: true },
+      "a later change replaces the pending one",
+    );
     assert.equal(heldRecord.utm, null);
     assert.equal(heldRecord.password_protected, false);
     assert.equal(heldRecord.updated_at, record.updated_at);
@@ -65,23 +100,52 @@ describe("review covers changes to published team codes", () => {
 
     // The log: the name change with before and after, each held change with the live values and the asked ones.
     const log = await teamLog(team.id, "code.change_requested");
-    assert.deepEqual(log.map((e) => [e.target, e.actor, e.before, e.after]), [
-      [code, writer.user.email, { destination_url: "https://example.com/approved" }, { destination_url: "https://example.com/elsewhere" }],
-      [code, writer.user.email, { utm: null, password_protected: false }, { utm: { source: "flyer" }, password_set: true }],
-    ]);
-    const named = (await teamLog(team.id, "code.updated")).filter((e) => e.target === code && e.actor === writer.user.email);
-    assert.deepEqual(named.map((e) => [e.before, e.after]), [[{ name: "Menu" }, { name: "Menu (winter)" }]]);
+    assert.deepEqual(
+      log.map((e) => [e.target, e.actor, e.before, e.after]),
+      [
+        [
+          code,
+          writer.user.email,
+          { destination_url: "https://example.com/approved" },
+          { destination_url: "https://example.com/elsewhere" },
+        ],
+        [
+          code,
+          writer.user.email,
+          { utm: null, password_protected: false },
+          { utm: { source: "flyer" }, password_set: true },
+        ],
+      ],
+    );
+    const named = (await teamLog(team.id, "code.updated")).filter(
+      (e) => e.target === code && e.actor === writer.user.email,
+    );
+    assert.deepEqual(
+      named.map((e) => [e.before, e.after]),
+      [[{ name: "Menu" }, { name: "Menu (winter)" }]],
+    );
   });
 
   it("stopping a published code applies at once; a bad URL is 400 and holds nothing; a replay keeps 202", async () => {
     const { writer, code } = await published();
-    const bad = await http("PATCH", `/v1/dynqrcodes/${code}`, { key: writer.key, json: { destination_url: "javascript:alert(1)" } });
+    const bad = await http("PATCH", `/v1/dynqrcodes/${code}`, {
+      key: writer.key,
+      json: { destination_url: "javascript:alert(1)" },
+    });
     assert.equal(bad.status, 400);
     assert.equal((await db.dynamicCode.findUniqueOrThrow({ where: { code } })).pendingChange, null);
 
     const headers = { "Idempotency-Key": `held-${code}` };
-    const first = await http("PATCH", `/v1/dynqrcodes/${code}`, { key: writer.key, json: { destination_url: "https://example.com/b" }, headers });
-    const again = await http("PATCH", `/v1/dynqrcodes/${code}`, { key: writer.key, json: { destination_url: "https://example.com/b" }, headers });
+    const first = await http("PATCH", `/v1/dynqrcodes/${code}`, {
+      key: writer.key,
+      json: { destination_url: "https://example.com/b" },
+      headers,
+    });
+    const again = await http("PATCH", `/v1/dynqrcodes/${code}`, {
+      key: writer.key,
+      json: { destination_url: "https://example.com/b" },
+      headers,
+    });
     assert.equal(first.status, 202);
     assert.equal(again.status, 202);
     assert.equal(again.headers.get("idempotent-replayed"), "true");
@@ -92,8 +156,14 @@ describe("review covers changes to published team codes", () => {
     assert.equal((paused.body as Dyn).status, "paused");
     assert.equal((await http("GET", `/q/${code}`)).status, 404);
     // Paused (or back to draft) it stays published: the destination still waits for review.
-    assert.equal((await http("PATCH", `/v1/dynqrcodes/${code}`, { key: writer.key, json: { status: "draft" } })).status, 200);
-    const still = await http("PATCH", `/v1/dynqrcodes/${code}`, { key: writer.key, json: { destination_url: "https://example.com/c" } });
+    assert.equal(
+      (await http("PATCH", `/v1/dynqrcodes/${code}`, { key: writer.key, json: { status: "draft" } })).status,
+      200,
+    );
+    const still = await http("PATCH", `/v1/dynqrcodes/${code}`, {
+      key: writer.key,
+      json: { destination_url: "https://example.com/c" },
+    });
     assert.equal(still.status, 202);
     assert.equal((still.body as Dyn).destination_url, "https://example.com/approved");
   });
@@ -101,24 +171,54 @@ describe("review covers changes to published team codes", () => {
   it("drafts never published, admins and personal codes change at once (200, pending_change null)", async () => {
     const team = await makeTeam();
     const writer = await team.addWriter();
-    const draft = ((await http("POST", "/v1/dynqrcodes", { key: writer.key, json: { name: "D", destination_url: "https://example.com/a" } })).body as { created: Dyn[] }).created[0];
-    const mine = await http("PATCH", `/v1/dynqrcodes/${draft.code}`, { key: writer.key, json: { destination_url: "https://example.com/b" } });
+    const draft = (
+      (
+        await http("POST", "/v1/dynqrcodes", {
+          key: writer.key,
+          json: { name: "D", destination_url: "https://example.com/a" },
+        })
+      ).body as { created: Dyn[] }
+    ).created[0];
+    const mine = await http("PATCH", `/v1/dynqrcodes/${draft.code}`, {
+      key: writer.key,
+      json: { destination_url: "https://example.com/b" },
+    });
     assert.equal(mine.status, 200);
     assert.equal((mine.body as Dyn).destination_url, "https://example.com/b");
     assert.equal((mine.body as Dyn).pending_change, null);
     // A code the writer paused straight from draft was never published either.
-    assert.equal((await http("PATCH", `/v1/dynqrcodes/${draft.code}`, { key: writer.key, json: { status: "paused" } })).status, 200);
-    assert.equal((await http("PATCH", `/v1/dynqrcodes/${draft.code}`, { key: writer.key, json: { destination_url: "https://example.com/c" } })).status, 200);
+    assert.equal(
+      (await http("PATCH", `/v1/dynqrcodes/${draft.code}`, { key: writer.key, json: { status: "paused" } })).status,
+      200,
+    );
+    assert.equal(
+      (
+        await http("PATCH", `/v1/dynqrcodes/${draft.code}`, {
+          key: writer.key,
+          json: { destination_url: "https://example.com/c" },
+        })
+      ).status,
+      200,
+    );
 
     const { team: t2, code } = await published();
-    const admin = await http("PATCH", `/v1/dynqrcodes/${code}`, { key: t2.adminKey, json: { destination_url: "https://example.com/admin" } });
+    const admin = await http("PATCH", `/v1/dynqrcodes/${code}`, {
+      key: t2.adminKey,
+      json: { destination_url: "https://example.com/admin" },
+    });
     assert.equal(admin.status, 200);
     assert.equal(await location(code), "https://example.com/admin");
 
     const { key } = await personalKey("pro");
-    const own = ((await http("POST", "/v1/dynqrcodes", { key, json: { name: "P", destination_url: "https://example.com/p" } })).body as { created: Dyn[] }).created[0];
+    const own = (
+      (await http("POST", "/v1/dynqrcodes", { key, json: { name: "P", destination_url: "https://example.com/p" } }))
+        .body as { created: Dyn[] }
+    ).created[0];
     assert.equal(own.pending_change, null);
-    const patched = await http("PATCH", `/v1/dynqrcodes/${own.code}`, { key, json: { destination_url: "https://example.com/q" } });
+    const patched = await http("PATCH", `/v1/dynqrcodes/${own.code}`, {
+      key,
+      json: { destination_url: "https://example.com/q" },
+    });
     assert.equal(patched.status, 200);
     assert.equal((patched.body as Dyn).pending_change, null);
   });
@@ -130,35 +230,85 @@ describe("review covers changes to published team codes", () => {
     assert.deepEqual(refused.body, { error: "Only a team admin can delete a published code" });
     assert.equal(await location(code), "https://example.com/approved");
     const page = await logIn(writer.user.email);
-    await assert.rejects(page("library.remove", { scope: "team", kind: "dynamic", id: code }), /Only a team admin can delete a published code/);
+    await assert.rejects(
+      page("library.remove", { scope: "team", kind: "dynamic", id: code }),
+      /Only a team admin can delete a published code/,
+    );
 
-    const statics = ((await http("POST", "/v1/qrcodes/batch", { key: writer.key, json: { qrcodes: [{ name: "S1", url: "https://example.com/1" }, { name: "S2", url: "https://example.com/2" }] } })).body as { created: { qr_id: string }[] }).created;
+    const statics = (
+      (
+        await http("POST", "/v1/qrcodes/batch", {
+          key: writer.key,
+          json: {
+            qrcodes: [
+              { name: "S1", url: "https://example.com/1" },
+              { name: "S2", url: "https://example.com/2" },
+            ],
+          },
+        })
+      ).body as { created: { qr_id: string }[] }
+    ).created;
     const admin = await logIn(team.admin.email);
     await admin("team.approve", { kind: "static", id: statics[0].qr_id });
     const staticRefused = await http("DELETE", `/v1/qrcodes/${statics[0].qr_id}`, { key: writer.key });
     assert.equal(staticRefused.status, 403);
     assert.deepEqual(staticRefused.body, { error: "Only a team admin can delete a published code" });
-    assert.equal((await http("DELETE", `/v1/qrcodes/${statics[1].qr_id}`, { key: writer.key })).status, 200, "a draft is still the writer's to delete");
+    assert.equal(
+      (await http("DELETE", `/v1/qrcodes/${statics[1].qr_id}`, { key: writer.key })).status,
+      200,
+      "a draft is still the writer's to delete",
+    );
 
-    const draft = ((await http("POST", "/v1/dynqrcodes", { key: writer.key, json: { name: "D", destination_url: "https://example.com/a" } })).body as { created: Dyn[] }).created[0];
+    const draft = (
+      (
+        await http("POST", "/v1/dynqrcodes", {
+          key: writer.key,
+          json: { name: "D", destination_url: "https://example.com/a" },
+        })
+      ).body as { created: Dyn[] }
+    ).created[0];
     assert.equal((await http("DELETE", `/v1/dynqrcodes/${draft.code}`, { key: writer.key })).status, 200);
-    assert.equal((await http("DELETE", `/v1/dynqrcodes/${code}`, { key: team.adminKey })).status, 200, "an admin deletes it");
+    assert.equal(
+      (await http("DELETE", `/v1/dynqrcodes/${code}`, { key: team.adminKey })).status,
+      200,
+      "an admin deletes it",
+    );
   });
 
   it("Approve change: the queue shows before and after; the change applies, /q moves, dynqrcode.updated leaves, the log says so", async () => {
     const { team, writer, code, admin } = await published();
-    await http("PATCH", `/v1/dynqrcodes/${code}`, { key: writer.key, json: { destination_url: "https://example.com/new", expires_at: null } });
+    await http("PATCH", `/v1/dynqrcodes/${code}`, {
+      key: writer.key,
+      json: { destination_url: "https://example.com/new", expires_at: null },
+    });
     const writerPage = await logIn(writer.user.email);
-    await assert.rejects(writerPage("team.reviewChange", { code, decision: "approve" }), /Only a team admin can do this/);
+    await assert.rejects(
+      writerPage("team.reviewChange", { code, decision: "approve" }),
+      /Only a team admin can do this/,
+    );
 
-    const queue = (await admin.query("team.pendingChanges")) as { code: string; by: string; before: unknown; after: unknown }[];
-    assert.deepEqual(queue.map((q) => [q.code, q.by, q.before, q.after]), [
-      [code, writer.user.email, { destination_url: "https://example.com/approved", expires_at: null }, { destination_url: "https://example.com/new", expires_at: null }],
-    ]);
+    const queue = (await admin.query("team.pendingChanges")) as {
+      code: string;
+      by: string;
+      before: unknown;
+      after: unknown;
+    }[];
+    assert.deepEqual(
+      queue.map((q) => [q.code, q.by, q.before, q.after]),
+      [
+        [
+          code,
+          writer.user.email,
+          { destination_url: "https://example.com/approved", expires_at: null },
+          { destination_url: "https://example.com/new", expires_at: null },
+        ],
+      ],
+    );
     const eventsBefore = (await updatedEvents(code)).length;
     await admin("team.reviewChange", { code, decision: "approve" });
     assert.equal(await location(code), "https://example.com/new");
-    const record = ((await http("GET", "/v1/dynqrcodes", { key: writer.key })).body as { dynqrcodes: Dyn[] }).dynqrcodes[0];
+    const record = ((await http("GET", "/v1/dynqrcodes", { key: writer.key })).body as { dynqrcodes: Dyn[] })
+      .dynqrcodes[0];
     assert.equal(record.destination_url, "https://example.com/new");
     assert.equal(record.pending_change, null);
     const events = await updatedEvents(code);
@@ -166,42 +316,64 @@ describe("review covers changes to published team codes", () => {
     assert.equal(JSON.parse(events.at(-1)!.payload).data.destination_url, "https://example.com/new");
     assert.deepEqual((await admin.query("team.pendingChanges")) as unknown[], []);
     const [approved] = await teamLog(team.id, "code.change_approved");
-    assert.deepEqual([approved.target, approved.actor, approved.before, approved.after, approved.requested_by], [
-      code,
-      team.admin.email,
-      { destination_url: "https://example.com/approved" },
-      { destination_url: "https://example.com/new" },
-      writer.user.email,
-    ]);
+    assert.deepEqual(
+      [approved.target, approved.actor, approved.before, approved.after, approved.requested_by],
+      [
+        code,
+        team.admin.email,
+        { destination_url: "https://example.com/approved" },
+        { destination_url: "https://example.com/new" },
+        writer.user.email,
+      ],
+    );
     // Decided once.
-    await assert.rejects(admin("team.reviewChange", { code, decision: "approve" }), /No such pending change in your team/);
+    await assert.rejects(
+      admin("team.reviewChange", { code, decision: "approve" }),
+      /No such pending change in your team/,
+    );
   });
 
   it("Reject change: a reason is required; the change is dropped, the writer sees and is mailed the reason", async () => {
     const { team, writer, code, admin } = await published();
-    await http("PATCH", `/v1/dynqrcodes/${code}`, { key: writer.key, json: { destination_url: "https://example.com/spam" } });
+    await http("PATCH", `/v1/dynqrcodes/${code}`, {
+      key: writer.key,
+      json: { destination_url: "https://example.com/spam" },
+    });
     await assert.rejects(admin("team.reviewChange", { code, decision: "reject" }), /Write the reason for the writer/);
     await admin("team.reviewChange", { code, decision: "reject", reason: "That page is not ours" });
     assert.equal(await location(code), "https://example.com/approved");
-    const record = ((await http("GET", "/v1/dynqrcodes", { key: writer.key })).body as { dynqrcodes: Dyn[] }).dynqrcodes[0];
+    const record = ((await http("GET", "/v1/dynqrcodes", { key: writer.key })).body as { dynqrcodes: Dyn[] })
+      .dynqrcodes[0];
     assert.equal(record.pending_change, null);
     assert.equal(record.destination_url, "https://example.com/approved");
     const mail = await waitForMail(writer.user.email, /was rejected/);
     assert.match(mail.text ?? "", /That page is not ours/);
     assert.match(mail.text ?? "", new RegExp(`destination_url of the code ${code}`));
     // On the team library, for the writer.
-    const page = (await (await logIn(writer.user.email)).query("library.page", { scope: "team" })) as { items: { id: string; rejection: { reason: string; by: string; at: string; fields: unknown } | null }[] };
+    const page = (await (await logIn(writer.user.email)).query("library.page", { scope: "team" })) as {
+      items: { id: string; rejection: { reason: string; by: string; at: string; fields: unknown } | null }[];
+    };
     const { at, ...rejection } = page.items.find((i) => i.id === code)!.rejection!;
-    assert.deepEqual(rejection, { reason: "That page is not ours", by: team.admin.email, fields: { destination_url: "https://example.com/spam" } });
+    assert.deepEqual(rejection, {
+      reason: "That page is not ours",
+      by: team.admin.email,
+      fields: { destination_url: "https://example.com/spam" },
+    });
     assert.ok(Math.abs(Date.parse(at) - Date.now()) < 60_000);
     const [rejected] = await teamLog(team.id, "code.change_rejected");
-    assert.deepEqual([rejected.target, rejected.reason, rejected.requested_by, rejected.after], [code, "That page is not ours", writer.user.email, { destination_url: "https://example.com/spam" }]);
+    assert.deepEqual(
+      [rejected.target, rejected.reason, rejected.requested_by, rejected.after],
+      [code, "That page is not ours", writer.user.email, { destination_url: "https://example.com/spam" }],
+    );
   });
 
   it("the pages' edit of a published code is held the same way", async () => {
     const { writer, code } = await published();
     const page = await logIn(writer.user.email);
-    const result = (await page("library.update", { scope: "team", patch: { code, destination_url: "https://example.com/from-page" } })) as { record: Dyn; held: boolean };
+    const result = (await page("library.update", {
+      scope: "team",
+      patch: { code, destination_url: "https://example.com/from-page" },
+    })) as { record: Dyn; held: boolean };
     assert.equal(result.held, true);
     assert.equal(result.record.destination_url, "https://example.com/approved");
     assert.deepEqual(result.record.pending_change!.fields, { destination_url: "https://example.com/from-page" });

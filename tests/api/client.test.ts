@@ -22,7 +22,13 @@ function recordingClient(apiKey: string, options: Partial<ClientOptions> = {}) {
     fetch: async (input, init) => {
       const request = new Request(input, init);
       const response = await fetch(request);
-      sent.push({ method: request.method, path: new URL(request.url).pathname, status: response.status, idempotencyKey: request.headers.get("idempotency-key"), at: Date.now() });
+      sent.push({
+        method: request.method,
+        path: new URL(request.url).pathname,
+        status: response.status,
+        idempotencyKey: request.headers.get("idempotency-key"),
+        at: Date.now(),
+      });
       return response;
     },
   });
@@ -30,8 +36,12 @@ function recordingClient(apiKey: string, options: Partial<ClientOptions> = {}) {
 }
 
 const documentOperations = async () => {
-  const doc = (await (await fetch(`${BASE_URL}/v1/openapi.json`)).json()) as { paths: Record<string, Record<string, unknown>> };
-  return Object.entries(doc.paths).flatMap(([path, item]) => Object.keys(item).map((method) => ({ method: method.toUpperCase(), path })));
+  const doc = (await (await fetch(`${BASE_URL}/v1/openapi.json`)).json()) as {
+    paths: Record<string, Record<string, unknown>>;
+  };
+  return Object.entries(doc.paths).flatMap(([path, item]) =>
+    Object.keys(item).map((method) => ({ method: method.toUpperCase(), path })),
+  );
 };
 
 describe("typed client", () => {
@@ -40,54 +50,155 @@ describe("typed client", () => {
     const { client, sent } = recordingClient(key);
     const { api, unwrap } = client;
 
-    const [one] = (await unwrap(api.POST("/qrcodes", { body: { name: "Menu", url: "https://example.com/menu" } }))).created;
+    const [one] = (await unwrap(api.POST("/qrcodes", { body: { name: "Menu", url: "https://example.com/menu" } })))
+      .created;
     assert.equal(one.name, "Menu");
-    const batch = (await unwrap(api.POST("/qrcodes/batch", { body: { qrcodes: [{ name: "A", url: "https://example.com/a" }, { name: "B", url: "https://example.com/b" }] } }))).created;
+    const batch = (
+      await unwrap(
+        api.POST("/qrcodes/batch", {
+          body: {
+            qrcodes: [
+              { name: "A", url: "https://example.com/a" },
+              { name: "B", url: "https://example.com/b" },
+            ],
+          },
+        }),
+      )
+    ).created;
     assert.equal(batch.length, 2);
     const listed = await unwrap(api.GET("/qrcodes", { params: { query: { limit: 2 } } }));
     assert.deepEqual([listed.qrcodes.map((q) => q.name), typeof listed.next_cursor], [["B", "A"], "string"]);
     const staticCsv = await unwrap(api.GET("/qrcodes/export", { parseAs: "text" }));
     assert.match(staticCsv, /^qr_id,name,url,created_at,updated_at\r?\n/);
-    const svg = await unwrap(api.GET("/qrcodes/{qr_id}/image", { params: { path: { qr_id: one.qr_id }, query: { format: "svg", size: 128 } }, parseAs: "text" }));
+    const svg = await unwrap(
+      api.GET("/qrcodes/{qr_id}/image", {
+        params: { path: { qr_id: one.qr_id }, query: { format: "svg", size: 128 } },
+        parseAs: "text",
+      }),
+    );
     assert.match(svg, /<svg/);
-    const staticZip = await unwrap(api.GET("/qrcodes/images.zip", { params: { query: { ids: one.qr_id } }, parseAs: "arrayBuffer" }));
-    assert.deepEqual((await unzip(Buffer.from(staticZip))).map((e) => e.name), [`${one.qr_id}-menu.svg`]);
-    assert.deepEqual(await unwrap(api.DELETE("/qrcodes/{qr_id}", { params: { path: { qr_id: one.qr_id } } })), { qr_id: one.qr_id, deleted: true });
+    const staticZip = await unwrap(
+      api.GET("/qrcodes/images.zip", { params: { query: { ids: one.qr_id } }, parseAs: "arrayBuffer" }),
+    );
+    assert.deepEqual(
+      (await unzip(Buffer.from(staticZip))).map((e) => e.name),
+      [`${one.qr_id}-menu.svg`],
+    );
+    assert.deepEqual(await unwrap(api.DELETE("/qrcodes/{qr_id}", { params: { path: { qr_id: one.qr_id } } })), {
+      qr_id: one.qr_id,
+      deleted: true,
+    });
 
-    const [dyn] = (await unwrap(api.POST("/dynqrcodes", { body: { name: "Poster", destination_url: "https://example.com/poster" } }))).created;
+    const [dyn] = (
+      await unwrap(api.POST("/dynqrcodes", { body: { name: "Poster", destination_url: "https://example.com/poster" } }))
+    ).created;
     assert.equal(dyn.status, "active");
-    const dynBatch = (await unwrap(api.POST("/dynqrcodes/batch", { body: { dynqrcodes: [{ name: "P1", destination_url: "https://example.com/1" }] } }))).created;
+    const dynBatch = (
+      await unwrap(
+        api.POST("/dynqrcodes/batch", {
+          body: { dynqrcodes: [{ name: "P1", destination_url: "https://example.com/1" }] },
+        }),
+      )
+    ).created;
     assert.equal(dynBatch[0].name, "P1");
     assert.equal((await unwrap(api.GET("/dynqrcodes", {}))).dynqrcodes.length, 2);
-    const updated = await unwrap(api.PATCH("/dynqrcodes/{code}", { params: { path: { code: dyn.code } }, body: { name: "Poster 2" } }));
+    const updated = await unwrap(
+      api.PATCH("/dynqrcodes/{code}", { params: { path: { code: dyn.code } }, body: { name: "Poster 2" } }),
+    );
     assert.equal(updated.name, "Poster 2");
-    assert.match(await unwrap(api.GET("/dynqrcodes/export", { parseAs: "text" })), /^code,name,short_url,destination_url,status,team_id,created_at,updated_at,total_scans,expires_at,expired_url,targets,utm,password_protected\r?\n/);
-    const summary = await unwrap(api.GET("/dynqrcodes/analytics", { params: { query: { from: "2026-01-01", to: "2026-01-31" } } }));
+    assert.match(
+      await unwrap(api.GET("/dynqrcodes/export", { parseAs: "text" })),
+      /^code,name,short_url,destination_url,status,team_id,created_at,updated_at,total_scans,expires_at,expired_url,targets,utm,password_protected\r?\n/,
+    );
+    const summary = await unwrap(
+      api.GET("/dynqrcodes/analytics", { params: { query: { from: "2026-01-01", to: "2026-01-31" } } }),
+    );
     assert.deepEqual([summary.from, summary.to, summary.total_scans], ["2026-01-01", "2026-01-31", 0]);
-    const perCode = await unwrap(api.GET("/dynqrcodes/{code}/analytics", { params: { path: { code: dyn.code }, query: { from: "2026-01-01", to: "2026-01-03" } } }));
-    assert.deepEqual(perCode.daily!.map((d) => d.date), ["2026-01-01", "2026-01-02", "2026-01-03"]);
-    assert.match(await unwrap(api.GET("/dynqrcodes/{code}/analytics/export", { params: { path: { code: dyn.code } }, parseAs: "text" })), /^scanned_at,country,device,os,browser,unique,destination\r?\n/);
-    const png = await unwrap(api.GET("/dynqrcodes/{code}/image", { params: { path: { code: dyn.code }, query: { format: "png", size: 64 } }, parseAs: "arrayBuffer" }));
+    const perCode = await unwrap(
+      api.GET("/dynqrcodes/{code}/analytics", {
+        params: { path: { code: dyn.code }, query: { from: "2026-01-01", to: "2026-01-03" } },
+      }),
+    );
+    assert.deepEqual(
+      perCode.daily!.map((d) => d.date),
+      ["2026-01-01", "2026-01-02", "2026-01-03"],
+    );
+    assert.match(
+      await unwrap(
+        api.GET("/dynqrcodes/{code}/analytics/export", { params: { path: { code: dyn.code } }, parseAs: "text" }),
+      ),
+      /^scanned_at,country,device,os,browser,unique,destination\r?\n/,
+    );
+    const png = await unwrap(
+      api.GET("/dynqrcodes/{code}/image", {
+        params: { path: { code: dyn.code }, query: { format: "png", size: 64 } },
+        parseAs: "arrayBuffer",
+      }),
+    );
     assert.deepEqual([...new Uint8Array(png).slice(1, 4)], [0x50, 0x4e, 0x47]);
-    const dynZip = await unwrap(api.GET("/dynqrcodes/images.zip", { params: { query: { format: "png", size: 64, ids: dyn.code } }, parseAs: "arrayBuffer" }));
-    assert.deepEqual((await unzip(Buffer.from(dynZip))).map((e) => e.name), [`${dyn.code}-poster-2.png`]);
-    assert.deepEqual(await unwrap(api.DELETE("/dynqrcodes/{code}", { params: { path: { code: dyn.code } } })), { code: dyn.code, deleted: true });
+    const dynZip = await unwrap(
+      api.GET("/dynqrcodes/images.zip", {
+        params: { query: { format: "png", size: 64, ids: dyn.code } },
+        parseAs: "arrayBuffer",
+      }),
+    );
+    assert.deepEqual(
+      (await unzip(Buffer.from(dynZip))).map((e) => e.name),
+      [`${dyn.code}-poster-2.png`],
+    );
+    assert.deepEqual(await unwrap(api.DELETE("/dynqrcodes/{code}", { params: { path: { code: dyn.code } } })), {
+      code: dyn.code,
+      deleted: true,
+    });
 
-    const { webhook } = await unwrap(api.POST("/webhooks", { body: { url: "https://93.184.215.14/client-test", events: ["qrcode.created"] } }));
+    const { webhook } = await unwrap(
+      api.POST("/webhooks", { body: { url: "https://93.184.215.14/client-test", events: ["qrcode.created"] } }),
+    );
     assert.match(webhook.secret, /^whsec_/);
     assert.equal((await unwrap(api.GET("/webhooks", {}))).webhooks.length, 1);
-    assert.equal((await unwrap(api.PATCH("/webhooks/{webhook_id}", { params: { path: { webhook_id: webhook.webhook_id } }, body: { description: "orders" } }))).webhook.description, "orders");
-    const { event_id } = await unwrap(api.POST("/webhooks/{webhook_id}/test", { params: { path: { webhook_id: webhook.webhook_id } } }));
+    assert.equal(
+      (
+        await unwrap(
+          api.PATCH("/webhooks/{webhook_id}", {
+            params: { path: { webhook_id: webhook.webhook_id } },
+            body: { description: "orders" },
+          }),
+        )
+      ).webhook.description,
+      "orders",
+    );
+    const { event_id } = await unwrap(
+      api.POST("/webhooks/{webhook_id}/test", { params: { path: { webhook_id: webhook.webhook_id } } }),
+    );
     assert.ok(event_id);
-    assert.ok(Array.isArray((await unwrap(api.GET("/webhooks/{webhook_id}/deliveries", { params: { path: { webhook_id: webhook.webhook_id } } }))).deliveries));
-    assert.equal((await unwrap(api.DELETE("/webhooks/{webhook_id}", { params: { path: { webhook_id: webhook.webhook_id } } }))).deleted, true);
+    assert.ok(
+      Array.isArray(
+        (
+          await unwrap(
+            api.GET("/webhooks/{webhook_id}/deliveries", { params: { path: { webhook_id: webhook.webhook_id } } }),
+          )
+        ).deliveries,
+      ),
+    );
+    assert.equal(
+      (await unwrap(api.DELETE("/webhooks/{webhook_id}", { params: { path: { webhook_id: webhook.webhook_id } } })))
+        .deleted,
+      true,
+    );
 
     // Every operation of the served document answered 2xx to one of these calls.
     const template = (path: string) => new RegExp(`^/v1${path.replace(/\{[^}]+\}/g, "[^/]+")}$`);
     const ok = sent.filter((s) => s.status < 300);
-    for (const op of await documentOperations()) assert.ok(ok.some((s) => s.method === op.method && template(op.path).test(s.path)), `${op.method} ${op.path} was called`);
+    for (const op of await documentOperations())
+      assert.ok(
+        ok.some((s) => s.method === op.method && template(op.path).test(s.path)),
+        `${op.method} ${op.path} was called`,
+      );
     const writes = sent.filter((s) => s.method !== "GET");
-    assert.ok(writes.every((s) => s.idempotencyKey), "every write carries an Idempotency-Key");
+    assert.ok(
+      writes.every((s) => s.idempotencyKey),
+      "every write carries an Idempotency-Key",
+    );
     // 11 write calls, each with a key of its own (a retry, if the bucket asked for one, reuses its call's).
     const calls = new Map(writes.map((s) => [s.idempotencyKey, `${s.method} ${s.path}`]));
     assert.equal(calls.size, 11);
@@ -98,31 +209,54 @@ describe("typed client", () => {
     const { key } = await personalKey();
     const { client } = recordingClient(key);
     const { api, unwrap } = client;
-    await assert.rejects(unwrap(api.DELETE("/dynqrcodes/{code}", { params: { path: { code: "nOtThErE" } } })), (e: unknown) => {
-      assert.ok(e instanceof NotFoundError);
-      assert.deepEqual([e.status, e.message, e.errors], [404, "Dynamic QR code not found", []]);
-      assert.ok(e.requestId);
-      return true;
-    });
-    const items = [{ name: "fine", url: "https://example.com" }, { name: "bad", url: "ftp://example.com" }, { name: " ", url: "https://example.com" }];
+    await assert.rejects(
+      unwrap(api.DELETE("/dynqrcodes/{code}", { params: { path: { code: "nOtThErE" } } })),
+      (e: unknown) => {
+        assert.ok(e instanceof NotFoundError);
+        assert.deepEqual([e.status, e.message, e.errors], [404, "Dynamic QR code not found", []]);
+        assert.ok(e.requestId);
+        return true;
+      },
+    );
+    const items = [
+      { name: "fine", url: "https://example.com" },
+      { name: "bad", url: "ftp://example.com" },
+      { name: " ", url: "https://example.com" },
+    ];
     await assert.rejects(unwrap(api.POST("/qrcodes/batch", { body: { qrcodes: items } })), (e: unknown) => {
       assert.ok(e instanceof InvalidRequestError);
       assert.equal(e.status, 400);
-      assert.deepEqual(e.errors.map((x) => x.index), [1, 2]);
+      assert.deepEqual(
+        e.errors.map((x) => x.index),
+        [1, 2],
+      );
       assert.match(e.errors[0].error, /^url must be/);
       return true;
     });
     const { client: wrongKey } = recordingClient("qrp_notarealkeynotarealkeynotarealkey00");
-    await assert.rejects(wrongKey.unwrap(wrongKey.api.GET("/qrcodes", {})), { name: "AuthenticationError", status: 401, message: "Invalid API key" });
+    await assert.rejects(wrongKey.unwrap(wrongKey.api.GET("/qrcodes", {})), {
+      name: "AuthenticationError",
+      status: 401,
+      message: "Invalid API key",
+    });
   });
 
   it("retries a 429 after its Retry-After, with the same Idempotency-Key, and creates once", async () => {
     const { key } = await personalKey();
     const { client, sent } = recordingClient(key);
     // Empty the key's bucket (10 tokens) with requests that arrive together.
-    const replies = await burst(Array.from({ length: 12 }, () => ({ url: `${BASE_URL}/v1/qrcodes?limit=1`, headers: { "x-api-key": key } })));
-    assert.ok(replies.some((r) => r.status === 429), "the burst emptied the bucket");
-    const [created] = (await client.unwrap(client.api.POST("/qrcodes", { body: { name: "after the wait", url: "https://example.com/wait" } }))).created;
+    const replies = await burst(
+      Array.from({ length: 12 }, () => ({ url: `${BASE_URL}/v1/qrcodes?limit=1`, headers: { "x-api-key": key } })),
+    );
+    assert.ok(
+      replies.some((r) => r.status === 429),
+      "the burst emptied the bucket",
+    );
+    const [created] = (
+      await client.unwrap(
+        client.api.POST("/qrcodes", { body: { name: "after the wait", url: "https://example.com/wait" } }),
+      )
+    ).created;
     assert.equal(created.name, "after the wait");
     assert.equal(sent[0].status, 429);
     assert.equal(sent.at(-1)!.status, 201);
@@ -134,8 +268,15 @@ describe("typed client", () => {
   it("gives up after its bounded attempts and throws the 429", async () => {
     const { key } = await personalKey();
     const { client, sent } = recordingClient(key, { retry: { attempts: 1 } });
-    await burst(Array.from({ length: 12 }, () => ({ url: `${BASE_URL}/v1/qrcodes?limit=1`, headers: { "x-api-key": key } })));
-    await assert.rejects(client.unwrap(client.api.GET("/qrcodes", {})), { name: "RateLimitError", status: 429, retryAfter: 1, message: "Rate limit exceeded" });
+    await burst(
+      Array.from({ length: 12 }, () => ({ url: `${BASE_URL}/v1/qrcodes?limit=1`, headers: { "x-api-key": key } })),
+    );
+    await assert.rejects(client.unwrap(client.api.GET("/qrcodes", {})), {
+      name: "RateLimitError",
+      status: 429,
+      retryAfter: 1,
+      message: "Rate limit exceeded",
+    });
     assert.equal(sent.length, 1);
   });
 
@@ -143,20 +284,30 @@ describe("typed client", () => {
     const { key } = await personalKey();
     const { client, sent } = recordingClient(key);
     for (let b = 0; b < 5; b++) {
-      const qrcodes = Array.from({ length: 50 }, (_, i) => ({ name: `r${b * 50 + i}`, url: `https://example.com/${b * 50 + i}` }));
+      const qrcodes = Array.from({ length: 50 }, (_, i) => ({
+        name: `r${b * 50 + i}`,
+        url: `https://example.com/${b * 50 + i}`,
+      }));
       await client.unwrap(client.api.POST("/qrcodes/batch", { body: { qrcodes } }));
     }
     const before = sent.length;
     const names: string[] = [];
     for await (const code of client.staticCodes(100)) names.push(code.name);
     assert.equal(names.length, 250);
-    assert.deepEqual(names, Array.from({ length: 250 }, (_, i) => `r${249 - i}`), "newest first, each once");
+    assert.deepEqual(
+      names,
+      Array.from({ length: 250 }, (_, i) => `r${249 - i}`),
+      "newest first, each once",
+    );
     assert.equal(sent.slice(before).filter((s) => s.status === 200).length, 3, "three pages of 100");
   });
 
   it("the committed types are what the generator makes of the served document", async () => {
     const served = await (await fetch(`${BASE_URL}/v1/openapi.json`)).json();
     const committed = readFileSync(new URL("../../clients/typescript/src/schema.d.ts", import.meta.url), "utf8");
-    assert.ok(committed === (await renderTypes(served)), "clients/typescript/src/schema.d.ts is stale: run `npm run generate -w clients/typescript`");
+    assert.ok(
+      committed === (await renderTypes(served)),
+      "clients/typescript/src/schema.d.ts is stale: run `npm run generate -w clients/typescript`",
+    );
   });
 });

@@ -4,7 +4,18 @@ import { describe, it } from "node:test";
 import { parse } from "csv-parse/sync";
 import { BASE_URL, http, personalKey } from "../helpers";
 
-type Dyn = { code: string; short_url: string; destination_url: string; name: string; style: object; status: string; team_id: string | null; created_at: number; updated_at: number; pending_change?: unknown };
+type Dyn = {
+  code: string;
+  short_url: string;
+  destination_url: string;
+  name: string;
+  style: object;
+  status: string;
+  team_id: string | null;
+  created_at: number;
+  updated_at: number;
+  pending_change?: unknown;
+};
 const item = (i: number) => ({ destination_url: `https://example.com/d/${i}`, name: `Dynamic ${i}` });
 
 async function createOne(key: string, body: object = item(1)): Promise<Dyn> {
@@ -22,7 +33,21 @@ describe("dynamic QR codes", () => {
     assert.equal(created.length, 1);
     const rec = created[0];
     assert.deepEqual(Object.keys(rec).sort(), [
-      "code", "created_at", "destination_url", "expired_url", "expires_at", "name", "password_protected", "pending_change", "short_url", "status", "style", "targets", "team_id", "updated_at", "utm",
+      "code",
+      "created_at",
+      "destination_url",
+      "expired_url",
+      "expires_at",
+      "name",
+      "password_protected",
+      "pending_change",
+      "short_url",
+      "status",
+      "style",
+      "targets",
+      "team_id",
+      "updated_at",
+      "utm",
     ]);
     assert.equal(rec.pending_change, null, "a personal code never has a pending change");
     assert.match(rec.code, /^[0-9A-Za-z]{8}$/);
@@ -40,10 +65,21 @@ describe("dynamic QR codes", () => {
     assert.equal(ok.status, 201);
     const codes = (ok.body as { created: Dyn[] }).created.map((c) => c.code);
     assert.equal(new Set(codes).size, 2);
-    const bad = await http("POST", "/v1/dynqrcodes/batch", { key, json: { dynqrcodes: [{ destination_url: "javascript:alert(1)", name: "x" }, item(3), { name: "no url" }] } });
+    const bad = await http("POST", "/v1/dynqrcodes/batch", {
+      key,
+      json: { dynqrcodes: [{ destination_url: "javascript:alert(1)", name: "x" }, item(3), { name: "no url" }] },
+    });
     assert.equal(bad.status, 400);
-    assert.deepEqual(bad.body, { errors: [{ index: 0, error: "destination_url must be an absolute http or https URL" }, { index: 2, error: "destination_url is required" }] });
-    const tooMany = await http("POST", "/v1/dynqrcodes/batch", { key, json: { dynqrcodes: Array.from({ length: 51 }, (_, i) => item(i)) } });
+    assert.deepEqual(bad.body, {
+      errors: [
+        { index: 0, error: "destination_url must be an absolute http or https URL" },
+        { index: 2, error: "destination_url is required" },
+      ],
+    });
+    const tooMany = await http("POST", "/v1/dynqrcodes/batch", {
+      key,
+      json: { dynqrcodes: Array.from({ length: 51 }, (_, i) => item(i)) },
+    });
     assert.deepEqual(tooMany.body, { error: "A batch holds at most 50 items" });
     assert.equal(((await http("GET", "/v1/dynqrcodes", { key })).body as { dynqrcodes: Dyn[] }).dynqrcodes.length, 2);
   });
@@ -51,7 +87,10 @@ describe("dynamic QR codes", () => {
   it("PATCH changes destination_url, name and status; bad input is 400 and changes nothing", async () => {
     const { key } = await personalKey();
     const rec = await createOne(key);
-    const dest = await http("PATCH", `/v1/dynqrcodes/${rec.code}`, { key, json: { destination_url: "https://example.org/new" } });
+    const dest = await http("PATCH", `/v1/dynqrcodes/${rec.code}`, {
+      key,
+      json: { destination_url: "https://example.org/new" },
+    });
     assert.equal(dest.status, 200);
     assert.equal((dest.body as Dyn).destination_url, "https://example.org/new");
     const name = await http("PATCH", `/v1/dynqrcodes/${rec.code}`, { key, json: { name: "  Renamed " } });
@@ -62,7 +101,10 @@ describe("dynamic QR codes", () => {
     assert.deepEqual([(active.body as Dyn).status, (active.body as Dyn).name], ["active", "Both"]);
 
     const cases: [object, string][] = [
-      [{}, "Send at least one of destination_url, name, status, style, expires_at, expired_url, targets, utm, password"],
+      [
+        {},
+        "Send at least one of destination_url, name, status, style, expires_at, expired_url, targets, utm, password",
+      ],
       [{ status: "archived" }, "status must be one of active, paused, draft"],
       [{ status: "draft" }, "status draft is only for team library items: use active or paused"],
       [{ destination_url: "ftp://x.example" }, "destination_url must be an absolute http or https URL"],
@@ -84,7 +126,9 @@ describe("dynamic QR codes", () => {
     const del = await http("DELETE", `/v1/dynqrcodes/${rec.code}`, { key });
     assert.equal(del.status, 200);
     assert.deepEqual(del.body, { code: rec.code, deleted: true });
-    assert.deepEqual((await http("PATCH", `/v1/dynqrcodes/${rec.code}`, { key, json: { name: "x" } })).body, { error: "Dynamic QR code not found" });
+    assert.deepEqual((await http("PATCH", `/v1/dynqrcodes/${rec.code}`, { key, json: { name: "x" } })).body, {
+      error: "Dynamic QR code not found",
+    });
     assert.equal((await http("DELETE", `/v1/dynqrcodes/${rec.code}`, { key })).status, 404);
     assert.equal((await http("GET", `/q/${rec.code}`)).status, 410);
     assert.deepEqual((await http("GET", "/v1/dynqrcodes", { key })).body, { dynqrcodes: [], next_cursor: null });
@@ -95,9 +139,15 @@ describe("dynamic QR codes", () => {
     const alice = await personalKey();
     const bob = await personalKey();
     const rec = await createOne(alice.key);
-    assert.equal((await http("PATCH", `/v1/dynqrcodes/${rec.code}`, { key: bob.key, json: { name: "mine" } })).status, 404);
+    assert.equal(
+      (await http("PATCH", `/v1/dynqrcodes/${rec.code}`, { key: bob.key, json: { name: "mine" } })).status,
+      404,
+    );
     assert.equal((await http("DELETE", `/v1/dynqrcodes/${rec.code}`, { key: bob.key })).status, 404);
-    assert.deepEqual((await http("GET", "/v1/dynqrcodes", { key: bob.key })).body, { dynqrcodes: [], next_cursor: null });
+    assert.deepEqual((await http("GET", "/v1/dynqrcodes", { key: bob.key })).body, {
+      dynqrcodes: [],
+      next_cursor: null,
+    });
     assert.equal((await http("GET", `/q/${rec.code}`)).status, 302);
   });
 
@@ -115,8 +165,20 @@ describe("dynamic QR codes", () => {
     assert.match(r.headers.get("content-disposition") ?? "", /filename="dynqrcodes-\d{4}-\d{2}-\d{2}\.csv"/);
     const rows = parse(r.text, { columns: true }) as Record<string, string>[];
     assert.deepEqual(Object.keys(rows[0]), [
-      "code", "name", "short_url", "destination_url", "status", "team_id", "created_at", "updated_at", "total_scans",
-      "expires_at", "expired_url", "targets", "utm", "password_protected",
+      "code",
+      "name",
+      "short_url",
+      "destination_url",
+      "status",
+      "team_id",
+      "created_at",
+      "updated_at",
+      "total_scans",
+      "expires_at",
+      "expired_url",
+      "targets",
+      "utm",
+      "password_protected",
     ]);
     assert.deepEqual(rows[0], {
       code: rec.code,

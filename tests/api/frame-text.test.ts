@@ -24,14 +24,22 @@ import { http, logIn, personalKey } from "../helpers";
 const SAME = 150;
 
 /** Bidi marks that pdftotext puts around right-to-left text, and its line and page breaks: not part of the text. */
-const extracted = (text: string) => text.replace(/[\u200e\u200f\u202a-\u202e\u2066-\u2069\f]/g, "").replace(/\s+/g, " ").trim();
+const extracted = (text: string) =>
+  text
+    .replace(/[\u200e\u200f\u202a-\u202e\u2066-\u2069\f]/g, "")
+    .replace(/\s+/g, " ")
+    .trim();
 
 let browser: Browser;
 let scratch: string;
 
 const reference = (name: string) => {
   const image = PNG.sync.read(readFileSync(referencePath(name)));
-  return { width: image.width, height: image.height, data: Uint8Array.from({ length: image.width * image.height }, (_, i) => image.data[i * 4]) };
+  return {
+    width: image.width,
+    height: image.height,
+    data: Uint8Array.from({ length: image.width * image.height }, (_, i) => image.data[i * 4]),
+  };
 };
 
 describe("frame text in every script", () => {
@@ -39,7 +47,15 @@ describe("frame text in every script", () => {
     scratch = mkdtempSync(path.join(tmpdir(), "frame-text-"));
     browser = await chromium.launch({
       executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-      args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"],
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        "--disable-quic",
+      ],
     });
   });
   after(async () => {
@@ -52,7 +68,10 @@ describe("frame text in every script", () => {
     const page = await browser.newPage();
     try {
       for (const [name, text] of Object.entries(FRAME_TEXTS)) {
-        const created = await http("POST", "/v1/qrcodes", { key, json: { url: FRAME_URL, name, style: { frame: { text, color: FRAME_COLOR } } } });
+        const created = await http("POST", "/v1/qrcodes", {
+          key,
+          json: { url: FRAME_URL, name, style: { frame: { text, color: FRAME_COLOR } } },
+        });
         assert.equal(created.status, 201, `${name}: ${created.text}`);
         const at = `/v1/qrcodes/${(created.body as { created: { qr_id: string }[] }).created[0].qr_id}/image`;
 
@@ -60,15 +79,32 @@ describe("frame text in every script", () => {
         const file = path.join(scratch, `${name}.pdf`);
         writeFileSync(file, pdf.bytes);
         // pdftotext gives right-to-left text in logical order (the order it is typed in).
-        assert.equal(extracted(execFileSync("pdftotext", ["-enc", "UTF-8", file, "-"]).toString()), text, `${name}: pdftotext`);
+        assert.equal(
+          extracted(execFileSync("pdftotext", ["-enc", "UTF-8", file, "-"]).toString()),
+          text,
+          `${name}: pdftotext`,
+        );
         const fonts = execFileSync("pdffonts", [file]).toString();
         assert.match(fonts, /Noto/, `${name}: a bundled font`);
         assert.doesNotMatch(fonts, /\bno\s+no\s+no\b|Helvetica/, `${name}: every font embedded and subset\n${fonts}`);
 
-        execFileSync("pdftoppm", ["-png", "-scale-to-x", String(FRAME_WIDTH), "-scale-to-y", "-1", "-singlefile", file, path.join(scratch, name)]);
+        execFileSync("pdftoppm", [
+          "-png",
+          "-scale-to-x",
+          String(FRAME_WIDTH),
+          "-scale-to-y",
+          "-1",
+          "-singlefile",
+          file,
+          path.join(scratch, name),
+        ]);
         const png = await http("GET", `${at}?format=png&size=${FRAME_WIDTH}`, { key });
         const svg = await http("GET", `${at}?format=svg&size=${FRAME_WIDTH}`, { key });
-        assert.doesNotMatch(svg.text, /<text|font-family/, `${name}: the SVG draws outlines, needing no font where it is opened`);
+        assert.doesNotMatch(
+          svg.text,
+          /<text|font-family/,
+          `${name}: the SVG draws outlines, needing no font where it is opened`,
+        );
         await page.setContent(`<body style="margin:0;background:#fff">${svg.text}</body>`);
         const drawn = {
           PNG: png.bytes,
@@ -88,14 +124,16 @@ describe("frame text in every script", () => {
   it("the comparison tells glyphs apart: every reference differs from every other by more than the threshold", () => {
     const names = Object.keys(FRAME_TEXTS);
     for (const a of names) {
-      for (const b of names.filter((n) => n > a)) assert.ok(bandDifference(reference(a), reference(b)) > 4 * SAME, `${a} vs ${b}`);
+      for (const b of names.filter((n) => n > a))
+        assert.ok(bandDifference(reference(a), reference(b)) > 4 * SAME, `${a} vs ${b}`);
     }
   });
 
   it("characters no bundled font draws are refused at every save, named; nothing is stored", async () => {
     const { user, key } = await personalKey();
     const style = { frame: { text: "Menu \ue000 \u0378 ไทย", color: FRAME_COLOR } };
-    const error = "style.frame.text has characters no font can draw: U+E000, U+0378, ไ (U+0E44), ท (U+0E17), ย (U+0E22)";
+    const error =
+      "style.frame.text has characters no font can draw: U+E000, U+0378, ไ (U+0E44), ท (U+0E17), ย (U+0E22)";
     const before = (await http("GET", "/v1/qrcodes", { key })).body;
     const create = await http("POST", "/v1/qrcodes", { key, json: { url: FRAME_URL, name: "X", style } });
     assert.deepEqual([create.status, create.body], [400, { error }]);
@@ -105,7 +143,9 @@ describe("frame text in every script", () => {
     const code = (dynamic.body as { created: { code: string }[] }).created[0].code;
     const patch = await http("PATCH", `/v1/dynqrcodes/${code}`, { key, json: { style } });
     assert.deepEqual([patch.status, patch.body], [400, { error }]);
-    const listed = (await http("GET", "/v1/dynqrcodes", { key })).body as { dynqrcodes: { code: string; style: object }[] };
+    const listed = (await http("GET", "/v1/dynqrcodes", { key })).body as {
+      dynqrcodes: { code: string; style: object }[];
+    };
     assert.deepEqual(listed.dynqrcodes.find((d) => d.code === code)?.style, {}, "unchanged");
 
     // The page's editor: no preview, the same reason where "This design scans" would be, and its save refused.
@@ -117,7 +157,10 @@ describe("frame text in every script", () => {
 
     // A single emoji or a Hangul syllable is drawn: the refusal names only what no font has.
     for (const text of ["🫠", "한", "Ǆ ǅ ǆ", "ℵ ∑ €"]) {
-      const ok = await http("POST", "/v1/qrcodes", { key, json: { url: FRAME_URL, name: text, style: { frame: { text, color: FRAME_COLOR } } } });
+      const ok = await http("POST", "/v1/qrcodes", {
+        key,
+        json: { url: FRAME_URL, name: text, style: { frame: { text, color: FRAME_COLOR } } },
+      });
       assert.equal(ok.status, 201, `${text}: ${ok.text}`);
     }
   });

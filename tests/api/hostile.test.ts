@@ -14,9 +14,19 @@ import { BASE_URL, http, logIn, makeUser, personalKey, TEST_PASSWORD } from "../
 /** Sends one hostile request as it is: /v1 with the key (paced like every test request), the pages with the session and their Origin. */
 async function send(request: HostileRequest, key: string, cookie: string): Promise<number> {
   if (request.edge === "v1") {
-    return (await http(request.method, request.path, { key, body: request.body, headers: { "content-type": "application/json" } })).status;
+    return (
+      await http(request.method, request.path, {
+        key,
+        body: request.body,
+        headers: { "content-type": "application/json" },
+      })
+    ).status;
   }
-  const res = await fetch(`${BASE_URL}${request.path}`, { method: "POST", headers: { "content-type": "application/json", cookie, origin: BASE_URL }, body: request.body });
+  const res = await fetch(`${BASE_URL}${request.path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", cookie, origin: BASE_URL },
+    body: request.body,
+  });
   await res.arrayBuffer();
   return res.status;
 }
@@ -25,7 +35,10 @@ describe("nothing one caller sends can hurt the others", () => {
   it("the largest accepted body of each kind, hostile, on each route of both edges: a concurrent /q is answered within 1 s", async () => {
     const { user, key } = await personalKey();
     const page = await logIn(user.email, TEST_PASSWORD);
-    const created = await http("POST", "/v1/dynqrcodes", { key, json: { destination_url: "https://example.com/scan", name: "scanned meanwhile" } });
+    const created = await http("POST", "/v1/dynqrcodes", {
+      key,
+      json: { destination_url: "https://example.com/scan", name: "scanned meanwhile" },
+    });
     const code = (created.body as { created: { code: string }[] }).created[0].code;
     const requests = hostileBodies(code);
     assert.ok(requests.length >= 15, "every kind is sent");
@@ -38,7 +51,10 @@ describe("nothing one caller sends can hurt the others", () => {
     const scanning = (async () => {
       while (sending) {
         const started = performance.now();
-        const res = await fetch(`${BASE_URL}/q/${code}`, { redirect: "manual", headers: { "user-agent": "hostile-test-probe" } });
+        const res = await fetch(`${BASE_URL}/q/${code}`, {
+          redirect: "manual",
+          headers: { "user-agent": "hostile-test-probe" },
+        });
         await res.arrayBuffer();
         assert.equal(res.status, 302);
         scans.push(performance.now() - started);
@@ -55,7 +71,10 @@ describe("nothing one caller sends can hurt the others", () => {
           const status = await send(request, key, page.cookie());
           const ms = Math.round(performance.now() - started);
           statuses.push(`${request.name} → ${status} (${ms} ms)`);
-          assert.ok(request.expect.includes(status), `${request.name}: ${status}, expected ${request.expect.join(" or ")}`);
+          assert.ok(
+            request.expect.includes(status),
+            `${request.name}: ${status}, expected ${request.expect.join(" or ")}`,
+          );
         }
       }),
     );
@@ -63,7 +82,9 @@ describe("nothing one caller sends can hurt the others", () => {
     await scanning;
     scans.sort((a, b) => a - b);
     const slowest = scans[scans.length - 1];
-    console.log(`# hostile: ${requests.length} requests, ${scans.length} concurrent scans, slowest ${slowest.toFixed(1)} ms, median ${scans[scans.length >> 1].toFixed(1)} ms\n# ${statuses.join("\n# ")}`);
+    console.log(
+      `# hostile: ${requests.length} requests, ${scans.length} concurrent scans, slowest ${slowest.toFixed(1)} ms, median ${scans[scans.length >> 1].toFixed(1)} ms\n# ${statuses.join("\n# ")}`,
+    );
     assert.ok(scans.length >= 10, `${scans.length} scans`);
     assert.ok(slowest < 1000, `a scan waited ${slowest.toFixed(0)} ms behind hostile requests`);
   });

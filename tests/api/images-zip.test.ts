@@ -16,13 +16,17 @@ type Dynamic = { code: string; name: string; short_url: string };
 const createStatic = async (key: string, items: { name: string; url: string; style?: object }[]) =>
   ((await http("POST", "/v1/qrcodes/batch", { key, json: { qrcodes: items } })).body as { created: Static[] }).created;
 const createDynamic = async (key: string, items: { name: string; destination_url: string }[]) =>
-  ((await http("POST", "/v1/dynqrcodes/batch", { key, json: { dynqrcodes: items } })).body as { created: Dynamic[] }).created;
+  ((await http("POST", "/v1/dynqrcodes/batch", { key, json: { dynqrcodes: items } })).body as { created: Dynamic[] })
+    .created;
 
 /** The ZIP's entries by name; the answer must be a ZIP download. */
 async function zipOf(reply: { status: number; headers: Headers; bytes: Buffer; text: string }) {
   assert.equal(reply.status, 200, reply.text.slice(0, 200));
   assert.equal(reply.headers.get("content-type"), "application/zip");
-  assert.match(reply.headers.get("content-disposition") ?? "", /^attachment; filename="[a-z-]+-(svg|png|pdf)-\d{4}-\d{2}-\d{2}\.zip"$/);
+  assert.match(
+    reply.headers.get("content-disposition") ?? "",
+    /^attachment; filename="[a-z-]+-(svg|png|pdf)-\d{4}-\d{2}-\d{2}\.zip"$/,
+  );
   return new Map((await unzip(reply.bytes)).map((e) => [e.name, e.data]));
 }
 
@@ -31,11 +35,18 @@ describe("ZIP of QR images through /v1", () => {
     const { key } = await personalKey();
     const made = await createStatic(key, [
       { name: "Lunch menü (2)", url: "https://example.com/lunch" },
-      { name: "Wine list", url: "https://example.com/wine?x=1", style: { foreground: "#1a2b3c", background: "#fff8e7", error_correction: "H", margin: 2 } },
+      {
+        name: "Wine list",
+        url: "https://example.com/wine?x=1",
+        style: { foreground: "#1a2b3c", background: "#fff8e7", error_correction: "H", margin: 2 },
+      },
       { name: "***", url: "https://example.com/stars" },
     ]);
     const entries = await zipOf(await http("GET", "/v1/qrcodes/images.zip?format=png&size=200", { key }));
-    assert.deepEqual([...entries.keys()].sort(), [`${made[0].qr_id}-lunch-menu-2.png`, `${made[1].qr_id}-wine-list.png`, `${made[2].qr_id}.png`].sort());
+    assert.deepEqual(
+      [...entries.keys()].sort(),
+      [`${made[0].qr_id}-lunch-menu-2.png`, `${made[1].qr_id}-wine-list.png`, `${made[2].qr_id}.png`].sort(),
+    );
     for (const record of made) {
       const png = [...entries].find(([name]) => name.startsWith(record.qr_id))![1];
       assert.deepEqual(pngSize(png), { width: 200, height: 200 });
@@ -45,7 +56,10 @@ describe("ZIP of QR images through /v1", () => {
 
   it("dynamic codes as SVGs (the default) with their style; ids picks some, in any order and with repeats", async () => {
     const { key } = await personalKey();
-    const made = await createDynamic(key, [1, 2, 3].map((i) => ({ name: `Poster ${i}`, destination_url: `https://example.com/p${i}` })));
+    const made = await createDynamic(
+      key,
+      [1, 2, 3].map((i) => ({ name: `Poster ${i}`, destination_url: `https://example.com/p${i}` })),
+    );
     const all = await zipOf(await http("GET", "/v1/dynqrcodes/images.zip", { key }));
     assert.equal(all.size, 3);
     for (const record of made) {
@@ -53,11 +67,19 @@ describe("ZIP of QR images through /v1", () => {
       assert.match(svg, /^<svg [^>]*width="512" height="512"/);
       assert.ok(svg.includes('fill="#ffffff"') && svg.includes('fill="#000000"'));
     }
-    const some = await zipOf(await http("GET", `/v1/dynqrcodes/images.zip?format=png&size=128&ids=${made[2].code},${made[0].code},${made[2].code}`, { key }));
+    const some = await zipOf(
+      await http(
+        "GET",
+        `/v1/dynqrcodes/images.zip?format=png&size=128&ids=${made[2].code},${made[0].code},${made[2].code}`,
+        { key },
+      ),
+    );
     assert.deepEqual([...some.keys()].sort(), [`${made[0].code}-poster-1.png`, `${made[2].code}-poster-3.png`].sort());
     assert.equal(decodePng(some.get(`${made[2].code}-poster-3.png`)!), made[2].short_url);
     // The image routes' vector PDF, sized in millimetres, reaches the ZIP too.
-    const pdfs = await zipOf(await http("GET", `/v1/dynqrcodes/images.zip?format=pdf&size_mm=30&ids=${made[1].code}`, { key }));
+    const pdfs = await zipOf(
+      await http("GET", `/v1/dynqrcodes/images.zip?format=pdf&size_mm=30&ids=${made[1].code}`, { key }),
+    );
     assert.deepEqual([...pdfs.keys()], [`${made[1].code}-poster-2.pdf`]);
     assert.equal(pdfs.get(`${made[1].code}-poster-2.pdf`)!.subarray(0, 5).toString("latin1"), "%PDF-");
   });
@@ -70,7 +92,10 @@ describe("ZIP of QR images through /v1", () => {
       { name: "Kept", destination_url: "https://example.com/kept" },
     ]);
     assert.equal((await http("DELETE", `/v1/dynqrcodes/${gone.code}`, { key })).status, 200);
-    assert.deepEqual([...(await zipOf(await http("GET", "/v1/dynqrcodes/images.zip", { key }))).keys()], [`${kept.code}-kept.svg`]);
+    assert.deepEqual(
+      [...(await zipOf(await http("GET", "/v1/dynqrcodes/images.zip", { key }))).keys()],
+      [`${kept.code}-kept.svg`],
+    );
     const deleted = await http("GET", `/v1/dynqrcodes/images.zip?ids=${gone.code}`, { key });
     assert.deepEqual([deleted.status, deleted.body], [404, { error: `Dynamic QR code not found: ${gone.code}` }]);
   });
@@ -83,7 +108,10 @@ describe("ZIP of QR images through /v1", () => {
       { name: "Fine", url: "https://example.com/fine" },
     ]);
     // What an older version let through: error correction H cannot hold this URL.
-    await db.staticCode.update({ where: { id: old.qr_id }, data: { style: JSON.stringify({ error_correction: "H" }) } });
+    await db.staticCode.update({
+      where: { id: old.qr_id },
+      data: { style: JSON.stringify({ error_correction: "H" }) },
+    });
     const entries = await zipOf(await http("GET", "/v1/qrcodes/images.zip?format=png&size=128", { key }));
     assert.deepEqual([...entries.keys()].sort(), [`${fine.qr_id}-fine.png`, "skipped.txt"].sort());
     assert.equal(decodePng(entries.get(`${fine.qr_id}-fine.png`)!), fine.url);
@@ -99,15 +127,27 @@ describe("ZIP of QR images through /v1", () => {
     const team = await makeTeam();
     const [own] = await createStatic(mine.key, [{ name: "Mine", url: "https://example.com/mine" }]);
     const [other] = await createStatic(theirs.key, [{ name: "Secret", url: "https://example.com/secret" }]);
-    const [teamCode] = await createDynamic(team.adminKey, [{ name: "Team poster", destination_url: "https://example.com/team" }]);
-    const [ownDynamic] = await createDynamic(mine.key, [{ name: "Mine too", destination_url: "https://example.com/mine2" }]);
+    const [teamCode] = await createDynamic(team.adminKey, [
+      { name: "Team poster", destination_url: "https://example.com/team" },
+    ]);
+    const [ownDynamic] = await createDynamic(mine.key, [
+      { name: "Mine too", destination_url: "https://example.com/mine2" },
+    ]);
     for (const [path, key, error] of [
       [`/v1/qrcodes/images.zip?ids=${own.qr_id},${other.qr_id}`, mine.key, `QR code not found: ${other.qr_id}`],
       [`/v1/qrcodes/images.zip?format=png&ids=${other.qr_id}`, mine.key, `QR code not found: ${other.qr_id}`],
-      ["/v1/qrcodes/images.zip?ids=qr_0000000000000000000000", mine.key, "QR code not found: qr_0000000000000000000000"],
+      [
+        "/v1/qrcodes/images.zip?ids=qr_0000000000000000000000",
+        mine.key,
+        "QR code not found: qr_0000000000000000000000",
+      ],
       // A team's code through a member's personal key, and a personal code through the team's key.
       [`/v1/dynqrcodes/images.zip?ids=${teamCode.code}`, mine.key, `Dynamic QR code not found: ${teamCode.code}`],
-      [`/v1/dynqrcodes/images.zip?ids=${ownDynamic.code}`, team.adminKey, `Dynamic QR code not found: ${ownDynamic.code}`],
+      [
+        `/v1/dynqrcodes/images.zip?ids=${ownDynamic.code}`,
+        team.adminKey,
+        `Dynamic QR code not found: ${ownDynamic.code}`,
+      ],
       // A static id on the dynamic route is not a code of it.
       [`/v1/dynqrcodes/images.zip?ids=${own.qr_id}`, mine.key, `Dynamic QR code not found: ${own.qr_id}`],
     ] as const) {
@@ -118,8 +158,14 @@ describe("ZIP of QR images through /v1", () => {
     }
     // The whole library of each key holds only its own codes; the team's drafts are in the team's
     // (named as not live yet: a draft's short link answers 404 until approved).
-    assert.deepEqual([...(await zipOf(await http("GET", "/v1/qrcodes/images.zip", { key: mine.key }))).keys()], [`${own.qr_id}-mine.svg`]);
-    assert.deepEqual([...(await zipOf(await http("GET", "/v1/dynqrcodes/images.zip", { key: team.adminKey }))).keys()], [`${teamCode.code}-team-poster-draft-not-live.svg`]);
+    assert.deepEqual(
+      [...(await zipOf(await http("GET", "/v1/qrcodes/images.zip", { key: mine.key }))).keys()],
+      [`${own.qr_id}-mine.svg`],
+    );
+    assert.deepEqual(
+      [...(await zipOf(await http("GET", "/v1/dynqrcodes/images.zip", { key: team.adminKey }))).keys()],
+      [`${teamCode.code}-team-poster-draft-not-live.svg`],
+    );
   });
 
   it("bad format, size or ids are 400 in the contract's shape", async () => {
@@ -146,7 +192,12 @@ describe("ZIP of QR images through /v1", () => {
   });
 
   it("the OpenAPI document lists both routes, with format, size and ids, answering application/zip", async () => {
-    const doc = (await http("GET", "/v1/openapi.json")).body as { paths: Record<string, { get?: { parameters: { name: string }[]; responses: Record<string, { content?: object }> } }> };
+    const doc = (await http("GET", "/v1/openapi.json")).body as {
+      paths: Record<
+        string,
+        { get?: { parameters: { name: string }[]; responses: Record<string, { content?: object }> } }
+      >;
+    };
     for (const path of ["/qrcodes/images.zip", "/dynqrcodes/images.zip"]) {
       const get = doc.paths[path]?.get;
       assert.ok(get, `${path} is documented`);
@@ -184,7 +235,10 @@ describe("ZIP of QR images on the library pages", () => {
     const [theirs] = await createStatic(stranger.key, [{ name: "Theirs", url: "https://example.com/theirs" }]);
     const refused = await get(`static=${menu.qr_id},${theirs.qr_id}`);
     assert.deepEqual([refused.status, refused.text.trim()], [404, `QR code not found: ${theirs.qr_id}`]);
-    assert.deepEqual([(await get("format=png")).status, (await get("format=png")).text.trim()], [400, "Select at least one code"]);
+    assert.deepEqual(
+      [(await get("format=png")).status, (await get("format=png")).text.trim()],
+      [400, "Select at least one code"],
+    );
     assert.equal((await get("all=1&format=gif")).status, 400);
     // Without a session: no archive.
     assert.equal((await fetch(`${BASE_URL}/library/images.zip?all=1`, { redirect: "manual" })).status, 401);
@@ -192,7 +246,9 @@ describe("ZIP of QR images on the library pages", () => {
 
   it("the team library through its members' session, drafts included; a stranger's team scope is refused", async () => {
     const team = await makeTeam();
-    const [draft] = await createDynamic(team.adminKey, [{ name: "Draft", destination_url: "https://example.com/draft" }]);
+    const [draft] = await createDynamic(team.adminKey, [
+      { name: "Draft", destination_url: "https://example.com/draft" },
+    ]);
     const viewer = await team.addMember("viewer");
     const page = await logIn(viewer.email, TEST_PASSWORD);
     const res = await page.get(`/library/images.zip?scope=team&format=png&dynamic=${draft.code}`);

@@ -10,8 +10,12 @@ describe("QR images", () => {
   it("a static code's image encodes its url; a dynamic code's its short_url; both with the style", async () => {
     const { key } = await personalKey();
     const style = { foreground: "#1a2b3c", background: "#fff8e7", error_correction: "H", margin: 2 };
-    const stat = (await http("POST", "/v1/qrcodes", { key, json: { url: "https://example.com/menu?table=4", name: "Menu", style } })).body as { created: { qr_id: string }[] };
-    const dyn = (await http("POST", "/v1/dynqrcodes", { key, json: { destination_url: "https://example.com/d", name: "Dyn" } })).body as { created: { code: string; short_url: string }[] };
+    const stat = (
+      await http("POST", "/v1/qrcodes", { key, json: { url: "https://example.com/menu?table=4", name: "Menu", style } })
+    ).body as { created: { qr_id: string }[] };
+    const dyn = (
+      await http("POST", "/v1/dynqrcodes", { key, json: { destination_url: "https://example.com/d", name: "Dyn" } })
+    ).body as { created: { code: string; short_url: string }[] };
     const qrId = stat.created[0].qr_id;
     const { code, short_url } = dyn.created[0];
 
@@ -33,12 +37,17 @@ describe("QR images", () => {
     assert.equal(decodePng(dynPng.bytes), short_url);
     const dynSvg = await http("GET", `/v1/dynqrcodes/${code}/image?format=svg&size=64`, { key });
     assert.match(dynSvg.text, /^<svg [^>]*width="64" height="64"/);
-    assert.ok(dynSvg.text.includes('fill="#ffffff"') && dynSvg.text.includes('fill="#000000"'), "default style: black on white");
+    assert.ok(
+      dynSvg.text.includes('fill="#ffffff"') && dynSvg.text.includes('fill="#000000"'),
+      "default style: black on white",
+    );
   });
 
   it("bad format or size is 400 in the contract's shape; deleted and unknown records are 404", async () => {
     const { key } = await personalKey();
-    const dyn = (await http("POST", "/v1/dynqrcodes", { key, json: { destination_url: "https://example.com/d", name: "Dyn" } })).body as { created: { code: string }[] };
+    const dyn = (
+      await http("POST", "/v1/dynqrcodes", { key, json: { destination_url: "https://example.com/d", name: "Dyn" } })
+    ).body as { created: { code: string }[] };
     const code = dyn.created[0].code;
     for (const [query, error] of [
       ["format=gif", "format must be svg, png or pdf"],
@@ -53,7 +62,9 @@ describe("QR images", () => {
       assert.deepEqual(r.body, { error }, query);
     }
     assert.equal((await http("GET", `/v1/dynqrcodes/${code}/image?size=2048&format=png`, { key })).status, 200);
-    assert.deepEqual((await http("GET", "/v1/qrcodes/qr_0000000000000000000000/image", { key })).body, { error: "QR code not found" });
+    assert.deepEqual((await http("GET", "/v1/qrcodes/qr_0000000000000000000000/image", { key })).body, {
+      error: "QR code not found",
+    });
     assert.equal((await http("DELETE", `/v1/dynqrcodes/${code}`, { key })).status, 200);
     const gone = await http("GET", `/v1/dynqrcodes/${code}/image`, { key });
     assert.equal(gone.status, 404);
@@ -64,7 +75,9 @@ describe("QR images", () => {
 
 describe("QR images off the event loop (issue 24)", () => {
   const pngOf = async (key: string, url: string, size = 2048) => {
-    const id = ((await http("POST", "/v1/qrcodes", { key, json: { url, name: "Big" } })).body as { created: { qr_id: string }[] }).created[0].qr_id;
+    const id = (
+      (await http("POST", "/v1/qrcodes", { key, json: { url, name: "Big" } })).body as { created: { qr_id: string }[] }
+    ).created[0].qr_id;
     return { id, path: `/v1/qrcodes/${id}/image?format=png&size=${size}` };
   };
 
@@ -75,7 +88,9 @@ describe("QR images off the event loop (issue 24)", () => {
     const [pngs, list] = await Promise.all([
       Promise.all(targets.map(({ path }, i) => http("GET", path, { key: keys[i].key }))),
       // Started while the images draw (latency is the bench's business, not the test's).
-      new Promise((resolve) => setTimeout(resolve, 50)).then(() => http("GET", "/v1/qrcodes?limit=1", { key: reader.key })),
+      new Promise((resolve) => setTimeout(resolve, 50)).then(() =>
+        http("GET", "/v1/qrcodes?limit=1", { key: reader.key }),
+      ),
     ]);
     assert.equal(list.status, 200);
     for (const [i, png] of pngs.entries()) {
@@ -90,7 +105,11 @@ describe("QR images off the event loop (issue 24)", () => {
     const { key } = await personalKey();
     const { id } = await pngOf(key, "https://example.com/bound");
     // Six sizes, so that none is answered from the cache.
-    const answers = await Promise.all([2043, 2044, 2045, 2046, 2047, 2048].map((size) => http("GET", `/v1/qrcodes/${id}/image?format=png&size=${size}`, { key })));
+    const answers = await Promise.all(
+      [2043, 2044, 2045, 2046, 2047, 2048].map((size) =>
+        http("GET", `/v1/qrcodes/${id}/image?format=png&size=${size}`, { key }),
+      ),
+    );
     const refused = answers.filter((r) => r.status === 429);
     const drawn = answers.filter((r) => r.status === 200);
     assert.ok(refused.length >= 1 && drawn.length >= 2, answers.map((r) => r.status).join(","));
@@ -108,15 +127,25 @@ describe("QR images off the event loop (issue 24)", () => {
     const { user, key } = await personalKey();
     const { id } = await pngOf(key, "https://example.com/pages");
     const page = await logIn(user.email);
-    const thumbs = await Promise.all(Array.from({ length: 20 }, (_, i) => page.get(`/library/qr/static/${id}?size=96&v=${i}`)));
-    assert.deepEqual(thumbs.map((r) => r.status), Array(20).fill(200));
-    const pngs = await Promise.all([2043, 2044, 2045, 2046, 2047, 2048].map((size) => page.get(`/library/qr/static/${id}?format=png&size=${size}&download=1`)));
+    const thumbs = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => page.get(`/library/qr/static/${id}?size=96&v=${i}`)),
+    );
+    assert.deepEqual(
+      thumbs.map((r) => r.status),
+      Array(20).fill(200),
+    );
+    const pngs = await Promise.all(
+      [2043, 2044, 2045, 2046, 2047, 2048].map((size) =>
+        page.get(`/library/qr/static/${id}?format=png&size=${size}&download=1`),
+      ),
+    );
     const statuses = pngs.map((r) => r.status);
     assert.ok(statuses.includes(429) && statuses.filter((s) => s === 200).length >= 2, statuses.join(","));
     for (const r of pngs.filter((r) => r.status === 429)) {
       assert.equal(r.headers.get("retry-after"), "1");
       assert.equal(await r.text(), "Too many images at once for this key: try again in a moment\n");
     }
-    for (const r of pngs.filter((r) => r.status === 200)) assert.equal(decodePng(Buffer.from(await r.arrayBuffer())), "https://example.com/pages");
+    for (const r of pngs.filter((r) => r.status === 200))
+      assert.equal(decodePng(Buffer.from(await r.arrayBuffer())), "https://example.com/pages");
   });
 });

@@ -12,8 +12,10 @@ import { http, makeTeam, personalKey } from "../helpers";
 type Dyn = { code: string; name: string; status: string; destination_url: string; style: Record<string, unknown> };
 type Static = { qr_id: string; name: string };
 
-const dynamicList = async (key: string, query = "") => (await http("GET", `/v1/dynqrcodes${query}`, { key })).body as { dynqrcodes: Dyn[]; next_cursor: string | null };
-const staticList = async (key: string) => ((await http("GET", "/v1/qrcodes", { key })).body as { qrcodes: Static[] }).qrcodes;
+const dynamicList = async (key: string, query = "") =>
+  (await http("GET", `/v1/dynqrcodes${query}`, { key })).body as { dynqrcodes: Dyn[]; next_cursor: string | null };
+const staticList = async (key: string) =>
+  ((await http("GET", "/v1/qrcodes", { key })).body as { qrcodes: Static[] }).qrcodes;
 const names = (records: { name: string }[]) => records.map((r) => r.name);
 
 describe("list pages follow every change to the library", () => {
@@ -40,7 +42,10 @@ describe("list pages follow every change to the library", () => {
 
     const actor = await actorFor(user.id, "personal", null);
     await updateItem(actor, { code: one.code, destination_url: "https://example.org/from-the-web" });
-    assert.equal((await dynamicList(key)).dynqrcodes.find((d) => d.code === one.code)!.destination_url, "https://example.org/from-the-web");
+    assert.equal(
+      (await dynamicList(key)).dynqrcodes.find((d) => d.code === one.code)!.destination_url,
+      "https://example.org/from-the-web",
+    );
     await saveStyle(actor, "dynamic", one.code, { foreground: "#112233", background: "#ffffff" });
     assert.equal((await dynamicList(key)).dynqrcodes.find((d) => d.code === one.code)!.style.foreground, "#112233");
 
@@ -65,7 +70,14 @@ describe("list pages follow every change to the library", () => {
     const team = await makeTeam();
     const writer = await team.addWriter();
     const draft = async (name: string) =>
-      ((await http("POST", "/v1/dynqrcodes", { key: writer.key, json: { destination_url: "https://example.com/t", name } })).body as { created: Dyn[] }).created[0];
+      (
+        (
+          await http("POST", "/v1/dynqrcodes", {
+            key: writer.key,
+            json: { destination_url: "https://example.com/t", name },
+          })
+        ).body as { created: Dyn[] }
+      ).created[0];
     assert.deepEqual((await dynamicList(team.adminKey)).dynqrcodes, []);
     const kept = await draft("Kept");
     const dropped = await draft("Dropped");

@@ -39,9 +39,15 @@ before(async () => {
 
 describe("the document's server", () => {
   it("is the absolute /v1 of the origin the document was fetched from, for any name the service is reached by", async () => {
-    assert.deepEqual(doc.servers.map((s) => [s.url, s["x-internal"]]), [[`${BASE_URL}/v1`, false]]);
+    assert.deepEqual(
+      doc.servers.map((s) => [s.url, s["x-internal"]]),
+      [[`${BASE_URL}/v1`, false]],
+    );
     const other = await documentFor("docs.qr-records.test:8443");
-    assert.deepEqual(other.servers.map((s) => s.url), ["http://docs.qr-records.test:8443/v1"]);
+    assert.deepEqual(
+      other.servers.map((s) => s.url),
+      ["http://docs.qr-records.test:8443/v1"],
+    );
     // A Host that is no host name is not echoed.
     assert.deepEqual((await documentFor("bad host/<x>")).servers.length, 1);
     assert.doesNotMatch((await documentFor("bad host/<x>")).servers[0].url, /[<> ]/);
@@ -49,7 +55,8 @@ describe("the document's server", () => {
 });
 
 describe("the document says what the server enforces", () => {
-  const parameter = (path: string, method: string, name: string) => doc.paths[path][method].parameters!.find((p) => p.name === name)!;
+  const parameter = (path: string, method: string, name: string) =>
+    doc.paths[path][method].parameters!.find((p) => p.name === name)!;
 
   it("no schema is named Error (it shadows the language's own in generated clients); ApiError is what errors answer", () => {
     assert.equal(doc.components.schemas.Error, undefined);
@@ -60,22 +67,37 @@ describe("the document says what the server enforces", () => {
   it("granularity is the enum day, hour; another value is refused", async () => {
     assert.deepEqual(parameter("/dynqrcodes/{code}/analytics", "get", "granularity").schema!.enum, ["day", "hour"]);
     const { key } = await personalKey();
-    const code = ((await http("POST", "/v1/dynqrcodes", { key, json: { name: "G", destination_url: "https://example.com/g" } })).body as { created: { code: string }[] }).created[0].code;
+    const code = (
+      (await http("POST", "/v1/dynqrcodes", { key, json: { name: "G", destination_url: "https://example.com/g" } }))
+        .body as { created: { code: string }[] }
+    ).created[0].code;
     const refused = await http("GET", `/v1/dynqrcodes/${code}/analytics?granularity=week`, { key });
     assert.deepEqual([refused.status, refused.body], [400, { error: "granularity must be day or hour" }]);
   });
 
   it("event names are enums: the subscribable ones in endpoints, with webhook.test in deliveries; a name twice is refused", async () => {
-    const body = doc.paths["/webhooks"].post as unknown as { requestBody: { content: { "application/json": { schema: { properties: { events: Schema } } } } } };
+    const body = doc.paths["/webhooks"].post as unknown as {
+      requestBody: { content: { "application/json": { schema: { properties: { events: Schema } } } } };
+    };
     const events = body.requestBody.content["application/json"].schema.properties.events;
     assert.deepEqual((events.items as Schema).enum, [...EVENT_TYPES]);
     assert.equal(events.maxItems, EVENT_TYPES.length);
-    assert.deepEqual(((doc.components.schemas.Webhook.properties as Schema).events as { items: Schema }).items.enum, [...EVENT_TYPES]);
-    assert.deepEqual(((doc.components.schemas.WebhookDelivery.properties as Schema).type as Schema).enum, [...DELIVERED_EVENT_TYPES]);
+    assert.deepEqual(((doc.components.schemas.Webhook.properties as Schema).events as { items: Schema }).items.enum, [
+      ...EVENT_TYPES,
+    ]);
+    assert.deepEqual(((doc.components.schemas.WebhookDelivery.properties as Schema).type as Schema).enum, [
+      ...DELIVERED_EVENT_TYPES,
+    ]);
     assert.ok(DELIVERED_EVENT_TYPES.includes("webhook.test" as never));
     const { key } = await personalKey();
-    const twice = await http("POST", "/v1/webhooks", { key, json: { url: "https://93.184.215.14/h", events: ["scan.created", "scan.created"] } });
-    assert.deepEqual([twice.status, twice.body], [400, { error: `events must name each event once (at most ${EVENT_TYPES.length})` }]);
+    const twice = await http("POST", "/v1/webhooks", {
+      key,
+      json: { url: "https://93.184.215.14/h", events: ["scan.created", "scan.created"] },
+    });
+    assert.deepEqual(
+      [twice.status, twice.body],
+      [400, { error: `events must name each event once (at most ${EVENT_TYPES.length})` }],
+    );
   });
 
   it("Idempotency-Key has no example a form would pre-fill", () => {
@@ -120,28 +142,75 @@ describe("webhook payloads as OpenAPI 3.1 webhooks", () => {
     assert.deepEqual(Object.keys(doc.webhooks).sort(), [...DELIVERED_EVENT_TYPES].sort());
     const team = await makeTeam();
     const writer = await team.addWriter();
-    const hook = (await ok<{ webhook: { webhook_id: string } }>(http("POST", "/v1/webhooks", { key: team.adminKey, json: { url: `${base}/all`, events: [...EVENT_TYPES] } }))).webhook;
+    const hook = (
+      await ok<{ webhook: { webhook_id: string } }>(
+        http("POST", "/v1/webhooks", { key: team.adminKey, json: { url: `${base}/all`, events: [...EVENT_TYPES] } }),
+      )
+    ).webhook;
     const key = team.adminKey;
-    const statics = (await ok<{ created: { qr_id: string }[] }>(http("POST", "/v1/qrcodes", { key, json: { url: "https://example.com/s", name: "S" } }))).created;
+    const statics = (
+      await ok<{ created: { qr_id: string }[] }>(
+        http("POST", "/v1/qrcodes", { key, json: { url: "https://example.com/s", name: "S" } }),
+      )
+    ).created;
     assert.equal((await http("DELETE", `/v1/qrcodes/${statics[0].qr_id}`, { key })).status, 200);
-    const dynamic = (await ok<{ created: { code: string }[] }>(http("POST", "/v1/dynqrcodes", { key, json: { name: "D", destination_url: "https://example.com/d", expires_at: null } }))).created[0];
+    const dynamic = (
+      await ok<{ created: { code: string }[] }>(
+        http("POST", "/v1/dynqrcodes", {
+          key,
+          json: { name: "D", destination_url: "https://example.com/d", expires_at: null },
+        }),
+      )
+    ).created[0];
     // A business key's code is a draft until approved; approved, its short link answers.
     await reviewDrafts(team.admin.id, "approve", [{ kind: "dynamic", id: dynamic.code }]);
-    assert.equal((await http("PATCH", `/v1/dynqrcodes/${dynamic.code}`, { key, json: { name: "D2", utm: { source: "qr" } } })).status, 200);
-    assert.equal((await http("GET", `/q/${dynamic.code}`, { headers: { "user-agent": "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Mobile/15E148 Safari/604.1" } })).status, 302);
-    const drafts = (await ok<{ created: { code: string }[] }>(http("POST", "/v1/dynqrcodes/batch", { key: writer.key, json: { dynqrcodes: [{ destination_url: "https://example.com/y", name: "Y" }, { destination_url: "https://example.com/n", name: "N" }] } }))).created;
+    assert.equal(
+      (await http("PATCH", `/v1/dynqrcodes/${dynamic.code}`, { key, json: { name: "D2", utm: { source: "qr" } } }))
+        .status,
+      200,
+    );
+    assert.equal(
+      (
+        await http("GET", `/q/${dynamic.code}`, {
+          headers: {
+            "user-agent": "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Mobile/15E148 Safari/604.1",
+          },
+        })
+      ).status,
+      302,
+    );
+    const drafts = (
+      await ok<{ created: { code: string }[] }>(
+        http("POST", "/v1/dynqrcodes/batch", {
+          key: writer.key,
+          json: {
+            dynqrcodes: [
+              { destination_url: "https://example.com/y", name: "Y" },
+              { destination_url: "https://example.com/n", name: "N" },
+            ],
+          },
+        }),
+      )
+    ).created;
     await reviewDrafts(team.admin.id, "approve", [{ kind: "dynamic", id: drafts[0].code }]);
     await reviewDrafts(team.admin.id, "reject", [{ kind: "dynamic", id: drafts[1].code }], "Not needed");
     assert.equal((await http("DELETE", `/v1/dynqrcodes/${dynamic.code}`, { key })).status, 200);
     assert.equal((await http("POST", `/v1/webhooks/${hook.webhook_id}/test`, { key })).status, 202);
 
-    await until(() => DELIVERED_EVENT_TYPES.every((type) => received.some((r) => r.type === type)), "a payload of every event type", 30_000);
+    await until(
+      () => DELIVERED_EVENT_TYPES.every((type) => received.some((r) => r.type === type)),
+      "a payload of every event type",
+      30_000,
+    );
     const ajv = new Ajv2020({ strict: false, allErrors: true });
     addFormats(ajv);
     for (const { type, body } of received) {
       const operation = doc.webhooks[type];
       assert.ok(operation, `${type}: no webhook operation in the document`);
-      const validate = ajv.compile({ ...operation.post.requestBody.content["application/json"].schema, components: doc.components });
+      const validate = ajv.compile({
+        ...operation.post.requestBody.content["application/json"].schema,
+        components: doc.components,
+      });
       assert.ok(validate(body), `${type}: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(body)}`);
     }
   });

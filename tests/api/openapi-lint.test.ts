@@ -25,7 +25,11 @@ describe("the served OpenAPI document", () => {
   const quiet = { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true", NO_COLOR: "1" };
 
   it("Redocly CLI (recommended-strict rules): no error, no warning", () => {
-    const run = spawnSync(process.execPath, ["node_modules/@redocly/cli/bin/cli.js", "lint", file, "--extends=recommended-strict", "--max-problems=50"], { encoding: "utf8", env: quiet });
+    const run = spawnSync(
+      process.execPath,
+      ["node_modules/@redocly/cli/bin/cli.js", "lint", file, "--extends=recommended-strict", "--max-problems=50"],
+      { encoding: "utf8", env: quiet },
+    );
     const output = `${run.stdout}\n${run.stderr}`;
     assert.equal(run.status, 0, output);
     assert.match(output, /Your API description is valid/, output);
@@ -33,10 +37,21 @@ describe("the served OpenAPI document", () => {
   });
 
   it("Spectral (spectral:oas and the OWASP ruleset): nothing at any severity", () => {
-    const run = spawnSync(process.execPath, ["node_modules/@stoplight/spectral-cli/dist/index.js", "lint", file, "--ruleset", "tests/api/openapi-lint.spectral.yaml", "--fail-severity=hint"], {
-      encoding: "utf8",
-      env: quiet,
-    });
+    const run = spawnSync(
+      process.execPath,
+      [
+        "node_modules/@stoplight/spectral-cli/dist/index.js",
+        "lint",
+        file,
+        "--ruleset",
+        "tests/api/openapi-lint.spectral.yaml",
+        "--fail-severity=hint",
+      ],
+      {
+        encoding: "utf8",
+        env: quiet,
+      },
+    );
     const output = `${run.stdout}\n${run.stderr}`;
     assert.equal(run.status, 0, output);
     assert.match(output, /No results with a severity of 'hint' or higher found/, output);

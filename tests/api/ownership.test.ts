@@ -20,18 +20,35 @@ describe("ownership hand-over", () => {
 
     // Only the owner hands over, and only to an admin of the team.
     const notOwner = await logIn(freeAdmin.email);
-    await assert.rejects(notOwner("team.makeOwner", { userId: businessAdmin.id }), /Only the team's owner can hand over the team/);
-    await assert.rejects(owner("team.makeOwner", { userId: writer.user.id }), /Only an admin can own the team: make them an admin first/);
-    await assert.rejects(owner("team.makeOwner", { userId: (await makeUser("business")).id }), /No such member in your team/);
+    await assert.rejects(
+      notOwner("team.makeOwner", { userId: businessAdmin.id }),
+      /Only the team's owner can hand over the team/,
+    );
+    await assert.rejects(
+      owner("team.makeOwner", { userId: writer.user.id }),
+      /Only an admin can own the team: make them an admin first/,
+    );
+    await assert.rejects(
+      owner("team.makeOwner", { userId: (await makeUser("business")).id }),
+      /No such member in your team/,
+    );
 
     await owner("team.makeOwner", { userId: businessAdmin.id });
     const overview = (await teamOverview(businessAdmin.id))!;
     assert.equal(overview.team.ownerEmail, businessAdmin.email);
     assert.ok(overview.isOwner);
-    assert.equal(overview.members.find((m) => m.userId === team.admin.id)?.role, "admin", "the former owner stays an admin");
-    for (const key of [team.adminKey, writer.key]) assert.equal((await http("GET", "/v1/dynqrcodes", { key })).status, 200);
+    assert.equal(
+      overview.members.find((m) => m.userId === team.admin.id)?.role,
+      "admin",
+      "the former owner stays an admin",
+    );
+    for (const key of [team.adminKey, writer.key])
+      assert.equal((await http("GET", "/v1/dynqrcodes", { key })).status, 200);
     // The former owner no longer hands it over.
-    await assert.rejects(owner("team.makeOwner", { userId: freeAdmin.id }), /Only the team's owner can hand over the team/);
+    await assert.rejects(
+      owner("team.makeOwner", { userId: freeAdmin.id }),
+      /Only the team's owner can hand over the team/,
+    );
 
     const newOwner = await logIn(businessAdmin.email);
     await newOwner("team.makeOwner", { userId: freeAdmin.id });
@@ -46,7 +63,10 @@ describe("ownership hand-over", () => {
     await setTier(freeAdmin.email, "business");
     assert.equal((await http("GET", "/v1/dynqrcodes", { key: writer.key })).status, 200);
 
-    const changes = await db.activityEntry.findMany({ where: { teamId: team.id, action: "team.owner_changed" }, orderBy: { id: "asc" } });
+    const changes = await db.activityEntry.findMany({
+      where: { teamId: team.id, action: "team.owner_changed" },
+      orderBy: { id: "asc" },
+    });
     assert.deepEqual(
       changes.map((e) => [e.actorId, e.actorLabel, e.target]),
       [
@@ -60,7 +80,9 @@ describe("ownership hand-over", () => {
     const team = await makeTeam();
     const member = await team.addMember("writer");
     const before = (await db.user.findUniqueOrThrow({ where: { id: member.id } })).sessionVersion;
-    await (await logIn(team.admin.email))("team.removeMember", { userId: member.id });
+    await (
+      await logIn(team.admin.email)
+    )("team.removeMember", { userId: member.id });
     assert.equal((await db.user.findUniqueOrThrow({ where: { id: member.id } })).sessionVersion, before + 1);
   });
 });

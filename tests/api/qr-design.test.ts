@@ -16,14 +16,18 @@ import { http, logIn, personalKey } from "../helpers";
 import { decodePng, decodePngZxing, pngSize } from "../qr-decode";
 
 const svgLogo = (svg: string) => `data:image/svg+xml;base64,${Buffer.from(svg).toString("base64")}`;
-const LOGO = svgLogo('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><circle cx="5" cy="5" r="5" fill="#e63946"/><path d="M3 5h4" stroke="#fff"/></svg>');
+const LOGO = svgLogo(
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><circle cx="5" cy="5" r="5" fill="#e63946"/><path d="M3 5h4" stroke="#fff"/></svg>',
+);
 const FRAME = { text: "Scan me", color: "#1a2b3c" };
 const MODULES = ["square", "dot", "rounded"] as const;
 const FINDERS = ["square", "rounded", "dot"] as const;
 const EXTRAS = [{}, { logo: LOGO }, { frame: FRAME }, { logo: LOGO, frame: FRAME }];
 
 /** Every combination: 3 module shapes × 3 finder shapes × (none, logo, frame, both). */
-const DESIGNS = MODULES.flatMap((module_shape) => FINDERS.flatMap((finder_shape) => EXTRAS.map((extra) => ({ module_shape, finder_shape, ...extra }))));
+const DESIGNS = MODULES.flatMap((module_shape) =>
+  FINDERS.flatMap((finder_shape) => EXTRAS.map((extra) => ({ module_shape, finder_shape, ...extra }))),
+);
 
 let browser: Browser;
 let scratch: string;
@@ -59,7 +63,15 @@ describe("QR designs that always scan", () => {
     scratch = mkdtempSync(path.join(tmpdir(), "qr-design-"));
     browser = await chromium.launch({
       executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-      args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"],
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        "--disable-quic",
+      ],
     });
   });
   after(async () => {
@@ -72,13 +84,29 @@ describe("QR designs that always scan", () => {
     // Half static (they encode their url), half dynamic (their short_url), created by batch.
     const statics = DESIGNS.filter((_, i) => i % 2 === 0);
     const dynamics = DESIGNS.filter((_, i) => i % 2 === 1);
-    const s = await http("POST", "/v1/qrcodes/batch", { key, json: { qrcodes: statics.map((style, i) => ({ url: `https://example.com/menu/${i}`, name: `S${i}`, style })) } });
-    const d = await http("POST", "/v1/dynqrcodes/batch", { key, json: { dynqrcodes: dynamics.map((style, i) => ({ destination_url: `https://example.com/d/${i}`, name: `D${i}`, style })) } });
+    const s = await http("POST", "/v1/qrcodes/batch", {
+      key,
+      json: { qrcodes: statics.map((style, i) => ({ url: `https://example.com/menu/${i}`, name: `S${i}`, style })) },
+    });
+    const d = await http("POST", "/v1/dynqrcodes/batch", {
+      key,
+      json: {
+        dynqrcodes: dynamics.map((style, i) => ({
+          destination_url: `https://example.com/d/${i}`,
+          name: `D${i}`,
+          style,
+        })),
+      },
+    });
     assert.equal(s.status, 201, s.text);
     assert.equal(d.status, 201, d.text);
     const records = [
       ...(s.body as Created).created.map((r) => ({ path: `/v1/qrcodes/${r.qr_id}`, text: r.url!, style: r.style })),
-      ...(d.body as Created).created.map((r) => ({ path: `/v1/dynqrcodes/${r.code}`, text: r.short_url!, style: r.style })),
+      ...(d.body as Created).created.map((r) => ({
+        path: `/v1/dynqrcodes/${r.code}`,
+        text: r.short_url!,
+        style: r.style,
+      })),
     ];
     assert.equal(records.length, DESIGNS.length);
     for (const [n, { path: at, text, style }] of records.entries()) {
@@ -97,14 +125,21 @@ describe("QR designs that always scan", () => {
       assert.equal(pdf.headers.get("content-type"), "application/pdf");
       assert.equal(pdf.bytes.subarray(0, 5).toString(), "%PDF-");
       // Vector: the only image a PDF holds is the logo.
-      assert.equal(/\/Subtype \/Image/.test(pdf.bytes.toString("latin1")), "logo" in style, `${what}: images in the PDF`);
+      assert.equal(
+        /\/Subtype \/Image/.test(pdf.bytes.toString("latin1")),
+        "logo" in style,
+        `${what}: images in the PDF`,
+      );
       await readsBack(pdfToPng(pdf.bytes, `p${n}`), text, `PDF via pdftoppm ${what}`);
     }
   });
 
   it("a PDF is size_mm wide (points: mm × 72 / 25.4), a frame makes images taller; size_mm is only for PDFs", async () => {
     const { key } = await personalKey();
-    const created = await http("POST", "/v1/qrcodes", { key, json: { url: "https://example.com/print", name: "Print", style: { frame: FRAME } } });
+    const created = await http("POST", "/v1/qrcodes", {
+      key,
+      json: { url: "https://example.com/print", name: "Print", style: { frame: FRAME } },
+    });
     const id = (created.body as Created).created[0].qr_id;
     for (const mm of [10, 500]) {
       const pdf = await http("GET", `/v1/qrcodes/${id}/image?format=pdf&size_mm=${mm}`, { key });
@@ -140,8 +175,14 @@ describe("QR designs that always scan", () => {
       [{ foreground: "#ffffff", background: "#1a1a2e", finder_color: "#000000" }, "no finder patterns found"],
       [{ margin: 0, frame: FRAME }, "quiet zone too small"],
     ];
-    const lists = async () => [(await http("GET", "/v1/qrcodes", { key })).body, (await http("GET", "/v1/dynqrcodes", { key })).body];
-    const ok = await http("POST", "/v1/dynqrcodes", { key, json: { destination_url: "https://example.com/kept", name: "Kept", style: { module_shape: "dot" } } });
+    const lists = async () => [
+      (await http("GET", "/v1/qrcodes", { key })).body,
+      (await http("GET", "/v1/dynqrcodes", { key })).body,
+    ];
+    const ok = await http("POST", "/v1/dynqrcodes", {
+      key,
+      json: { destination_url: "https://example.com/kept", name: "Kept", style: { module_shape: "dot" } },
+    });
     const code = (ok.body as Created).created[0].code!;
     const listed = await lists();
     for (const [style, reason] of refused) {
@@ -149,12 +190,20 @@ describe("QR designs that always scan", () => {
       const one = await http("POST", "/v1/qrcodes", { key, json: { url: "https://example.com/x", name: "X", style } });
       assert.equal(one.status, 400, JSON.stringify(style));
       assert.deepEqual(one.body, { error });
-      const dyn = await http("POST", "/v1/dynqrcodes", { key, json: { destination_url: "https://example.com/x", name: "X", style } });
+      const dyn = await http("POST", "/v1/dynqrcodes", {
+        key,
+        json: { destination_url: "https://example.com/x", name: "X", style },
+      });
       assert.deepEqual([dyn.status, dyn.body], [400, { error }]);
       // A batch lists the refused item by index; its good neighbour is not created either.
       const batch = await http("POST", "/v1/dynqrcodes/batch", {
         key,
-        json: { dynqrcodes: [{ destination_url: "https://example.com/a", name: "A", style: { finder_shape: "dot" } }, { destination_url: "https://example.com/b", name: "B", style }] },
+        json: {
+          dynqrcodes: [
+            { destination_url: "https://example.com/a", name: "A", style: { finder_shape: "dot" } },
+            { destination_url: "https://example.com/b", name: "B", style },
+          ],
+        },
       });
       assert.deepEqual([batch.status, batch.body], [400, { errors: [{ index: 1, error }] }]);
       const patch = await http("PATCH", `/v1/dynqrcodes/${code}`, { key, json: { style } });
@@ -162,7 +211,10 @@ describe("QR designs that always scan", () => {
     }
     assert.deepEqual(await lists(), listed, "nothing stored, nothing changed");
     // A good PATCH changes the style, and the image follows it.
-    const patched = await http("PATCH", `/v1/dynqrcodes/${code}`, { key, json: { style: { finder_shape: "rounded", frame: FRAME } } });
+    const patched = await http("PATCH", `/v1/dynqrcodes/${code}`, {
+      key,
+      json: { style: { finder_shape: "rounded", frame: FRAME } },
+    });
     assert.equal(patched.status, 200, patched.text);
     assert.deepEqual((patched.body as { style: object }).style, { finder_shape: "rounded", frame: FRAME });
     const png = await http("GET", `/v1/dynqrcodes/${code}/image?format=png&size=300`, { key });
@@ -182,28 +234,67 @@ describe("QR designs that always scan", () => {
       return `data:image/png;base64,${header.toString("base64")}`;
     };
     const unsafe: [string, string][] = [
-      [svgLogo('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script><circle r="5"/></svg>'), "style.logo: an SVG logo must not contain a script"],
-      [svgLogo('<svg xmlns="http://www.w3.org/2000/svg"><circle r="5" onload="alert(1)"/></svg>'), "style.logo: an SVG logo must not contain an event handler"],
-      [svgLogo('<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"><image xlink:href="https://evil.example/x.png"/></svg>'), "style.logo: an SVG logo must not contain an external reference"],
-      [svgLogo('<svg xmlns="http://www.w3.org/2000/svg"><rect style="fill:url(https://evil.example/p)"/></svg>'), "style.logo: an SVG logo must not contain an external reference"],
-      [svgLogo('<svg xmlns="http://www.w3.org/2000/svg"><foreignObject><p>x</p></foreignObject></svg>'), "style.logo: an SVG logo must not contain a foreignObject"],
-      [svgLogo('<svg xmlns="http://www.w3.org/2000/svg"><a><set attributeName="href" to="https://evil.example/"/></a></svg>'), "style.logo: an SVG logo must not contain an animation"],
+      [
+        svgLogo('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script><circle r="5"/></svg>'),
+        "style.logo: an SVG logo must not contain a script",
+      ],
+      [
+        svgLogo('<svg xmlns="http://www.w3.org/2000/svg"><circle r="5" onload="alert(1)"/></svg>'),
+        "style.logo: an SVG logo must not contain an event handler",
+      ],
+      [
+        svgLogo(
+          '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"><image xlink:href="https://evil.example/x.png"/></svg>',
+        ),
+        "style.logo: an SVG logo must not contain an external reference",
+      ],
+      [
+        svgLogo('<svg xmlns="http://www.w3.org/2000/svg"><rect style="fill:url(https://evil.example/p)"/></svg>'),
+        "style.logo: an SVG logo must not contain an external reference",
+      ],
+      [
+        svgLogo('<svg xmlns="http://www.w3.org/2000/svg"><foreignObject><p>x</p></foreignObject></svg>'),
+        "style.logo: an SVG logo must not contain a foreignObject",
+      ],
+      [
+        svgLogo(
+          '<svg xmlns="http://www.w3.org/2000/svg"><a><set attributeName="href" to="https://evil.example/"/></a></svg>',
+        ),
+        "style.logo: an SVG logo must not contain an animation",
+      ],
       [png(100_000, 100_000), "style.logo: a PNG logo must be at most 2048×2048 pixels"],
-      ["data:image/gif;base64,R0lGODlhAQABAAAAACw=", "style.logo must be a data:image/png;base64, or data:image/svg+xml;base64, URL"],
-      [svgLogo(`<svg xmlns="http://www.w3.org/2000/svg"><desc>${"x".repeat(50_000)}</desc></svg>`), "style.logo must be at most 64 KiB"],
+      [
+        "data:image/gif;base64,R0lGODlhAQABAAAAACw=",
+        "style.logo must be a data:image/png;base64, or data:image/svg+xml;base64, URL",
+      ],
+      [
+        svgLogo(`<svg xmlns="http://www.w3.org/2000/svg"><desc>${"x".repeat(50_000)}</desc></svg>`),
+        "style.logo must be at most 64 KiB",
+      ],
     ];
     const page = await logIn(user.email);
     await page("library.create", { scope: "personal", kind: "static", name: "Mine", url: "https://example.com/mine" });
     const listed = (await http("GET", "/v1/qrcodes", { key })).body;
     const [item] = (listed as { qrcodes: { qr_id: string }[] }).qrcodes;
     for (const [logo, error] of unsafe) {
-      const r = await http("POST", "/v1/qrcodes", { key, json: { url: "https://example.com/x", name: "X", style: { logo } } });
+      const r = await http("POST", "/v1/qrcodes", {
+        key,
+        json: { url: "https://example.com/x", name: "X", style: { logo } },
+      });
       assert.deepEqual([r.status, r.body], [400, { error }]);
       // The editor's preview does not draw it, and its save refuses it.
-      const preview = (await page("library.previewStyle", { scope: "personal", kind: "static", id: item.qr_id, style: { logo } })) as { svg: string | null; problem: string };
+      const preview = (await page("library.previewStyle", {
+        scope: "personal",
+        kind: "static",
+        id: item.qr_id,
+        style: { logo },
+      })) as { svg: string | null; problem: string };
       assert.equal(preview.svg, null);
       assert.equal(preview.problem.toLowerCase(), error.toLowerCase());
-      await assert.rejects(page("library.saveStyle", { scope: "personal", kind: "static", id: item.qr_id, style: { logo } }), (e: Error) => e.message.toLowerCase().includes(error.toLowerCase()));
+      await assert.rejects(
+        page("library.saveStyle", { scope: "personal", kind: "static", id: item.qr_id, style: { logo } }),
+        (e: Error) => e.message.toLowerCase().includes(error.toLowerCase()),
+      );
     }
     assert.deepEqual((await http("GET", "/v1/qrcodes", { key })).body, listed, "nothing stored");
   });
@@ -211,18 +302,34 @@ describe("QR designs that always scan", () => {
   it("the page's editor: the preview and check say whether a design scans; a save runs the same check", async () => {
     const { user, key } = await personalKey();
     const page = await logIn(user.email);
-    await page("library.create", { scope: "personal", kind: "dynamic", name: "Poster", url: "https://example.com/poster" });
-    const dyn = (await http("GET", "/v1/dynqrcodes", { key })).body as { dynqrcodes: { code: string; short_url: string }[] };
+    await page("library.create", {
+      scope: "personal",
+      kind: "dynamic",
+      name: "Poster",
+      url: "https://example.com/poster",
+    });
+    const dyn = (await http("GET", "/v1/dynqrcodes", { key })).body as {
+      dynqrcodes: { code: string; short_url: string }[];
+    };
     const { code, short_url } = dyn.dynqrcodes[0];
     const at = { scope: "personal", kind: "dynamic", id: code };
     const good = { module_shape: "rounded", finder_shape: "dot", finder_color: "#e63946", logo: LOGO, frame: FRAME };
-    const preview = (await page("library.previewStyle", { ...at, style: good })) as { svg: string; problem: string | null };
+    const preview = (await page("library.previewStyle", { ...at, style: good })) as {
+      svg: string;
+      problem: string | null;
+    };
     assert.equal(preview.problem, null);
     await readsBack(await photographSvg(preview.svg), short_url, "preview");
-    const bad = (await page("library.previewStyle", { ...at, style: { ...good, logo_size: 40 } })) as { svg: string; problem: string };
+    const bad = (await page("library.previewStyle", { ...at, style: { ...good, logo_size: 40 } })) as {
+      svg: string;
+      problem: string;
+    };
     assert.equal(bad.problem, "style makes the code unreadable: logo covers too much of the code");
     assert.ok(bad.svg.startsWith("<svg"), "an unreadable design is still previewed");
-    await assert.rejects(page("library.saveStyle", { ...at, style: { ...good, logo_size: 40 } }), /logo covers too much of the code/i);
+    await assert.rejects(
+      page("library.saveStyle", { ...at, style: { ...good, logo_size: 40 } }),
+      /logo covers too much of the code/i,
+    );
     await page("library.saveStyle", { ...at, style: good });
     const saved = await http("GET", `/v1/dynqrcodes/${code}/image?format=svg&size=192`, { key });
     // The preview is the saved image: the same renderer, the same drawing.
@@ -231,7 +338,11 @@ describe("QR designs that always scan", () => {
 
   it("a batch of 50 styled codes (logo, frame, shapes) answers within 2 s", async () => {
     const { key } = await personalKey();
-    const items = Array.from({ length: 50 }, (_, i) => ({ destination_url: `https://example.com/many/${i}`, name: `M${i}`, style: DESIGNS[i % DESIGNS.length] }));
+    const items = Array.from({ length: 50 }, (_, i) => ({
+      destination_url: `https://example.com/many/${i}`,
+      name: `M${i}`,
+      style: DESIGNS[i % DESIGNS.length],
+    }));
     const started = performance.now();
     const r = await http("POST", "/v1/dynqrcodes/batch", { key, json: { dynqrcodes: items } });
     const ms = performance.now() - started;

@@ -7,9 +7,15 @@ import { BASE_URL, http, makeTeam, personalKey, prepareBurst } from "../helpers"
 
 /** n GET /v1/qrcodes at once with one key (see `prepareBurst`); `fire()` sends them. */
 const burstOf = async (key: string, n: number) => {
-  const prepared = await prepareBurst(Array.from({ length: n }, () => ({ url: `${BASE_URL}/v1/qrcodes`, headers: { "x-api-key": key } })));
+  const prepared = await prepareBurst(
+    Array.from({ length: n }, () => ({ url: `${BASE_URL}/v1/qrcodes`, headers: { "x-api-key": key } })),
+  );
   return async () =>
-    (await prepared.fire()).map((r) => ({ status: r.status, header: (name: string) => r.headers[name] as string | undefined, body: JSON.parse(r.body) as unknown }));
+    (await prepared.fire()).map((r) => ({
+      status: r.status,
+      header: (name: string) => r.headers[name] as string | undefined,
+      body: JSON.parse(r.body) as unknown,
+    }));
 };
 const count = (replies: { status: number }[], status: number) => replies.filter((r) => r.status === status).length;
 
@@ -19,16 +25,22 @@ const count = (replies: { status: number }[], status: number) => replies.filter(
  * once on two cores) the last requests can be checked hundreds of milliseconds after the first,
  * and `refilled(ms)` says how many tokens the rule adds in that time.
  */
-async function timed(fire: () => Promise<{ status: number; header: (name: string) => string | undefined; body: unknown }[]>) {
+async function timed(
+  fire: () => Promise<{ status: number; header: (name: string) => string | undefined; body: unknown }[]>,
+) {
   const started = Date.now();
   const replies = await fire();
   return { replies, ms: Date.now() - started };
 }
-const refilled = (scope: "personal" | "business", ms: number) => Math.floor((ms / 1000) * keyRule(scope).refillPerSecond);
+const refilled = (scope: "personal" | "business", ms: number) =>
+  Math.floor((ms / 1000) * keyRule(scope).refillPerSecond);
 /** Between `least` and `most` replies of `status`, with the counts in the message. */
 function between(replies: { status: number }[], least: number, most: number, what: string) {
   const ok = count(replies, 200);
-  assert.ok(ok >= least && ok <= most, `${what}: ${ok} passed, expected ${least === most ? least : `${least} to ${most}`}`);
+  assert.ok(
+    ok >= least && ok <= most,
+    `${what}: ${ok} passed, expected ${least === most ? least : `${least} to ${most}`}`,
+  );
   assert.equal(count(replies, 429), replies.length - ok);
 }
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -49,7 +61,12 @@ describe("rate limits", () => {
     await sleep(sentAt + 1100 - Date.now());
     const { replies: second, ms: secondMs } = await timed(secondBurst);
     // Fewer when the first burst's last tokens were taken late, more when this one is answered slowly.
-    between(second, 5 - Math.ceil((ms / 1000) * keyRule("personal").refillPerSecond), 5 + refilled("personal", secondMs), `10 more 1.1 s later, answered in ${secondMs} ms`);
+    between(
+      second,
+      5 - Math.ceil((ms / 1000) * keyRule("personal").refillPerSecond),
+      5 + refilled("personal", secondMs),
+      `10 more 1.1 s later, answered in ${secondMs} ms`,
+    );
   });
 
   it("business: 50 at once → exactly 20 pass", async () => {

@@ -54,8 +54,10 @@ describe("the short address", () => {
 describe("scan recording", () => {
   it("device, OS and browser from real user agents; bots and HEAD not counted", async () => {
     const { code, id } = await dynamicCode();
-    for (const ua of Object.values(UA)) assert.equal((await http("GET", `/q/${code}`, { headers: { "user-agent": ua } })).status, 302);
-    for (const ua of BOTS) assert.equal((await http("GET", `/q/${code}`, { headers: { "user-agent": ua } })).status, 302, ua);
+    for (const ua of Object.values(UA))
+      assert.equal((await http("GET", `/q/${code}`, { headers: { "user-agent": ua } })).status, 302);
+    for (const ua of BOTS)
+      assert.equal((await http("GET", `/q/${code}`, { headers: { "user-agent": ua } })).status, 302, ua);
     await http("HEAD", `/q/${code}`, { headers: { "user-agent": UA.iphone } });
     const rows = await scansOf(id, 5);
     await new Promise((r) => setTimeout(r, 500)); // anything miscounted would have arrived by now
@@ -79,7 +81,10 @@ describe("scan recording", () => {
     await http("GET", `/q/${code}`, { headers: { "user-agent": UA.android, "cf-ipcountry": "de" } });
     await http("GET", `/q/${code}`, { headers: { "user-agent": UA.edge, "x-vercel-ip-country": "FR" } });
     const rows = await scansOf(id, 2);
-    assert.deepEqual(rows.map((r) => r.country), ["DE", "ZZ"]);
+    assert.deepEqual(
+      rows.map((r) => r.country),
+      ["DE", "ZZ"],
+    );
     const dump = JSON.stringify(await db.scanEvent.findMany({ where: { dynamicCodeId: id } }));
     assert.ok(!dump.includes("127.0.0.1") && !dump.includes("::1"), "no raw address");
     assert.ok(rows.every((r) => /^[0-9a-f]{32}$/.test(r.visitorHash)));
@@ -91,7 +96,10 @@ describe("scan recording", () => {
     await http("GET", `/q/${code}`, { headers: { "user-agent": UA.iphone } });
     await http("GET", `/q/${code}`, { headers: { "user-agent": UA.firefox } });
     const rows = await scansOf(id, 3);
-    assert.deepEqual(rows.map((r) => r.unique), [true, false, true]);
+    assert.deepEqual(
+      rows.map((r) => r.unique),
+      [true, false, true],
+    );
     assert.equal(rows[0].visitorHash, rows[1].visitorHash);
     assert.notEqual(rows[0].visitorHash, rows[2].visitorHash);
   });
@@ -99,16 +107,26 @@ describe("scan recording", () => {
   it("the same visitor the next UTC day is unique again", async () => {
     const { id } = await dynamicCode();
     const visit = (at: string) =>
-      newScan({ dynamicCodeId: id, scannedAt: Date.parse(at), destinationUrl: "https://example.com/landing", userAgent: UA.iphone, address: "203.0.113.7", countryHeader: null });
+      newScan({
+        dynamicCodeId: id,
+        scannedAt: Date.parse(at),
+        destinationUrl: "https://example.com/landing",
+        userAgent: UA.iphone,
+        address: "203.0.113.7",
+        countryHeader: null,
+      });
     await writeScans([visit("2026-03-01T09:00:00Z"), visit("2026-03-01T23:59:59Z")]);
     await writeScans([visit("2026-03-02T00:00:01Z"), visit("2026-03-02T12:00:00Z")]);
     const rows = await db.scanEvent.findMany({ where: { dynamicCodeId: id }, orderBy: { scannedAt: "asc" } });
-    assert.deepEqual(rows.map((r) => [r.day, r.unique]), [
-      ["2026-03-01", true],
-      ["2026-03-01", false],
-      ["2026-03-02", true],
-      ["2026-03-02", false],
-    ]);
+    assert.deepEqual(
+      rows.map((r) => [r.day, r.unique]),
+      [
+        ["2026-03-01", true],
+        ["2026-03-01", false],
+        ["2026-03-02", true],
+        ["2026-03-02", false],
+      ],
+    );
   });
 
   it("an X-Forwarded-For sent by the client is not believed (TRUST_PROXY unset)", async () => {
@@ -116,7 +134,13 @@ describe("scan recording", () => {
     await http("GET", `/q/${code}`, { headers: { "user-agent": UA.edge, "x-forwarded-for": "8.8.8.8" } });
     await http("GET", `/q/${code}`, { headers: { "user-agent": UA.edge, "x-forwarded-for": "81.2.69.142" } });
     const rows = await scansOf(id, 2);
-    assert.deepEqual(rows.map((r) => [r.country, r.unique]), [["ZZ", true], ["ZZ", false]]);
+    assert.deepEqual(
+      rows.map((r) => [r.country, r.unique]),
+      [
+        ["ZZ", true],
+        ["ZZ", false],
+      ],
+    );
     assert.equal(rows[0].visitorHash, rows[1].visitorHash);
   });
 
@@ -132,7 +156,9 @@ describe("scan recording", () => {
 
   it("the same visitor scanning 50 times at once → 1 unique", async () => {
     const { code, id } = await dynamicCode();
-    const replies = await Promise.all(Array.from({ length: 50 }, () => http("GET", `/q/${code}`, { headers: { "user-agent": UA.android } })));
+    const replies = await Promise.all(
+      Array.from({ length: 50 }, () => http("GET", `/q/${code}`, { headers: { "user-agent": UA.android } })),
+    );
     assert.ok(replies.every((r) => r.status === 302));
     const rows = await scansOf(id, 50);
     assert.equal(rows.length, 50);
@@ -145,7 +171,10 @@ describe("scan recording", () => {
     const deadline = Date.now() + 10_000;
     let total = "";
     while (Date.now() < deadline) {
-      const [header, row] = (await http("GET", "/v1/dynqrcodes/export", { key })).text.trim().split("\r\n").map((line) => line.split(","));
+      const [header, row] = (await http("GET", "/v1/dynqrcodes/export", { key })).text
+        .trim()
+        .split("\r\n")
+        .map((line) => line.split(","));
       total = row[header.indexOf("total_scans")];
       if (total === "3") break;
       await new Promise((r) => setTimeout(r, 100));

@@ -22,19 +22,27 @@ type Dyn = {
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 async function create(key: string, rules: object, destination = "https://example.com/landing"): Promise<Dyn> {
-  const r = await http("POST", "/v1/dynqrcodes", { key, json: { destination_url: destination, name: "Rules", ...rules } });
+  const r = await http("POST", "/v1/dynqrcodes", {
+    key,
+    json: { destination_url: destination, name: "Rules", ...rules },
+  });
   assert.equal(r.status, 201, r.text);
   return (r.body as { created: Dyn[] }).created[0];
 }
 
 /** Where the short link sends this scanner (the status when it is no redirect). */
 async function scan(code: string, userAgent: string, country?: string): Promise<string | number> {
-  const r = await http("GET", `/q/${code}`, { headers: { "user-agent": userAgent, ...(country ? { "cf-ipcountry": country } : {}) } });
+  const r = await http("GET", `/q/${code}`, {
+    headers: { "user-agent": userAgent, ...(country ? { "cf-ipcountry": country } : {}) },
+  });
   return r.status === 302 ? r.headers.get("location")! : r.status;
 }
 
 const post = (code: string, password: string, userAgent = UA.iphone) =>
-  http("POST", `/q/${code}`, { body: new URLSearchParams({ password }).toString(), headers: { "content-type": "application/x-www-form-urlencoded", "user-agent": userAgent } });
+  http("POST", `/q/${code}`, {
+    body: new URLSearchParams({ password }).toString(),
+    headers: { "content-type": "application/x-www-form-urlencoded", "user-agent": userAgent },
+  });
 
 const TARGETS = [
   { url: "https://apps.apple.com/app/id1", os: "iOS", device: "mobile" },
@@ -48,7 +56,13 @@ describe("rules on the record", () => {
   it("create echoes every rule; the password never; list and export show them (JSON columns)", async () => {
     const { key } = await personalKey();
     const expires = nowSeconds() + 86_400;
-    const rec = await create(key, { expires_at: expires, expired_url: "https://example.com/over", targets: TARGETS, utm: { source: "qr", campaign: "spring" }, password: "staff-only" });
+    const rec = await create(key, {
+      expires_at: expires,
+      expired_url: "https://example.com/over",
+      targets: TARGETS,
+      utm: { source: "qr", campaign: "spring" },
+      password: "staff-only",
+    });
     assert.equal(rec.expires_at, expires);
     assert.equal(rec.expired_url, "https://example.com/over");
     assert.deepEqual(rec.targets, TARGETS);
@@ -58,7 +72,8 @@ describe("rules on the record", () => {
     const list = await http("GET", "/v1/dynqrcodes", { key });
     assert.deepEqual((list.body as { dynqrcodes: Dyn[] }).dynqrcodes[0], rec);
     const exported = await http("GET", "/v1/dynqrcodes/export", { key });
-    for (const text of [JSON.stringify(rec), list.text, exported.text]) assert.ok(!text.includes("staff-only") && !text.includes("scrypt"));
+    for (const text of [JSON.stringify(rec), list.text, exported.text])
+      assert.ok(!text.includes("staff-only") && !text.includes("scrypt"));
     const row = (parse(exported.text, { columns: true }) as Record<string, string>[])[0];
     assert.equal(row.expires_at, new Date(expires * 1000).toISOString().replace(".000Z", "Z"));
     assert.equal(row.expired_url, "https://example.com/over");
@@ -73,13 +88,25 @@ describe("rules on the record", () => {
   it("PATCH sets each rule, and null clears each", async () => {
     const { key } = await personalKey();
     const rec = await create(key, {});
-    assert.deepEqual([rec.expires_at, rec.expired_url, rec.targets, rec.utm, rec.password_protected], [null, null, null, null, false]);
+    assert.deepEqual(
+      [rec.expires_at, rec.expired_url, rec.targets, rec.utm, rec.password_protected],
+      [null, null, null, null, false],
+    );
     const set = await http("PATCH", `/v1/dynqrcodes/${rec.code}`, {
       key,
-      json: { expires_at: nowSeconds() + 60, expired_url: "https://example.com/over", targets: [TARGETS[1]], utm: { medium: "print" }, password: "open sesame" },
+      json: {
+        expires_at: nowSeconds() + 60,
+        expired_url: "https://example.com/over",
+        targets: [TARGETS[1]],
+        utm: { medium: "print" },
+        password: "open sesame",
+      },
     });
     assert.equal(set.status, 200, set.text);
-    assert.deepEqual([(set.body as Dyn).targets, (set.body as Dyn).utm, (set.body as Dyn).password_protected], [[TARGETS[1]], { medium: "print" }, true]);
+    assert.deepEqual(
+      [(set.body as Dyn).targets, (set.body as Dyn).utm, (set.body as Dyn).password_protected],
+      [[TARGETS[1]], { medium: "print" }, true],
+    );
     assert.equal((await http("GET", `/q/${rec.code}`)).status, 200); // the form
     for (const field of ["expires_at", "expired_url", "targets", "utm", "password"]) {
       const r = await http("PATCH", `/v1/dynqrcodes/${rec.code}`, { key, json: { [field]: null } });
@@ -93,11 +120,33 @@ describe("rules on the record", () => {
 
   it("a batch with an invalid rule at index 3 creates nothing and names index 3", async () => {
     const { key } = await personalKey();
-    const ok = (i: number) => ({ destination_url: `https://example.com/${i}`, name: `B${i}`, targets: [{ url: "https://example.com/ios", os: "iOS" }] });
-    const items = [ok(0), ok(1), ok(2), { ...ok(3), targets: [{ url: "https://example.com/a", os: "iOS" }, { url: "https://example.com/b", os: "Symbian" }] }];
+    const ok = (i: number) => ({
+      destination_url: `https://example.com/${i}`,
+      name: `B${i}`,
+      targets: [{ url: "https://example.com/ios", os: "iOS" }],
+    });
+    const items = [
+      ok(0),
+      ok(1),
+      ok(2),
+      {
+        ...ok(3),
+        targets: [
+          { url: "https://example.com/a", os: "iOS" },
+          { url: "https://example.com/b", os: "Symbian" },
+        ],
+      },
+    ];
     const r = await http("POST", "/v1/dynqrcodes/batch", { key, json: { dynqrcodes: items } });
     assert.equal(r.status, 400);
-    assert.deepEqual(r.body, { errors: [{ index: 3, error: "targets[1].os must be one of iOS, Android, Windows, Mac OS, Linux, Chromium OS, HarmonyOS, Ubuntu" }] });
+    assert.deepEqual(r.body, {
+      errors: [
+        {
+          index: 3,
+          error: "targets[1].os must be one of iOS, Android, Windows, Mac OS, Linux, Chromium OS, HarmonyOS, Ubuntu",
+        },
+      ],
+    });
     assert.deepEqual((await http("GET", "/v1/dynqrcodes", { key })).body, { dynqrcodes: [], next_cursor: null });
   });
 
@@ -108,11 +157,23 @@ describe("rules on the record", () => {
       [{ targets: Array.from({ length: 21 }, () => ({ url, os: "iOS" })) }, "targets holds at most 20 rules"],
       [{ targets: [{ os: "iOS" }] }, "targets[0].url is required"],
       [{ targets: [{ url }] }, "targets[0] needs at least one of os, device, country"],
-      [{ targets: [{ url: "javascript:alert(1)", os: "iOS" }] }, "targets[0].url must be an absolute http or https URL"],
-      [{ targets: [{ url: `${BASE_URL}/q/abcdefgh`, os: "iOS" }] }, "targets[0].url must not point to this service's own /q/ short links"],
+      [
+        { targets: [{ url: "javascript:alert(1)", os: "iOS" }] },
+        "targets[0].url must be an absolute http or https URL",
+      ],
+      [
+        { targets: [{ url: `${BASE_URL}/q/abcdefgh`, os: "iOS" }] },
+        "targets[0].url must not point to this service's own /q/ short links",
+      ],
       [{ targets: [{ url, device: "phone" }] }, "targets[0].device must be one of mobile, tablet, desktop, other"],
-      [{ targets: [{ url, country: "de" }] }, "targets[0].country must be an ISO 3166-1 alpha-2 country code such as DE"],
-      [{ targets: [{ url, country: "ZZ" }] }, "targets[0].country must be an ISO 3166-1 alpha-2 country code such as DE"],
+      [
+        { targets: [{ url, country: "de" }] },
+        "targets[0].country must be an ISO 3166-1 alpha-2 country code such as DE",
+      ],
+      [
+        { targets: [{ url, country: "ZZ" }] },
+        "targets[0].country must be an ISO 3166-1 alpha-2 country code such as DE",
+      ],
       [{ targets: [{ url, os: "iOS", weight: 2 }] }, "targets[0] has an unknown field: weight"],
       [{ targets: "iOS" }, "targets must be an array of rules, or null"],
       [{ expires_at: nowSeconds() - 10 }, "expires_at must be in the future"],
@@ -160,7 +221,16 @@ describe("the short link applies the rules", () => {
     const rows = await scansOf((await db.dynamicCode.findUniqueOrThrow({ where: { code: rec.code } })).id, 8);
     assert.deepEqual(
       rows.map((r) => r.destinationUrl),
-      [TARGETS[0].url, TARGETS[0].url, TARGETS[1].url, TARGETS[2].url, TARGETS[3].url, TARGETS[4].url, "https://example.com/landing", "https://example.com/landing"],
+      [
+        TARGETS[0].url,
+        TARGETS[0].url,
+        TARGETS[1].url,
+        TARGETS[2].url,
+        TARGETS[3].url,
+        TARGETS[4].url,
+        "https://example.com/landing",
+        "https://example.com/landing",
+      ],
     );
   });
 
@@ -168,11 +238,26 @@ describe("the short link applies the rules", () => {
     const { key } = await personalKey();
     const utm = { source: "qr", medium: "print", campaign: "spring sale & more" };
     const cases: [string, string][] = [
-      ["https://example.com/landing", "https://example.com/landing?utm_source=qr&utm_medium=print&utm_campaign=spring%20sale%20%26%20more"],
-      ["https://example.com/p?utm_source=newsletter&a=1", "https://example.com/p?utm_source=newsletter&a=1&utm_medium=print&utm_campaign=spring%20sale%20%26%20more"],
-      ["https://example.com/p?q=caf%C3%A9+cr%C3%A8me&x=%2F#section-2", "https://example.com/p?q=caf%C3%A9+cr%C3%A8me&x=%2F&utm_source=qr&utm_medium=print&utm_campaign=spring%20sale%20%26%20more#section-2"],
-      ["https://example.com/#/app/route?x=1", "https://example.com/?utm_source=qr&utm_medium=print&utm_campaign=spring%20sale%20%26%20more#/app/route?x=1"],
-      ["https://example.com/p?", "https://example.com/p?utm_source=qr&utm_medium=print&utm_campaign=spring%20sale%20%26%20more"],
+      [
+        "https://example.com/landing",
+        "https://example.com/landing?utm_source=qr&utm_medium=print&utm_campaign=spring%20sale%20%26%20more",
+      ],
+      [
+        "https://example.com/p?utm_source=newsletter&a=1",
+        "https://example.com/p?utm_source=newsletter&a=1&utm_medium=print&utm_campaign=spring%20sale%20%26%20more",
+      ],
+      [
+        "https://example.com/p?q=caf%C3%A9+cr%C3%A8me&x=%2F#section-2",
+        "https://example.com/p?q=caf%C3%A9+cr%C3%A8me&x=%2F&utm_source=qr&utm_medium=print&utm_campaign=spring%20sale%20%26%20more#section-2",
+      ],
+      [
+        "https://example.com/#/app/route?x=1",
+        "https://example.com/?utm_source=qr&utm_medium=print&utm_campaign=spring%20sale%20%26%20more#/app/route?x=1",
+      ],
+      [
+        "https://example.com/p?",
+        "https://example.com/p?utm_source=qr&utm_medium=print&utm_campaign=spring%20sale%20%26%20more",
+      ],
     ];
     for (const [destination, expected] of cases) {
       const rec = await create(key, { utm }, destination);
@@ -180,32 +265,58 @@ describe("the short link applies the rules", () => {
       assert.equal(location, expected);
       assert.doesNotThrow(() => new URL(location as string));
     }
-    const targeted = await create(key, { utm: { source: "qr" }, targets: [{ url: "https://play.google.com/store/apps/details?id=x&utm_source=play", os: "Android" }] });
-    assert.equal(await scan(targeted.code, UA.android), "https://play.google.com/store/apps/details?id=x&utm_source=play");
+    const targeted = await create(key, {
+      utm: { source: "qr" },
+      targets: [{ url: "https://play.google.com/store/apps/details?id=x&utm_source=play", os: "Android" }],
+    });
+    assert.equal(
+      await scan(targeted.code, UA.android),
+      "https://play.google.com/store/apps/details?id=x&utm_source=play",
+    );
     assert.equal(await scan(targeted.code, UA.iphone), "https://example.com/landing?utm_source=qr");
   });
 
   it("an expired code: 410 page, or 302 to expired_url; neither is a scan", async () => {
     const { key } = await personalKey();
     const plain = await create(key, { expires_at: nowSeconds() + 3600 });
-    const redirected = await create(key, { expires_at: nowSeconds() + 3600, expired_url: "https://example.com/over", targets: TARGETS, utm: { source: "qr" } });
+    const redirected = await create(key, {
+      expires_at: nowSeconds() + 3600,
+      expired_url: "https://example.com/over",
+      targets: TARGETS,
+      utm: { source: "qr" },
+    });
     assert.equal(await scan(plain.code, UA.iphone), "https://example.com/landing");
     // Ended now by PATCH (a PATCH may set a past time).
-    for (const rec of [plain, redirected]) assert.equal((await http("PATCH", `/v1/dynqrcodes/${rec.code}`, { key, json: { expires_at: nowSeconds() - 1 } })).status, 200);
+    for (const rec of [plain, redirected])
+      assert.equal(
+        (await http("PATCH", `/v1/dynqrcodes/${rec.code}`, { key, json: { expires_at: nowSeconds() - 1 } })).status,
+        200,
+      );
     const gone = await http("GET", `/q/${plain.code}`, { headers: { "user-agent": UA.iphone } });
     assert.equal(gone.status, 410);
     assert.match(gone.text, /This QR code has expired/);
     assert.equal(await scan(redirected.code, UA.iphone), "https://example.com/over");
     await new Promise((r) => setTimeout(r, 600)); // a counted scan would be written by now
-    const ids = await db.dynamicCode.findMany({ where: { code: { in: [plain.code, redirected.code] } }, select: { id: true } });
-    assert.equal(await db.scanEvent.count({ where: { dynamicCodeId: { in: ids.map((i) => i.id) } } }), 1, "only the scan before expiry");
+    const ids = await db.dynamicCode.findMany({
+      where: { code: { in: [plain.code, redirected.code] } },
+      select: { id: true },
+    });
+    assert.equal(
+      await db.scanEvent.count({ where: { dynamicCodeId: { in: ids.map((i) => i.id) } } }),
+      1,
+      "only the scan before expiry",
+    );
   });
 });
 
 describe("a password-protected code", () => {
   it("form, 401 on a wrong password, 302 and one scan on the right one; bots get the form and are not counted", async () => {
     const { key } = await personalKey();
-    const rec = await create(key, { password: "open sesame", targets: [{ url: "https://example.com/android", os: "Android" }], utm: { source: "qr" } });
+    const rec = await create(key, {
+      password: "open sesame",
+      targets: [{ url: "https://example.com/android", os: "Android" }],
+      utm: { source: "qr" },
+    });
     const form = await http("GET", `/q/${rec.code}`, { headers: { "user-agent": UA.iphone } });
     assert.equal(form.status, 200);
     assert.match(form.text, /<form method="post" action="\/q\/[0-9A-Za-z]{8}">/);
@@ -214,7 +325,8 @@ describe("a password-protected code", () => {
     assert.match(form.text, /name="viewport" content="width=device-width/);
     assert.ok(!/<script/i.test(form.text), "works without JavaScript");
     assert.equal((await http("HEAD", `/q/${rec.code}`)).status, 200);
-    for (const bot of BOTS) assert.equal((await http("GET", `/q/${rec.code}`, { headers: { "user-agent": bot } })).status, 200, bot);
+    for (const bot of BOTS)
+      assert.equal((await http("GET", `/q/${rec.code}`, { headers: { "user-agent": bot } })).status, 200, bot);
 
     const wrong = await post(rec.code, "open says me");
     assert.equal(wrong.status, 401);
@@ -222,12 +334,20 @@ describe("a password-protected code", () => {
     assert.match(wrong.text, /<button type="submit">Continue<\/button>/);
     const right = await post(rec.code, "open sesame", UA.android);
     assert.equal(right.status, 302);
-    assert.equal(right.headers.get("location"), "https://example.com/android?utm_source=qr", "targets and UTM after the password");
+    assert.equal(
+      right.headers.get("location"),
+      "https://example.com/android?utm_source=qr",
+      "targets and UTM after the password",
+    );
     assert.equal((await post(rec.code, "open sesame", BOTS[0])).status, 302);
     const id = (await db.dynamicCode.findUniqueOrThrow({ where: { code: rec.code } })).id;
     const rows = await scansOf(id, 1);
     await new Promise((r) => setTimeout(r, 600));
-    assert.equal(await db.scanEvent.count({ where: { dynamicCodeId: id } }), 1, "only the right password of a person counts");
+    assert.equal(
+      await db.scanEvent.count({ where: { dynamicCodeId: id } }),
+      1,
+      "only the right password of a person counts",
+    );
     assert.equal(rows[0].destinationUrl, "https://example.com/android?utm_source=qr");
 
     // PATCH null removes the protection at once.

@@ -14,7 +14,8 @@ import { writeScans } from "../../server/scan/write";
 import { DEFAULT_PARTITION, ensureScanPartitions, scanPartitions } from "../../server/scan/partitions";
 import { http, personalKey } from "../helpers";
 
-const IPHONE = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1";
+const IPHONE =
+  "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1";
 const PAST = Date.parse("2003-02-14T10:00:00.000Z");
 const FUTURE = Date.parse("2041-05-31T23:59:59.999Z");
 const NEXT_MONTH = Date.parse("2041-06-01T00:00:00.000Z");
@@ -32,39 +33,68 @@ describe("scan events across month partitions", () => {
   let key = "";
   let code = "";
   let id = "";
-  const scanAt = (at: number, visitor = 1) => newScan({ dynamicCodeId: id, scannedAt: at, destinationUrl: "https://example.com/months", userAgent: IPHONE, address: `198.51.100.${visitor}`, countryHeader: "DE" });
+  const scanAt = (at: number, visitor = 1) =>
+    newScan({
+      dynamicCodeId: id,
+      scannedAt: at,
+      destinationUrl: "https://example.com/months",
+      userAgent: IPHONE,
+      address: `198.51.100.${visitor}`,
+      countryHeader: "DE",
+    });
   const exported = async (from: string, to: string) => {
-    const r = await fetch(`${process.env.BASE_URL}/v1/dynqrcodes/${code}/analytics/export?from=${from}&to=${to}`, { headers: { "x-api-key": key } });
+    const r = await fetch(`${process.env.BASE_URL}/v1/dynqrcodes/${code}/analytics/export?from=${from}&to=${to}`, {
+      headers: { "x-api-key": key },
+    });
     assert.equal(r.status, 200);
     return (parse(await r.text()) as string[][]).slice(1);
   };
 
   before(async () => {
     ({ key } = await personalKey());
-    const r = await http("POST", "/v1/dynqrcodes", { key, json: { destination_url: "https://example.com/months", name: "Months" } });
+    const r = await http("POST", "/v1/dynqrcodes", {
+      key,
+      json: { destination_url: "https://example.com/months", name: "Months" },
+    });
     code = (r.body as { created: { code: string }[] }).created[0].code;
     ({ id } = await db.dynamicCode.findUniqueOrThrow({ where: { code } }));
   });
 
   it("has this month's partition and the next two, and a default one", async () => {
-    if (dialect !== "postgres") return assert.deepEqual(await ensureScanPartitions(new Date()), [], "SQLite has no partitions");
+    if (dialect !== "postgres")
+      return assert.deepEqual(await ensureScanPartitions(new Date()), [], "SQLite has no partitions");
     const names = (await scanPartitions()).map((p) => p.name);
     const now = new Date();
     for (let ahead = 0; ahead <= 2; ahead++) {
       const month = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + ahead, 1));
-      assert.ok(names.includes(`ScanEvent_${month.getUTCFullYear()}_${String(month.getUTCMonth() + 1).padStart(2, "0")}`), `${month.toISOString()} in ${names}`);
+      assert.ok(
+        names.includes(`ScanEvent_${month.getUTCFullYear()}_${String(month.getUTCMonth() + 1).padStart(2, "0")}`),
+        `${month.toISOString()} in ${names}`,
+      );
     }
-    const all = await db.$queryRawUnsafe<{ name: string }[]>(`SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = '"ScanEvent"'::regclass`);
+    const all = await db.$queryRawUnsafe<{ name: string }[]>(
+      `SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = '"ScanEvent"'::regclass`,
+    );
     assert.ok(all.some((p) => p.name === DEFAULT_PARTITION));
   });
 
   it("stores a scan of a far past and of a far future month; creating that month moves its scans in", async () => {
     assert.equal(await writeScans([scanAt(PAST), scanAt(FUTURE)]), 2);
-    assert.deepEqual((await exported("2003-02-14", "2003-02-14")).map((row) => row[0]), ["2003-02-14T10:00:00Z"]);
-    assert.deepEqual((await exported("2041-05-31", "2041-05-31")).map((row) => row[0]), ["2041-05-31T23:59:59Z"]);
+    assert.deepEqual(
+      (await exported("2003-02-14", "2003-02-14")).map((row) => row[0]),
+      ["2003-02-14T10:00:00Z"],
+    );
+    assert.deepEqual(
+      (await exported("2041-05-31", "2041-05-31")).map((row) => row[0]),
+      ["2041-05-31T23:59:59Z"],
+    );
     if (dialect !== "postgres") return;
     assert.deepEqual([...(await homes(id)).values()], [DEFAULT_PARTITION, DEFAULT_PARTITION]);
-    assert.deepEqual(await ensureScanPartitions(new Date(FUTURE)), ["ScanEvent_2041_05", "ScanEvent_2041_06", "ScanEvent_2041_07"]);
+    assert.deepEqual(await ensureScanPartitions(new Date(FUTURE)), [
+      "ScanEvent_2041_05",
+      "ScanEvent_2041_06",
+      "ScanEvent_2041_07",
+    ]);
     assert.deepEqual(await ensureScanPartitions(new Date(FUTURE)), [], "once");
     const after = await homes(id);
     assert.equal(after.get("2041-05-31T23:59:59.999Z"), "ScanEvent_2041_05");
@@ -73,7 +103,9 @@ describe("scan events across month partitions", () => {
 
   it("exports every scan once, in id order, across a month boundary", async () => {
     // Alternating months: consecutive ids sit in different partitions.
-    const batch = Array.from({ length: 2500 }, (_, i) => scanAt(i % 2 ? NEXT_MONTH + i * 1000 : FUTURE - 1 - i * 1000, i % 5));
+    const batch = Array.from({ length: 2500 }, (_, i) =>
+      scanAt(i % 2 ? NEXT_MONTH + i * 1000 : FUTURE - 1 - i * 1000, i % 5),
+    );
     for (let i = 0; i < batch.length; i += 500) assert.equal(await writeScans(batch.slice(i, i + 500)), 500);
     const rows = await exported("2041-05-31", "2041-06-01");
     assert.equal(rows.length, 2501);

@@ -25,14 +25,32 @@ const BATCH = 500;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const deadlocks = async () =>
-  Number((await selectRows<{ n: string }>({ sqlite: "SELECT 0 AS n", postgres: "SELECT deadlocks::text AS n FROM pg_stat_database WHERE datname = current_database()" }, []))[0].n);
+  Number(
+    (
+      await selectRows<{ n: string }>(
+        {
+          sqlite: "SELECT 0 AS n",
+          postgres: "SELECT deadlocks::text AS n FROM pg_stat_database WHERE datname = current_database()",
+        },
+        [],
+      )
+    )[0].n,
+  );
 
 describe("scan writers over the same codes at once", () => {
   const ids: string[] = [];
 
   before(async () => {
     const { key } = await personalKey();
-    const r = await http("POST", "/v1/dynqrcodes/batch", { key, json: { dynqrcodes: Array.from({ length: 40 }, (_, i) => ({ destination_url: `https://example.com/w${i}`, name: `W${i}` })) } });
+    const r = await http("POST", "/v1/dynqrcodes/batch", {
+      key,
+      json: {
+        dynqrcodes: Array.from({ length: 40 }, (_, i) => ({
+          destination_url: `https://example.com/w${i}`,
+          name: `W${i}`,
+        })),
+      },
+    });
     assert.equal(r.status, 201, r.text);
     const codes = (r.body as { created: { code: string }[] }).created.map((c) => c.code);
     for (const code of codes) ids.push((await db.dynamicCode.findUniqueOrThrow({ where: { code } })).id);
@@ -61,7 +79,10 @@ describe("scan writers over the same codes at once", () => {
     // SQLite has one writer connection a process (and one writer a file at a time): there the
     // writers take turns, and only the rollups are checked.
     let turn = Promise.resolve();
-    const write = (scans: BufferedScan[]) => (dialect === "postgres" ? writeScans(scans) : (turn = turn.then(() => writeScans(scans).then(() => undefined))).then(() => BATCH));
+    const write = (scans: BufferedScan[]) =>
+      dialect === "postgres"
+        ? writeScans(scans)
+        : (turn = turn.then(() => writeScans(scans).then(() => undefined))).then(() => BATCH);
     await Promise.all(
       Array.from({ length: WRITERS }, async (_, writer) => {
         for (let batch = 0; batch < BATCHES; batch++) {
@@ -83,9 +104,21 @@ describe("scan writers over the same codes at once", () => {
       await sleep(1500);
       assert.equal((await deadlocks()) - before, 0, "no deadlock in this database");
     }
-    const counted = await db.scanEvent.groupBy({ by: ["dynamicCodeId"], where: { dynamicCodeId: { in: ids } }, _count: { _all: true } });
-    const daily = await db.scanDaily.groupBy({ by: ["dynamicCodeId", "dimension"], where: { dynamicCodeId: { in: ids } }, _sum: { scans: true } });
-    const quarters = await db.scanQuarter.groupBy({ by: ["dynamicCodeId", "dimension"], where: { dynamicCodeId: { in: ids } }, _sum: { scans: true } });
+    const counted = await db.scanEvent.groupBy({
+      by: ["dynamicCodeId"],
+      where: { dynamicCodeId: { in: ids } },
+      _count: { _all: true },
+    });
+    const daily = await db.scanDaily.groupBy({
+      by: ["dynamicCodeId", "dimension"],
+      where: { dynamicCodeId: { in: ids } },
+      _sum: { scans: true },
+    });
+    const quarters = await db.scanQuarter.groupBy({
+      by: ["dynamicCodeId", "dimension"],
+      where: { dynamicCodeId: { in: ids } },
+      _sum: { scans: true },
+    });
     assert.equal(
       counted.reduce((sum, c) => sum + c._count._all, 0),
       WRITERS * BATCHES * BATCH,
@@ -93,7 +126,11 @@ describe("scan writers over the same codes at once", () => {
     for (const c of counted) {
       for (const rollup of [daily, quarters])
         for (const dimension of ["total", "country", "device", "os", "browser"])
-          assert.equal(rollup.find((r) => r.dynamicCodeId === c.dynamicCodeId && r.dimension === dimension)?._sum.scans, c._count._all, `${dimension} of ${c.dynamicCodeId}`);
+          assert.equal(
+            rollup.find((r) => r.dynamicCodeId === c.dynamicCodeId && r.dimension === dimension)?._sum.scans,
+            c._count._all,
+            `${dimension} of ${c.dynamicCodeId}`,
+          );
     }
   });
 });

@@ -10,7 +10,10 @@ const item = (i: number) => ({ url: `https://example.com/item/${i}`, name: `Item
 describe("static QR codes", () => {
   it("POST /v1/qrcodes → 201 {created: [record]} with the spec's fields", async () => {
     const { key } = await personalKey();
-    const r = await http("POST", "/v1/qrcodes", { key, json: { url: "https://example.com/menu", name: "  Lunch menu  ", style: { foreground: "#112233", margin: 2 } } });
+    const r = await http("POST", "/v1/qrcodes", {
+      key,
+      json: { url: "https://example.com/menu", name: "  Lunch menu  ", style: { foreground: "#112233", margin: 2 } },
+    });
     assert.equal(r.status, 201);
     const { created } = r.body as { created: Record_[] };
     assert.equal(created.length, 1);
@@ -31,14 +34,20 @@ describe("static QR codes", () => {
     const r = await http("POST", "/v1/qrcodes/batch", { key, json: { qrcodes: [item(1), item(2), item(3)] } });
     assert.equal(r.status, 201);
     const { created } = r.body as { created: Record_[] };
-    assert.deepEqual(created.map((c) => c.name), ["Item 1", "Item 2", "Item 3"]);
+    assert.deepEqual(
+      created.map((c) => c.name),
+      ["Item 1", "Item 2", "Item 3"],
+    );
     assert.ok(created.every((c) => JSON.stringify(c.style) === "{}"));
     assert.equal(new Set(created.map((c) => c.qr_id)).size, 3);
   });
 
   it("a 51-item batch → 400 and nothing is created", async () => {
     const { key } = await personalKey();
-    const r = await http("POST", "/v1/qrcodes/batch", { key, json: { qrcodes: Array.from({ length: 51 }, (_, i) => item(i)) } });
+    const r = await http("POST", "/v1/qrcodes/batch", {
+      key,
+      json: { qrcodes: Array.from({ length: 51 }, (_, i) => item(i)) },
+    });
     assert.equal(r.status, 400);
     assert.deepEqual(r.body, { error: "A batch holds at most 50 items" });
     assert.deepEqual((await http("GET", "/v1/qrcodes", { key })).body, { qrcodes: [], next_cursor: null });
@@ -46,7 +55,10 @@ describe("static QR codes", () => {
 
   it("a 50-item batch is accepted", async () => {
     const { key } = await personalKey();
-    const r = await http("POST", "/v1/qrcodes/batch", { key, json: { qrcodes: Array.from({ length: 50 }, (_, i) => item(i)) } });
+    const r = await http("POST", "/v1/qrcodes/batch", {
+      key,
+      json: { qrcodes: Array.from({ length: 50 }, (_, i) => item(i)) },
+    });
     assert.equal(r.status, 201);
     assert.equal((r.body as { created: unknown[] }).created.length, 50);
   });
@@ -69,8 +81,12 @@ describe("static QR codes", () => {
 
   it("empty or missing batch arrays → 400", async () => {
     const { key } = await personalKey();
-    assert.deepEqual((await http("POST", "/v1/qrcodes/batch", { key, json: { qrcodes: [] } })).body, { error: "qrcodes must hold at least 1 item" });
-    assert.deepEqual((await http("POST", "/v1/qrcodes/batch", { key, json: {} })).body, { error: "qrcodes is required" });
+    assert.deepEqual((await http("POST", "/v1/qrcodes/batch", { key, json: { qrcodes: [] } })).body, {
+      error: "qrcodes must hold at least 1 item",
+    });
+    assert.deepEqual((await http("POST", "/v1/qrcodes/batch", { key, json: {} })).body, {
+      error: "qrcodes is required",
+    });
   });
 
   it("validation failures give one exact error and change nothing", async () => {
@@ -89,8 +105,14 @@ describe("static QR codes", () => {
       [{ url: "https://example.com", name: "" }, "name must be 1 to 200 characters (after trimming)"],
       [{ url: "https://example.com", name: "x".repeat(201) }, "name must be 1 to 200 characters (after trimming)"],
       [{ url: "https://example.com", name: "a", colour: "red" }, "Unknown field: colour"],
-      [{ url: "https://example.com", name: "a", style: { foreground: "red" } }, "style.foreground must be a colour like #1a2b3c"],
-      [{ url: "https://example.com", name: "a", style: { margin: 17 } }, "style.margin must be an integer from 0 to 16"],
+      [
+        { url: "https://example.com", name: "a", style: { foreground: "red" } },
+        "style.foreground must be a colour like #1a2b3c",
+      ],
+      [
+        { url: "https://example.com", name: "a", style: { margin: 17 } },
+        "style.margin must be an integer from 0 to 16",
+      ],
       [{ url: "https://example.com", name: "a", style: { shape: "round" } }, "style has an unknown field: shape"],
       [{ url: "https://example.com", name: "a", style: "blue" }, "style must be an object"],
     ];
@@ -138,19 +160,27 @@ describe("static QR codes", () => {
   it("one personal library never sees or changes another's records (404, not 403)", async () => {
     const alice = await personalKey();
     const bob = await personalKey();
-    const { created } = (await http("POST", "/v1/qrcodes", { key: alice.key, json: item(1) })).body as { created: Record_[] };
+    const { created } = (await http("POST", "/v1/qrcodes", { key: alice.key, json: item(1) })).body as {
+      created: Record_[];
+    };
     assert.deepEqual((await http("GET", "/v1/qrcodes", { key: bob.key })).body, { qrcodes: [], next_cursor: null });
     const del = await http("DELETE", `/v1/qrcodes/${created[0].qr_id}`, { key: bob.key });
     assert.equal(del.status, 404);
     const csv = await http("GET", "/v1/qrcodes/export", { key: bob.key });
     assert.equal(csv.text.trim(), "qr_id,name,url,created_at,updated_at");
-    assert.equal(((await http("GET", "/v1/qrcodes", { key: alice.key })).body as { qrcodes: unknown[] }).qrcodes.length, 1);
+    assert.equal(
+      ((await http("GET", "/v1/qrcodes", { key: alice.key })).body as { qrcodes: unknown[] }).qrcodes.length,
+      1,
+    );
   });
 
   it("GET /v1/qrcodes/export → CSV with header, quoting and the formula guard", async () => {
     const { key } = await personalKey();
-    const names = ["Plain", 'Quote " and, comma', "=HYPERLINK(\"http://evil\")", "+1 prefixed", "-minus", "@at"]; // (names refuse line breaks and other control characters: tests/api/paper-cuts.test.ts)
-    await http("POST", "/v1/qrcodes/batch", { key, json: { qrcodes: names.map((name, i) => ({ name, url: `https://example.com/${i}` })) } });
+    const names = ["Plain", 'Quote " and, comma', '=HYPERLINK("http://evil")', "+1 prefixed", "-minus", "@at"]; // (names refuse line breaks and other control characters: tests/api/paper-cuts.test.ts)
+    await http("POST", "/v1/qrcodes/batch", {
+      key,
+      json: { qrcodes: names.map((name, i) => ({ name, url: `https://example.com/${i}` })) },
+    });
     const r = await http("GET", "/v1/qrcodes/export", { key });
     assert.equal(r.status, 200);
     assert.equal(r.headers.get("content-type"), "text/csv; charset=utf-8");
@@ -158,7 +188,10 @@ describe("static QR codes", () => {
     assert.ok(r.text.startsWith("qr_id,name,url,created_at,updated_at\r\n"));
     const rows = parse(r.text, { columns: true }) as Record<string, string>[];
     assert.equal(rows.length, names.length);
-    assert.deepEqual(rows.map((row) => row.name), ["Plain", 'Quote " and, comma', "'=HYPERLINK(\"http://evil\")", "'+1 prefixed", "'-minus", "'@at"]);
+    assert.deepEqual(
+      rows.map((row) => row.name),
+      ["Plain", 'Quote " and, comma', '\'=HYPERLINK("http://evil")', "'+1 prefixed", "'-minus", "'@at"],
+    );
     assert.ok(rows.every((row) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/.test(row.created_at)));
     assert.ok(r.text.includes('"Quote "" and, comma"'));
   });

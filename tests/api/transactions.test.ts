@@ -16,7 +16,10 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 describe("transactions and other connections' writes", () => {
   it("a write committed elsewhere between a transaction's read and its write fails neither", async () => {
     const { user, key } = await personalKey();
-    const created = await http("POST", "/v1/dynqrcodes", { key, json: { destination_url: "https://example.com/t", name: "Before" } });
+    const created = await http("POST", "/v1/dynqrcodes", {
+      key,
+      json: { destination_url: "https://example.com/t", name: "Before" },
+    });
     assert.equal(created.status, 201);
     const { code } = (created.body as { created: { code: string }[] }).created[0];
 
@@ -32,7 +35,10 @@ describe("transactions and other connections' writes", () => {
 
     const reply = await patched!;
     assert.equal(reply.status, 200, reply.text);
-    assert.equal((await db.user.findUniqueOrThrow({ where: { id: user.id } })).name, "Test User (changed in a transaction)");
+    assert.equal(
+      (await db.user.findUniqueOrThrow({ where: { id: user.id } })).name,
+      "Test User (changed in a transaction)",
+    );
     assert.equal((await db.dynamicCode.findUniqueOrThrow({ where: { code } })).name, "Renamed elsewhere");
   });
 

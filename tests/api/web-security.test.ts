@@ -13,7 +13,20 @@ const SAME_ON_EVERY_ANSWER = ["x-content-type-options", "referrer-policy", "x-fr
 describe("web security", () => {
   it("every page answers with the security headers, and its scripts carry the policy's nonce", async () => {
     const nonces = new Set<string>();
-    const pages = ["/", "/login", "/signup", "/docs", "/library", "/business", "/analytics", "/profile", "/forgot-password", "/reset-password?token=x", "/verify-email?token=x", "/confirm-email?token=x"];
+    const pages = [
+      "/",
+      "/login",
+      "/signup",
+      "/docs",
+      "/library",
+      "/business",
+      "/analytics",
+      "/profile",
+      "/forgot-password",
+      "/reset-password?token=x",
+      "/verify-email?token=x",
+      "/confirm-email?token=x",
+    ];
     for (const path of pages) {
       const res = await fetch(BASE_URL + path, { redirect: "manual" });
       assert.ok(res.status === 200 || res.status === 307, `${path}: ${res.status}`);
@@ -21,7 +34,13 @@ describe("web security", () => {
       const nonce = /script-src 'self' 'nonce-([A-Za-z0-9+/=]+)' 'strict-dynamic'(;|$)/.exec(csp)?.[1];
       assert.ok(nonce, `${path}: ${csp}`);
       nonces.add(nonce);
-      for (const directive of ["default-src 'self'", "frame-ancestors 'none'", "object-src 'none'", "base-uri 'self'", "form-action 'self'"]) {
+      for (const directive of [
+        "default-src 'self'",
+        "frame-ancestors 'none'",
+        "object-src 'none'",
+        "base-uri 'self'",
+        "form-action 'self'",
+      ]) {
         assert.ok(csp.includes(directive), `${path}: ${directive} missing from ${csp}`);
       }
       assert.ok(!/script-src[^;]*'unsafe-(inline|eval)'/.test(csp), `${path}: ${csp}`);
@@ -44,23 +63,43 @@ describe("web security", () => {
     assert.deepEqual(expected.slice(0, 3), ["nosniff", "strict-origin-when-cross-origin", "DENY"]);
     const { key } = await personalKey();
     const create = async (rules: object) => {
-      const r = await http("POST", "/v1/dynqrcodes", { key, json: { destination_url: "https://example.com/", name: "Headers", ...rules } });
+      const r = await http("POST", "/v1/dynqrcodes", {
+        key,
+        json: { destination_url: "https://example.com/", name: "Headers", ...rules },
+      });
       assert.equal(r.status, 201, r.text);
       return (r.body as { created: { code: string }[] }).created[0].code;
     };
-    const [gone, expired, locked] = [await create({}), await create({ expires_at: Math.floor(Date.now() / 1000) + 60 }), await create({ password: "open sesame" })];
+    const [gone, expired, locked] = [
+      await create({}),
+      await create({ expires_at: Math.floor(Date.now() / 1000) + 60 }),
+      await create({ password: "open sesame" }),
+    ];
     assert.equal((await http("DELETE", `/v1/dynqrcodes/${gone}`, { key })).status, 200);
-    assert.equal((await http("PATCH", `/v1/dynqrcodes/${expired}`, { key, json: { expires_at: Math.floor(Date.now() / 1000) - 1 } })).status, 200);
-    const form = (password: string) => ({ body: new URLSearchParams({ password }).toString(), headers: { "content-type": "application/x-www-form-urlencoded" } });
+    assert.equal(
+      (
+        await http("PATCH", `/v1/dynqrcodes/${expired}`, {
+          key,
+          json: { expires_at: Math.floor(Date.now() / 1000) - 1 },
+        })
+      ).status,
+      200,
+    );
+    const form = (password: string) => ({
+      body: new URLSearchParams({ password }).toString(),
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    });
     const answers: { what: string; status: number; res: { status: number; headers: Headers } }[] = [];
-    const answer = async (what: string, status: number, reply: Promise<{ status: number; headers: Headers }>) => answers.push({ what, status, res: await reply });
+    const answer = async (what: string, status: number, reply: Promise<{ status: number; headers: Headers }>) =>
+      answers.push({ what, status, res: await reply });
     await answer("unknown code", 404, http("GET", "/q/zzzzzzzz"));
     await answer("deleted code", 410, http("GET", `/q/${gone}`));
     await answer("expired code", 410, http("GET", `/q/${expired}`));
     await answer("password form", 200, http("GET", `/q/${locked}`));
     await answer("password form (HEAD)", 200, http("HEAD", `/q/${locked}`));
     await answer("form too large", 413, http("POST", `/q/${locked}`, form("x".repeat(5000))));
-    for (let i = 1; i <= 10; i++) await answer(`wrong password ${i}`, 401, http("POST", `/q/${locked}`, form(`guess ${i}`)));
+    for (let i = 1; i <= 10; i++)
+      await answer(`wrong password ${i}`, 401, http("POST", `/q/${locked}`, form(`guess ${i}`)));
     await answer("too many tries", 429, http("POST", `/q/${locked}`, form("guess 11")));
     for (const { what, res } of answers) assert.match(res.headers.get("content-type") ?? "", /^text\/html/, what);
     await answer("/v1 list", 200, http("GET", "/v1/dynqrcodes", { key }));
@@ -68,9 +107,14 @@ describe("web security", () => {
     await answer("/v1 unknown path", 404, http("GET", "/v1/nothing-here", { key }));
     for (const { what, status, res } of answers) {
       assert.equal(res.status, status, what);
-      assert.deepEqual(SAME_ON_EVERY_ANSWER.map((name) => res.headers.get(name)), expected, what);
+      assert.deepEqual(
+        SAME_ON_EVERY_ANSWER.map((name) => res.headers.get(name)),
+        expected,
+        what,
+      );
       const csp = res.headers.get("content-security-policy") ?? "";
-      for (const directive of ["default-src 'none'", "frame-ancestors 'none'", "form-action 'self'", "base-uri 'none'"]) assert.ok(csp.includes(directive), `${what}: ${directive} missing from ${csp}`);
+      for (const directive of ["default-src 'none'", "frame-ancestors 'none'", "form-action 'self'", "base-uri 'none'"])
+        assert.ok(csp.includes(directive), `${what}: ${directive} missing from ${csp}`);
       assert.ok(!csp.includes("script-src"), `${what}: no script may run: ${csp}`);
     }
   });
@@ -89,7 +133,10 @@ describe("web security", () => {
     const user = await makeUser("pro");
     const page = await logIn(user.email, TEST_PASSWORD);
     const action = (headers: Record<string, string>) =>
-      fetch(`${BASE_URL}/api/trpc/keys.generatePersonal`, { method: "POST", headers: { "content-type": "application/json", cookie: page.cookie(), ...headers } });
+      fetch(`${BASE_URL}/api/trpc/keys.generatePersonal`, {
+        method: "POST",
+        headers: { "content-type": "application/json", cookie: page.cookie(), ...headers },
+      });
     for (const headers of [{ origin: "https://evil.example" }, {}, { origin: "null" }] as Record<string, string>[]) {
       const refused = await action(headers);
       assert.equal(refused.status, 403, JSON.stringify(headers));
@@ -105,7 +152,10 @@ describe("web security", () => {
       headers: { "content-type": "application/x-www-form-urlencoded" },
       body: new URLSearchParams({ email: user.email, password: TEST_PASSWORD, json: "true" }),
     });
-    assert.ok(!noToken.headers.getSetCookie().some((c) => c.includes("session-token=")), "a log-in without the CSRF token sets no session");
+    assert.ok(
+      !noToken.headers.getSetCookie().some((c) => c.includes("session-token=")),
+      "a log-in without the CSRF token sets no session",
+    );
   });
 
   describe("behind https", () => {
@@ -124,7 +174,10 @@ describe("web security", () => {
       assert.match(session, /; HttpOnly/i);
       assert.match(session, /; SameSite=Lax/i);
       const csrf = (await fetch(`${server.base}/api/auth/csrf`)).headers.getSetCookie();
-      assert.ok(csrf.some((line) => line.startsWith("__Host-next-auth.csrf-token=") && /; Secure/i.test(line)), csrf.join("\n"));
+      assert.ok(
+        csrf.some((line) => line.startsWith("__Host-next-auth.csrf-token=") && /; Secure/i.test(line)),
+        csrf.join("\n"),
+      );
     });
   });
 });

@@ -15,7 +15,12 @@ import { http, personalKey, until } from "../helpers";
 type Hook = { webhook_id: string; secret: string };
 
 /** The secret column as the database holds it. */
-const storedSecret = async (id: string) => (await db.$queryRawUnsafe<{ secret: string }[]>(`SELECT "secret" FROM "WebhookEndpoint" WHERE "id" = '${id.replace(/'/g, "")}'`))[0].secret;
+const storedSecret = async (id: string) =>
+  (
+    await db.$queryRawUnsafe<{ secret: string }[]>(
+      `SELECT "secret" FROM "WebhookEndpoint" WHERE "id" = '${id.replace(/'/g, "")}'`,
+    )
+  )[0].secret;
 
 async function waitFor(condition: () => Promise<boolean>, what: string): Promise<void> {
   for (const deadline = Date.now() + 15_000; !(await condition()); await new Promise((r) => setTimeout(r, 100))) {
@@ -58,7 +63,11 @@ describe("webhook signing secrets at rest", () => {
     await until(() => received.some((r) => r.headers["webhook-id"] === eventId), `the test event at ${path}`);
     const got = received.find((r) => r.headers["webhook-id"] === eventId)!;
     assert.equal(got.path, path);
-    new Webhook(hook.secret).verify(got.body, { "webhook-id": eventId, "webhook-timestamp": String(got.headers["webhook-timestamp"]), "webhook-signature": String(got.headers["webhook-signature"]) });
+    new Webhook(hook.secret).verify(got.body, {
+      "webhook-id": eventId,
+      "webhook-timestamp": String(got.headers["webhook-timestamp"]),
+      "webhook-signature": String(got.headers["webhook-signature"]),
+    });
   };
 
   it("the row holds the secret sealed, never whsec_ or its key; deliveries verify with the secret shown on create", async () => {
@@ -66,8 +75,13 @@ describe("webhook signing secrets at rest", () => {
     const stored = await storedSecret(hook.webhook_id);
     assert.match(stored, /^v1\.[\w-]+\.[\w-]+\.[\w-]+$/);
     assert.ok(!stored.includes("whsec_"), stored);
-    for (const form of ["base64", "base64url", "hex"] as const) assert.ok(!stored.includes(Buffer.from(hook.secret.slice(6), "base64").toString(form).replace(/=+$/, "")), form);
-    assert.equal(await db.webhookEndpoint.count({ where: { secret: { startsWith: "whsec_" } } }), 0, "no row in plain text");
+    for (const form of ["base64", "base64url", "hex"] as const)
+      assert.ok(!stored.includes(Buffer.from(hook.secret.slice(6), "base64").toString(form).replace(/=+$/, "")), form);
+    assert.equal(
+      await db.webhookEndpoint.count({ where: { secret: { startsWith: "whsec_" } } }),
+      0,
+      "no row in plain text",
+    );
     await deliveredSigned(hook, "/sealed");
   });
 
@@ -88,14 +102,28 @@ describe("webhook signing secrets at rest", () => {
   it("a secret that cannot be opened (another NEXTAUTH_SECRET): the endpoint is disabled with the reason, nothing is sent", async () => {
     const hook = await create("/lost");
     const part = (bytes: number) => randomBytes(bytes).toString("base64url");
-    await db.webhookEndpoint.update({ where: { id: hook.webhook_id }, data: { secret: `v1.${part(12)}.${part(16)}.${part(50)}` } });
+    await db.webhookEndpoint.update({
+      where: { id: hook.webhook_id },
+      data: { secret: `v1.${part(12)}.${part(16)}.${part(50)}` },
+    });
     assert.equal((await http("POST", `/v1/webhooks/${hook.webhook_id}/test`, { key })).status, 202);
     type Listed = { webhook_id: string; enabled: boolean; disabled_reason: string | null };
-    const mine = async () => ((await http("GET", "/v1/webhooks", { key })).body as { webhooks: Listed[] }).webhooks.find((w) => w.webhook_id === hook.webhook_id)!;
+    const mine = async () =>
+      ((await http("GET", "/v1/webhooks", { key })).body as { webhooks: Listed[] }).webhooks.find(
+        (w) => w.webhook_id === hook.webhook_id,
+      )!;
     await waitFor(async () => !(await mine()).enabled, "the endpoint disabled");
-    assert.equal((await mine()).disabled_reason, "Its signing secret cannot be read (NEXTAUTH_SECRET changed): create the webhook again");
-    const deliveries = (await http("GET", `/v1/webhooks/${hook.webhook_id}/deliveries`, { key })).body as { deliveries: { status: string }[] };
-    assert.deepEqual(deliveries.deliveries.map((d) => d.status), ["failed"]);
+    assert.equal(
+      (await mine()).disabled_reason,
+      "Its signing secret cannot be read (NEXTAUTH_SECRET changed): create the webhook again",
+    );
+    const deliveries = (await http("GET", `/v1/webhooks/${hook.webhook_id}/deliveries`, { key })).body as {
+      deliveries: { status: string }[];
+    };
+    assert.deepEqual(
+      deliveries.deliveries.map((d) => d.status),
+      ["failed"],
+    );
     assert.ok(!received.some((r) => r.path === "/lost"), "nothing sent");
   });
 });

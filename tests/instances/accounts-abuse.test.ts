@@ -26,13 +26,18 @@ describe("behind a trusted proxy", () => {
   });
   after(() => server.stop());
 
-  const attempt = (email: string, password: string, address: string) => logIn(email, password, server.base, from(address));
+  const attempt = (email: string, password: string, address: string) =>
+    logIn(email, password, server.base, from(address));
 
   it("5 wrong passwords from one address lock that address out of the account, never its owner on another", async () => {
     const user = await makeUser("pro");
     const [guesser, owner] = [anAddress(), anAddress()];
-    for (let i = 0; i < 5; i++) await assert.rejects(attempt(user.email, "wrong-password-1", guesser), /CredentialsSignin/);
-    await assert.rejects(attempt(user.email, TEST_PASSWORD, guesser), /Too many failed log-ins: try again in \d+ minute/);
+    for (let i = 0; i < 5; i++)
+      await assert.rejects(attempt(user.email, "wrong-password-1", guesser), /CredentialsSignin/);
+    await assert.rejects(
+      attempt(user.email, TEST_PASSWORD, guesser),
+      /Too many failed log-ins: try again in \d+ minute/,
+    );
     const page = await attempt(user.email, TEST_PASSWORD, owner);
     assert.equal((await page.get("/profile")).status, 200);
     // The guesser's address still reaches other accounts (it allows 20 failures in all).
@@ -44,8 +49,15 @@ describe("behind a trusted proxy", () => {
     const { user, secret, recoveryCodes } = await withTwoFactor();
     const guesser = anAddress();
     const wrong = await wrongCodeOf(secret);
-    for (let i = 0; i < 5; i++) await assert.rejects(logIn(user.email, TEST_PASSWORD, server.base, { code: wrong, ...from(guesser) }), /Wrong authentication code/);
-    await assert.rejects(logIn(user.email, TEST_PASSWORD, server.base, { code: recoveryCodes[0], ...from(guesser) }), /Too many failed log-ins/);
+    for (let i = 0; i < 5; i++)
+      await assert.rejects(
+        logIn(user.email, TEST_PASSWORD, server.base, { code: wrong, ...from(guesser) }),
+        /Wrong authentication code/,
+      );
+    await assert.rejects(
+      logIn(user.email, TEST_PASSWORD, server.base, { code: recoveryCodes[0], ...from(guesser) }),
+      /Too many failed log-ins/,
+    );
     await logIn(user.email, TEST_PASSWORD, server.base, { code: recoveryCodes[0], ...from(anAddress()) });
   });
 
@@ -53,7 +65,8 @@ describe("behind a trusted proxy", () => {
     const user = await makeUser("pro");
     // 12 failures from 3 addresses: past the brake's 10, each pair short of its lock.
     for (const address of [anAddress(), anAddress(), anAddress()]) {
-      for (let i = 0; i < 4; i++) await assert.rejects(attempt(user.email, "wrong-password-1", address), /CredentialsSignin/);
+      for (let i = 0; i < 4; i++)
+        await assert.rejects(attempt(user.email, "wrong-password-1", address), /CredentialsSignin/);
     }
     const started = performance.now();
     const page = await attempt(user.email, TEST_PASSWORD, anAddress());
@@ -64,7 +77,8 @@ describe("behind a trusted proxy", () => {
   it(`sign-ups: ${env.signupPerHour} an hour per client address, taken addresses counted as new ones`, async () => {
     const [address, another] = [anAddress(), anAddress()];
     const owner = await makeUser("pro");
-    const signUp = (email: string, at: string) => mutate("account.signup", { email, password: "a-password-1", name: "Many" }, { base: server.base, ...from(at) });
+    const signUp = (email: string, at: string) =>
+      mutate("account.signup", { email, password: "a-password-1", name: "Many" }, { base: server.base, ...from(at) });
     for (let i = 0; i < env.signupPerHour; i++) {
       const reply = await signUp(i % 3 === 0 ? owner.email : freshEmail(), address);
       assert.equal(reply.status, 200, reply.text);
@@ -88,9 +102,16 @@ describe("an email change's undo link, on a server a week ahead", () => {
   it("is refused after 7 days, and not spent by the refusal", async () => {
     const user = await makeUser("pro");
     const next = freshEmail();
-    await (await logIn(user.email))("account.changeEmail", { email: next, currentPassword: TEST_PASSWORD });
-    await mutate("account.confirmEmail", { token: await mailedToken(next, /Confirm your new email address/, "/confirm-email") });
-    const token = linkIn(await waitForMail(user.email, /Your email address was changed/), "/undo-email-change").searchParams.get("token")!;
+    await (
+      await logIn(user.email)
+    )("account.changeEmail", { email: next, currentPassword: TEST_PASSWORD });
+    await mutate("account.confirmEmail", {
+      token: await mailedToken(next, /Confirm your new email address/, "/confirm-email"),
+    });
+    const token = linkIn(
+      await waitForMail(user.email, /Your email address was changed/),
+      "/undo-email-change",
+    ).searchParams.get("token")!;
     const late = await mutate("account.undoEmailChange", { token }, { base: weekLater.base });
     assert.equal(late.status, 400);
     assert.equal(refusal(late), "This link has expired or was already used: ask for a new one");

@@ -20,7 +20,10 @@ describe("expiry, on servers whose clock runs ahead", () => {
   let hourLater: RunningServer;
   let dayLater: RunningServer;
   before(async () => {
-    [hourLater, dayLater] = await Promise.all([startServer({ CLOCK_OFFSET_SECONDS: "3700" }), startServer({ CLOCK_OFFSET_SECONDS: String(24 * 3600 + 100) })]);
+    [hourLater, dayLater] = await Promise.all([
+      startServer({ CLOCK_OFFSET_SECONDS: "3700" }),
+      startServer({ CLOCK_OFFSET_SECONDS: String(24 * 3600 + 100) }),
+    ]);
   });
   after(() => Promise.all([hourLater.stop(), dayLater.stop()]));
 
@@ -28,7 +31,11 @@ describe("expiry, on servers whose clock runs ahead", () => {
     const user = await makeUser("pro");
     await mutate("account.forgotPassword", { email: user.email });
     const token = await mailedToken(user.email, /Reset your password/, "/reset-password");
-    const late = await mutate("account.resetPassword", { token, password: "a-new-password-1" }, { base: hourLater.base });
+    const late = await mutate(
+      "account.resetPassword",
+      { token, password: "a-new-password-1" },
+      { base: hourLater.base },
+    );
     assert.equal(late.status, 400);
     assert.equal(refusal(late), EXPIRED);
     // Refused for its age, not spent: on time, it still works.
@@ -38,8 +45,15 @@ describe("expiry, on servers whose clock runs ahead", () => {
   it("a verification link lives 24 hours", async () => {
     const first = await signUp();
     const second = await signUp();
-    const [early, late] = [await mailedToken(first.email, /Verify/, "/verify-email"), await mailedToken(second.email, /Verify/, "/verify-email")];
-    assert.equal((await mutate("account.verifyEmail", { token: early }, { base: hourLater.base })).status, 200, "an hour later: fine");
+    const [early, late] = [
+      await mailedToken(first.email, /Verify/, "/verify-email"),
+      await mailedToken(second.email, /Verify/, "/verify-email"),
+    ];
+    assert.equal(
+      (await mutate("account.verifyEmail", { token: early }, { base: hourLater.base })).status,
+      200,
+      "an hour later: fine",
+    );
     const refused = await mutate("account.verifyEmail", { token: late }, { base: dayLater.base });
     assert.equal(refused.status, 400);
     assert.equal(refusal(refused), EXPIRED);
@@ -48,7 +62,9 @@ describe("expiry, on servers whose clock runs ahead", () => {
   it("an email change link lives 24 hours", async () => {
     const user = await makeUser("pro");
     const next = freshEmail();
-    await (await logIn(user.email))("account.changeEmail", { email: next, currentPassword: TEST_PASSWORD });
+    await (
+      await logIn(user.email)
+    )("account.changeEmail", { email: next, currentPassword: TEST_PASSWORD });
     const token = await mailedToken(next, /Confirm your new email address/, "/confirm-email");
     assert.equal(refusal(await mutate("account.confirmEmail", { token }, { base: dayLater.base })), EXPIRED);
   });
@@ -64,15 +80,23 @@ describe("sessions ended on every instance", () => {
   it("a session cookie taken before a reset is refused afterwards by both servers", async () => {
     const user = await makeUser("pro");
     const session = await logIn(user.email);
-    const onSecond = (pathname: string) => fetch(second.base + pathname, { headers: { cookie: session.cookie() }, redirect: "manual" });
+    const onSecond = (pathname: string) =>
+      fetch(second.base + pathname, { headers: { cookie: session.cookie() }, redirect: "manual" });
     assert.equal((await session.get("/profile")).status, 200);
     assert.equal((await onSecond("/profile")).status, 200, "one cookie, valid on both servers");
 
-    await mutate("account.forgotPassword", { email: user.email }, { base: second.base, headers: { "x-forwarded-for": "198.51.100.1" } });
+    await mutate(
+      "account.forgotPassword",
+      { email: user.email },
+      { base: second.base, headers: { "x-forwarded-for": "198.51.100.1" } },
+    );
     const token = await mailedToken(user.email, /Reset your password/, "/reset-password");
     assert.equal((await mutate("account.resetPassword", { token, password: "a-new-password-1" })).status, 200);
 
-    for (const [name, res] of [["main", await session.get("/profile")], ["second", await onSecond("/profile")]] as const) {
+    for (const [name, res] of [
+      ["main", await session.get("/profile")],
+      ["second", await onSecond("/profile")],
+    ] as const) {
       assert.equal(res.status, 307, name);
       assert.match(res.headers.get("location") ?? "", /\/login/, name);
     }
@@ -86,33 +110,58 @@ describe("sessions ended on every instance", () => {
 
   it("forgot-password: 10 an hour per client address, then 429", async () => {
     const address = `198.51.100.${10 + Math.floor(Math.random() * 200)}`;
-    for (let i = 0; i < 10; i++) assert.equal((await mutate("account.forgotPassword", { email: freshEmail() }, from(address))).status, 200, `request ${i + 1}`);
+    for (let i = 0; i < 10; i++)
+      assert.equal(
+        (await mutate("account.forgotPassword", { email: freshEmail() }, from(address))).status,
+        200,
+        `request ${i + 1}`,
+      );
     const refused = await mutate("account.forgotPassword", { email: freshEmail() }, from(address));
     assert.equal(refused.status, 429);
     assert.match(refusal(refused), /^Too many reset requests: try again in \d+ minute\(s\)$/);
-    assert.equal((await mutate("account.forgotPassword", { email: freshEmail() }, from("203.0.113.9"))).status, 200, "another address is not limited");
+    assert.equal(
+      (await mutate("account.forgotPassword", { email: freshEmail() }, from("203.0.113.9"))).status,
+      200,
+      "another address is not limited",
+    );
   });
 
   it("forgot-password: 3 an hour per address typed, known or not, from any client address", async () => {
     for (const email of [(await makeUser("pro")).email, freshEmail()]) {
       const replies = [];
-      for (let i = 0; i < 4; i++) replies.push(await mutate("account.forgotPassword", { email }, from(`192.0.2.${Math.floor(Math.random() * 250)}`)));
-      assert.deepEqual(replies.map((r) => r.status), [200, 200, 200, 429], email);
+      for (let i = 0; i < 4; i++)
+        replies.push(
+          await mutate("account.forgotPassword", { email }, from(`192.0.2.${Math.floor(Math.random() * 250)}`)),
+        );
+      assert.deepEqual(
+        replies.map((r) => r.status),
+        [200, 200, 200, 429],
+        email,
+      );
     }
   });
 
   it("mailed links: 20 refused ones per client address in 15 minutes, then 429 even for a good link", async () => {
     const address = `203.0.113.${100 + Math.floor(Math.random() * 150)}`;
-    for (let i = 0; i < 20; i++) assert.equal((await mutate("account.verifyEmail", { token: randomUUID() }, from(address))).status, 400);
+    for (let i = 0; i < 20; i++)
+      assert.equal((await mutate("account.verifyEmail", { token: randomUUID() }, from(address))).status, 400);
     const { email } = await signUp();
     const token = await mailedToken(email, /Verify/, "/verify-email");
     const limited = await mutate("account.verifyEmail", { token }, from(address));
     assert.equal(limited.status, 429);
     assert.match(refusal(limited), /^Too many refused links: try again in \d+ minute\(s\)$/);
     for (const procedure of ["account.resetPassword", "account.confirmEmail"]) {
-      assert.equal((await mutate(procedure, { token: randomUUID(), password: "a-new-password-1" }, from(address))).status, 429, procedure);
+      assert.equal(
+        (await mutate(procedure, { token: randomUUID(), password: "a-new-password-1" }, from(address))).status,
+        429,
+        procedure,
+      );
     }
-    assert.equal((await mutate("account.verifyEmail", { token }, from("198.51.100.250"))).status, 200, "the link itself still works");
+    assert.equal(
+      (await mutate("account.verifyEmail", { token }, from("198.51.100.250"))).status,
+      200,
+      "the link itself still works",
+    );
   });
 });
 
@@ -136,7 +185,10 @@ describe("mail without an SMTP server", () => {
     const files = emls();
     assert.equal(files.length, 1);
     const mail = await simpleParser(readFileSync(path.join(outbox, files[0])));
-    assert.deepEqual([mail.to && !Array.isArray(mail.to) ? mail.to.text : null, mail.subject], [email, "Verify your email address"]);
+    assert.deepEqual(
+      [mail.to && !Array.isArray(mail.to) ? mail.to.text : null, mail.subject],
+      [email, "Verify your email address"],
+    );
     assert.ok(mail.html && mail.html.includes("/verify-email?token="), "an HTML body");
     const link = linkIn(mail, "/verify-email").toString();
     assert.ok(link.startsWith(`${BASE_URL}/`), "links from APP_URL");
@@ -146,8 +198,15 @@ describe("mail without an SMTP server", () => {
       .filter((line) => line.includes('"mail.outbox"'))
       .map((line) => JSON.parse(line) as { links?: string[]; file: string });
     // The file's name, never its link (tests/instances/private-files.test.ts checks for the token).
-    assert.deepEqual(logged.map((l) => [path.basename(l.file), l.links]), [[files[0], undefined]]);
+    assert.deepEqual(
+      logged.map((l) => [path.basename(l.file), l.links]),
+      [[files[0], undefined]],
+    );
     // The link works on this server.
-    assert.equal((await mutate("account.verifyEmail", { token: new URL(link).searchParams.get("token") }, { base: server.base })).status, 200);
+    assert.equal(
+      (await mutate("account.verifyEmail", { token: new URL(link).searchParams.get("token") }, { base: server.base }))
+        .status,
+      200,
+    );
   });
 });

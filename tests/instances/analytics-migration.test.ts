@@ -34,46 +34,124 @@ describe("the quarter-hour rollups' migration on a database with scans", () => {
       const events: Event[] = [];
       for (const [c, code] of ["dyn_a", "dyn_b"].entries())
         for (const [i, at] of INSTANTS.entries())
-          for (let n = 0; n < 1 + ((i + c) % 3); n++) events.push([`scan_${c}_${i}_${n}`, code, Date.parse(at) + n, (i + n) % 2, ["DE", "IN", "US"][(i + n) % 3], ["mobile", "desktop"][n % 2]]);
+          for (let n = 0; n < 1 + ((i + c) % 3); n++)
+            events.push([
+              `scan_${c}_${i}_${n}`,
+              code,
+              Date.parse(at) + n,
+              (i + n) % 2,
+              ["DE", "IN", "US"][(i + n) % 3],
+              ["mobile", "desktop"][n % 2],
+            ]);
       // The old writer's rows: unique = first of its visitor on its UTC day.
       const seen = new Set<string>();
       const stored = events.map(([id, code, at, visitor, country, device]) => {
         const day = new Date(at).toISOString().slice(0, 10);
         const unique = !seen.has(`${code}|${day}|${visitor}`);
         seen.add(`${code}|${day}|${visitor}`);
-        const scannedAt = dialect === "sqlite" ? `${new Date(at).toISOString().slice(0, 23)}+00:00` : new Date(at).toISOString().slice(0, 23).replace("T", " ");
-        return { row: [id, code, scannedAt, day, country, device, "iOS", "Safari", `visitor${visitor}`, unique, "https://example.com/"], code, at, day, unique, country, device };
+        const scannedAt =
+          dialect === "sqlite"
+            ? `${new Date(at).toISOString().slice(0, 23)}+00:00`
+            : new Date(at).toISOString().slice(0, 23).replace("T", " ");
+        return {
+          row: [
+            id,
+            code,
+            scannedAt,
+            day,
+            country,
+            device,
+            "iOS",
+            "Safari",
+            `visitor${visitor}`,
+            unique,
+            "https://example.com/",
+          ],
+          code,
+          at,
+          day,
+          unique,
+          country,
+          device,
+        };
       });
-      await db.insert("ScanEvent", stored.map((s) => s.row));
+      await db.insert(
+        "ScanEvent",
+        stored.map((s) => s.row),
+      );
       // Its daily rollups, as they stood before the migration.
       const daily = new Map<string, [number, number]>();
       for (const s of stored)
-        for (const [dimension, value] of [["total", ""], ["country", s.country], ["device", s.device], ["os", "iOS"], ["browser", "Safari"]]) {
+        for (const [dimension, value] of [
+          ["total", ""],
+          ["country", s.country],
+          ["device", s.device],
+          ["os", "iOS"],
+          ["browser", "Safari"],
+        ]) {
           const key = `${s.code}|${s.day}|${dimension}|${value}`;
           const [scans, unique] = daily.get(key) ?? [0, 0];
           daily.set(key, [scans + 1, unique + Number(s.unique)]);
         }
-      await db.insert("ScanDaily", [...daily].map(([key, [scans, unique]]) => [...key.split("|").slice(0, 1), key.split("|")[1], key.split("|")[2], key.split("|")[3], scans, unique]));
-      const before = await db.rows<{ dynamicCodeId: string; day: string; dimension: string; value: string; scans: number; uniqueScans: number }>(`SELECT * FROM "ScanDaily" ORDER BY 1, 2, 3, 4`);
+      await db.insert(
+        "ScanDaily",
+        [...daily].map(([key, [scans, unique]]) => [
+          ...key.split("|").slice(0, 1),
+          key.split("|")[1],
+          key.split("|")[2],
+          key.split("|")[3],
+          scans,
+          unique,
+        ]),
+      );
+      const before = await db.rows<{
+        dynamicCodeId: string;
+        day: string;
+        dimension: string;
+        value: string;
+        scans: number;
+        uniqueScans: number;
+      }>(`SELECT * FROM "ScanDaily" ORDER BY 1, 2, 3, 4`);
 
       await db.exec(script(migrations[target]));
 
       // The daily rollups are unchanged…
       assert.deepEqual(await db.rows(`SELECT * FROM "ScanDaily" ORDER BY 1, 2, 3, 4`), before);
       // …and each UTC day's quarters add up to them, in every dimension and value.
-      const perDay = await db.rows<{ dynamicCodeId: string; day: number; dimension: string; value: string; scans: number | string; uniqueScans: number | string }>(
+      const perDay = await db.rows<{
+        dynamicCodeId: string;
+        day: number;
+        dimension: string;
+        value: string;
+        scans: number | string;
+        uniqueScans: number | string;
+      }>(
         `SELECT "dynamicCodeId", "quarter" / 96 AS "day", "dimension", "value", SUM("scans") AS "scans", SUM("uniqueScans") AS "uniqueScans" FROM "ScanQuarter" GROUP BY 1, 2, 3, 4`,
       );
       assert.deepEqual(
-        new Map(perDay.map((r) => [`${r.dynamicCodeId}|${new Date(Number(r.day) * 86_400_000).toISOString().slice(0, 10)}|${r.dimension}|${r.value}`, [Number(r.scans), Number(r.uniqueScans)]])),
+        new Map(
+          perDay.map((r) => [
+            `${r.dynamicCodeId}|${new Date(Number(r.day) * 86_400_000).toISOString().slice(0, 10)}|${r.dimension}|${r.value}`,
+            [Number(r.scans), Number(r.uniqueScans)],
+          ]),
+        ),
         daily,
       );
       // Each scan in the quarter of its instant (the edges: 00:14:59.999 in the first, 00:15:00.000 in the second).
       const quarters = new Map<string, number>();
-      for (const s of stored) quarters.set(`${s.code}|${Math.floor(s.at / 900_000)}`, (quarters.get(`${s.code}|${Math.floor(s.at / 900_000)}`) ?? 0) + 1);
-      const totals = await db.rows<{ dynamicCodeId: string; quarter: number; scans: number }>(`SELECT "dynamicCodeId", "quarter", "scans" FROM "ScanQuarter" WHERE "dimension" = 'total'`);
+      for (const s of stored)
+        quarters.set(
+          `${s.code}|${Math.floor(s.at / 900_000)}`,
+          (quarters.get(`${s.code}|${Math.floor(s.at / 900_000)}`) ?? 0) + 1,
+        );
+      const totals = await db.rows<{ dynamicCodeId: string; quarter: number; scans: number }>(
+        `SELECT "dynamicCodeId", "quarter", "scans" FROM "ScanQuarter" WHERE "dimension" = 'total'`,
+      );
       assert.deepEqual(new Map(totals.map((r) => [`${r.dynamicCodeId}|${r.quarter}`, Number(r.scans)])), quarters);
-      assert.equal(totals.reduce((n, r) => n + Number(r.scans), 0), events.length);
+      assert.equal(
+        totals.reduce((n, r) => n + Number(r.scans), 0),
+        events.length,
+      );
     } finally {
       await db.close();
     }
@@ -90,12 +168,32 @@ describe("the rollups' WITHOUT ROWID migration", () => {
     try {
       for (const m of migrations.slice(0, rebuild)) await db.exec(script(m));
       const rows = {
-        ScanDaily: ["dyn_a", "dyn_b"].flatMap((code, c) => ["2026-03-01", "2026-03-02"].flatMap((day, d) => [["total", ""], ["country", "IN"], ["device", "mobile"]].map(([dimension, value], v) => [code, day, dimension, value, 10 + c + d + v, 1 + v]))),
-        ScanQuarter: ["dyn_a", "dyn_b"].flatMap((code, c) => [1_966_000, 1_966_001, 1_966_095].flatMap((quarter, q) => [["total", ""], ["os", "iOS"]].map(([dimension, value], v) => [code, quarter, dimension, value, 3 + c + q + v, v]))),
-        ScanVisitorDay: ["dyn_a", "dyn_b"].flatMap((code) => ["2026-03-01", "2026-03-02"].flatMap((day) => ["visitor0", "visitor1"].map((visitor) => [code, day, visitor]))),
+        ScanDaily: ["dyn_a", "dyn_b"].flatMap((code, c) =>
+          ["2026-03-01", "2026-03-02"].flatMap((day, d) =>
+            [
+              ["total", ""],
+              ["country", "IN"],
+              ["device", "mobile"],
+            ].map(([dimension, value], v) => [code, day, dimension, value, 10 + c + d + v, 1 + v]),
+          ),
+        ),
+        ScanQuarter: ["dyn_a", "dyn_b"].flatMap((code, c) =>
+          [1_966_000, 1_966_001, 1_966_095].flatMap((quarter, q) =>
+            [
+              ["total", ""],
+              ["os", "iOS"],
+            ].map(([dimension, value], v) => [code, quarter, dimension, value, 3 + c + q + v, v]),
+          ),
+        ),
+        ScanVisitorDay: ["dyn_a", "dyn_b"].flatMap((code) =>
+          ["2026-03-01", "2026-03-02"].flatMap((day) =>
+            ["visitor0", "visitor1"].map((visitor) => [code, day, visitor]),
+          ),
+        ),
       };
       // Sorted here: a rowid table and a WITHOUT ROWID one list their rows in different orders.
-      const read = async (table: string) => (await db.rows(`SELECT * FROM "${table}"`)).map((r) => JSON.stringify(r)).sort();
+      const read = async (table: string) =>
+        (await db.rows(`SELECT * FROM "${table}"`)).map((r) => JSON.stringify(r)).sort();
       const before: Record<string, unknown[]> = {};
       for (const [table, values] of Object.entries(rows)) {
         await db.insert(table, values);
@@ -105,7 +203,9 @@ describe("the rollups' WITHOUT ROWID migration", () => {
       await db.exec(script(migrations[rebuild]));
       for (const table of Object.keys(rows)) {
         assert.deepEqual(await read(table), before[table], table);
-        const [{ sql }] = await db.rows<{ sql: string }>(`SELECT sql FROM sqlite_master WHERE type = 'table' AND name = '${table}'`);
+        const [{ sql }] = await db.rows<{ sql: string }>(
+          `SELECT sql FROM sqlite_master WHERE type = 'table' AND name = '${table}'`,
+        );
         assert.match(sql, /WITHOUT ROWID/, table);
       }
     } finally {

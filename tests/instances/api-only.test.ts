@@ -27,12 +27,22 @@ describe("an instance for /v1 and /q only", () => {
     const scan = await fetch(`${server.base}/q/${code}`, { redirect: "manual" });
     assert.deepEqual([scan.status, scan.headers.get("location")], [302, "https://example.com/api-only"]);
 
-    for (const [method, path] of [["GET", "/login"], ["GET", "/"], ["GET", "/library"], ["POST", "/api/trpc/account.signup"], ["GET", "/_next/static/chunks/main.js"]]) {
+    for (const [method, path] of [
+      ["GET", "/login"],
+      ["GET", "/"],
+      ["GET", "/library"],
+      ["POST", "/api/trpc/account.signup"],
+      ["GET", "/_next/static/chunks/main.js"],
+    ]) {
       const r = await fetch(`${server.base}${path}`, { method, redirect: "manual" });
       assert.equal(r.status, 404, `${method} ${path}`);
       assert.equal(r.headers.get("content-type"), "application/json; charset=utf-8", `${method} ${path}`);
       assert.match(r.headers.get("x-request-id") ?? "", /^[0-9a-f-]{36}$/, `${method} ${path}`);
-      assert.deepEqual(await r.json(), { error: "Not found: this instance serves only /v1 and /q (SERVE_PAGES=0)" }, `${method} ${path}`);
+      assert.deepEqual(
+        await r.json(),
+        { error: "Not found: this instance serves only /v1 and /q (SERVE_PAGES=0)" },
+        `${method} ${path}`,
+      );
     }
   });
 

@@ -11,7 +11,8 @@ import { freshDatabase, startServer } from "../../scripts/harness";
 import { logIn } from "../helpers";
 import { receiver } from "../webhook-receiver";
 
-const IPHONE = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1";
+const IPHONE =
+  "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1";
 const WAVES = 12;
 const PER_WAVE = 5;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -21,7 +22,10 @@ describe("the background thread", () => {
     const database = await freshDatabase("background_thread");
     const hooks = await receiver();
     const env = { DATABASE_URL: database.url, REDIS_URL: "", WEBHOOK_ALLOW_PRIVATE_NETWORKS: "1" };
-    const seed = spawnSync(process.execPath, ["node_modules/tsx/dist/cli.mjs", "scripts/seed.ts"], { env: { ...process.env, ...env, NODE_ENV: "development" }, encoding: "utf8" });
+    const seed = spawnSync(process.execPath, ["node_modules/tsx/dist/cli.mjs", "scripts/seed.ts"], {
+      env: { ...process.env, ...env, NODE_ENV: "development" },
+      encoding: "utf8",
+    });
     assert.equal(seed.status, 0, seed.stderr);
     const server = await startServer({ ...env, BACKGROUND_THREAD_TEST_EXIT_AT: "3" });
     try {
@@ -29,12 +33,20 @@ describe("the background thread", () => {
       const { key } = (await page("keys.generatePersonal")) as { key: string };
       const api = async (path: string, body: unknown) => {
         await sleep(210); // the key's bucket
-        const r = await fetch(`${server.base}/v1${path}`, { method: "POST", headers: { "x-api-key": key, "content-type": "application/json" }, body: JSON.stringify(body) });
+        const r = await fetch(`${server.base}/v1${path}`, {
+          method: "POST",
+          headers: { "x-api-key": key, "content-type": "application/json" },
+          body: JSON.stringify(body),
+        });
         assert.equal(r.status, 201, path);
         return r.json() as Promise<Record<string, unknown>>;
       };
       await api("/webhooks", { url: `${hooks.base}/scans`, events: ["scan.created"] });
-      const code = ((await api("/dynqrcodes", { destination_url: "https://example.com/thread", name: "Thread" })).created as { code: string }[])[0].code;
+      const code = (
+        (await api("/dynqrcodes", { destination_url: "https://example.com/thread", name: "Thread" })).created as {
+          code: string;
+        }[]
+      )[0].code;
 
       // Waves 300 ms apart: a batch each (the buffer is written every 200 ms), so threads die under them.
       let answered = 0;
@@ -47,15 +59,22 @@ describe("the background thread", () => {
       }
       assert.equal(answered, WAVES * PER_WAVE);
 
-      const total = async () => ((await (await fetch(`${server.base}/v1/dynqrcodes/${code}/analytics`, { headers: { "x-api-key": key } })).json()) as { total_scans: number }).total_scans;
-      for (const end = Date.now() + 30_000; (await total()) < answered && Date.now() < end; ) await sleep(250);
+      const total = async () =>
+        (
+          (await (
+            await fetch(`${server.base}/v1/dynqrcodes/${code}/analytics`, { headers: { "x-api-key": key } })
+          ).json()) as { total_scans: number }
+        ).total_scans;
+      for (const end = Date.now() + 30_000; (await total()) < answered && Date.now() < end;) await sleep(250);
       assert.equal(await total(), answered, "every answered redirect written, once");
       // Deliveries claimed by a thread that died wait for their claim to expire (25 s).
       const ids = () => hooks.received.filter((r) => r.path === "/scans").map((r) => r.headers["webhook-id"]);
-      for (const end = Date.now() + 45_000; new Set(ids()).size < answered && Date.now() < end; ) await sleep(250);
+      for (const end = Date.now() + 45_000; new Set(ids()).size < answered && Date.now() < end;) await sleep(250);
       assert.equal(new Set(ids()).size, answered, "one scan.created per scan, delivered");
       const deaths = server.output().split("background.thread_failed").length - 1;
-      t.diagnostic(`threads died ${deaths}, scans ${answered}, deliveries ${ids().length} (${new Set(ids()).size} events)`);
+      t.diagnostic(
+        `threads died ${deaths}, scans ${answered}, deliveries ${ids().length} (${new Set(ids()).size} events)`,
+      );
       assert.ok(deaths >= 2, `the thread died at least twice (${deaths})`);
       assert.equal(await server.stop(), 0);
     } finally {

@@ -20,7 +20,8 @@ import { env } from "../../server/platform/env";
 import { http, personalKey } from "../helpers";
 import { startServer, type RunningServer } from "../../scripts/harness";
 
-const UA = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1";
+const UA =
+  "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1";
 const BOUND = 1000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -51,7 +52,10 @@ async function scan(server: RunningServer, code: string, count: number, workers 
     Array.from({ length: workers }, async () => {
       while (next < count) {
         const n = next++;
-        const res = await fetch(`${server.base}/q/${code}`, { redirect: "manual", headers: { "user-agent": `${UA} b${n}`, "x-forwarded-for": `198.51.100.${n % 200}` } });
+        const res = await fetch(`${server.base}/q/${code}`, {
+          redirect: "manual",
+          headers: { "user-agent": `${UA} b${n}`, "x-forwarded-for": `198.51.100.${n % 200}` },
+        });
         await res.arrayBuffer();
         statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
       }
@@ -60,13 +64,17 @@ async function scan(server: RunningServer, code: string, count: number, workers 
   assert.deepEqual([...statuses], [[302, count]]);
 }
 
-const gauge = (text: string, where: string) => Number(new RegExp(`^qr_scan_buffer_scans\\{where="${where}"\\} (\\d+)`, "m").exec(text)?.[1]);
+const gauge = (text: string, where: string) =>
+  Number(new RegExp(`^qr_scan_buffer_scans\\{where="${where}"\\} (\\d+)`, "m").exec(text)?.[1]);
 type Ready = { status: string; scans_behind: { scans: number; seconds: number | null } };
 
 describe("a backlog the database does not take", () => {
   it("waits in the spool beyond the memory bound, is reported, and is written exactly once after", async (t) => {
     const { key } = await personalKey();
-    const created = await http("POST", "/v1/dynqrcodes", { key, json: { destination_url: "https://example.com/backlog", name: "Backlog" } });
+    const created = await http("POST", "/v1/dynqrcodes", {
+      key,
+      json: { destination_url: "https://example.com/backlog", name: "Backlog" },
+    });
     const code = (created.body as { created: { code: string }[] }).created[0].code;
     const { id } = await db.dynamicCode.findUniqueOrThrow({ where: { code } });
     const spool = mkdtempSync(path.join(tmpdir(), "qr-backlog-"));
@@ -79,7 +87,9 @@ describe("a backlog the database does not take", () => {
       await scan(server, code, 2500);
       const metrics = await (await fetch(`${server.base}/metrics`)).text();
       const ready = (await (await fetch(`${server.base}/readyz`)).json()) as Ready;
-      t.diagnostic(`held: memory ${gauge(metrics, "memory")}, spool ${gauge(metrics, "spool")}, /readyz ${JSON.stringify(ready.scans_behind)}`);
+      t.diagnostic(
+        `held: memory ${gauge(metrics, "memory")}, spool ${gauge(metrics, "spool")}, /readyz ${JSON.stringify(ready.scans_behind)}`,
+      );
       assert.ok(gauge(metrics, "memory") <= BOUND, `in memory: ${gauge(metrics, "memory")}`);
       assert.ok(gauge(metrics, "spool") >= 2500 - BOUND - 500, `in the spool only: ${gauge(metrics, "spool")}`);
       assert.equal(ready.status, "ready");
@@ -89,7 +99,8 @@ describe("a backlog the database does not take", () => {
       await release();
       release = async () => undefined;
       const started = Date.now();
-      for (let i = 0; i < 300 && (await db.scanEvent.count({ where: { dynamicCodeId: id } })) < 2520; i++) await sleep(100);
+      for (let i = 0; i < 300 && (await db.scanEvent.count({ where: { dynamicCodeId: id } })) < 2520; i++)
+        await sleep(100);
       t.diagnostic(`2,520 scans written ${Date.now() - started} ms after the lock went`);
       assert.equal(await db.scanEvent.count({ where: { dynamicCodeId: id } }), 2520);
       const after = (await (await fetch(`${server.base}/readyz`)).json()) as Ready;
@@ -109,7 +120,8 @@ describe("a backlog the database does not take", () => {
       release = async () => undefined;
       // The next start on the same spool writes what was left, exactly once.
       const next = await startServer(settings);
-      for (let i = 0; i < 300 && (await db.scanEvent.count({ where: { dynamicCodeId: id } })) < 4020; i++) await sleep(100);
+      for (let i = 0; i < 300 && (await db.scanEvent.count({ where: { dynamicCodeId: id } })) < 4020; i++)
+        await sleep(100);
       assert.equal(await db.scanEvent.count({ where: { dynamicCodeId: id } }), 4020);
       assert.equal(await next.stop(), 0);
     } finally {

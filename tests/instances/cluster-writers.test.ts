@@ -34,7 +34,10 @@ describe("the cluster's writers keep up", { skip: usable ? false : "PostgreSQL +
     assert.ok(run.endBacklog < RATE * 5, `backlog ${run.endBacklog} at the load's end: over 5 s of traffic`);
     assert.ok(run.peakBacklog < RATE * 5, `backlog peaked at ${run.peakBacklog}: over 5 s of traffic`);
     assert.equal(run.deadlocks, 0, "PostgreSQL detected deadlocks");
-    assert.ok(run.catchUpMs !== null && run.catchUpMs < 10_000, `every scan written ${run.catchUpMs} ms after the load's end`);
+    assert.ok(
+      run.catchUpMs !== null && run.catchUpMs < 10_000,
+      `every scan written ${run.catchUpMs} ms after the load's end`,
+    );
     assert.equal(run.stored, run.answered, "every answered redirect is a row");
   });
 });

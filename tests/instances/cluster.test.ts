@@ -25,8 +25,10 @@ import { makeCodes } from "../../scripts/bench/cluster";
 import { makeTeam, personalKey, revokeKey } from "../helpers";
 import { faultRelay } from "../fault-relay";
 
-const usable = (process.env.DATABASE_URL ?? "").startsWith("postgres") && Boolean(process.env.REDIS_URL) && existsSync(NGINX);
-const IPHONE = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1";
+const usable =
+  (process.env.DATABASE_URL ?? "").startsWith("postgres") && Boolean(process.env.REDIS_URL) && existsSync(NGINX);
+const IPHONE =
+  "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1";
 const agentOf = (n: number) => `${IPHONE} r${n}`;
 const QUOTA = 15;
 const LOOPS = 6;
@@ -41,7 +43,13 @@ describe("a cluster behind nginx", { skip: usable ? false : "PostgreSQL + Redis 
   let relay: Awaited<ReturnType<typeof faultRelay>>;
   let redis: Awaited<ReturnType<typeof startRedis>>;
   let scanned: Awaited<ReturnType<typeof makeCodes>>;
-  const env = { TRUST_PROXY: "1", SHUTDOWN_DRAIN_SECONDS: "1", RATE_LIMIT_PERSONAL_DAILY_QUOTA: String(QUOTA), DATABASE_URL: "", REDIS_URL: "" };
+  const env = {
+    TRUST_PROXY: "1",
+    SHUTDOWN_DRAIN_SECONDS: "1",
+    RATE_LIMIT_PERSONAL_DAILY_QUOTA: String(QUOTA),
+    DATABASE_URL: "",
+    REDIS_URL: "",
+  };
   /** Instance `i` on its port and its own spool (a restart replays what the spool holds). */
   const start = async (i: number) => (servers[i] = await startServer({ ...env, SCAN_SPOOL_DIR: spools[i] }, ports[i]));
   before(async () => {
@@ -83,7 +91,10 @@ describe("a cluster behind nginx", { skip: usable ? false : "PostgreSQL + Redis 
       while (running) {
         const n = next++;
         try {
-          const res = await fetch(`${nginx.base}/q/${codes[n % codes.length]}`, { redirect: "manual", headers: { "user-agent": agentOf(n) } });
+          const res = await fetch(`${nginx.base}/q/${codes[n % codes.length]}`, {
+            redirect: "manual",
+            headers: { "user-agent": agentOf(n) },
+          });
           await res.arrayBuffer();
           note("q", res.status);
           if (res.status === 302) answered.add(n);
@@ -139,14 +150,19 @@ describe("a cluster behind nginx", { skip: usable ? false : "PostgreSQL + Redis 
     }
     running = false;
     await Promise.all(load);
-    phase(`load stopped: /q ${JSON.stringify(statuses.q)}, nginx gave no answer ${failed}; /v1 GET ${JSON.stringify(statuses.v1)} (${outage503} × 503 in the outage, slowest ${slowest503} ms)`);
+    phase(
+      `load stopped: /q ${JSON.stringify(statuses.q)}, nginx gave no answer ${failed}; /v1 GET ${JSON.stringify(statuses.v1)} (${outage503} × 503 in the outage, slowest ${slowest503} ms)`,
+    );
 
     // Every answered request's scan is a row (the restarted instances replay their spools).
     const expected = new Map<string, number>([...answered].map((n) => [visitorHash("127.0.0.1", agentOf(n)), n]));
     let rows: { id: string; visitorHash: string }[] = [];
     const deadline = Date.now() + 30_000;
     for (;;) {
-      rows = await db.scanEvent.findMany({ where: { dynamicCodeId: { in: ids } }, select: { id: true, visitorHash: true } });
+      rows = await db.scanEvent.findMany({
+        where: { dynamicCodeId: { in: ids } },
+        select: { id: true, visitorHash: true },
+      });
       const stored = new Set(rows.map((r) => r.visitorHash));
       if ([...expected.keys()].every((h) => stored.has(h)) || Date.now() > deadline) break;
       await sleep(200);
@@ -157,16 +173,35 @@ describe("a cluster behind nginx", { skip: usable ? false : "PostgreSQL + Redis 
     const missing = [...expected.keys()].filter((h) => !perRequest.has(h)).length;
     const strangers = [...perRequest.keys()].filter((h) => !expected.has(h)).length;
     const twice = [...perRequest.values()].filter((c) => c > 1).length;
-    const daily = await db.scanDaily.aggregate({ where: { dynamicCodeId: { in: ids }, dimension: "total" }, _sum: { scans: true } });
-    const quarters = await db.scanQuarter.aggregate({ where: { dynamicCodeId: { in: ids }, dimension: "total" }, _sum: { scans: true } });
-    t.diagnostic(`answered ${answered.size}, rows ${rows.length}: missing ${missing}, not ours ${strangers}, requests stored twice ${twice}; daily rollups ${daily._sum.scans}, quarter rollups ${quarters._sum.scans}`);
-    t.diagnostic(`nginx logged ${nginx.errors().split("\n").filter((l) => /upstream/.test(l)).length} upstream failures (each retried on another instance)`);
+    const daily = await db.scanDaily.aggregate({
+      where: { dynamicCodeId: { in: ids }, dimension: "total" },
+      _sum: { scans: true },
+    });
+    const quarters = await db.scanQuarter.aggregate({
+      where: { dynamicCodeId: { in: ids }, dimension: "total" },
+      _sum: { scans: true },
+    });
+    t.diagnostic(
+      `answered ${answered.size}, rows ${rows.length}: missing ${missing}, not ours ${strangers}, requests stored twice ${twice}; daily rollups ${daily._sum.scans}, quarter rollups ${quarters._sum.scans}`,
+    );
+    t.diagnostic(
+      `nginx logged ${
+        nginx
+          .errors()
+          .split("\n")
+          .filter((l) => /upstream/.test(l)).length
+      } upstream failures (each retried on another instance)`,
+    );
 
     const fivexx = (counts: Record<number, number>) => Object.keys(counts).filter((s) => Number(s) >= 500);
     assert.deepEqual(Object.keys(statuses.q), ["302"], nginx.errors().slice(-2000));
     assert.equal(failed, 0, "nginx answered every request");
     assert.ok(answered.size > 1000, `traffic flowed: ${answered.size}`);
-    assert.deepEqual(fivexx(statuses.v1).filter((s) => s !== "503"), [], "no /v1 answer from nginx itself");
+    assert.deepEqual(
+      fivexx(statuses.v1).filter((s) => s !== "503"),
+      [],
+      "no /v1 answer from nginx itself",
+    );
     assert.ok(outage503 > 0, "/v1 met the outage");
     assert.ok(slowest503 < 2000, `a 503 took ${slowest503} ms`);
     assert.equal(missing, 0, "every answered redirect recorded");
@@ -194,17 +229,23 @@ describe("a cluster behind nginx", { skip: usable ? false : "PostgreSQL + Redis 
 
     const other = await personalKey();
     const before = [];
-    for (let i = 0; i < 3; i++) before.push((await fetch(`${nginx.base}/v1/qrcodes?limit=1`, { headers: { "x-api-key": other.key } })).status);
+    for (let i = 0; i < 3; i++)
+      before.push((await fetch(`${nginx.base}/v1/qrcodes?limit=1`, { headers: { "x-api-key": other.key } })).status);
     assert.deepEqual(before, [200, 200, 200]);
     await revokeKey(other.keyId, other.user.id);
     const after = [];
-    for (let i = 0; i < 3; i++) after.push((await fetch(`${nginx.base}/v1/qrcodes?limit=1`, { headers: { "x-api-key": other.key } })).status);
+    for (let i = 0; i < 3; i++)
+      after.push((await fetch(`${nginx.base}/v1/qrcodes?limit=1`, { headers: { "x-api-key": other.key } })).status);
     assert.deepEqual(after, [401, 401, 401]);
   });
 
   it("a page's action through nginx on a port other than 80 is not refused as cross-site", async () => {
     // The Host the instance sees keeps the port, so the action's Origin matches it.
-    const action = await fetch(`${nginx.base}/api/trpc/account.forgotPassword`, { method: "POST", headers: { "content-type": "application/json", origin: nginx.base }, body: JSON.stringify({ email: "nobody@example.com" }) });
+    const action = await fetch(`${nginx.base}/api/trpc/account.forgotPassword`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: nginx.base },
+      body: JSON.stringify({ email: "nobody@example.com" }),
+    });
     const text = await action.text();
     assert.ok(!/Cross-site/.test(text), text);
     assert.equal(action.status, 200, text);

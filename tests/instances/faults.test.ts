@@ -33,11 +33,17 @@ describe("kill -9 during batch creates", () => {
         const tag = `${run}-${lane}-${n}`;
         const kind = n % 2 === 0 ? "qrcodes" : "dynqrcodes";
         const items = Array.from({ length: BATCH }, (_, i) =>
-          kind === "qrcodes" ? { url: `https://example.com/${i}`, name: `${tag} ${i}` } : { destination_url: `https://example.com/${i}`, name: `${tag} ${i}` },
+          kind === "qrcodes"
+            ? { url: `https://example.com/${i}`, name: `${tag} ${i}` }
+            : { destination_url: `https://example.com/${i}`, name: `${tag} ${i}` },
         );
         sentBatches.add(tag);
         try {
-          const res = await fetch(`${base}/v1/${kind}/batch`, { method: "POST", headers: { "x-api-key": key, "content-type": "application/json" }, body: JSON.stringify({ [kind]: items }) });
+          const res = await fetch(`${base}/v1/${kind}/batch`, {
+            method: "POST",
+            headers: { "x-api-key": key, "content-type": "application/json" },
+            body: JSON.stringify({ [kind]: items }),
+          });
           await res.arrayBuffer();
           if (res.status === 201) answered.add(tag);
           else if (res.status === 429) refused++;
@@ -66,7 +72,9 @@ describe("kill -9 during batch creates", () => {
     for (const tag of names) counts.set(tag, (counts.get(tag) ?? 0) + 1);
     for (const [tag, count] of counts) assert.equal(count, BATCH, `batch ${tag} is partial: ${count} of ${BATCH}`);
     for (const tag of answered) assert.equal(counts.get(tag), BATCH, `batch ${tag} was answered 201 and is gone`);
-    console.log(`# kill -9: ${sentBatches.size} batches sent, ${answered.size} answered 201, ${refused} answered 429, ${counts.size} stored whole, 0 partial`);
+    console.log(
+      `# kill -9: ${sentBatches.size} batches sent, ${answered.size} answered 201, ${refused} answered 429, ${counts.size} stored whole, 0 partial`,
+    );
     // The restarted server serves them.
     const r = await fetch(`${server.base}/v1/qrcodes?limit=1`, { headers: { "x-api-key": accounts[0].key } });
     assert.equal(r.status, 200);
@@ -93,7 +101,10 @@ describe("two instances sharing the database and a Redis", () => {
     let running = true;
     const scans = async (base: string, lane: number) => {
       for (let n = 0; running; n++) {
-        const res = await fetch(`${base}/q/${code}`, { redirect: "manual", headers: { "user-agent": `Mozilla/5.0 (load ${lane}) Safari/604.1` } });
+        const res = await fetch(`${base}/q/${code}`, {
+          redirect: "manual",
+          headers: { "user-agent": `Mozilla/5.0 (load ${lane}) Safari/604.1` },
+        });
         count(res.status);
         if (res.status === 302) redirects++;
       }
@@ -104,7 +115,9 @@ describe("two instances sharing the database and a Redis", () => {
         const res = await fetch(`${[pair.a, pair.b][n % 2].base}/v1/qrcodes/batch`, {
           method: "POST",
           headers: { "x-api-key": key, "content-type": "application/json" },
-          body: JSON.stringify({ qrcodes: Array.from({ length: 10 }, (_, i) => ({ url: `https://example.com/${i}`, name: `${tag} ${i}` })) }),
+          body: JSON.stringify({
+            qrcodes: Array.from({ length: 10 }, (_, i) => ({ url: `https://example.com/${i}`, name: `${tag} ${i}` })),
+          }),
         });
         count(res.status);
         await res.arrayBuffer();
@@ -124,7 +137,8 @@ describe("two instances sharing the database and a Redis", () => {
     const fiveHundreds = [...statuses].filter(([s]) => s >= 500);
     assert.deepEqual(fiveHundreds, [], `statuses: ${JSON.stringify([...statuses])}`);
     assert.ok(redirects > 100 && batches.length >= 8, `redirects ${redirects}, batches ${batches.length}`);
-    for (const tag of batches) assert.equal(await db.staticCode.count({ where: { name: { startsWith: `${tag} ` } } }), 10, `batch ${tag}`);
+    for (const tag of batches)
+      assert.equal(await db.staticCode.count({ where: { name: { startsWith: `${tag} ` } } }), 10, `batch ${tag}`);
     assert.equal((await scansOf(id, redirects)).length, redirects, "every redirect answered was recorded");
     // Back to normal by itself: a change on A is seen on B again.
     await fetch(`${pair.a.base}/v1/dynqrcodes/${code}`, {
@@ -135,7 +149,9 @@ describe("two instances sharing the database and a Redis", () => {
     await new Promise((r) => setTimeout(r, 250));
     const after = await fetch(`${pair.b.base}/q/${code}`, { redirect: "manual" });
     assert.equal(after.headers.get("location"), "https://example.com/after");
-    console.log(`# Redis restart under load: ${JSON.stringify(Object.fromEntries(statuses))}, ${redirects} redirects all recorded, ${batches.length} batches all whole`);
+    console.log(
+      `# Redis restart under load: ${JSON.stringify(Object.fromEntries(statuses))}, ${redirects} redirects all recorded, ${batches.length} batches all whole`,
+    );
   });
 
   it("a key revoked on one instance is refused by the very next request on the other", async () => {

@@ -22,9 +22,32 @@ const RUNS = Number(process.env.FUZZ_RUNS ?? 300);
 const SEED = Number(process.env.FUZZ_SEED ?? 20261122);
 const ACCOUNTS = 12;
 
-type Schema = { type?: string; $ref?: string; properties?: Record<string, Schema>; required?: string[]; items?: Schema; enum?: unknown[]; oneOf?: Schema[]; anyOf?: Schema[] };
-type Operation = { method: string; path: string; parameters: { name: string; in: string; schema?: Schema }[]; body?: Schema };
-type Doc = { paths: Record<string, Record<string, { parameters?: Operation["parameters"]; requestBody?: { content: Record<string, { schema: Schema }> } }>>; components?: { schemas?: Record<string, Schema> } };
+type Schema = {
+  type?: string;
+  $ref?: string;
+  properties?: Record<string, Schema>;
+  required?: string[];
+  items?: Schema;
+  enum?: unknown[];
+  oneOf?: Schema[];
+  anyOf?: Schema[];
+};
+type Operation = {
+  method: string;
+  path: string;
+  parameters: { name: string; in: string; schema?: Schema }[];
+  body?: Schema;
+};
+type Doc = {
+  paths: Record<
+    string,
+    Record<
+      string,
+      { parameters?: Operation["parameters"]; requestBody?: { content: Record<string, { schema: Schema }> } }
+    >
+  >;
+  components?: { schemas?: Record<string, Schema> };
+};
 type Caller = { key: string | undefined; ids: string[]; codes: string[]; userId?: string };
 type Request = { method: string; path: string; headers: Record<string, string>; body?: string; caller: number };
 
@@ -60,7 +83,17 @@ const nasty = (base: string) =>
   );
 
 const junk = (base: string): fc.Arbitrary<unknown> =>
-  fc.oneof(nasty(base), fc.string(), fc.string({ unit: "grapheme", maxLength: 40 }), fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.array(fc.jsonValue(), { maxLength: 3 }), fc.dictionary(fc.string({ maxLength: 8 }), fc.jsonValue(), { maxKeys: 3 }));
+  fc.oneof(
+    nasty(base),
+    fc.string(),
+    fc.string({ unit: "grapheme", maxLength: 40 }),
+    fc.integer(),
+    fc.double(),
+    fc.boolean(),
+    fc.constant(null),
+    fc.array(fc.jsonValue(), { maxLength: 3 }),
+    fc.dictionary(fc.string({ maxLength: 8 }), fc.jsonValue(), { maxKeys: 3 }),
+  );
 
 function resolve(schema: Schema, doc: Doc): Schema {
   return schema.$ref ? resolve(doc.components!.schemas![schema.$ref.split("/").pop()!], doc) : schema;
@@ -76,18 +109,32 @@ function valueOf(schema: Schema, doc: Doc, base: string, depth = 0): fc.Arbitrar
     case "object": {
       const props = Object.entries(s.properties ?? {});
       if (depth > 3 || props.length === 0) return fc.oneof(fc.constant({}), junk(base));
-      const record = fc.record(Object.fromEntries(props.map(([k, v]) => [k, valueOf(v, doc, base, depth + 1)])), { requiredKeys: [] });
+      const record = fc.record(Object.fromEntries(props.map(([k, v]) => [k, valueOf(v, doc, base, depth + 1)])), {
+        requiredKeys: [],
+      });
       // Extra fields sometimes (unknown fields must be refused).
       return fc.oneof(
         { weight: 4, arbitrary: record },
-        { weight: 1, arbitrary: fc.tuple(record, fc.string({ minLength: 1, maxLength: 12 }), fc.jsonValue()).map(([r, k, v]) => ({ ...r, [k]: v })) },
+        {
+          weight: 1,
+          arbitrary: fc
+            .tuple(record, fc.string({ minLength: 1, maxLength: 12 }), fc.jsonValue())
+            .map(([r, k, v]) => ({ ...r, [k]: v })),
+        },
         { weight: 1, arbitrary: junk(base) },
       );
     }
     case "array":
-      return fc.oneof({ weight: 4, arbitrary: fc.array(valueOf(s.items ?? {}, doc, base, depth + 1), { maxLength: 55 }) }, { weight: 1, arbitrary: junk(base) });
+      return fc.oneof(
+        { weight: 4, arbitrary: fc.array(valueOf(s.items ?? {}, doc, base, depth + 1), { maxLength: 55 }) },
+        { weight: 1, arbitrary: junk(base) },
+      );
     case "string":
-      return fc.oneof(fc.constantFrom("https://example.com/fuzz", "Fuzzed name", "#1a2b3c", "M"), nasty(base), fc.string({ unit: "grapheme", maxLength: 300 }));
+      return fc.oneof(
+        fc.constantFrom("https://example.com/fuzz", "Fuzzed name", "#1a2b3c", "M"),
+        nasty(base),
+        fc.string({ unit: "grapheme", maxLength: 300 }),
+      );
     case "integer":
     case "number":
       return fc.oneof(fc.integer({ min: -5, max: 20 }), fc.integer(), fc.double(), junk(base));
@@ -111,38 +158,101 @@ function requestOf(op: Operation, doc: Doc, base: string, callers: Caller[]): fc
   const pathParam = (caller: number) =>
     fc.oneof(
       { weight: 3, arbitrary: fc.constantFrom(...callers[caller].ids, ...callers[caller].codes) },
-      { weight: 1, arbitrary: fc.constantFrom(...callers[(caller + 1) % callers.length].codes, ...callers[(caller + 1) % callers.length].ids) },
+      {
+        weight: 1,
+        arbitrary: fc.constantFrom(
+          ...callers[(caller + 1) % callers.length].codes,
+          ...callers[(caller + 1) % callers.length].ids,
+        ),
+      },
       { weight: 1, arbitrary: fc.oneof(nasty(base), fc.string({ unit: "grapheme", minLength: 1, maxLength: 30 })) },
     );
   const queries = op.parameters.filter((p) => p.in === "query");
   const query = fc.record(
-    Object.fromEntries(queries.map((p) => [p.name, fc.oneof(valueOf(p.schema ?? {}, doc, base).map(text), fc.constantFrom("0", "101", "1", "50", "2026-01-01", "png", "svg", "4096", "63"))])),
+    Object.fromEntries(
+      queries.map((p) => [
+        p.name,
+        fc.oneof(
+          valueOf(p.schema ?? {}, doc, base).map(text),
+          fc.constantFrom("0", "101", "1", "50", "2026-01-01", "png", "svg", "4096", "63"),
+        ),
+      ]),
+    ),
     { requiredKeys: [] },
   );
   const body = op.body
     ? fc.oneof(
-        { weight: 6, arbitrary: valueOf(op.body, doc, base).map((v) => ({ text: JSON.stringify(v) ?? "null", type: "application/json" })) },
-        { weight: 1, arbitrary: fc.constantFrom('{"url":', "{", "[1,2", "\u0000", "", "null", '"text"').map((text) => ({ text, type: "application/json" })) },
-        { weight: 1, arbitrary: fc.constantFrom("text/plain", "application/x-www-form-urlencoded", "multipart/form-data", "", "application/json-patch+json").map((type) => ({ text: "{}", type })) },
+        {
+          weight: 6,
+          arbitrary: valueOf(op.body, doc, base).map((v) => ({
+            text: JSON.stringify(v) ?? "null",
+            type: "application/json",
+          })),
+        },
+        {
+          weight: 1,
+          arbitrary: fc
+            .constantFrom('{"url":', "{", "[1,2", "\u0000", "", "null", '"text"')
+            .map((text) => ({ text, type: "application/json" })),
+        },
+        {
+          weight: 1,
+          arbitrary: fc
+            .constantFrom(
+              "text/plain",
+              "application/x-www-form-urlencoded",
+              "multipart/form-data",
+              "",
+              "application/json-patch+json",
+            )
+            .map((type) => ({ text: "{}", type })),
+        },
         { weight: 1, arbitrary: fc.constant({ text: JSON.stringify({ name: HUGE }), type: "application/json" }) },
       )
     : fc.constant(undefined);
-  const method = fc.oneof({ weight: 8, arbitrary: fc.constant(op.method) }, { weight: 1, arbitrary: fc.constantFrom("GET", "POST", "PUT", "PATCH", "DELETE") });
+  const method = fc.oneof(
+    { weight: 8, arbitrary: fc.constant(op.method) },
+    { weight: 1, arbitrary: fc.constantFrom("GET", "POST", "PUT", "PATCH", "DELETE") },
+  );
   const key = (caller: number) =>
     fc.oneof(
       { weight: 10, arbitrary: fc.constant(callers[caller].key) },
-      { weight: 1, arbitrary: fc.constantFrom(undefined, "", "qrp_" + "x".repeat(40), "qrb_short", "Bearer nonsense", "ü".repeat(20)) },
+      {
+        weight: 1,
+        arbitrary: fc.constantFrom(
+          undefined,
+          "",
+          "qrp_" + "x".repeat(40),
+          "qrb_short",
+          "Bearer nonsense",
+          "ü".repeat(20),
+        ),
+      },
     );
   return fc.integer({ min: 0, max: callers.length - 1 }).chain((caller) =>
-    fc.record({ params: fc.array(pathParam(caller), { minLength: 2, maxLength: 2 }), query, body, method, key: key(caller) }).map(({ params, query, body, method, key }) => {
-      let i = 0;
-      const path = `/v1${op.path.replace(/\{\w+\}/g, () => encodeURIComponent(text(params[i++])))}`;
-      const search = new URLSearchParams(query as Record<string, string>).toString();
-      const headers: Record<string, string> = {};
-      if (key !== undefined) headers["x-api-key"] = key;
-      if (body && body.type) headers["content-type"] = body.type;
-      return { method, path: search ? `${path}?${search}` : path, headers, body: method === "GET" || method === "DELETE" ? undefined : body?.text, caller };
-    }),
+    fc
+      .record({
+        params: fc.array(pathParam(caller), { minLength: 2, maxLength: 2 }),
+        query,
+        body,
+        method,
+        key: key(caller),
+      })
+      .map(({ params, query, body, method, key }) => {
+        let i = 0;
+        const path = `/v1${op.path.replace(/\{\w+\}/g, () => encodeURIComponent(text(params[i++])))}`;
+        const search = new URLSearchParams(query as Record<string, string>).toString();
+        const headers: Record<string, string> = {};
+        if (key !== undefined) headers["x-api-key"] = key;
+        if (body && body.type) headers["content-type"] = body.type;
+        return {
+          method,
+          path: search ? `${path}?${search}` : path,
+          headers,
+          body: method === "GET" || method === "DELETE" ? undefined : body?.text,
+          caller,
+        };
+      }),
   );
 }
 
@@ -172,11 +282,17 @@ describe("fuzzing /v1", () => {
       userIds.push(user.id);
     }
     const team = await makeTeam();
-    const actor = { userId: team.admin.id, library: { kind: "team" as const, teamId: team.id }, role: "admin" as const };
+    const actor = {
+      userId: team.admin.id,
+      library: { kind: "team" as const, teamId: team.id },
+      role: "admin" as const,
+    };
     callers.push({
       key: team.adminKey,
       ids: (await createStaticCodes(actor, [{ url: "https://example.com/t", name: "T" }])).map((s) => s.qr_id),
-      codes: (await createDynamicCodes(actor, [{ destination_url: "https://example.com/t", name: "T" }])).map((d) => d.code),
+      codes: (await createDynamicCodes(actor, [{ destination_url: "https://example.com/t", name: "T" }])).map(
+        (d) => d.code,
+      ),
     });
     teamId = team.id;
   });
@@ -198,7 +314,12 @@ describe("fuzzing /v1", () => {
         if (wait > 0 && keyName.length > 30) await new Promise((r) => setTimeout(r, wait));
         lastSent.set(keyName, Date.now());
         const before = await snapshot(userIds, teamId);
-        const res = await fetch(server.base + request.path, { method: request.method, headers: request.headers, body: request.body, redirect: "manual" });
+        const res = await fetch(server.base + request.path, {
+          method: request.method,
+          headers: request.headers,
+          body: request.body,
+          redirect: "manual",
+        });
         const text = await res.text();
         sent++;
         statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
@@ -213,11 +334,17 @@ describe("fuzzing /v1", () => {
       }),
       { seed: SEED, numRuns: RUNS, endOnFailure: true },
     );
-    const histogram = [...statuses].sort((a, b) => a[0] - b[0]).map(([s, n]) => `${s}×${n}`).join(" ");
+    const histogram = [...statuses]
+      .sort((a, b) => a[0] - b[0])
+      .map(([s, n]) => `${s}×${n}`)
+      .join(" ");
     console.log(`# fuzz: ${sent} requests over ${operations.length} operations, seed ${SEED}: ${histogram}`);
     assert.equal(sent, RUNS);
     // The run must reach the routes, not only the gate.
-    assert.ok([...statuses.keys()].some((s) => s >= 200 && s < 300), histogram);
+    assert.ok(
+      [...statuses.keys()].some((s) => s >= 200 && s < 300),
+      histogram,
+    );
     assert.ok((statuses.get(400) ?? 0) > RUNS / 10, histogram);
   });
 
@@ -253,30 +380,58 @@ describe("fuzzing /v1", () => {
           body: JSON.stringify({ url, name: "long", style: { error_correction: level } }),
         });
         const createdText = await created.text();
-        assert.ok([201, 400].includes(created.status), `create ${level} ${url.length} chars → ${created.status} ${createdText.slice(0, 200)}`);
+        assert.ok(
+          [201, 400].includes(created.status),
+          `create ${level} ${url.length} chars → ${created.status} ${createdText.slice(0, 200)}`,
+        );
         let id: string;
         if (created.status === 201) id = (JSON.parse(createdText) as { created: { qr_id: string }[] }).created[0].qr_id;
         else {
           // A record stored before the capacity rule (or by a SQL console): the image route must still answer in the contract's words.
           id = timeOrderedId("qr");
-          await db.staticCode.create({ data: { id, userId: caller.userId!, createdById: caller.userId!, url, name: "legacy", style: JSON.stringify({ error_correction: level }) } });
+          await db.staticCode.create({
+            data: {
+              id,
+              userId: caller.userId!,
+              createdById: caller.userId!,
+              url,
+              name: "legacy",
+              style: JSON.stringify({ error_correction: level }),
+            },
+          });
         }
         await paced(caller);
-        const image = await fetch(`${server.base}/v1/qrcodes/${id}/image?format=${format}&size=${size}`, { headers: { "x-api-key": caller.key! } });
+        const image = await fetch(`${server.base}/v1/qrcodes/${id}/image?format=${format}&size=${size}`, {
+          headers: { "x-api-key": caller.key! },
+        });
         const body = Buffer.from(await image.arrayBuffer());
         const label = `${level} ${Buffer.byteLength(url)} bytes ${format} ${size} (${created.status === 201 ? "accepted" : "stored directly"}) → ${image.status} ${body.toString().slice(0, 200)}`;
         statuses.set(`${created.status}/${image.status}`, (statuses.get(`${created.status}/${image.status}`) ?? 0) + 1);
         assert.ok(image.status < 500, label);
-        checkAgainstDocument("GET", `/v1/qrcodes/${id}/image?format=${format}&size=${size}`, image.status, image.headers.get("content-type"), image.status === 200 ? "(image bytes)" : body.toString());
+        checkAgainstDocument(
+          "GET",
+          `/v1/qrcodes/${id}/image?format=${format}&size=${size}`,
+          image.status,
+          image.headers.get("content-type"),
+          image.status === 200 ? "(image bytes)" : body.toString(),
+        );
         // What the API accepted always draws at a valid size; a refusal is the contract's error.
         if (created.status === 201 && size !== "63" && size !== "2049") assert.equal(image.status, 200, label);
         if (image.status !== 200) assert.ok(contractErrorShape(JSON.parse(body.toString())) !== null, label);
       }),
       { seed: SEED, numRuns: runs, endOnFailure: true },
     );
-    console.log(`# fuzz images: ${runs} records, create/image statuses ${[...statuses].map(([s, n]) => `${s}×${n}`).join(" ")}`);
+    console.log(
+      `# fuzz images: ${runs} records, create/image statuses ${[...statuses].map(([s, n]) => `${s}×${n}`).join(" ")}`,
+    );
     // Both sides of the capacity were reached.
-    assert.ok([...statuses.keys()].some((s) => s.startsWith("201/200")), [...statuses.keys()].join(" "));
-    assert.ok([...statuses.keys()].some((s) => s.startsWith("400/")), [...statuses.keys()].join(" "));
+    assert.ok(
+      [...statuses.keys()].some((s) => s.startsWith("201/200")),
+      [...statuses.keys()].join(" "),
+    );
+    assert.ok(
+      [...statuses.keys()].some((s) => s.startsWith("400/")),
+      [...statuses.keys()].join(" "),
+    );
   });
 });

@@ -16,7 +16,8 @@ const CODES = 500;
 const SIZE = 512;
 const MB = 2 ** 20;
 
-const statusField = (pid: number, field: "VmRSS" | "VmHWM") => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1]) * 1024;
+const statusField = (pid: number, field: "VmRSS" | "VmHWM") =>
+  Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1]) * 1024;
 
 describe("ZIP of 500 QR images", () => {
   let server: RunningServer;
@@ -30,7 +31,10 @@ describe("ZIP of 500 QR images", () => {
     const actor = { userId: user.id, library: { kind: "personal" as const, userId: user.id } };
     const urls = new Map<string, string>();
     for (let start = 0; start < CODES; start += 50) {
-      const items = Array.from({ length: 50 }, (_, i) => ({ name: `Table ${start + i + 1}`, url: `https://example.com/menu/table-${start + i + 1}?lang=en` }));
+      const items = Array.from({ length: 50 }, (_, i) => ({
+        name: `Table ${start + i + 1}`,
+        url: `https://example.com/menu/table-${start + i + 1}?lang=en`,
+      }));
       for (const record of await createStaticCodes(actor, items)) urls.set(record.qr_id, record.url);
     }
     const headers = { "x-api-key": key };
@@ -68,16 +72,27 @@ describe("ZIP of 500 QR images", () => {
 
     // A client that leaves half-way ends its ZIP: the key's next ZIP (made after it) is answered.
     const leaving = new AbortController();
-    const abandoned = await fetch(`${server.base}/v1/qrcodes/images.zip?format=png&size=${SIZE}`, { headers, signal: leaving.signal });
+    const abandoned = await fetch(`${server.base}/v1/qrcodes/images.zip?format=png&size=${SIZE}`, {
+      headers,
+      signal: leaving.signal,
+    });
     const reader = abandoned.body!.getReader();
     assert.equal((await reader.read()).done, false);
     leaving.abort();
-    const next = await fetch(`${server.base}/v1/qrcodes/images.zip?format=png&ids=${first}`, { headers, signal: AbortSignal.timeout(60_000) });
-    assert.deepEqual((await unzip(Buffer.from(await next.arrayBuffer()))).map((e) => decodePng(e.data)), [urls.get(first)]);
+    const next = await fetch(`${server.base}/v1/qrcodes/images.zip?format=png&ids=${first}`, {
+      headers,
+      signal: AbortSignal.timeout(60_000),
+    });
+    assert.deepEqual(
+      (await unzip(Buffer.from(await next.arrayBuffer()))).map((e) => decodePng(e.data)),
+      [urls.get(first)],
+    );
 
     // Another library's ids: 404 before anything is sent.
     const stranger = await personalKey();
-    const refused = await fetch(`${server.base}/v1/qrcodes/images.zip?format=png&ids=${first}`, { headers: { "x-api-key": stranger.key } });
+    const refused = await fetch(`${server.base}/v1/qrcodes/images.zip?format=png&ids=${first}`, {
+      headers: { "x-api-key": stranger.key },
+    });
     assert.equal(refused.status, 404);
     assert.deepEqual(await refused.json(), { error: `QR code not found: ${first}` });
   });

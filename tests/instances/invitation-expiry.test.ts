@@ -19,16 +19,26 @@ describe("invitation expiry", () => {
   it("8 days later the link is refused (page and Accept); today it still works", async () => {
     const team = await makeTeam();
     const invitee = await makeUser("free");
-    await (await logIn(team.admin.email))("invitations.send", { email: invitee.email, role: "writer" });
-    const token = linkIn(await waitForMail(invitee.email, /Join the team/), "/invite/").pathname.slice("/invite/".length);
+    await (
+      await logIn(team.admin.email)
+    )("invitations.send", { email: invitee.email, role: "writer" });
+    const token = linkIn(await waitForMail(invitee.email, /Join the team/), "/invite/").pathname.slice(
+      "/invite/".length,
+    );
 
     const later = await logIn(invitee.email, undefined, ahead.base);
-    await assert.rejects(later("invitations.accept", { token }), /This invitation has expired \(links last 7 days\): ask the team's admin for a new one/);
+    await assert.rejects(
+      later("invitations.accept", { token }),
+      /This invitation has expired \(links last 7 days\): ask the team's admin for a new one/,
+    );
     assert.match(await (await fetch(`${ahead.base}/invite/${token}`)).text(), /This invitation has expired/);
     // The admins' list, 8 days later, no longer shows it as pending.
     assert.deepEqual(await (await logIn(team.admin.email, undefined, ahead.base)).query("invitations.pending"), []);
 
     const today = await logIn(invitee.email, undefined, BASE_URL);
-    assert.deepEqual(await today("invitations.accept", { token }), { teamName: `Team ${team.admin.email}`, role: "writer" });
+    assert.deepEqual(await today("invitations.accept", { token }), {
+      teamName: `Team ${team.admin.email}`,
+      role: "writer",
+    });
   });
 });

@@ -13,25 +13,40 @@ import { createUser } from "../../server/accounts/users";
 import { createDynamicCodes } from "../../server/library/dynamicCodes";
 import { invalidateResolution } from "../../server/scan/resolve";
 
-describe("the copy of every code in Redis", { skip: dialect === "postgres" && env.redisUrl ? false : "PostgreSQL + Redis only" }, () => {
-  it("has a code made, then its new destination, each as the change returns, though the connection was being made", async () => {
-    const reader = new Redis(env.redisUrl!);
-    const copied = async (code: string) => (JSON.parse((await reader.hget(`${redisPrefix()}resolutions`, code)) ?? "{}") as { destinationUrl?: string }).destinationUrl;
-    try {
-      const user = await createUser({ email: `copy-${Date.now()}@example.com`, password: "copy-test-password-1", name: "Copy" }, "business", { verified: true });
-      const actor = { userId: user.id, library: { kind: "personal" as const, userId: user.id } };
-      closeRedis(); // the next command makes a new connection
-      const [record] = await createDynamicCodes(actor, [{ destination_url: "https://example.com/before", name: "Copied" }]);
-      assert.equal(await copied(record.code), "https://example.com/before");
+describe(
+  "the copy of every code in Redis",
+  { skip: dialect === "postgres" && env.redisUrl ? false : "PostgreSQL + Redis only" },
+  () => {
+    it("has a code made, then its new destination, each as the change returns, though the connection was being made", async () => {
+      const reader = new Redis(env.redisUrl!);
+      const copied = async (code: string) =>
+        (JSON.parse((await reader.hget(`${redisPrefix()}resolutions`, code)) ?? "{}") as { destinationUrl?: string })
+          .destinationUrl;
+      try {
+        const user = await createUser(
+          { email: `copy-${Date.now()}@example.com`, password: "copy-test-password-1", name: "Copy" },
+          "business",
+          { verified: true },
+        );
+        const actor = { userId: user.id, library: { kind: "personal" as const, userId: user.id } };
+        closeRedis(); // the next command makes a new connection
+        const [record] = await createDynamicCodes(actor, [
+          { destination_url: "https://example.com/before", name: "Copied" },
+        ]);
+        assert.equal(await copied(record.code), "https://example.com/before");
 
-      closeRedis();
-      await db.dynamicCode.update({ where: { code: record.code }, data: { destinationUrl: "https://example.com/after" } });
-      await invalidateResolution(record.code); // what every change of a code calls once committed
-      assert.equal(await copied(record.code), "https://example.com/after");
-    } finally {
-      reader.disconnect();
-      closeRedis();
-      await db.$disconnect();
-    }
-  });
-});
+        closeRedis();
+        await db.dynamicCode.update({
+          where: { code: record.code },
+          data: { destinationUrl: "https://example.com/after" },
+        });
+        await invalidateResolution(record.code); // what every change of a code calls once committed
+        assert.equal(await copied(record.code), "https://example.com/after");
+      } finally {
+        reader.disconnect();
+        closeRedis();
+        await db.$disconnect();
+      }
+    });
+  },
+);

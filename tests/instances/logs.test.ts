@@ -29,7 +29,9 @@ describe("structured logs", () => {
     });
     assert.equal(signup.status, 200);
     // Keys need a verified address: the link from the mail, opened as its page does.
-    const token = linkIn(await waitForMail(email, /Verify your email address/), "/verify-email").searchParams.get("token")!;
+    const token = linkIn(await waitForMail(email, /Verify your email address/), "/verify-email").searchParams.get(
+      "token",
+    )!;
     const verified = await fetch(`${server.base}/api/trpc/account.verifyEmail`, {
       method: "POST",
       headers: { "content-type": "application/json", origin: server.base, "x-forwarded-for": ADDRESS },
@@ -38,16 +40,38 @@ describe("structured logs", () => {
     assert.equal(verified.status, 200);
     await setTier(email, "pro");
     const page = await logIn(email, password, server.base);
-    const session = page.cookie().split("; ").find((c) => c.includes("session-token"))!.split("=").slice(1).join("=");
+    const session = page
+      .cookie()
+      .split("; ")
+      .find((c) => c.includes("session-token"))!
+      .split("=")
+      .slice(1)
+      .join("=");
     assert.ok(session.length > 20);
     const { key } = (await page("keys.generatePersonal")) as { key: string };
     const headers = { "x-api-key": key, "content-type": "application/json", "x-forwarded-for": ADDRESS };
-    const created = await fetch(`${server.base}/v1/dynqrcodes`, { method: "POST", headers, body: JSON.stringify({ destination_url: "https://example.com/logs", name: "Logs" }) });
+    const created = await fetch(`${server.base}/v1/dynqrcodes`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ destination_url: "https://example.com/logs", name: "Logs" }),
+    });
     assert.equal(created.status, 201);
     const { code } = ((await created.json()) as { created: { code: string }[] }).created[0];
     assert.equal((await fetch(`${server.base}/v1/dynqrcodes?limit=5`, { headers })).status, 200);
-    assert.equal((await fetch(`${server.base}/v1/qrcodes`, { headers: { "x-api-key": `${key}x`, "x-forwarded-for": ADDRESS } })).status, 401);
-    assert.equal((await fetch(`${server.base}/q/${code}`, { redirect: "manual", headers: { "user-agent": "Mozilla/5.0 (iPhone) Safari/604.1", "x-forwarded-for": ADDRESS } })).status, 302);
+    assert.equal(
+      (await fetch(`${server.base}/v1/qrcodes`, { headers: { "x-api-key": `${key}x`, "x-forwarded-for": ADDRESS } }))
+        .status,
+      401,
+    );
+    assert.equal(
+      (
+        await fetch(`${server.base}/q/${code}`, {
+          redirect: "manual",
+          headers: { "user-agent": "Mozilla/5.0 (iPhone) Safari/604.1", "x-forwarded-for": ADDRESS },
+        })
+      ).status,
+      302,
+    );
     assert.equal((await page.get("/library")).status, 200);
     await new Promise((r) => setTimeout(r, 300));
 
@@ -59,15 +83,33 @@ describe("structured logs", () => {
     const requests = lines.filter((l) => l.event === "request");
     const routes = new Set(requests.map((l) => `${String(l.method)} ${String(l.route)} ${String(l.status)}`));
     t.diagnostic(`${lines.length} log lines, ${requests.length} access lines: ${[...routes].sort().join(", ")}`);
-    for (const expected of ["POST /v1/dynqrcodes 201", "GET /v1/dynqrcodes 200", "GET /v1/qrcodes 401", "GET /q/{code} 302", "GET /library 200", "POST /api/*"]) {
-      assert.ok([...routes].some((r) => r.startsWith(expected)), `no access line for ${expected}`);
+    for (const expected of [
+      "POST /v1/dynqrcodes 201",
+      "GET /v1/dynqrcodes 200",
+      "GET /v1/qrcodes 401",
+      "GET /q/{code} 302",
+      "GET /library 200",
+      "POST /api/*",
+    ]) {
+      assert.ok(
+        [...routes].some((r) => r.startsWith(expected)),
+        `no access line for ${expected}`,
+      );
     }
     for (const line of requests) {
       assert.equal(typeof line.requestId, "string");
       assert.equal(typeof line.ms, "number");
     }
     const log = server.output();
-    for (const [name, value] of [["key", key], ["key's tail", key.slice(-12)], ["password", password], ["session cookie", session], ["verification token", token], ["client address", ADDRESS], ["code in a route", `/q/${code}`]] as const) {
+    for (const [name, value] of [
+      ["key", key],
+      ["key's tail", key.slice(-12)],
+      ["password", password],
+      ["session cookie", session],
+      ["verification token", token],
+      ["client address", ADDRESS],
+      ["code in a route", `/q/${code}`],
+    ] as const) {
       assert.ok(!log.includes(value), `the log holds the ${name}`);
     }
   });

@@ -12,7 +12,8 @@ import { visitorHash } from "../../server/scan/visitor";
 import { logIn } from "../helpers";
 import { ownClusterRun, seededPostgres } from "../own-postgres";
 
-const UA = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1";
+const UA =
+  "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1";
 const OUTAGE_MS = 20_000;
 const CODES = 1000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -40,17 +41,25 @@ describe("PostgreSQL outage with Redis", { skip: ownClusterRun }, () => {
     const { key } = (await page("keys.generatePersonal")) as { key: string };
     const send = async (method: string, path: string, body?: unknown) => {
       for (;;) {
-        const res = await fetch(`${maker.base}/v1${path}`, { method, headers: { "x-api-key": key, "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+        const res = await fetch(`${maker.base}/v1${path}`, {
+          method,
+          headers: { "x-api-key": key, "content-type": "application/json" },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
         if (res.status !== 429) return res;
         await sleep(1000 * Number(res.headers.get("retry-after") ?? 1));
       }
     };
     const codes: { code: string; destination: string }[] = [];
     for (let i = 0; codes.length < CODES + 3; i++) {
-      const items = Array.from({ length: 50 }, (_, j) => ({ destination_url: `https://example.com/outage/${i * 50 + j}`, name: `Outage ${i * 50 + j}` }));
+      const items = Array.from({ length: 50 }, (_, j) => ({
+        destination_url: `https://example.com/outage/${i * 50 + j}`,
+        name: `Outage ${i * 50 + j}`,
+      }));
       const res = await send("POST", "/dynqrcodes/batch", { dynqrcodes: items });
       assert.equal(res.status, 201);
-      for (const c of ((await res.json()) as { created: { code: string; destination_url: string }[] }).created) codes.push({ code: c.code, destination: c.destination_url });
+      for (const c of ((await res.json()) as { created: { code: string; destination_url: string }[] }).created)
+        codes.push({ code: c.code, destination: c.destination_url });
     }
     const [paused, deleted, changed] = codes.splice(CODES, 3);
     codes.length = CODES - 1;
@@ -58,7 +67,10 @@ describe("PostgreSQL outage with Redis", { skip: ownClusterRun }, () => {
     assert.equal((await send("DELETE", `/dynqrcodes/${deleted.code}`)).status, 200);
     // Right before the outage: the new destination is the one served.
     changed.destination = "https://example.com/outage/changed";
-    assert.equal((await send("PATCH", `/dynqrcodes/${changed.code}`, { destination_url: changed.destination })).status, 200);
+    assert.equal(
+      (await send("PATCH", `/dynqrcodes/${changed.code}`, { destination_url: changed.destination })).status,
+      200,
+    );
     codes.push(changed);
 
     const server = await startServer(env);
@@ -71,7 +83,14 @@ describe("PostgreSQL outage with Redis", { skip: ownClusterRun }, () => {
       ready = { status: res.status, body: await res.json() };
       if ((ready.body as { status: string }).status !== "degraded") await sleep(200);
     }
-    assert.deepEqual(ready, { status: 200, body: { status: "degraded", checks: { database: "unreachable", redis: "ok", spool: "ok" }, scans_behind: { scans: 0, seconds: 0 } } });
+    assert.deepEqual(ready, {
+      status: 200,
+      body: {
+        status: "degraded",
+        checks: { database: "unreachable", redis: "ok", spool: "ok" },
+        scans_behind: { scans: 0, seconds: 0 },
+      },
+    });
 
     // Load over every code for the outage's length, each request its own visitor.
     const statuses = new Map<number, number>();
@@ -83,7 +102,10 @@ describe("PostgreSQL outage with Redis", { skip: ownClusterRun }, () => {
       while (Date.now() < end) {
         const i = n++;
         const { code, destination } = codes[i % codes.length];
-        const res = await fetch(`${server.base}/q/${code}`, { redirect: "manual", headers: { "user-agent": `${UA} o${i}` } });
+        const res = await fetch(`${server.base}/q/${code}`, {
+          redirect: "manual",
+          headers: { "user-agent": `${UA} o${i}` },
+        });
         await res.arrayBuffer();
         statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
         if (res.status === 302) {
@@ -109,9 +131,14 @@ describe("PostgreSQL outage with Redis", { skip: ownClusterRun }, () => {
     await Promise.all([...Array.from({ length: 6 }, worker), special()]);
     database.start();
 
-    t.diagnostic(`outage of ${OUTAGE_MS / 1000} s over ${codes.length} codes: ${JSON.stringify(Object.fromEntries(statuses))}, paused/deleted ${JSON.stringify(outcomes)}`);
+    t.diagnostic(
+      `outage of ${OUTAGE_MS / 1000} s over ${codes.length} codes: ${JSON.stringify(Object.fromEntries(statuses))}, paused/deleted ${JSON.stringify(outcomes)}`,
+    );
     assert.deepEqual([...statuses.keys()], [302], "every active code redirected, no 5xx");
-    assert.ok(new Set(answered.map((i) => i % codes.length)).size === codes.length, "every one of the codes was scanned");
+    assert.ok(
+      new Set(answered.map((i) => i % codes.length)).size === codes.length,
+      "every one of the codes was scanned",
+    );
     assert.deepEqual(wrong, [], "each to its destination, the changed one to its new one");
     assert.deepEqual(Object.keys(outcomes).sort(), ["deleted 410", "paused 404"]);
 
@@ -123,7 +150,12 @@ describe("PostgreSQL outage with Redis", { skip: ownClusterRun }, () => {
       const ids = [...codes.map((c) => c.code)];
       let rows: { visitorHash: string }[] = [];
       for (let i = 0; i < 150; i++) {
-        rows = (await client.query(`SELECT e."visitorHash" FROM "ScanEvent" e JOIN "DynamicCode" c ON c."id" = e."dynamicCodeId" WHERE c."code" = ANY($1)`, [ids])).rows;
+        rows = (
+          await client.query(
+            `SELECT e."visitorHash" FROM "ScanEvent" e JOIN "DynamicCode" c ON c."id" = e."dynamicCodeId" WHERE c."code" = ANY($1)`,
+            [ids],
+          )
+        ).rows;
         if (rows.length >= answered.length) break;
         await sleep(200);
       }

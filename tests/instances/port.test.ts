@@ -10,20 +10,33 @@ import { decodePng } from "../qr-decode";
 describe("APP_URL follows PORT", () => {
   it("short_url and the decoded QR image name the server's own port", async (t) => {
     const port = await freePort();
-    const server = await startServer({ APP_URL: undefined, NEXTAUTH_URL: "", SHORT_BASE_URL: undefined, LOG_LEVEL: "info" }, port);
+    const server = await startServer(
+      { APP_URL: undefined, NEXTAUTH_URL: "", SHORT_BASE_URL: undefined, LOG_LEVEL: "info" },
+      port,
+    );
     try {
       const { key } = await personalKey();
       const headers = { "x-api-key": key, "content-type": "application/json" };
-      const created = await fetch(`${server.base}/v1/dynqrcodes`, { method: "POST", headers, body: JSON.stringify({ destination_url: "https://example.com/port", name: "Port" }) });
+      const created = await fetch(`${server.base}/v1/dynqrcodes`, {
+        method: "POST",
+        headers,
+        body: JSON.stringify({ destination_url: "https://example.com/port", name: "Port" }),
+      });
       assert.equal(created.status, 201);
-      const { code, short_url } = ((await created.json()) as { created: { code: string; short_url: string }[] }).created[0];
+      const { code, short_url } = ((await created.json()) as { created: { code: string; short_url: string }[] })
+        .created[0];
       assert.equal(short_url, `http://localhost:${port}/q/${code}`);
-      const png = await fetch(`${server.base}/v1/dynqrcodes/${code}/image?format=png`, { headers: { "x-api-key": key } });
+      const png = await fetch(`${server.base}/v1/dynqrcodes/${code}/image?format=png`, {
+        headers: { "x-api-key": key },
+      });
       assert.equal(png.status, 200);
       const decoded = decodePng(Buffer.from(await png.arrayBuffer()));
       assert.equal(decoded, short_url);
       // What a phone does with it (localhost is this machine).
-      const scanned = await fetch(decoded!.replace("localhost", "127.0.0.1"), { redirect: "manual", headers: { "user-agent": "Mozilla/5.0 (iPhone) Safari/604.1" } });
+      const scanned = await fetch(decoded!.replace("localhost", "127.0.0.1"), {
+        redirect: "manual",
+        headers: { "user-agent": "Mozilla/5.0 (iPhone) Safari/604.1" },
+      });
       assert.equal(scanned.status, 302);
       assert.equal(scanned.headers.get("location"), "https://example.com/port");
       assert.equal((await fetch(`${server.base}/api/auth/session`)).status, 200);

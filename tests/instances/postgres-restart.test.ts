@@ -16,7 +16,11 @@ describe("PostgreSQL restarted under load", { skip: ownClusterRun }, () => {
     const page = await logIn("pro@example.com", "demo-password", server.base);
     const { key } = (await page("keys.generatePersonal")) as { key: string };
     const headers = { "x-api-key": key, "content-type": "application/json" };
-    const created = await fetch(`${server.base}/v1/dynqrcodes`, { method: "POST", headers, body: JSON.stringify({ destination_url: "https://example.com/pg", name: "PG" }) });
+    const created = await fetch(`${server.base}/v1/dynqrcodes`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ destination_url: "https://example.com/pg", name: "PG" }),
+    });
     const { code } = ((await created.json()) as { created: { code: string }[] }).created[0];
 
     const statuses = new Map<number, number>();
@@ -39,7 +43,10 @@ describe("PostgreSQL restarted under load", { skip: ownClusterRun }, () => {
     };
     const scans = async () => {
       while (running) {
-        const res = await fetch(`${server.base}/q/${code}`, { redirect: "manual", headers: { "user-agent": "Mozilla/5.0 (iPhone) Safari/604.1" } });
+        const res = await fetch(`${server.base}/q/${code}`, {
+          redirect: "manual",
+          headers: { "user-agent": "Mozilla/5.0 (iPhone) Safari/604.1" },
+        });
         if (res.status === 302) redirects++;
         statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
         await res.arrayBuffer();
@@ -51,7 +58,9 @@ describe("PostgreSQL restarted under load", { skip: ownClusterRun }, () => {
         const res = await fetch(`${server.base}/v1/qrcodes/batch`, {
           method: "POST",
           headers,
-          body: JSON.stringify({ qrcodes: Array.from({ length: 10 }, (_, i) => ({ url: `https://example.com/${i}`, name: `${tag} ${i}` })) }),
+          body: JSON.stringify({
+            qrcodes: Array.from({ length: 10 }, (_, i) => ({ url: `https://example.com/${i}`, name: `${tag} ${i}` })),
+          }),
         });
         if (res.status === 201) batches.push(tag);
         await note(res);
@@ -64,7 +73,11 @@ describe("PostgreSQL restarted under load", { skip: ownClusterRun }, () => {
     // /readyz (contract: "Operations"): 503 naming the database while it is away (without
     // Redis there is no copy of the codes to serve them all from: tests/instances/outage.test.ts).
     const down = await fetch(`${server.base}/readyz`);
-    const { scans_behind: behind, ...downBody } = (await down.json()) as { status: string; checks: Record<string, string>; scans_behind?: { scans: number; seconds: number | null } };
+    const { scans_behind: behind, ...downBody } = (await down.json()) as {
+      status: string;
+      checks: Record<string, string>;
+      scans_behind?: { scans: number; seconds: number | null };
+    };
     await new Promise((r) => setTimeout(r, 500));
     database.start();
     let readyAgain = 0;
@@ -76,7 +89,10 @@ describe("PostgreSQL restarted under load", { skip: ownClusterRun }, () => {
     running = false;
     await Promise.all(load);
     assert.equal(down.status, 503);
-    assert.deepEqual(downBody, { status: "not ready", checks: { database: "unreachable", redis: "not configured", spool: "ok" } });
+    assert.deepEqual(downBody, {
+      status: "not ready",
+      checks: { database: "unreachable", redis: "not configured", spool: "ok" },
+    });
     assert.ok(behind && Number.isInteger(behind.scans) && behind.scans >= 0, "the unwritten scans are on /readyz");
     assert.equal(readyAgain, 200, "/readyz 200 again once PostgreSQL is back");
 
@@ -90,19 +106,26 @@ describe("PostgreSQL restarted under load", { skip: ownClusterRun }, () => {
     await client.connect();
     try {
       for (const tag of batches) {
-        const { rows } = await client.query(`SELECT count(*)::int AS n FROM "StaticCode" WHERE "name" LIKE $1`, [`${tag} %`]);
+        const { rows } = await client.query(`SELECT count(*)::int AS n FROM "StaticCode" WHERE "name" LIKE $1`, [
+          `${tag} %`,
+        ]);
         assert.equal(rows[0].n, 10, `batch ${tag}`);
       }
       let recorded = 0;
       for (let i = 0; i < 50 && recorded < redirects; i++) {
         await new Promise((r) => setTimeout(r, 200));
-        const { rows } = await client.query(`SELECT count(*)::int AS n FROM "ScanEvent" e JOIN "DynamicCode" c ON c."id" = e."dynamicCodeId" WHERE c."code" = $1`, [code]);
+        const { rows } = await client.query(
+          `SELECT count(*)::int AS n FROM "ScanEvent" e JOIN "DynamicCode" c ON c."id" = e."dynamicCodeId" WHERE c."code" = $1`,
+          [code],
+        );
         recorded = rows[0].n;
       }
       assert.equal(recorded, redirects, "every redirect answered was recorded");
     } finally {
       await client.end();
     }
-    console.log(`# PostgreSQL restart under load: ${JSON.stringify(Object.fromEntries(statuses))}, ${redirects} redirects all recorded, ${batches.length} batches all whole`);
+    console.log(
+      `# PostgreSQL restart under load: ${JSON.stringify(Object.fromEntries(statuses))}, ${redirects} redirects all recorded, ${batches.length} batches all whole`,
+    );
   });
 });

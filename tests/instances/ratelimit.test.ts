@@ -7,11 +7,20 @@ import { startServer, type RunningServer } from "../../scripts/harness";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const get = (server: RunningServer, key?: string) =>
-  fetch(`${server.base}/v1/qrcodes`, { headers: key ? { "x-api-key": key } : {} }).then(async (r) => ({ status: r.status, headers: r.headers, body: await r.json() }));
+  fetch(`${server.base}/v1/qrcodes`, { headers: key ? { "x-api-key": key } : {} }).then(async (r) => ({
+    status: r.status,
+    headers: r.headers,
+    body: await r.json(),
+  }));
 /** n GET /v1/qrcodes at once (see `burst`), each to one of the servers in turn; `ms` from the first sent to the last answered. */
 const statuses = async (servers: RunningServer[], key: string, n: number) => {
   const started = performance.now();
-  const replies = await burst(Array.from({ length: n }, (_, i) => ({ url: `${servers[i % servers.length].base}/v1/qrcodes`, headers: { "x-api-key": key } })));
+  const replies = await burst(
+    Array.from({ length: n }, (_, i) => ({
+      url: `${servers[i % servers.length].base}/v1/qrcodes`,
+      headers: { "x-api-key": key },
+    })),
+  );
   const by = (s: number) => replies.filter((r) => r.status === s).length;
   return { ok: by(200), refused: by(429), other: replies.length - by(200) - by(429), ms: performance.now() - started };
 };
@@ -23,7 +32,10 @@ const statuses = async (servers: RunningServer[], key: string, n: number) => {
 const assertOneBucket = (r: Awaited<ReturnType<typeof statuses>>, n: number) => {
   const refilled = Math.floor((5 * r.ms) / 1000);
   assert.deepEqual({ other: r.other, answered: r.ok + r.refused }, { other: 0, answered: n });
-  assert.ok(r.ok >= 10 && r.ok <= 10 + refilled, `${r.ok} passed of ${n} in ${Math.round(r.ms)} ms: 10 allowed, + ${refilled} refilled`);
+  assert.ok(
+    r.ok >= 10 && r.ok <= 10 + refilled,
+    `${r.ok} passed of ${n} in ${Math.round(r.ms)} ms: 10 allowed, + ${refilled} refilled`,
+  );
   return r.ok;
 };
 /** A burst of 40 across both instances of a fresh key, retried while it takes a second or more (then two buckets, 20, could pass for one). */
@@ -54,11 +66,17 @@ describe("daily quota (lowered to 15 for this server)", () => {
       await sleep(250); // slower than the refill: only the quota can refuse
     }
     const left = 15 - passed;
-    assert.deepEqual(replies.map((r) => r.status), Array.from({ length: 10 }, (_, i) => (i < left ? 200 : 429)));
+    assert.deepEqual(
+      replies.map((r) => r.status),
+      Array.from({ length: 10 }, (_, i) => (i < left ? 200 : 429)),
+    );
     const refused = replies[9];
     assert.deepEqual(refused.body, { error: "Rate limit exceeded" });
     const toMidnight = Math.ceil((Math.ceil(Date.now() / 86_400_000) * 86_400_000 - Date.now()) / 1000);
-    assert.ok(Math.abs(Number(refused.headers.get("retry-after")) - toMidnight) <= 3, `Retry-After ${refused.headers.get("retry-after")}, ${toMidnight} s to midnight`);
+    assert.ok(
+      Math.abs(Number(refused.headers.get("retry-after")) - toMidnight) <= 3,
+      `Retry-After ${refused.headers.get("retry-after")}, ${toMidnight} s to midnight`,
+    );
     assert.equal(refused.headers.get("x-ratelimit-limit"), "15");
     assert.equal(refused.headers.get("x-ratelimit-remaining"), "0");
   });
@@ -73,7 +91,9 @@ describe("missing and invalid keys, per client address", () => {
   after(() => server.stop());
 
   it("70 guesses at once → 60 answered 401, 10 refused 429; a valid key from the same address still passes", async () => {
-    const guesses = Array.from({ length: 70 }, (_, i) => get(server, i % 2 ? `qrp_${"g".repeat(39)}${i % 10}` : undefined));
+    const guesses = Array.from({ length: 70 }, (_, i) =>
+      get(server, i % 2 ? `qrp_${"g".repeat(39)}${i % 10}` : undefined),
+    );
     const replies = await Promise.all(guesses);
     assert.equal(replies.filter((r) => r.status === 401).length, 60);
     assert.equal(replies.filter((r) => r.status === 429).length, 10);

@@ -17,7 +17,9 @@ describe("two instances, one Redis", () => {
         headers: { "x-api-key": key, ...(json ? { "content-type": "application/json" } : {}) },
         body: json ? JSON.stringify(json) : undefined,
       });
-    const created = await (await call(pair.a, "POST", "/v1/dynqrcodes", { destination_url: "https://example.com/one", name: "Shared" })).json();
+    const created = await (
+      await call(pair.a, "POST", "/v1/dynqrcodes", { destination_url: "https://example.com/one", name: "Shared" })
+    ).json();
     const code = created.created[0].code as string;
     const scanOnB = async () => {
       const r = await call(pair.b, "GET", `/q/${code}`);
@@ -41,12 +43,16 @@ describe("two instances, one Redis", () => {
     };
     // B waits until it is subscribed before it caches anything: give it that moment.
     const deadline = Date.now() + 5000;
-    while ((await scanOnB()) !== "https://example.com/one" && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    while ((await scanOnB()) !== "https://example.com/one" && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 50));
     assert.equal(await scanOnB(), "https://example.com/one");
     await new Promise((r) => setTimeout(r, 300)); // subscribed by now:
     assert.equal(await scanOnB(), "https://example.com/one"); // B caches the code
 
-    assert.equal((await call(pair.a, "PATCH", `/v1/dynqrcodes/${code}`, { destination_url: "https://example.com/two" })).status, 200);
+    assert.equal(
+      (await call(pair.a, "PATCH", `/v1/dynqrcodes/${code}`, { destination_url: "https://example.com/two" })).status,
+      200,
+    );
     await seenOnB("https://example.com/two");
     assert.equal((await call(pair.a, "PATCH", `/v1/dynqrcodes/${code}`, { status: "paused" })).status, 200);
     await seenOnB(404);
@@ -56,7 +62,10 @@ describe("two instances, one Redis", () => {
     // Redis goes away: B cannot hear of changes, so it asks the database.
     await pair.redis.stop();
     await new Promise((r) => setTimeout(r, 300));
-    assert.equal((await call(pair.a, "PATCH", `/v1/dynqrcodes/${code}`, { destination_url: "https://example.com/three" })).status, 200);
+    assert.equal(
+      (await call(pair.a, "PATCH", `/v1/dynqrcodes/${code}`, { destination_url: "https://example.com/three" })).status,
+      200,
+    );
     assert.equal(await scanOnB(), "https://example.com/three");
 
     // Redis is back: B subscribes again and forgets what it held.

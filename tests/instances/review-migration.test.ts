@@ -8,7 +8,8 @@ import { describe, it } from "node:test";
 import { dialect, migrationIndex, migrations, scratchDatabase, script } from "../scratch-database";
 
 const target = migrationIndex("review_covers_changes");
-const at = (iso: string) => (dialect === "sqlite" ? `'${iso.slice(0, 23)}+00:00'` : `'${iso.slice(0, 23).replace("T", " ")}'`);
+const at = (iso: string) =>
+  dialect === "sqlite" ? `'${iso.slice(0, 23)}+00:00'` : `'${iso.slice(0, 23).replace("T", " ")}'`;
 const REVIEWED = "2026-05-01T10:00:00.000Z";
 const UPDATED = "2026-06-01T10:00:00.000Z";
 
@@ -44,15 +45,22 @@ describe("the review_covers_changes migration", () => {
       );
       const truth = (value: unknown) => value === true || value === 1;
       assert.deepEqual(
-        rows.filter((r) => truth(r.published)).map((r) => r.code).sort(),
-        CODES.filter((c) => c[5]).map((c) => c[0]).sort(),
+        rows
+          .filter((r) => truth(r.published))
+          .map((r) => r.code)
+          .sort(),
+        CODES.filter((c) => c[5])
+          .map((c) => c[0])
+          .sort(),
       );
       // When: the approval's time where there was one, else the last change's.
       for (const row of rows.filter((r) => truth(r.published))) {
         const reviewed = CODES.find((c) => c[0] === row.code)![3];
         assert.ok(truth(reviewed ? row.fromReview : row.fromUpdate), row.code);
       }
-      const empty = await db.rows<{ n: unknown }>(`SELECT COUNT(*) AS "n" FROM "DynamicCode" WHERE "pendingChange" IS NOT NULL OR "changeRejection" IS NOT NULL`);
+      const empty = await db.rows<{ n: unknown }>(
+        `SELECT COUNT(*) AS "n" FROM "DynamicCode" WHERE "pendingChange" IS NOT NULL OR "changeRejection" IS NOT NULL`,
+      );
       assert.equal(Number(empty[0].n), 0);
     } finally {
       await db.close();

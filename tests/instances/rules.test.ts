@@ -12,7 +12,12 @@ describe("rules on two instances, one Redis", () => {
   const pair = withPair();
   let ahead: RunningServer;
   before(async () => {
-    ahead = await startServer({ REDIS_URL: pair.redis.url, CLOCK_OFFSET_SECONDS: "3600", LOG_LEVEL: "debug", LOG_SHORT_LINKS: "1" });
+    ahead = await startServer({
+      REDIS_URL: pair.redis.url,
+      CLOCK_OFFSET_SECONDS: "3600",
+      LOG_LEVEL: "debug",
+      LOG_SHORT_LINKS: "1",
+    });
   });
   after(() => ahead.stop());
 
@@ -34,11 +39,16 @@ describe("rules on two instances, one Redis", () => {
     const { key } = await personalKey();
     // Seconds are the record's unit: the expiry lands 1 to 2 s from now.
     const expiresAt = Math.floor(Date.now() / 1000) + 2;
-    const [plain, redirected] = [await createOn(pair.a, key, { expires_at: expiresAt }), await createOn(pair.a, key, { expires_at: expiresAt, expired_url: "https://example.com/over" })];
+    const [plain, redirected] = [
+      await createOn(pair.a, key, { expires_at: expiresAt }),
+      await createOn(pair.a, key, { expires_at: expiresAt, expired_url: "https://example.com/over" }),
+    ];
     // Both instances cache both codes while they are live (B waits for its subscription first).
     const deadline = Date.now() + 5000;
-    while ((await scanOn(pair.b, plain)) !== "https://example.com/live" && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    for (const server of [pair.a, pair.b]) for (const code of [plain, redirected]) assert.equal(await scanOn(server, code), "https://example.com/live");
+    while ((await scanOn(pair.b, plain)) !== "https://example.com/live" && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 50));
+    for (const server of [pair.a, pair.b])
+      for (const code of [plain, redirected]) assert.equal(await scanOn(server, code), "https://example.com/live");
     // The server an hour ahead already sees them expired.
     assert.equal(await scanOn(ahead, plain), 410);
     assert.equal(await scanOn(ahead, redirected), "https://example.com/over");
@@ -55,13 +65,20 @@ describe("rules on two instances, one Redis", () => {
     const password = "staff-room-4471";
     const code = await createOn(pair.a, key, { password });
     const post = (server: RunningServer, guess: string) =>
-      fetch(`${server.base}/q/${code}`, { method: "POST", redirect: "manual", headers: { "content-type": "application/x-www-form-urlencoded", "user-agent": UA.android }, body: new URLSearchParams({ password: guess }) });
-    for (let i = 1; i <= 10; i++) assert.equal((await post(i % 2 ? pair.a : pair.b, `guess-${i}`)).status, 401, `try ${i}`);
+      fetch(`${server.base}/q/${code}`, {
+        method: "POST",
+        redirect: "manual",
+        headers: { "content-type": "application/x-www-form-urlencoded", "user-agent": UA.android },
+        body: new URLSearchParams({ password: guess }),
+      });
+    for (let i = 1; i <= 10; i++)
+      assert.equal((await post(i % 2 ? pair.a : pair.b, `guess-${i}`)).status, 401, `try ${i}`);
     const refused = await post(pair.b, "guess-11");
     assert.equal(refused.status, 429);
     assert.match(await refused.text(), /Try again in/);
     assert.equal((await post(pair.a, password)).status, 429);
     assert.equal((await post(ahead, password)).status, 429, "the third instance counts the same tries");
-    for (const server of [pair.a, pair.b, ahead]) assert.ok(!server.output().includes(password) && !server.output().includes("guess-"), server.base);
+    for (const server of [pair.a, pair.b, ahead])
+      assert.ok(!server.output().includes(password) && !server.output().includes("guess-"), server.base);
   });
 });

@@ -12,26 +12,45 @@ import { freshDatabase, startServer } from "../../scripts/harness";
 import { pgConfigFromUrl } from "../../server/platform/database-url";
 import { logIn } from "../helpers";
 
-const IPHONE = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1";
+const IPHONE =
+  "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1";
 const DAY = 86_400;
 
 describe("raw scan event retention", () => {
   it("deletes events older than the setting, the rollups keep counting them", async () => {
     const database = await freshDatabase("retention");
     try {
-      const seed = spawnSync(process.execPath, ["node_modules/tsx/dist/cli.mjs", "scripts/seed.ts"], { env: { ...process.env, DATABASE_URL: database.url, NODE_ENV: "development" }, encoding: "utf8" });
+      const seed = spawnSync(process.execPath, ["node_modules/tsx/dist/cli.mjs", "scripts/seed.ts"], {
+        env: { ...process.env, DATABASE_URL: database.url, NODE_ENV: "development" },
+        encoding: "utf8",
+      });
       assert.equal(seed.status, 0, seed.stderr);
       const env = { DATABASE_URL: database.url, REDIS_URL: "" };
       let server = await startServer(env);
       const page = await logIn("pro@example.com", "demo-password", server.base);
       const { key } = (await page("keys.generatePersonal")) as { key: string };
       const api = (path: string) => fetch(`${server.base}${path}`, { headers: { "x-api-key": key } });
-      const created = await fetch(`${server.base}/v1/dynqrcodes`, { method: "POST", headers: { "x-api-key": key, "content-type": "application/json" }, body: JSON.stringify({ destination_url: "https://example.com/kept", name: "Kept" }) });
+      const created = await fetch(`${server.base}/v1/dynqrcodes`, {
+        method: "POST",
+        headers: { "x-api-key": key, "content-type": "application/json" },
+        body: JSON.stringify({ destination_url: "https://example.com/kept", name: "Kept" }),
+      });
       const code = ((await created.json()) as { created: { code: string }[] }).created[0].code;
-      for (let i = 0; i < 5; i++) assert.equal((await fetch(`${server.base}/q/${code}`, { headers: { "user-agent": IPHONE }, redirect: "manual" })).status, 302);
+      for (let i = 0; i < 5; i++)
+        assert.equal(
+          (await fetch(`${server.base}/q/${code}`, { headers: { "user-agent": IPHONE }, redirect: "manual" })).status,
+          302,
+        );
       const today = new Date().toISOString().slice(0, 10);
-      const exported = async () => (await (await api(`/v1/dynqrcodes/${code}/analytics/export?from=${today}&to=${today}`)).text()).trim().split("\r\n").length - 1;
-      const totals = async () => ((await (await api(`/v1/dynqrcodes/${code}/analytics?from=${today}&to=${today}`)).json()) as { total_scans: number; unique_scans: number });
+      const exported = async () =>
+        (await (await api(`/v1/dynqrcodes/${code}/analytics/export?from=${today}&to=${today}`)).text())
+          .trim()
+          .split("\r\n").length - 1;
+      const totals = async () =>
+        (await (await api(`/v1/dynqrcodes/${code}/analytics?from=${today}&to=${today}`)).json()) as {
+          total_scans: number;
+          unique_scans: number;
+        };
       for (let tries = 0; (await exported()) < 5 && tries < 50; tries++) await new Promise((r) => setTimeout(r, 200));
       assert.equal(await exported(), 5);
       await server.stop();
@@ -45,7 +64,9 @@ describe("raw scan event retention", () => {
       const partitions = async () => {
         const client = new pg.Client(pgConfigFromUrl(database.url));
         await client.connect();
-        const { rows } = await client.query(`SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = '"ScanEvent"'::regclass`);
+        const { rows } = await client.query(
+          `SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = '"ScanEvent"'::regclass`,
+        );
         await client.end();
         return (rows as { name: string }[]).map((r) => r.name);
       };
@@ -62,7 +83,11 @@ describe("raw scan event retention", () => {
         const names = await partitions();
         assert.ok(!names.includes(month(Date.now())), `this month's partition dropped: ${names}`);
         const ahead = new Date(Date.now() + 70 * DAY * 1000);
-        for (let m = 0; m <= 2; m++) assert.ok(names.includes(month(Date.UTC(ahead.getUTCFullYear(), ahead.getUTCMonth() + m, 1))), `month +${m} of the clock: ${names}`);
+        for (let m = 0; m <= 2; m++)
+          assert.ok(
+            names.includes(month(Date.UTC(ahead.getUTCFullYear(), ahead.getUTCMonth() + m, 1))),
+            `month +${m} of the clock: ${names}`,
+          );
       }
       await server.stop();
     } finally {

@@ -9,12 +9,32 @@ import { BASE_URL, generateKey, logIn, makeUser, personalKey, revokeKey, TEST_PA
 
 describe("secrets", () => {
   for (const [name, env, reason] of [
-    ["a placeholder session secret", { NEXTAUTH_SECRET: "changeme-2024-changeme-2025-changeme-2026" }, 'NEXTAUTH_SECRET is a known placeholder ("changeme")'],
-    ["a short visitor-hash secret", { VISITOR_HASH_SECRET: "too-short" }, "VISITOR_HASH_SECRET must be at least 32 characters"],
+    [
+      "a placeholder session secret",
+      { NEXTAUTH_SECRET: "changeme-2024-changeme-2025-changeme-2026" },
+      'NEXTAUTH_SECRET is a known placeholder ("changeme")',
+    ],
+    [
+      "a short visitor-hash secret",
+      { VISITOR_HASH_SECRET: "too-short" },
+      "VISITOR_HASH_SECRET must be at least 32 characters",
+    ],
     ["a repetitive session secret", { NEXTAUTH_SECRET: "ab".repeat(20) }, "NEXTAUTH_SECRET is too repetitive"],
-    ["a daily quota that is not a number", { RATE_LIMIT_PERSONAL_DAILY_QUOTA: "lots" }, "RATE_LIMIT_PERSONAL_DAILY_QUOTA must be a positive number"],
-    ["a Redis URL of another scheme", { REDIS_URL: "http://127.0.0.1:6379" }, "REDIS_URL must start with redis:// or rediss://"],
-    ["no SMTP server in production", { SMTP_URL: "", MAIL_OUTBOX: "" }, "SMTP_URL is required with NODE_ENV=production (or MAIL_OUTBOX=1 to write mails to data/outbox/ instead)"],
+    [
+      "a daily quota that is not a number",
+      { RATE_LIMIT_PERSONAL_DAILY_QUOTA: "lots" },
+      "RATE_LIMIT_PERSONAL_DAILY_QUOTA must be a positive number",
+    ],
+    [
+      "a Redis URL of another scheme",
+      { REDIS_URL: "http://127.0.0.1:6379" },
+      "REDIS_URL must start with redis:// or rediss://",
+    ],
+    [
+      "no SMTP server in production",
+      { SMTP_URL: "", MAIL_OUTBOX: "" },
+      "SMTP_URL is required with NODE_ENV=production (or MAIL_OUTBOX=1 to write mails to data/outbox/ instead)",
+    ],
     [
       "no visitor-hash secret outside the embedded database",
       { DATABASE_URL: "postgresql://nobody@127.0.0.1:1/none", VISITOR_HASH_SECRET: "" },
@@ -47,8 +67,16 @@ describe("logs", () => {
     const secrets = [key, revoked.key, guessed, wrongPassword, TEST_PASSWORD];
     const statuses: number[] = [];
     for (const presented of [key, revoked.key, guessed, `${key}x`]) {
-      for (const [method, path, body] of [["GET", "/v1/qrcodes"], ["POST", "/v1/qrcodes", '{"url":"https://example.com/l","name":"L"}'], ["PATCH", "/v1/dynqrcodes/nope", "{broken"]] as const) {
-        const res = await fetch(server.base + path, { method, headers: { "x-api-key": presented, "content-type": "application/json" }, body });
+      for (const [method, path, body] of [
+        ["GET", "/v1/qrcodes"],
+        ["POST", "/v1/qrcodes", '{"url":"https://example.com/l","name":"L"}'],
+        ["PATCH", "/v1/dynqrcodes/nope", "{broken"],
+      ] as const) {
+        const res = await fetch(server.base + path, {
+          method,
+          headers: { "x-api-key": presented, "content-type": "application/json" },
+          body,
+        });
         statuses.push(res.status);
         await res.arrayBuffer();
         await new Promise((r) => setTimeout(r, 220));

@@ -8,7 +8,10 @@ import { startServer } from "../../scripts/harness";
 describe("graceful shutdown", () => {
   it("scans recorded equal redirects answered across a SIGTERM", async (t) => {
     const { key } = await personalKey();
-    const created = await http("POST", "/v1/dynqrcodes", { key, json: { destination_url: "https://example.com/s", name: "Shutdown" } });
+    const created = await http("POST", "/v1/dynqrcodes", {
+      key,
+      json: { destination_url: "https://example.com/s", name: "Shutdown" },
+    });
     const code = (created.body as { created: { code: string }[] }).created[0].code;
     const { id } = await db.dynamicCode.findUniqueOrThrow({ where: { code } });
 
@@ -16,7 +19,8 @@ describe("graceful shutdown", () => {
     const server = await startServer();
     let answered = 0;
     let stop = false;
-    const ua = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1";
+    const ua =
+      "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1";
     const worker = async () => {
       while (!stop) {
         try {

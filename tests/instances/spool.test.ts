@@ -15,14 +15,18 @@ import { timeOrderedId } from "../../server/platform/ids";
 import { http, personalKey, until } from "../helpers";
 import { startServer, type RunningServer } from "../../scripts/harness";
 
-const UA = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1";
+const UA =
+  "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1";
 /** Each request its own agent, so that each stored scan names the request it came from (its visitor hash). */
 const agentOf = (n: number) => `${UA} r${n}`;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function dynamicCode(name: string) {
   const { key } = await personalKey();
-  const created = await http("POST", "/v1/dynqrcodes", { key, json: { destination_url: "https://example.com/spool", name } });
+  const created = await http("POST", "/v1/dynqrcodes", {
+    key,
+    json: { destination_url: "https://example.com/spool", name },
+  });
   const code = (created.body as { created: { code: string }[] }).created[0].code;
   const { id } = await db.dynamicCode.findUniqueOrThrow({ where: { code } });
   return { key, code, id };
@@ -39,7 +43,10 @@ function load(server: RunningServer, code: string, first: number, workers = 8) {
     while (running) {
       const n = next++;
       try {
-        const res = await fetch(`${server.base}/q/${code}`, { redirect: "manual", headers: { "user-agent": agentOf(n) } });
+        const res = await fetch(`${server.base}/q/${code}`, {
+          redirect: "manual",
+          headers: { "user-agent": agentOf(n) },
+        });
         await res.arrayBuffer();
         if (res.status === 302) answered.add(n);
         else other.set(res.status, (other.get(res.status) ?? 0) + 1);
@@ -83,8 +90,16 @@ async function assertExactlyOnce(id: string, answered: Set<number>, cut: Set<num
   for (const r of rows) seen.set(r.visitorHash, (seen.get(r.visitorHash) ?? 0) + 1);
   const missing = [...answered].filter((n) => !seen.has(visitorHash("127.0.0.1", agentOf(n))));
   assert.deepEqual(missing, [], "every answered redirect is recorded");
-  assert.deepEqual([...seen].filter(([, times]) => times > 1), [], "no scan recorded twice");
-  assert.deepEqual(rows.filter((r) => !expected.has(r.visitorHash)), [], "every recorded scan is one of ours");
+  assert.deepEqual(
+    [...seen].filter(([, times]) => times > 1),
+    [],
+    "no scan recorded twice",
+  );
+  assert.deepEqual(
+    rows.filter((r) => !expected.has(r.visitorHash)),
+    [],
+    "every recorded scan is one of ours",
+  );
   // Each request is a visitor of its own: every scan is that visitor's first of the day, and the rollup agrees.
   assert.equal(rows.filter((r) => r.unique).length, rows.length, "unique once per visitor");
   const daily = await db.scanDaily.findMany({ where: { dynamicCodeId: id, dimension: "total" } });
@@ -133,7 +148,9 @@ describe("scan spool", () => {
       await after.stop();
       const replay = await replayLine(second);
       const recorded = await assertExactlyOnce(id, new Set([...traffic.answered, ...after.answered]), traffic.cut);
-      t.diagnostic(`answered ${traffic.answered.size} before the kill (${traffic.cut.size} cut in flight), ${after.answered.size} after; ${atKill} stored at the kill; replay ${JSON.stringify(replay)}; recorded ${recorded}`);
+      t.diagnostic(
+        `answered ${traffic.answered.size} before the kill (${traffic.cut.size} cut in flight), ${after.answered.size} after; ${atKill} stored at the kill; replay ${JSON.stringify(replay)}; recorded ${recorded}`,
+      );
       assert.ok(atKill < traffic.answered.size, "the kill left scans to replay");
       assert.ok(replay.stored > 0);
       assert.equal(await second.stop(), 0);
@@ -174,9 +191,15 @@ describe("scan spool", () => {
       const third = await startServer({ SCAN_SPOOL_DIR: spool, LOG_LEVEL: "info" });
       const replay = await replayLine(third);
       const recorded = await assertExactlyOnce(id, traffic.answered, traffic.cut);
-      t.diagnostic(`answered ${traffic.answered.size} (${traffic.cut.size} cut); stored ${stored} at the first kill (mid-batch), ${duringReplay} at the second (mid-replay); third start's replay ${JSON.stringify(replay)}; recorded ${recorded}`);
+      t.diagnostic(
+        `answered ${traffic.answered.size} (${traffic.cut.size} cut); stored ${stored} at the first kill (mid-batch), ${duringReplay} at the second (mid-replay); third start's replay ${JSON.stringify(replay)}; recorded ${recorded}`,
+      );
       // Neither killed writer moved the checkpoint: the third replays everything, and skips exactly what they had committed.
-      assert.equal(replay.alreadyStored, duringReplay, "the scans the killed writers had committed are skipped, each once");
+      assert.equal(
+        replay.alreadyStored,
+        duringReplay,
+        "the scans the killed writers had committed are skipped, each once",
+      );
       assert.equal(replay.scans, recorded, "every scan the spool held is written");
       assert.equal(await third.stop(), 0);
     } finally {
@@ -189,13 +212,28 @@ describe("scan spool", () => {
     const spool = mkdtempSync(path.join(tmpdir(), "qr-spool-v1-"));
     try {
       const at = Date.parse("2026-11-01T10:00:00Z");
-      const records = Array.from({ length: 30 }, (_, n) => Buffer.from(JSON.stringify([timeOrderedId("scan"), id, at + n, "https://example.com/spool", agentOf(n), "203.0.113.9", null])));
+      const records = Array.from({ length: 30 }, (_, n) =>
+        Buffer.from(
+          JSON.stringify([
+            timeOrderedId("scan"),
+            id,
+            at + n,
+            "https://example.com/spool",
+            agentOf(n),
+            "203.0.113.9",
+            null,
+          ]),
+        ),
+      );
       writeFileSync(path.join(spool, "scans-000000000001.spool"), frame(records));
       const server = await startServer({ SCAN_SPOOL_DIR: spool, LOG_LEVEL: "info" });
       const replay = await replayLine(server);
       assert.deepEqual([replay.scans, replay.stored], [30, 30]);
       const hashes = await db.scanEvent.findMany({ where: { dynamicCodeId: id }, select: { visitorHash: true } });
-      assert.deepEqual(new Set(hashes.map((h) => h.visitorHash)), new Set(Array.from({ length: 30 }, (_, n) => visitorHash("203.0.113.9", agentOf(n)))));
+      assert.deepEqual(
+        new Set(hashes.map((h) => h.visitorHash)),
+        new Set(Array.from({ length: 30 }, (_, n) => visitorHash("203.0.113.9", agentOf(n)))),
+      );
       assert.equal(await server.stop(), 0);
     } finally {
       rmSync(spool, { recursive: true, force: true });
@@ -206,7 +244,10 @@ describe("scan spool", () => {
     const spool = mkdtempSync(path.join(tmpdir(), "qr-spool-lock-"));
     try {
       const first = await startServer({ SCAN_SPOOL_DIR: spool });
-      await assert.rejects(startServer({ SCAN_SPOOL_DIR: spool }), /Refusing to start: the scan spool .* is in use by process \d+: every instance needs a SCAN_SPOOL_DIR of its own/);
+      await assert.rejects(
+        startServer({ SCAN_SPOOL_DIR: spool }),
+        /Refusing to start: the scan spool .* is in use by process \d+: every instance needs a SCAN_SPOOL_DIR of its own/,
+      );
       await first.stop();
       // A clean exit frees it.
       const again = await startServer({ SCAN_SPOOL_DIR: spool });
@@ -238,10 +279,15 @@ describe("scan spool", () => {
       assert.equal(((await ready.json()) as { checks: Record<string, string> }).checks.spool, "unwritable");
       const errors = Number(/^qr_scan_spool_errors_total (\d+)/m.exec(metrics)?.[1]);
       assert.ok(errors > 0, `qr_scan_spool_errors_total ${errors}`);
-      const lines = server.output().split("\n").filter((l) => l.includes('"scans.spool_failed"'));
+      const lines = server
+        .output()
+        .split("\n")
+        .filter((l) => l.includes('"scans.spool_failed"'));
       assert.equal(lines.length, 1, "logged once a minute at most, not once a scan");
       const recorded = await assertExactlyOnce(id, traffic.answered, traffic.cut);
-      t.diagnostic(`${root ? "32 kB tmpfs" : "read-only directory"}: ${traffic.answered.size} redirects, ${errors} spool errors counted, ${recorded} recorded; ${lines[0].slice(0, 200)}`);
+      t.diagnostic(
+        `${root ? "32 kB tmpfs" : "read-only directory"}: ${traffic.answered.size} redirects, ${errors} spool errors counted, ${recorded} recorded; ${lines[0].slice(0, 200)}`,
+      );
     } finally {
       if (root) execFileSync("umount", ["-l", dir]);
       rmSync(dir, { recursive: true, force: true });

@@ -14,16 +14,26 @@ describe("two processes on one SQLite file", { skip: dialect === "sqlite" ? fals
     const other = await startServer({ REDIS_URL: "", SERVE_PAGES: "0" });
     try {
       const { key } = await personalKey();
-      const created = await http("POST", "/v1/dynqrcodes", { key, json: { destination_url: "https://example.com/before", name: "Two processes" } });
+      const created = await http("POST", "/v1/dynqrcodes", {
+        key,
+        json: { destination_url: "https://example.com/before", name: "Two processes" },
+      });
       const { code } = (created.body as { created: { code: string }[] }).created[0];
       const location = async () => {
-        const res = await fetch(`${other.base}/q/${code}`, { redirect: "manual", headers: { "user-agent": "Mozilla/5.0 (iPhone) Safari/604.1" } });
+        const res = await fetch(`${other.base}/q/${code}`, {
+          redirect: "manual",
+          headers: { "user-agent": "Mozilla/5.0 (iPhone) Safari/604.1" },
+        });
         await res.arrayBuffer();
         return res.headers.get("location");
       };
       assert.equal(await location(), "https://example.com/before");
       assert.equal(await location(), "https://example.com/before"); // now from the other's cache
-      const changed = await fetch(`${BASE_URL}/v1/dynqrcodes/${code}`, { method: "PATCH", headers: { "x-api-key": key, "content-type": "application/json" }, body: JSON.stringify({ destination_url: "https://example.com/after" }) });
+      const changed = await fetch(`${BASE_URL}/v1/dynqrcodes/${code}`, {
+        method: "PATCH",
+        headers: { "x-api-key": key, "content-type": "application/json" },
+        body: JSON.stringify({ destination_url: "https://example.com/after" }),
+      });
       assert.equal(changed.status, 200);
       const started = Date.now();
       let now = await location();

@@ -13,9 +13,13 @@ import { dialect } from "../../server/platform/db";
 import { freePort, startRedis, startServer } from "../../scripts/harness";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const MIGRATIONS = readdirSync("prisma/sqlite/migrations", { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+const MIGRATIONS = readdirSync("prisma/sqlite/migrations", { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => d.name);
 // What `npm start` runs: package.json's script, word for word.
-const START = (JSON.parse(readFileSync("package.json", "utf8")) as { scripts: { start: string } }).scripts.start.split(" ");
+const START = (JSON.parse(readFileSync("package.json", "utf8")) as { scripts: { start: string } }).scripts.start.split(
+  " ",
+);
 
 type Start = { output: () => string; exited: Promise<number | null>; base: string; stop: () => Promise<number | null> };
 
@@ -23,14 +27,31 @@ type Start = { output: () => string; exited: Promise<number | null>; base: strin
 async function npmStart(file: string, dir: string): Promise<Start> {
   const port = await freePort();
   // NODE_ENV unset, as in a shell: the seed refuses production.
-  const env: Record<string, string | undefined> = { ...process.env, DATABASE_URL: `file:${file}`, SCAN_SPOOL_DIR: mkdtempSync(path.join(dir, "spool-")), PORT: String(port), SERVE_PAGES: "0", REDIS_URL: "", SHUTDOWN_DRAIN_SECONDS: "0", LOG_LEVEL: "warn" };
+  const env: Record<string, string | undefined> = {
+    ...process.env,
+    DATABASE_URL: `file:${file}`,
+    SCAN_SPOOL_DIR: mkdtempSync(path.join(dir, "spool-")),
+    PORT: String(port),
+    SERVE_PAGES: "0",
+    REDIS_URL: "",
+    SHUTDOWN_DRAIN_SECONDS: "0",
+    LOG_LEVEL: "warn",
+  };
   delete env.NODE_ENV;
-  const child = spawn(START[0] === "node" ? process.execPath : START[0], START.slice(1), { env: env as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(START[0] === "node" ? process.execPath : START[0], START.slice(1), {
+    env: env as NodeJS.ProcessEnv,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let output = "";
   child.stdout.on("data", (chunk: Buffer) => (output += chunk));
   child.stderr.on("data", (chunk: Buffer) => (output += chunk));
   const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
-  return { output: () => output, exited, base: `http://127.0.0.1:${port}`, stop: () => (child.exitCode === null && child.kill("SIGTERM"), exited) };
+  return {
+    output: () => output,
+    exited,
+    base: `http://127.0.0.1:${port}`,
+    stop: () => (child.exitCode === null && child.kill("SIGTERM"), exited),
+  };
 }
 
 /** Resolves once the start answers /readyz 200; fails if it exits first. */
@@ -39,7 +60,10 @@ async function ready(start: Start): Promise<void> {
   void start.exited.then((code) => (exit = code));
   for (const end = Date.now() + 120_000; Date.now() < end; await sleep(200)) {
     if (exit !== undefined) throw new Error(`exited with ${exit}: ${start.output()}`);
-    const ok = await fetch(`${start.base}/readyz`).then((r) => r.ok, () => false);
+    const ok = await fetch(`${start.base}/readyz`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) return;
   }
   throw new Error(`not ready within 120 s: ${start.output()}`);
@@ -54,15 +78,22 @@ describe("npm start on one SQLite file", { skip: dialect === "sqlite" ? false : 
       starts.push(await npmStart(file, dir), await npmStart(file, dir));
       await Promise.all(starts.map(ready));
       const [a, b] = starts.map((s) => s.output());
-      t.diagnostic(`first: ${a.match(/Applied migrations|Database is up to date/)?.[0]}; second: ${b.match(/Applied migrations|Database is up to date/)?.[0]}`);
+      t.diagnostic(
+        `first: ${a.match(/Applied migrations|Database is up to date/)?.[0]}; second: ${b.match(/Applied migrations|Database is up to date/)?.[0]}`,
+      );
       for (const output of [a, b]) assert.doesNotMatch(output, /WASM|panic|SocketTimeout|Refusing|Error/);
       // One applied them, the other found them applied; the demo accounts made once.
       assert.equal([a, b].filter((o) => o.includes("Applied migrations")).length, 1);
       assert.equal([a, b].filter((o) => o.includes("Database is up to date.")).length, 1);
       const database = new Database(file, { readonly: true });
-      const applied = database.prepare(`SELECT migration_name AS name FROM _prisma_migrations WHERE finished_at IS NOT NULL`).all() as { name: string }[];
+      const applied = database
+        .prepare(`SELECT migration_name AS name FROM _prisma_migrations WHERE finished_at IS NOT NULL`)
+        .all() as { name: string }[];
       assert.deepEqual(applied.map((m) => m.name).sort(), MIGRATIONS);
-      assert.equal((database.prepare(`SELECT count(*) AS n FROM "User" WHERE email = 'pro@example.com'`).get() as { n: number }).n, 1);
+      assert.equal(
+        (database.prepare(`SELECT count(*) AS n FROM "User" WHERE email = 'pro@example.com'`).get() as { n: number }).n,
+        1,
+      );
       database.close();
 
       // A third while both serve: nothing to migrate, it serves beside them.
@@ -80,9 +111,15 @@ describe("npm start on one SQLite file", { skip: dialect === "sqlite" ? false : 
       writer.close();
       const fourth = await npmStart(file, dir);
       assert.equal(await fourth.exited, 1);
-      const lines = fourth.output().trim().split("\n").filter((line) => line && !line.startsWith(">"));
+      const lines = fourth
+        .output()
+        .trim()
+        .split("\n")
+        .filter((line) => line && !line.startsWith(">"));
       t.diagnostic(lines.join(" | "));
-      assert.deepEqual(lines, [`Refusing to migrate ${file} while server processes use it (${lines[0]?.match(/\(([\d, ]+)\)/)?.[1]}): 1 migration to apply (a SQLite migration needs the file to itself); stop them, then start again`]);
+      assert.deepEqual(lines, [
+        `Refusing to migrate ${file} while server processes use it (${lines[0]?.match(/\(([\d, ]+)\)/)?.[1]}): 1 migration to apply (a SQLite migration needs the file to itself); stop them, then start again`,
+      ]);
       assert.equal((await fetch(`${third.base}/readyz`)).status, 200);
       assert.deepEqual(await Promise.all(starts.map((s) => s.stop())), [0, 0, 0]);
     } finally {
@@ -95,15 +132,32 @@ describe("npm start on one SQLite file", { skip: dialect === "sqlite" ? false : 
 describe("a normal start", () => {
   it(`on ${dialect === "postgres" ? "PostgreSQL" : "SQLite"} + Redis logs no warning and no error`, async (t) => {
     const redis = await startRedis();
-    const server = await startServer({ REDIS_URL: redis.url, REDIS_KEY_PREFIX: `starts:${Date.now()}:`, LOG_LEVEL: "info" });
+    const server = await startServer({
+      REDIS_URL: redis.url,
+      REDIS_KEY_PREFIX: `starts:${Date.now()}:`,
+      LOG_LEVEL: "info",
+    });
     try {
       // With PostgreSQL the copy of every code for outages is loaded; then one sweep of checks.
-      for (let i = 0; i < 300 && dialect === "postgres" && !server.output().includes("resolutions.copy_loaded"); i++) await sleep(100);
+      for (let i = 0; i < 300 && dialect === "postgres" && !server.output().includes("resolutions.copy_loaded"); i++)
+        await sleep(100);
       await sleep(6000);
-      const lines = server.output().split("\n").filter((line) => line.startsWith("{"));
-      t.diagnostic(`${lines.length} lines: ${lines.map((line) => (JSON.parse(line) as { event: string }).event).join(", ")}`);
-      if (dialect === "postgres") assert.ok(lines.some((line) => line.includes("resolutions.copy_loaded")), "the copy loaded");
-      assert.deepEqual(lines.filter((line) => !line.includes(`"level":"info"`)), []);
+      const lines = server
+        .output()
+        .split("\n")
+        .filter((line) => line.startsWith("{"));
+      t.diagnostic(
+        `${lines.length} lines: ${lines.map((line) => (JSON.parse(line) as { event: string }).event).join(", ")}`,
+      );
+      if (dialect === "postgres")
+        assert.ok(
+          lines.some((line) => line.includes("resolutions.copy_loaded")),
+          "the copy loaded",
+        );
+      assert.deepEqual(
+        lines.filter((line) => !line.includes(`"level":"info"`)),
+        [],
+      );
       assert.equal(await server.stop(), 0);
     } finally {
       await server.stop();

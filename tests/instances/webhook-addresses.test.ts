@@ -21,8 +21,10 @@ type Delivery = { attempts: number; status: string; response_status: number | nu
 /** The endpoint's only delivery once it has been attempted, from the pages' delivery log. */
 async function attempted(page: Awaited<ReturnType<typeof logIn>>, id: string): Promise<Delivery> {
   let log: Delivery[] = [];
-  for (const deadline = Date.now() + 30_000; !(log[0]?.attempts > 0) && Date.now() < deadline; ) {
-    log = ((await page.query("webhooks.deliveries", { scope: "personal", webhook_id: id })) as { deliveries: Delivery[] }).deliveries;
+  for (const deadline = Date.now() + 30_000; !(log[0]?.attempts > 0) && Date.now() < deadline;) {
+    log = (
+      (await page.query("webhooks.deliveries", { scope: "personal", webhook_id: id })) as { deliveries: Delivery[] }
+    ).deliveries;
     if (!(log[0]?.attempts > 0)) await new Promise((r) => setTimeout(r, 100));
   }
   assert.equal(log.length, 1, id);
@@ -37,7 +39,10 @@ describe("webhook addresses on a server without WEBHOOK_ALLOW_PRIVATE_NETWORKS",
     await new Promise<void>((resolve) => listener.listen(0, "::", resolve));
     const port = (listener.address() as AddressInfo).port;
     try {
-      const seed = spawnSync(process.execPath, ["node_modules/tsx/dist/cli.mjs", "scripts/seed.ts"], { env: { ...process.env, DATABASE_URL: database.url, NODE_ENV: "development" }, encoding: "utf8" });
+      const seed = spawnSync(process.execPath, ["node_modules/tsx/dist/cli.mjs", "scripts/seed.ts"], {
+        env: { ...process.env, DATABASE_URL: database.url, NODE_ENV: "development" },
+        encoding: "utf8",
+      });
       assert.equal(seed.status, 0, seed.stderr);
       const env = { DATABASE_URL: database.url, REDIS_URL: "" };
 
@@ -46,8 +51,17 @@ describe("webhook addresses on a server without WEBHOOK_ALLOW_PRIVATE_NETWORKS",
       const openPage = await logIn("pro@example.com", "demo-password", open.base);
       const { key } = (await openPage("keys.generatePersonal")) as { key: string };
       const saved: Record<string, string> = {};
-      for (const url of [`https://localhost:${port}/rebound`, `https://127.0.0.1:${port}/literal`, `http://localhost:${port}/plain`, `https://localhost:${port + 1}/port`]) {
-        const r = await fetch(`${open.base}/v1/webhooks`, { method: "POST", headers: { "x-api-key": key, "content-type": "application/json" }, body: JSON.stringify({ url, events: ["qrcode.deleted"] }) });
+      for (const url of [
+        `https://localhost:${port}/rebound`,
+        `https://127.0.0.1:${port}/literal`,
+        `http://localhost:${port}/plain`,
+        `https://localhost:${port + 1}/port`,
+      ]) {
+        const r = await fetch(`${open.base}/v1/webhooks`, {
+          method: "POST",
+          headers: { "x-api-key": key, "content-type": "application/json" },
+          body: JSON.stringify({ url, events: ["qrcode.deleted"] }),
+        });
         assert.equal(r.status, 201, url);
         saved[url] = ((await r.json()) as { webhook: { webhook_id: string } }).webhook.webhook_id;
         await new Promise((r) => setTimeout(r, 210)); // the key's bucket
@@ -62,7 +76,11 @@ describe("webhook addresses on a server without WEBHOOK_ALLOW_PRIVATE_NETWORKS",
       try {
         const headers = { "x-api-key": key, "content-type": "application/json" };
         const url = `http://127.0.0.1:${(redirecting.address() as AddressInfo).port}/moved`;
-        const created = await fetch(`${open.base}/v1/webhooks`, { method: "POST", headers, body: JSON.stringify({ url, events: ["qrcode.deleted"] }) });
+        const created = await fetch(`${open.base}/v1/webhooks`, {
+          method: "POST",
+          headers,
+          body: JSON.stringify({ url, events: ["qrcode.deleted"] }),
+        });
         const id = ((await created.json()) as { webhook: { webhook_id: string } }).webhook.webhook_id;
         assert.equal((await fetch(`${open.base}/v1/webhooks/${id}/test`, { method: "POST", headers })).status, 202);
         const log = await attempted(openPage, id);
@@ -74,10 +92,19 @@ describe("webhook addresses on a server without WEBHOOK_ALLOW_PRIVATE_NETWORKS",
       }
       await open.stop();
 
-      const strict = await startServer({ ...env, WEBHOOK_ALLOW_PRIVATE_NETWORKS: "", WEBHOOK_ALLOWED_PORTS: `443,${port}`, WEBHOOK_RETRY_SCALE: "1" });
+      const strict = await startServer({
+        ...env,
+        WEBHOOK_ALLOW_PRIVATE_NETWORKS: "",
+        WEBHOOK_ALLOWED_PORTS: `443,${port}`,
+        WEBHOOK_RETRY_SCALE: "1",
+      });
       try {
         const api = async (method: string, path: string, body?: unknown) => {
-          const r = await fetch(`${strict.base}${path}`, { method, headers: { "x-api-key": key, "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+          const r = await fetch(`${strict.base}${path}`, {
+            method,
+            headers: { "x-api-key": key, "content-type": "application/json" },
+            body: body === undefined ? undefined : JSON.stringify(body),
+          });
           await new Promise((r) => setTimeout(r, 210));
           return { status: r.status, body: (await r.json()) as Record<string, unknown> };
         };
@@ -112,22 +139,42 @@ describe("webhook addresses on a server without WEBHOOK_ALLOW_PRIVATE_NETWORKS",
           "https://8.8.8.8:8443/hook",
           "https://8.8.8.8:80/hook",
         ]) {
-          assert.deepEqual(await api("POST", "/v1/webhooks", { url, events: ["qrcode.deleted"] }), { status: 400, body: { error: "url must be a public https URL" } }, url);
+          assert.deepEqual(
+            await api("POST", "/v1/webhooks", { url, events: ["qrcode.deleted"] }),
+            { status: 400, body: { error: "url must be a public https URL" } },
+            url,
+          );
         }
-        const patched = await api("PATCH", `/v1/webhooks/${saved[`https://localhost:${port}/rebound`]}`, { url: "https://[::ffff:127.0.0.1]/" });
+        const patched = await api("PATCH", `/v1/webhooks/${saved[`https://localhost:${port}/rebound`]}`, {
+          url: "https://[::ffff:127.0.0.1]/",
+        });
         assert.deepEqual(patched, { status: 400, body: { error: "url must be a public https URL" } });
-        for (const url of ["https://8.8.8.8/hook", `https://8.8.8.8:${port}/hook`, "https://[2606:4700::1111]/hook", "https://[::ffff:8.8.8.8]/hook", "https://[64:ff9b::8.8.8.8]/hook", "https://[2002:808:808::1]/hook"]) {
+        for (const url of [
+          "https://8.8.8.8/hook",
+          `https://8.8.8.8:${port}/hook`,
+          "https://[2606:4700::1111]/hook",
+          "https://[::ffff:8.8.8.8]/hook",
+          "https://[64:ff9b::8.8.8.8]/hook",
+          "https://[2002:808:808::1]/hook",
+        ]) {
           const created = await api("POST", "/v1/webhooks", { url, events: ["qrcode.deleted"] });
           assert.equal(created.status, 201, url);
-          assert.equal((await api("DELETE", `/v1/webhooks/${(created.body.webhook as { webhook_id: string }).webhook_id}`)).status, 200);
+          assert.equal(
+            (await api("DELETE", `/v1/webhooks/${(created.body.webhook as { webhook_id: string }).webhook_id}`)).status,
+            200,
+          );
         }
-        assert.deepEqual(((await api("GET", "/v1/webhooks")).body.webhooks as { url: string }[]).map((w) => w.url).sort(), Object.keys(saved).sort());
+        assert.deepEqual(
+          ((await api("GET", "/v1/webhooks")).body.webhooks as { url: string }[]).map((w) => w.url).sort(),
+          Object.keys(saved).sort(),
+        );
 
         // Each saved endpoint's test event, one at a time: attempted, refused before any request, the reason kept.
         const page = await logIn("pro@example.com", "demo-password", strict.base);
         const reasons: Record<string, string> = {
           [`https://localhost:${port}/rebound`]: `refused: localhost resolves to 127.0.0.1, not a public address (Loopback, 127.0.0.0/8); no request was sent`,
-          [`https://127.0.0.1:${port}/literal`]: "refused: 127.0.0.1 is not a public address (Loopback, 127.0.0.0/8); no request was sent",
+          [`https://127.0.0.1:${port}/literal`]:
+            "refused: 127.0.0.1 is not a public address (Loopback, 127.0.0.0/8); no request was sent",
           [`http://localhost:${port}/plain`]: "refused: webhooks are sent over https only; no request was sent",
           [`https://localhost:${port + 1}/port`]: `refused: port ${port + 1} is not one of WEBHOOK_ALLOWED_PORTS (443, ${port}); no request was sent`,
         };
@@ -136,7 +183,14 @@ describe("webhook addresses on a server without WEBHOOK_ALLOW_PRIVATE_NETWORKS",
           const log = await attempted(page, id);
           assert.deepEqual([log.attempts, log.status, log.response_status], [1, "pending", null], url);
           // localhost may also be ::1 on another machine.
-          assert.equal(log.response_body?.replace("to ::1, not a public address (Loopback Address, ::1/128)", "to 127.0.0.1, not a public address (Loopback, 127.0.0.0/8)"), reasons[url], url);
+          assert.equal(
+            log.response_body?.replace(
+              "to ::1, not a public address (Loopback Address, ::1/128)",
+              "to 127.0.0.1, not a public address (Loopback, 127.0.0.0/8)",
+            ),
+            reasons[url],
+            url,
+          );
         }
         assert.equal(sockets.length, 0, "no connection reached the listener");
       } finally {

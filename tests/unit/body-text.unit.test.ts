@@ -9,7 +9,11 @@ import { utf8Text, utf8TextInTurns } from "../../server/http/body";
 /** Every width of UTF-8 character, so that slices of 256 KiB end inside each kind somewhere. */
 const MIXED = "a€😀ü".repeat(120_000);
 
-const refusal = (bytes: Buffer) => utf8TextInTurns(bytes).then(() => null, (error: Error) => error.message);
+const refusal = (bytes: Buffer) =>
+  utf8TextInTurns(bytes).then(
+    () => null,
+    (error: Error) => error.message,
+  );
 
 describe("a large body's text, a slice per turn", () => {
   it("is the whole text, characters cut by no slice, shifted by one to three bytes", async () => {

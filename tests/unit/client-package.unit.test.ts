@@ -5,6 +5,8 @@ import { spawnSync } from "node:child_process";
 import { it } from "node:test";
 
 it("clients/typescript type-checks (tsc -p clients/typescript)", () => {
-  const tsc = spawnSync(process.execPath, ["node_modules/typescript/bin/tsc", "-p", "clients/typescript"], { encoding: "utf8" });
+  const tsc = spawnSync(process.execPath, ["node_modules/typescript/bin/tsc", "-p", "clients/typescript"], {
+    encoding: "utf8",
+  });
   assert.equal(tsc.status, 0, tsc.stdout + tsc.stderr);
 });

@@ -5,7 +5,10 @@ import { resolveRange } from "../../server/analytics/dateRange";
 
 const now = new Date("2026-11-23T10:00:00Z");
 const refused = (query: { from?: string; to?: string }, message: string) =>
-  assert.throws(() => resolveRange(query, now), (e: unknown) => e instanceof DomainError && e.code === "invalid" && e.message === message);
+  assert.throws(
+    () => resolveRange(query, now),
+    (e: unknown) => e instanceof DomainError && e.code === "invalid" && e.message === message,
+  );
 
 describe("date ranges", () => {
   it("defaults to the last 30 days up to today (UTC)", () => {
@@ -19,7 +22,11 @@ describe("date ranges", () => {
   });
 
   it("one day, leap days and month ends", () => {
-    assert.deepEqual(resolveRange({ from: "2028-02-28", to: "2028-03-01" }, now).days, ["2028-02-28", "2028-02-29", "2028-03-01"]);
+    assert.deepEqual(resolveRange({ from: "2028-02-28", to: "2028-03-01" }, now).days, [
+      "2028-02-28",
+      "2028-02-29",
+      "2028-03-01",
+    ]);
     assert.deepEqual(resolveRange({ from: "2026-11-23", to: "2026-11-23" }, now).days, ["2026-11-23"]);
   });
 

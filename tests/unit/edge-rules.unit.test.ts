@@ -22,15 +22,31 @@ const refused = (code: string) => (e: unknown) => e instanceof DomainError && e.
 
 describe("webhooks", () => {
   it("signs as Standard Webhooks' test vector says", () => {
-    assert.deepEqual(signatureHeaders("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw", "msg_p5jXN8AQM9LWM0D4loKWxJek", '{"test": 2432232314}', 1614265330), {
-      "webhook-id": "msg_p5jXN8AQM9LWM0D4loKWxJek",
-      "webhook-timestamp": "1614265330",
-      "webhook-signature": "v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=",
-    });
+    assert.deepEqual(
+      signatureHeaders(
+        "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
+        "msg_p5jXN8AQM9LWM0D4loKWxJek",
+        '{"test": 2432232314}',
+        1614265330,
+      ),
+      {
+        "webhook-id": "msg_p5jXN8AQM9LWM0D4loKWxJek",
+        "webhook-timestamp": "1614265330",
+        "webhook-signature": "v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=",
+      },
+    );
   });
 
   it("an event's body: its type, an ISO 8601 timestamp in whole seconds, the data as given; a new time-ordered id", () => {
-    const data = { code: "AbCd1234", scanned_at: 1795392000, country: "DE", device: "mobile", os: "iOS", browser: "Mobile Safari", unique: true };
+    const data = {
+      code: "AbCd1234",
+      scanned_at: 1795392000,
+      country: "DE",
+      device: "mobile",
+      os: "iOS",
+      browser: "Mobile Safari",
+      unique: true,
+    };
     const { id, payload } = outboxEvent({ type: "scan.created", data }, Date.parse("2026-11-20T10:00:00.999Z"));
     assert.match(id, /^evt_[0-9a-z]{21}$/);
     assert.deepEqual(JSON.parse(payload), { type: "scan.created", timestamp: "2026-11-20T10:00:00Z", data });
@@ -45,7 +61,10 @@ describe("requests", () => {
   });
 
   it("the hosts reached: Host and each X-Forwarded-Host, as URL writes them; junk left out", () => {
-    assert.deepEqual(servedHostsOf(headers({ host: "QR.Example:80", "x-forwarded-host": "a.example:443, b.example:8443" })), ["qr.example", "a.example:443", "b.example:8443"]);
+    assert.deepEqual(
+      servedHostsOf(headers({ host: "QR.Example:80", "x-forwarded-host": "a.example:443, b.example:8443" })),
+      ["qr.example", "a.example:443", "b.example:8443"],
+    );
     assert.deepEqual(servedHostsOf(headers({ host: "bad host^" })), []);
   });
 
@@ -53,18 +72,24 @@ describe("requests", () => {
     assert.equal(idempotencyKeyOf(null), null);
     assert.equal(idempotencyKeyOf("order 42 ~!"), "order 42 ~!");
     assert.equal(idempotencyKeyOf("k".repeat(255))?.length, 255);
-    for (const bad of ["", "k".repeat(256), "tab\there", "ünï"]) assert.throws(() => idempotencyKeyOf(bad), refused("invalid"), JSON.stringify(bad));
+    for (const bad of ["", "k".repeat(256), "tab\there", "ünï"])
+      assert.throws(() => idempotencyKeyOf(bad), refused("invalid"), JSON.stringify(bad));
   });
 
   it("an API key is judged by its shape before any lookup: missing, malformed, or its scope by prefix", () => {
     const body = "A".repeat(40);
     assert.equal(presentedKey(`qrp_${body}`).scope, "personal");
     assert.equal(presentedKey(` qrb_${body} `).scope, "business");
-    assert.equal(presentedKey(`qrb_${body}`).hash, presentedKey(` qrb_${body}`).hash, "surrounding spaces do not change the key");
+    assert.equal(
+      presentedKey(`qrb_${body}`).hash,
+      presentedKey(` qrb_${body}`).hash,
+      "surrounding spaces do not change the key",
+    );
     assert.match(presentedKey(`qrp_${body}`).hash, /^[0-9a-f]{64}$/);
     assert.throws(() => presentedKey(null), refused("missing_key"));
     assert.throws(() => presentedKey(""), refused("missing_key"));
-    for (const bad of [`qrx_${body}`, `qrp_${body}A`, `qrp_${"A".repeat(39)}-`, "Bearer x"]) assert.throws(() => presentedKey(bad), refused("invalid_key"), bad);
+    for (const bad of [`qrx_${body}`, `qrp_${body}A`, `qrp_${"A".repeat(39)}-`, "Bearer x"])
+      assert.throws(() => presentedKey(bad), refused("invalid_key"), bad);
   });
 
   it("the password form's field, empty when absent", () => {
@@ -76,7 +101,13 @@ describe("requests", () => {
 describe("outputs", () => {
   const csv = async (rows: unknown[][]) => {
     let out = "";
-    for await (const chunk of csvChunks(["a", "b"], (async function* () { yield rows; })())) out += chunk;
+    for await (const chunk of csvChunks(
+      ["a", "b"],
+      (async function* () {
+        yield rows;
+      })(),
+    ))
+      out += chunk;
     return out;
   };
 
@@ -102,7 +133,12 @@ describe("outputs", () => {
   });
 
   it("a mail's HTML escapes what it quotes; its text keeps it as written", () => {
-    const { text, html } = bodies({ to: "a@example.com", subject: "s", paragraphs: ['Your draft "<b>Menu</b>" & more'], action: { label: "Open", url: "https://example.com/?a=1&b=2" } });
+    const { text, html } = bodies({
+      to: "a@example.com",
+      subject: "s",
+      paragraphs: ['Your draft "<b>Menu</b>" & more'],
+      action: { label: "Open", url: "https://example.com/?a=1&b=2" },
+    });
     assert.equal(text, 'Your draft "<b>Menu</b>" & more\n\nOpen: https://example.com/?a=1&b=2\n');
     assert.match(html, /<p>Your draft &#34;&#60;b&#62;Menu&#60;\/b&#62;&#34; &#38; more<\/p>/);
     assert.match(html, /href="https:\/\/example.com\/\?a=1&#38;b=2"/);
@@ -113,7 +149,11 @@ describe("outputs", () => {
 describe("memoize", () => {
   it("remembers the last `size` answers, the oldest forgotten first; null is an answer, undefined is not", () => {
     const asked: string[] = [];
-    const f = memoize("unit.memo", (key) => (asked.push(key), key === "none" ? undefined : key === "null" ? null : key.length), 2);
+    const f = memoize(
+      "unit.memo",
+      (key) => (asked.push(key), key === "none" ? undefined : key === "null" ? null : key.length),
+      2,
+    );
     for (const key of ["a", "bb", "a", "ccc", "a", "none", "none", "null", "null"]) f(key);
     // "a" came back after "ccc" pushed it out (the oldest of a, bb); undefined is computed each time.
     assert.deepEqual(asked, ["a", "bb", "ccc", "a", "none", "none", "null"]);

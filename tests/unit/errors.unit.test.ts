@@ -47,7 +47,11 @@ describe("error table", () => {
     const fromZod = domainErrorOf(parsed.error);
     assert.deepEqual([fromZod?.code, fromZod?.message], ["invalid", "limit must be a number"]);
     assert.equal(domainErrorOf(new Error("boom")), null);
-    assert.equal(domainErrorOf(new Error("output check", { cause: parsed.error })), null, "a zod failure inside a fault stays a fault");
+    assert.equal(
+      domainErrorOf(new Error("output check", { cause: parsed.error })),
+      null,
+      "a zod failure inside a fault stays a fault",
+    );
     assert.equal(domainErrorOf("text"), null);
   });
 
@@ -61,7 +65,10 @@ describe("error table", () => {
       { index: 0, error: "name bad" },
       { index: 2, error: "url bad" },
     ]);
-    const top = fromZodIssues([{ path: ["qrcodes", 1, "url"], message: "item" }, { path: ["qrcodes"], message: "qrcodes must hold at least 1 item" }]);
+    const top = fromZodIssues([
+      { path: ["qrcodes", 1, "url"], message: "item" },
+      { path: ["qrcodes"], message: "qrcodes must hold at least 1 item" },
+    ]);
     assert.deepEqual([top.items, top.message], [undefined, "qrcodes must hold at least 1 item"]);
     assert.equal(fromZodIssues([]).message, "Invalid request");
   });
@@ -69,11 +76,32 @@ describe("error table", () => {
   it("an unknown code does not compile", () => {
     const file = path.resolve("tests/unit/unknown-code.check.ts");
     const source = `import { DomainError } from "../../server/platform/errors";\nexport const e = new DomainError("teapot", "I am a teapot");\n`;
-    const host = ts.createCompilerHost({ strict: true, noEmit: true, skipLibCheck: true, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, target: ts.ScriptTarget.ES2022 });
+    const host = ts.createCompilerHost({
+      strict: true,
+      noEmit: true,
+      skipLibCheck: true,
+      module: ts.ModuleKind.ESNext,
+      moduleResolution: ts.ModuleResolutionKind.Bundler,
+      target: ts.ScriptTarget.ES2022,
+    });
     const readFile = host.readFile;
     host.readFile = (name) => (path.resolve(name) === file ? source : readFile(name));
-    host.fileExists = ((exists) => (name: string) => path.resolve(name) === file || exists(name))(host.fileExists);
-    const program = ts.createProgram([file], { strict: true, noEmit: true, skipLibCheck: true, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, target: ts.ScriptTarget.ES2022 }, host);
+    host.fileExists = (
+      (exists) => (name: string) =>
+        path.resolve(name) === file || exists(name)
+    )(host.fileExists);
+    const program = ts.createProgram(
+      [file],
+      {
+        strict: true,
+        noEmit: true,
+        skipLibCheck: true,
+        module: ts.ModuleKind.ESNext,
+        moduleResolution: ts.ModuleResolutionKind.Bundler,
+        target: ts.ScriptTarget.ES2022,
+      },
+      host,
+    );
     const errors = ts.getPreEmitDiagnostics(program).filter((d) => d.file && path.resolve(d.file.fileName) === file);
     assert.equal(errors.length, 1, errors.map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n")).join("\n"));
     assert.match(ts.flattenDiagnosticMessageText(errors[0].messageText, "\n"), /"teapot"/);

@@ -7,7 +7,12 @@ import { IMAGES_PER_KEY, imageRenderStats, renderImage, type RenderJob } from ".
 
 describe("image renderer", () => {
   it("draws an image once: the same format, size, text and style again comes from the cache", async () => {
-    const job: RenderJob = { text: "https://example.com/cached", style: { foreground: "#112233" }, size: 128, format: "svg" };
+    const job: RenderJob = {
+      text: "https://example.com/cached",
+      style: { foreground: "#112233" },
+      size: 128,
+      format: "svg",
+    };
     const before = imageRenderStats().drawn;
     const first = await renderImage("k-cache", job);
     const again = await renderImage("k-cache", { ...job, style: { foreground: "#112233" } });
@@ -23,7 +28,12 @@ describe("image renderer", () => {
   });
 
   it(`one key has at most ${IMAGES_PER_KEY} images drawing at once; other keys are not held back`, async () => {
-    const jobs = Array.from({ length: IMAGES_PER_KEY + 2 }, (_, i): RenderJob => ({ text: `https://example.com/bound/${i}`, style: {}, size: 256, format: "png" }));
+    const jobs = Array.from({ length: IMAGES_PER_KEY + 2 }, (_, i): RenderJob => ({
+      text: `https://example.com/bound/${i}`,
+      style: {},
+      size: 256,
+      format: "png",
+    }));
     const answers = await Promise.allSettled(jobs.map((job) => renderImage("k-busy", job)));
     const refused = answers.filter((a) => a.status === "rejected");
     assert.equal(answers.filter((a) => a.status === "fulfilled").length, IMAGES_PER_KEY);
@@ -41,7 +51,12 @@ describe("image renderer", () => {
   });
 
   it("SVGs (a few milliseconds at any size) are drawn at once, never refused: a page of thumbnails loads", async () => {
-    const thumbs = Array.from({ length: 25 }, (_, i): RenderJob => ({ text: `https://example.com/thumb/${i}`, style: {}, size: 96, format: "svg" }));
+    const thumbs = Array.from({ length: 25 }, (_, i): RenderJob => ({
+      text: `https://example.com/thumb/${i}`,
+      style: {},
+      size: 96,
+      format: "svg",
+    }));
     const svgs = await Promise.all(thumbs.map((job) => renderImage("k-thumbs", job)));
     assert.ok(svgs.every((svg) => typeof svg === "string" && svg.startsWith("<svg")));
   });

@@ -19,7 +19,11 @@ function sourceFiles(entry: string): string[] {
 
 /** The project file a specifier names (relative or `@/`), or null for a package. */
 function resolved(from: string, specifier: string): string | null {
-  const base = specifier.startsWith("@/") ? specifier.slice(2) : specifier.startsWith(".") ? path.join(path.dirname(from), specifier) : null;
+  const base = specifier.startsWith("@/")
+    ? specifier.slice(2)
+    : specifier.startsWith(".")
+      ? path.join(path.dirname(from), specifier)
+      : null;
   if (base === null) return null;
   const candidates = [base, ...EXTENSIONS.map((e) => base + e), ...EXTENSIONS.map((e) => path.join(base, "index" + e))];
   return candidates.find((c) => existsSync(c) && statSync(c).isFile()) ?? null;
@@ -30,8 +34,19 @@ export function importsOf(file: string): string[] {
   const source = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.Latest, false);
   const specifiers: string[] = [];
   const visit = (node: ts.Node) => {
-    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) specifiers.push(node.moduleSpecifier.text);
-    else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments[0] && ts.isStringLiteral(node.arguments[0])) specifiers.push(node.arguments[0].text);
+    if (
+      (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) &&
+      node.moduleSpecifier &&
+      ts.isStringLiteral(node.moduleSpecifier)
+    )
+      specifiers.push(node.moduleSpecifier.text);
+    else if (
+      ts.isCallExpression(node) &&
+      node.expression.kind === ts.SyntaxKind.ImportKeyword &&
+      node.arguments[0] &&
+      ts.isStringLiteral(node.arguments[0])
+    )
+      specifiers.push(node.arguments[0].text);
     ts.forEachChild(node, visit);
   };
   visit(source);
@@ -82,9 +97,25 @@ export function floorOf(file: string): number | null {
 
 describe("imports", () => {
   it("the circle finder finds a circle of three and a file importing itself, and nothing in a tree", () => {
-    const graph = new Map([["a", ["b"]], ["b", ["c"]], ["c", ["a", "d"]], ["d", []], ["e", ["e"]], ["f", ["d"]]]);
+    const graph = new Map([
+      ["a", ["b"]],
+      ["b", ["c"]],
+      ["c", ["a", "d"]],
+      ["d", []],
+      ["e", ["e"]],
+      ["f", ["d"]],
+    ]);
     assert.deepEqual(circles(graph), [["a", "b", "c"], ["e"]]);
-    assert.deepEqual(circles(new Map([["a", ["b", "c"]], ["b", ["c"]], ["c", []]])), []);
+    assert.deepEqual(
+      circles(
+        new Map([
+          ["a", ["b", "c"]],
+          ["b", ["c"]],
+          ["c", []],
+        ]),
+      ),
+      [],
+    );
   });
 
   const files = ROOTS.flatMap(sourceFiles);
@@ -96,8 +127,19 @@ describe("imports", () => {
   });
 
   it("no file imports from a floor above its own: the platform, then the capabilities, then the edges", () => {
-    assert.deepEqual([floorOf("server/platform/db.ts"), floorOf("server/scan/recorder.ts"), floorOf("server/http/server.ts"), floorOf("components/ui/Nav.tsx"), floorOf("scripts/bench.ts")], [0, 1, 2, 2, null]);
-    const upward = [...graph].flatMap(([file, imports]) => imports.filter((to) => (floorOf(to) ?? 0) > (floorOf(file) ?? 2)).map((to) => `${file} → ${to}`));
+    assert.deepEqual(
+      [
+        floorOf("server/platform/db.ts"),
+        floorOf("server/scan/recorder.ts"),
+        floorOf("server/http/server.ts"),
+        floorOf("components/ui/Nav.tsx"),
+        floorOf("scripts/bench.ts"),
+      ],
+      [0, 1, 2, 2, null],
+    );
+    const upward = [...graph].flatMap(([file, imports]) =>
+      imports.filter((to) => (floorOf(to) ?? 0) > (floorOf(file) ?? 2)).map((to) => `${file} → ${to}`),
+    );
     assert.deepEqual(upward, []);
   });
 });

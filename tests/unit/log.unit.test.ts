@@ -27,14 +27,41 @@ describe("logs", () => {
       address: "203.0.113.77",
       secret: "whsec_c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0LXNlY3JldA==",
     };
-    logger.info({ event: "top", ...secrets, "x-api-key": "qrb_headerkey0000000000", "x-forwarded-for": "198.51.100.1", authorization: "Bearer tok-en" });
-    logger.error({ event: "nested", headers: { cookie: secrets.cookie, authorization: "Bearer tok-en", "x-api-key": "qrb_headerkey0000000000" }, user: { password: secrets.password, ip: "198.51.100.2" }, webhook: { secret: secrets.secret } });
+    logger.info({
+      event: "top",
+      ...secrets,
+      "x-api-key": "qrb_headerkey0000000000",
+      "x-forwarded-for": "198.51.100.1",
+      authorization: "Bearer tok-en",
+    });
+    logger.error({
+      event: "nested",
+      headers: { cookie: secrets.cookie, authorization: "Bearer tok-en", "x-api-key": "qrb_headerkey0000000000" },
+      user: { password: secrets.password, ip: "198.51.100.2" },
+      webhook: { secret: secrets.secret },
+    });
     logger.debug({ event: "kept", route: "/v1/dynqrcodes/{code}", status: 200 });
-    const lines = text().trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
+    const lines = text()
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     assert.equal(lines.length, 3);
-    for (const value of [...Object.values(secrets), "qrb_headerkey0000000000", "198.51.100.1", "198.51.100.2", "tok-en"]) assert.ok(!text().includes(value), `${value} was logged`);
+    for (const value of [
+      ...Object.values(secrets),
+      "qrb_headerkey0000000000",
+      "198.51.100.1",
+      "198.51.100.2",
+      "tok-en",
+    ])
+      assert.ok(!text().includes(value), `${value} was logged`);
     assert.equal(lines[0].key, "[redacted]");
-    assert.deepEqual(lines[2], { ...lines[2], event: "kept", route: "/v1/dynqrcodes/{code}", status: 200, level: "debug" });
+    assert.deepEqual(lines[2], {
+      ...lines[2],
+      event: "kept",
+      route: "/v1/dynqrcodes/{code}",
+      status: 200,
+      level: "debug",
+    });
   });
 
   it("metrics' loopback rule is not fooled by a forwarded address", () => {

@@ -16,9 +16,28 @@ describe("ownPath", () => {
 
   it("refuses anything that leaves the site, in every spelling a browser reads as another host", () => {
     const elsewhere = [
-      undefined, "", "https://evil.example/", "//evil.example/x", "/\\evil.example", "\\\\evil.example", "javascript:alert(1)", "invite/x",
-      "/\t/evil.example", "/\n/evil.example", "/\r\n/evil.example", "\t//evil.example", "/\\\tevil.example", "/.//evil.example", "/x/..//evil.example",
-      "/%2e//evil.example", " //evil.example", "/\\/evil.example", "///evil.example", "http:evil.example", "JaVaScRiPt:alert(1)", "data:text/html,x",
+      undefined,
+      "",
+      "https://evil.example/",
+      "//evil.example/x",
+      "/\\evil.example",
+      "\\\\evil.example",
+      "javascript:alert(1)",
+      "invite/x",
+      "/\t/evil.example",
+      "/\n/evil.example",
+      "/\r\n/evil.example",
+      "\t//evil.example",
+      "/\\\tevil.example",
+      "/.//evil.example",
+      "/x/..//evil.example",
+      "/%2e//evil.example",
+      " //evil.example",
+      "/\\/evil.example",
+      "///evil.example",
+      "http:evil.example",
+      "JaVaScRiPt:alert(1)",
+      "data:text/html,x",
     ];
     for (const path of elsewhere) assert.equal(ownPath(path, "/profile"), "/profile", JSON.stringify(path));
   });

@@ -13,7 +13,9 @@ describe("pasted lines (name, url)", () => {
   });
 
   it("a name may hold commas: the URL is the last word after a comma", () => {
-    assert.deepEqual(parseLines("Fish, chips, and peas, https://a.example/f").items, [{ line: 1, name: "Fish, chips, and peas", url: "https://a.example/f" }]);
+    assert.deepEqual(parseLines("Fish, chips, and peas, https://a.example/f").items, [
+      { line: 1, name: "Fish, chips, and peas", url: "https://a.example/f" },
+    ]);
   });
 
   it("a line without a URL is a problem named by its index", () => {

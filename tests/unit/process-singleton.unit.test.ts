@@ -36,13 +36,20 @@ function strayState(file: string): string[] {
         continue;
       }
       let init = declaration.initializer;
-      while (init && (ts.isAsExpression(init) || ts.isParenthesizedExpression(init) || ts.isSatisfiesExpression(init))) init = init.expression;
+      while (init && (ts.isAsExpression(init) || ts.isParenthesizedExpression(init) || ts.isSatisfiesExpression(init)))
+        init = init.expression;
       if (!init) continue;
       if (ts.isNewExpression(init)) found.push(`${where} (new ${init.expression.getText(source)})`);
-      if (ts.isCallExpression(init) && ts.isIdentifier(init.expression) && ["memoize", "once"].includes(init.expression.text) && !ALLOWED_CALLS.has(init.expression.text)) {
+      if (
+        ts.isCallExpression(init) &&
+        ts.isIdentifier(init.expression) &&
+        ["memoize", "once"].includes(init.expression.text) &&
+        !ALLOWED_CALLS.has(init.expression.text)
+      ) {
         found.push(`${where} (${init.expression.text})`);
       }
-      if (init.getText(source).includes("globalThis") && !file.endsWith("process-singleton.ts")) found.push(`${where} (globalThis)`);
+      if (init.getText(source).includes("globalThis") && !file.endsWith("process-singleton.ts"))
+        found.push(`${where} (globalThis)`);
     }
   }
   return found;

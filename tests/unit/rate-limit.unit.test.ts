@@ -33,13 +33,20 @@ describe("token bucket", () => {
     for (let i = 0; i < 10; i++) mirrorInStore(store, "k", quota, takeFromStore(shared, "k", quota, 1, t0), t0);
     assert.equal(takeFromStore(store, "k", quota, 1, t0).allowed, false, "the mirrored bucket is empty, as Redis's");
     const later = Array.from({ length: 5 }, () => takeFromStore(store, "k", quota, 1, t0 + 1000));
-    assert.equal(later.filter((d) => d.allowed).length, 2, "it refills, up to the day's quota Redis had counted (10 of 12)");
+    assert.equal(
+      later.filter((d) => d.allowed).length,
+      2,
+      "it refills, up to the day's quota Redis had counted (10 of 12)",
+    );
   });
 
   it("cost 0 asks without consuming", () => {
     const store = newBucketStore();
     for (let i = 0; i < 20; i++) assert.equal(takeFromStore(store, "k", rule, 0, t0).allowed, true);
-    assert.equal(Array.from({ length: 11 }, () => takeFromStore(store, "k", rule, 1, t0)).filter((d) => d.allowed).length, 10);
+    assert.equal(
+      Array.from({ length: 11 }, () => takeFromStore(store, "k", rule, 1, t0)).filter((d) => d.allowed).length,
+      10,
+    );
   });
 
   it("a partial token gives the wait until a whole one, rounded up to seconds (at least 1)", () => {
@@ -53,7 +60,10 @@ describe("token bucket", () => {
     const quota: Rule = { capacity: 100, refillPerSecond: 100, dailyQuota: 3 };
     const store = newBucketStore();
     const d = Array.from({ length: 4 }, () => takeFromStore(store, "k", quota, 1, t0));
-    assert.deepEqual(d.map((x) => x.used), [1, 2, 3, 3]);
+    assert.deepEqual(
+      d.map((x) => x.used),
+      [1, 2, 3, 3],
+    );
     assert.equal(d[3].allowed, false);
     assert.equal(d[3].retryAfter, 12 * 3600);
     assert.equal(d[3].resetAt, (Math.floor(t0 / DAY) + 1) * 86_400);
@@ -82,7 +92,14 @@ describe("token bucket", () => {
     const quota: Rule = { capacity: 2, refillPerSecond: 1, dailyQuota: 3 };
     const store = newBucketStore();
     const d = Array.from({ length: 3 }, () => takeFromStore(store, "k", quota, 1, t0));
-    assert.deepEqual(d.map((x) => [x.tokens, x.refusedBy]), [[1, null], [0, null], [0, "burst"]]);
+    assert.deepEqual(
+      d.map((x) => [x.tokens, x.refusedBy]),
+      [
+        [1, null],
+        [0, null],
+        [0, "burst"],
+      ],
+    );
     takeFromStore(store, "k", quota, 1, t0 + 1000);
     assert.equal(takeFromStore(store, "k", quota, 1, t0 + 5000).refusedBy, "daily");
   });
@@ -120,10 +137,18 @@ describe("rate limit headers", () => {
     const nearlySpent: Rule = { capacity: 10, refillPerSecond: 5, dailyQuota: 3 };
     const quota = newBucketStore();
     const d = Array.from({ length: 4 }, () => takeFromStore(quota, "k", nearlySpent, 1, t0));
-    assert.equal(rateLimitHeaders(nearlySpent, d[1], t0).RateLimit, `"daily";r=1;t=${12 * 3600}`, "fewer left of the day than in the bucket");
+    assert.equal(
+      rateLimitHeaders(nearlySpent, d[1], t0).RateLimit,
+      `"daily";r=1;t=${12 * 3600}`,
+      "fewer left of the day than in the bucket",
+    );
     assert.equal(rateLimitHeaders(nearlySpent, d[3], t0).RateLimit, `"daily";r=0;t=${12 * 3600}`);
     const even: Rule = { capacity: 10, refillPerSecond: 5, dailyQuota: 10 };
-    assert.equal(rateLimitHeaders(even, takeFromStore(newBucketStore(), "k", even, 1, t0), t0).RateLimit, '"burst";r=9;t=1', "as many left of each: the bucket");
+    assert.equal(
+      rateLimitHeaders(even, takeFromStore(newBucketStore(), "k", even, 1, t0), t0).RateLimit,
+      '"burst";r=9;t=1',
+      "as many left of each: the bucket",
+    );
   });
 
   it("without a daily quota only the bucket is named", () => {

@@ -5,7 +5,17 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { z } from "zod";
-import { answerPasswordForm, chooseUrl, resolvedRulesOf, rulesRecordOf, targetsField, utmField, withUtm, type RuleColumns, type Target } from "../../server/rules";
+import {
+  answerPasswordForm,
+  chooseUrl,
+  resolvedRulesOf,
+  rulesRecordOf,
+  targetsField,
+  utmField,
+  withUtm,
+  type RuleColumns,
+  type Target,
+} from "../../server/rules";
 import { resolutionOf } from "../../server/scan/resolution";
 import { UA } from "./fixtures/user-agents";
 
@@ -26,7 +36,8 @@ describe("the target a scan goes to", () => {
     { url: "https://example.com/tablet", device: "tablet" },
     { url: "https://example.com/us", country: "US" },
   ];
-  const chosen = (ua: string, address: string) => chooseUrl(targets, DEST, scanner(ua, address)).replace("https://example.com/", "");
+  const chosen = (ua: string, address: string) =>
+    chooseUrl(targets, DEST, scanner(ua, address)).replace("https://example.com/", "");
 
   it("the first target whose conditions all match, in order", () => {
     assert.equal(chosen(IPHONE, DE), "ios-de");
@@ -49,20 +60,39 @@ describe("UTM tags", () => {
   const utm = { source: "qr", medium: "print", campaign: "spring sale" };
 
   it("added at the end of the query, encoded, before the fragment; the rest kept as written", () => {
-    assert.equal(withUtm("https://example.com/menu", utm), "https://example.com/menu?utm_source=qr&utm_medium=print&utm_campaign=spring%20sale");
-    assert.equal(withUtm("https://example.com/?a=%2F&b#top", { source: "qr" }), "https://example.com/?a=%2F&b&utm_source=qr#top");
+    assert.equal(
+      withUtm("https://example.com/menu", utm),
+      "https://example.com/menu?utm_source=qr&utm_medium=print&utm_campaign=spring%20sale",
+    );
+    assert.equal(
+      withUtm("https://example.com/?a=%2F&b#top", { source: "qr" }),
+      "https://example.com/?a=%2F&b&utm_source=qr#top",
+    );
     assert.equal(withUtm("https://example.com/?", { source: "qr" }), "https://example.com/?utm_source=qr");
     assert.equal(withUtm("https://example.com/?a=1&", { source: "qr" }), "https://example.com/?a=1&utm_source=qr");
   });
 
   it("a parameter the URL already has wins; nothing to add or no tags leaves the URL as it is", () => {
-    assert.equal(withUtm("https://example.com/?utm_source=flyer", utm), "https://example.com/?utm_source=flyer&utm_medium=print&utm_campaign=spring%20sale");
-    assert.equal(withUtm("https://example.com/?utm_source=flyer#x", { source: "qr" }), "https://example.com/?utm_source=flyer#x");
+    assert.equal(
+      withUtm("https://example.com/?utm_source=flyer", utm),
+      "https://example.com/?utm_source=flyer&utm_medium=print&utm_campaign=spring%20sale",
+    );
+    assert.equal(
+      withUtm("https://example.com/?utm_source=flyer#x", { source: "qr" }),
+      "https://example.com/?utm_source=flyer#x",
+    );
     assert.equal(withUtm("https://example.com/a?b", null), "https://example.com/a?b");
   });
 });
 
-const columns = (over: Partial<RuleColumns> = {}): RuleColumns => ({ expiresAt: null, expiredUrl: null, targets: null, utm: null, passwordHash: null, ...over });
+const columns = (over: Partial<RuleColumns> = {}): RuleColumns => ({
+  expiresAt: null,
+  expiredUrl: null,
+  targets: null,
+  utm: null,
+  passwordHash: null,
+  ...over,
+});
 
 describe("stored rules", () => {
   const stored = columns({
@@ -81,7 +111,13 @@ describe("stored rules", () => {
       utm: { source: "qr" },
       password_protected: true,
     });
-    assert.deepEqual(rulesRecordOf(columns()), { expires_at: null, expired_url: null, targets: null, utm: null, password_protected: false });
+    assert.deepEqual(rulesRecordOf(columns()), {
+      expires_at: null,
+      expired_url: null,
+      targets: null,
+      utm: null,
+      password_protected: false,
+    });
   });
 
   it("as the cache keeps them: milliseconds, UTM tags already on every target and the destination, absent when unset", () => {
@@ -97,13 +133,26 @@ describe("stored rules", () => {
   });
 
   it("a row's resolution: unknown, deleted before any status, draft and paused by status, else active with its rules", () => {
-    const row = { id: "dyn_1", status: "active", destinationUrl: "https://example.com/x", deletedAt: null, ...columns({ utm: JSON.stringify({ medium: "print" }) }) };
+    const row = {
+      id: "dyn_1",
+      status: "active",
+      destinationUrl: "https://example.com/x",
+      deletedAt: null,
+      ...columns({ utm: JSON.stringify({ medium: "print" }) }),
+    };
     assert.deepEqual(resolutionOf(null), { state: "unknown" });
     assert.deepEqual(resolutionOf({ ...row, deletedAt: new Date(0) }), { state: "deleted", id: "dyn_1" });
-    assert.deepEqual(resolutionOf({ ...row, deletedAt: new Date(0), status: "paused" }), { state: "deleted", id: "dyn_1" });
+    assert.deepEqual(resolutionOf({ ...row, deletedAt: new Date(0), status: "paused" }), {
+      state: "deleted",
+      id: "dyn_1",
+    });
     assert.deepEqual(resolutionOf({ ...row, status: "draft" }), { state: "draft", id: "dyn_1" });
     assert.deepEqual(resolutionOf({ ...row, status: "paused" }), { state: "paused", id: "dyn_1" });
-    assert.deepEqual(resolutionOf(row), { state: "active", id: "dyn_1", destinationUrl: "https://example.com/x?utm_medium=print" });
+    assert.deepEqual(resolutionOf(row), {
+      state: "active",
+      id: "dyn_1",
+      destinationUrl: "https://example.com/x?utm_medium=print",
+    });
     // Plain data: the live copy keeps it as JSON.
     const active = resolutionOf({ ...row, ...stored });
     assert.deepEqual(JSON.parse(JSON.stringify(active)), active);
@@ -132,19 +181,41 @@ describe("the password form's answers", () => {
 });
 
 describe("the rules' fields", () => {
-  const problem = (schema: { safeParse(v: unknown): { success: boolean; error?: { issues: { message: string }[] } } }, value: unknown) => schema.safeParse(value).error?.issues[0]?.message ?? null;
+  const problem = (
+    schema: { safeParse(v: unknown): { success: boolean; error?: { issues: { message: string }[] } } },
+    value: unknown,
+  ) => schema.safeParse(value).error?.issues[0]?.message ?? null;
 
   it("a target names its place in every message", () => {
     // As a body holds it: the messages start at its key.
     const body = z.object({ targets: targetsField });
     const targets = { safeParse: (value: unknown) => body.safeParse({ targets: value }) };
     assert.equal(problem(targets, [{ url: "https://example.com/", os: "iOS" }]), null);
-    assert.equal(problem(targets, [{ url: "https://example.com/", os: "iOS" }, { url: "https://example.com/" }]), "targets[1] needs at least one of os, device, country");
-    assert.equal(problem(targets, [{ url: "https://example.com/", os: "BeOS" }]), "targets[0].os must be one of iOS, Android, Windows, Mac OS, Linux, Chromium OS, HarmonyOS, Ubuntu");
-    assert.equal(problem(targets, [{ url: "https://example.com/", country: "de" }]), "targets[0].country must be an ISO 3166-1 alpha-2 country code such as DE");
-    assert.equal(problem(targets, [{ url: "https://example.com/", country: "EU" }]), "targets[0].country must be an ISO 3166-1 alpha-2 country code such as DE", "a region, not a country");
-    assert.equal(problem(targets, [{ url: "ftp://example.com/", device: "mobile" }]), "targets[0].url must be an absolute http or https URL");
-    assert.equal(problem(targets, [{ url: "https://example.com/", device: "mobile", colour: "red" }]), "targets[0] has an unknown field: colour");
+    assert.equal(
+      problem(targets, [{ url: "https://example.com/", os: "iOS" }, { url: "https://example.com/" }]),
+      "targets[1] needs at least one of os, device, country",
+    );
+    assert.equal(
+      problem(targets, [{ url: "https://example.com/", os: "BeOS" }]),
+      "targets[0].os must be one of iOS, Android, Windows, Mac OS, Linux, Chromium OS, HarmonyOS, Ubuntu",
+    );
+    assert.equal(
+      problem(targets, [{ url: "https://example.com/", country: "de" }]),
+      "targets[0].country must be an ISO 3166-1 alpha-2 country code such as DE",
+    );
+    assert.equal(
+      problem(targets, [{ url: "https://example.com/", country: "EU" }]),
+      "targets[0].country must be an ISO 3166-1 alpha-2 country code such as DE",
+      "a region, not a country",
+    );
+    assert.equal(
+      problem(targets, [{ url: "ftp://example.com/", device: "mobile" }]),
+      "targets[0].url must be an absolute http or https URL",
+    );
+    assert.equal(
+      problem(targets, [{ url: "https://example.com/", device: "mobile", colour: "red" }]),
+      "targets[0] has an unknown field: colour",
+    );
   });
 
   it("at most 20 targets, refused as too many without checking each of a huge list", () => {

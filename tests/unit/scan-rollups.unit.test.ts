@@ -14,8 +14,30 @@ const QUARTER = 900_000;
 const at = (iso: string) => Date.parse(iso);
 
 /** A stored row with only what the rollups read set to something meaningful. */
-function row(code: string, iso: string, country: string, device: string, os: string, browser: string, unique = 0): ScanRow {
-  return { id: `scan_${code}_${iso}`, dynamicCodeId: code, scannedAt: iso, day: iso.slice(0, 10), quarter: Math.floor(at(iso) / QUARTER), country, device, os, browser, visitorHash: "h", unique, destinationUrl: "https://example.com/", visitor: "v" };
+function row(
+  code: string,
+  iso: string,
+  country: string,
+  device: string,
+  os: string,
+  browser: string,
+  unique = 0,
+): ScanRow {
+  return {
+    id: `scan_${code}_${iso}`,
+    dynamicCodeId: code,
+    scannedAt: iso,
+    day: iso.slice(0, 10),
+    quarter: Math.floor(at(iso) / QUARTER),
+    country,
+    device,
+    os,
+    browser,
+    visitorHash: "h",
+    unique,
+    destinationUrl: "https://example.com/",
+    visitor: "v",
+  };
 }
 
 const keyOf = (r: readonly unknown[]) => r.slice(0, 4).join("|");
@@ -87,7 +109,9 @@ describe("rollups of a batch", () => {
   it("rows come in one global order, the keys' (code, bucket, dimension, value), whatever order the batch had (property)", () => {
     fc.assert(
       fc.property(
-        fc.array(scanArb, { minLength: 1, maxLength: 40 }).chain((scans) => fc.tuple(fc.constant(scans), fc.shuffledSubarray(scans, { minLength: scans.length }))),
+        fc
+          .array(scanArb, { minLength: 1, maxLength: 40 })
+          .chain((scans) => fc.tuple(fc.constant(scans), fc.shuffledSubarray(scans, { minLength: scans.length }))),
         ([scans, shuffled]) => {
           const first = rollupsOf(scans);
           assert.deepEqual(rollupsOf(shuffled), first);
@@ -104,14 +128,18 @@ describe("rollups of a batch", () => {
 
   it("two batches over shared keys take the shared rows in the same relative order (no lock cycle between two writers)", () => {
     fc.assert(
-      fc.property(fc.array(scanArb, { minLength: 1, maxLength: 30 }), fc.array(scanArb, { minLength: 1, maxLength: 30 }), (a, b) => {
-        const [ka, kb] = [rollupsOf(a).daily.map(keyOf), rollupsOf(b).daily.map(keyOf)];
-        const shared = new Set(ka.filter((k) => kb.includes(k)));
-        assert.deepEqual(
-          ka.filter((k) => shared.has(k)),
-          kb.filter((k) => shared.has(k)),
-        );
-      }),
+      fc.property(
+        fc.array(scanArb, { minLength: 1, maxLength: 30 }),
+        fc.array(scanArb, { minLength: 1, maxLength: 30 }),
+        (a, b) => {
+          const [ka, kb] = [rollupsOf(a).daily.map(keyOf), rollupsOf(b).daily.map(keyOf)];
+          const shared = new Set(ka.filter((k) => kb.includes(k)));
+          assert.deepEqual(
+            ka.filter((k) => shared.has(k)),
+            kb.filter((k) => shared.has(k)),
+          );
+        },
+      ),
       { numRuns: 200 },
     );
   });
@@ -123,18 +151,27 @@ describe("rollups of a batch", () => {
         const uniques = scans.reduce((n, s) => n + s.unique, 0);
         for (const dimension of ["total", "country", "device", "os", "browser"]) {
           const rows = daily.filter((r) => r[2] === dimension);
-          assert.equal(rows.reduce((n, r) => n + (r[4] as number), 0), scans.length, dimension);
-          assert.equal(rows.reduce((n, r) => n + (r[5] as number), 0), uniques, dimension);
+          assert.equal(
+            rows.reduce((n, r) => n + (r[4] as number), 0),
+            scans.length,
+            dimension,
+          );
+          assert.equal(
+            rows.reduce((n, r) => n + (r[5] as number), 0),
+            uniques,
+            dimension,
+          );
         }
       }),
     );
   });
 });
 
-
 describe("user agents", () => {
   it("phones and tablets by their device type; a desktop OS without one is a desktop; anything else is other", () => {
-    const described = Object.fromEntries(Object.entries(UA).map(([name, ua]) => [name, Object.values(describeAgent(ua)).join(" / ")]));
+    const described = Object.fromEntries(
+      Object.entries(UA).map(([name, ua]) => [name, Object.values(describeAgent(ua)).join(" / ")]),
+    );
     assert.deepEqual(described, {
       iphone: "mobile / iOS / Mobile Safari",
       ipad: "tablet / iOS / Mobile Safari",
@@ -149,7 +186,13 @@ describe("user agents", () => {
   });
 
   it("bots, link previews, scripts and an empty agent are not counted; browsers are", () => {
-    for (const bot of ["", "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)", "curl/8.5.0", "Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)", "WhatsApp/2.23.20.0"]) {
+    for (const bot of [
+      "",
+      "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)",
+      "curl/8.5.0",
+      "Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)",
+      "WhatsApp/2.23.20.0",
+    ]) {
       assert.equal(isBotAgent(bot), true, bot);
     }
     for (const person of Object.values(UA)) assert.equal(isBotAgent(person), false, person);

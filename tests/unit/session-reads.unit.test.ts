@@ -14,14 +14,20 @@ function importsOf(file: string): string[] {
   const found: string[] = [];
   const visit = (node: ts.Node) => {
     const target =
-      (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)
+      (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) &&
+      node.moduleSpecifier &&
+      ts.isStringLiteral(node.moduleSpecifier)
         ? node.moduleSpecifier.text
-        : ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && ts.isStringLiteral(node.arguments[0])
+        : ts.isCallExpression(node) &&
+            node.expression.kind === ts.SyntaxKind.ImportKeyword &&
+            ts.isStringLiteral(node.arguments[0])
           ? node.arguments[0].text
           : null;
     if (target?.startsWith(".")) {
       const base = path.join(path.dirname(file), target);
-      const resolved = [`${base}.ts`, `${base}.tsx`, path.join(base, "index.ts"), base].find((f) => existsSync(f) && f.endsWith(".ts"));
+      const resolved = [`${base}.ts`, `${base}.tsx`, path.join(base, "index.ts"), base].find(
+        (f) => existsSync(f) && f.endsWith(".ts"),
+      );
       if (resolved) found.push(path.normalize(resolved));
     }
     ts.forEachChild(node, visit);
@@ -64,6 +70,9 @@ describe("session reads", () => {
 
   it("only server/accounts/auth.ts reads the session version", () => {
     const readers = serverModules().filter((file) => /\bliveSessionVersion\(/.test(readFileSync(file, "utf8")));
-    assert.deepEqual(readers.sort(), [path.normalize("server/accounts/auth.ts"), path.normalize("server/accounts/sessions.ts")]);
+    assert.deepEqual(readers.sort(), [
+      path.normalize("server/accounts/auth.ts"),
+      path.normalize("server/accounts/sessions.ts"),
+    ]);
   });
 });

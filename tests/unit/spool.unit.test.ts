@@ -1,6 +1,17 @@
 // The scan spool's files (server/scan/spool): framing, torn records, the checkpoint and the lock.
 import assert from "node:assert/strict";
-import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync, openSync, writeSync, closeSync } from "node:fs";
+import {
+  cpSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  openSync,
+  writeSync,
+  closeSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, it } from "node:test";
@@ -19,7 +30,13 @@ type Torn = { file: string; offset: number; reason: string };
 function openSpool(dir: string, segmentBytes?: number, checkpointMs?: number) {
   const torn: Torn[] = [];
   const errors: string[] = [];
-  const spool = new Spool(dir, { fsyncMs: 0, segmentBytes, checkpointMs, onError: (_e, what) => errors.push(what), onTorn: (file, offset, reason) => torn.push({ file, offset, reason }) });
+  const spool = new Spool(dir, {
+    fsyncMs: 0,
+    segmentBytes,
+    checkpointMs,
+    onError: (_e, what) => errors.push(what),
+    onTorn: (file, offset, reason) => torn.push({ file, offset, reason }),
+  });
   const leftovers = spool.open();
   return { spool, leftovers, torn, errors };
 }
@@ -66,7 +83,10 @@ describe("spool files", () => {
       first.spool.append(["one", "two"].map(payload));
       const end = first.spool.append(["three"].map(payload))!;
       // Killed in the middle of its next write: half a record at the end of the segment.
-      const file = path.join(dir, readdirSync(dir).find((f) => f.endsWith(".spool"))!);
+      const file = path.join(
+        dir,
+        readdirSync(dir).find((f) => f.endsWith(".spool"))!,
+      );
       const half = frame([payload("four")]).subarray(0, 9);
       const fd = openSync(file, "a");
       writeSync(fd, half);
@@ -93,7 +113,12 @@ describe("spool files", () => {
     try {
       // The parent of this test process is alive: its id in the lock means the directory is taken.
       writeFileSync(path.join(dir, "lock"), `${process.ppid}\n`);
-      assert.throws(() => openSpool(dir), (error: Error) => error instanceof SpoolInUseError && /is in use by process \d+: every instance needs a SCAN_SPOOL_DIR of its own/.test(error.message));
+      assert.throws(
+        () => openSpool(dir),
+        (error: Error) =>
+          error instanceof SpoolInUseError &&
+          /is in use by process \d+: every instance needs a SCAN_SPOOL_DIR of its own/.test(error.message),
+      );
       // A lock left by a process that died is taken over.
       writeFileSync(path.join(dir, "lock"), `999999999\n`);
       const { spool } = openSpool(dir);
@@ -108,7 +133,9 @@ describe("spool files", () => {
     const dir = tempDir();
     try {
       const { spool } = openSpool(dir, 40); // one record a segment
-      const positions = Array.from({ length: 10 }, (_, i) => spool.append([payload(`scan number ${i} padded to rotate`)])!);
+      const positions = Array.from({ length: 10 }, (_, i) =>
+        spool.append([payload(`scan number ${i} padded to rotate`)])!,
+      );
       const segments = () => readdirSync(dir).filter((f) => f.endsWith(".spool")).length;
       assert.equal(segments(), 11); // 10 full, 1 new
       // A segment goes once the checkpoint is past it (the one it stands at the end of stays).
@@ -160,66 +187,71 @@ describe("spool files", () => {
       fc.record({ kind: fc.constant("crash" as const), replayGroups: fc.integer({ min: 0, max: 5 }) }),
     );
     await fc.assert(
-      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 30 }), fc.integer({ min: 40, max: 400 }), async (steps, segmentBytes) => {
-        const dir = tempDir();
-        try {
-          let next = 0;
-          /** Scans answered and not yet reported written, in order: they must all be replayable. */
-          const unwritten: string[] = [];
-          const written = new Set<string>();
-          let groups: { texts: string[]; position: number }[] = [];
-          let current = openSpool(dir, segmentBytes);
-          const check = async () => {
-            // A restart on a copy of the directory as it is now: what it would replay.
-            const copy = tempDir();
-            cpSync(dir, copy, { recursive: true });
-            const probe = openSpool(copy, segmentBytes);
-            const again = await replayed(probe.spool);
-            probe.spool.close();
-            rmSync(copy, { recursive: true, force: true });
-            for (const text of unwritten) assert.ok(again.includes(text), `${text} lost: replay holds ${again.join(",")}`);
-          };
-          for (const s of steps) {
-            if (s.kind === "append") {
-              const texts = Array.from({ length: s.size }, () => `scan-${next++}`);
-              const position = current.spool.append(texts.map(payload))!;
-              groups.push({ texts, position });
-              unwritten.push(...texts);
-            } else if (s.kind === "written") {
-              const done = groups.splice(0, s.groups);
-              if (done.length === 0) continue;
-              current.spool.written(done[done.length - 1].position);
-              for (const g of done)
-                for (const t of g.texts) {
-                  written.add(t);
-                  unwritten.splice(unwritten.indexOf(t), 1);
-                }
-            } else {
-              // kill -9: no close, the lock stays (its process id is ours: taken over as a dead one's).
-              current = openSpool(dir, segmentBytes);
-              groups = [];
-              // The new process writes part of what was left (a second crash may follow).
-              let replayedGroups = 0;
-              for await (const { records } of current.spool.leftovers()) {
-                for (const r of records) {
+      fc.asyncProperty(
+        fc.array(step, { minLength: 1, maxLength: 30 }),
+        fc.integer({ min: 40, max: 400 }),
+        async (steps, segmentBytes) => {
+          const dir = tempDir();
+          try {
+            let next = 0;
+            /** Scans answered and not yet reported written, in order: they must all be replayable. */
+            const unwritten: string[] = [];
+            const written = new Set<string>();
+            let groups: { texts: string[]; position: number }[] = [];
+            let current = openSpool(dir, segmentBytes);
+            const check = async () => {
+              // A restart on a copy of the directory as it is now: what it would replay.
+              const copy = tempDir();
+              cpSync(dir, copy, { recursive: true });
+              const probe = openSpool(copy, segmentBytes);
+              const again = await replayed(probe.spool);
+              probe.spool.close();
+              rmSync(copy, { recursive: true, force: true });
+              for (const text of unwritten)
+                assert.ok(again.includes(text), `${text} lost: replay holds ${again.join(",")}`);
+            };
+            for (const s of steps) {
+              if (s.kind === "append") {
+                const texts = Array.from({ length: s.size }, () => `scan-${next++}`);
+                const position = current.spool.append(texts.map(payload))!;
+                groups.push({ texts, position });
+                unwritten.push(...texts);
+              } else if (s.kind === "written") {
+                const done = groups.splice(0, s.groups);
+                if (done.length === 0) continue;
+                current.spool.written(done[done.length - 1].position);
+                for (const g of done)
+                  for (const t of g.texts) {
+                    written.add(t);
+                    unwritten.splice(unwritten.indexOf(t), 1);
+                  }
+              } else {
+                // kill -9: no close, the lock stays (its process id is ours: taken over as a dead one's).
+                current = openSpool(dir, segmentBytes);
+                groups = [];
+                // The new process writes part of what was left (a second crash may follow).
+                let replayedGroups = 0;
+                for await (const { records } of current.spool.leftovers()) {
+                  for (const r of records) {
+                    if (replayedGroups >= s.replayGroups) break;
+                    current.spool.replayed(r.end);
+                    const text = r.payload.toString();
+                    if (unwritten.includes(text)) unwritten.splice(unwritten.indexOf(text), 1);
+                    written.add(text);
+                    replayedGroups++;
+                  }
                   if (replayedGroups >= s.replayGroups) break;
-                  current.spool.replayed(r.end);
-                  const text = r.payload.toString();
-                  if (unwritten.includes(text)) unwritten.splice(unwritten.indexOf(text), 1);
-                  written.add(text);
-                  replayedGroups++;
                 }
-                if (replayedGroups >= s.replayGroups) break;
+                if (replayedGroups < s.replayGroups) current.spool.replayDone();
               }
-              if (replayedGroups < s.replayGroups) current.spool.replayDone();
+              await check();
             }
-            await check();
+            current.spool.close();
+          } finally {
+            rmSync(dir, { recursive: true, force: true });
           }
-          current.spool.close();
-        } finally {
-          rmSync(dir, { recursive: true, force: true });
-        }
-      }),
+        },
+      ),
       { numRuns: 60, seed: 20261124 },
     );
   });

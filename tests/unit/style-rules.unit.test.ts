@@ -64,15 +64,28 @@ describe("the reasons found without drawing", () => {
   it("too little contrast, between the colours or between the finders and the background", () => {
     assert.equal(reason({}), null);
     assert.equal(reason({ foreground: "#777777", background: "#888888" }), "contrast between colors is too low");
-    assert.equal(reason({ background: "#eeeeee", finder_color: "#ffffff" }), "no finder patterns found", "finders lighter than the background of a dark-on-light code");
-    assert.equal(reason({ finder_color: "#b0b0b0" }), "contrast between colors is too low", "dark enough to be finders, too light to be seen");
+    assert.equal(
+      reason({ background: "#eeeeee", finder_color: "#ffffff" }),
+      "no finder patterns found",
+      "finders lighter than the background of a dark-on-light code",
+    );
+    assert.equal(
+      reason({ finder_color: "#b0b0b0" }),
+      "contrast between colors is too low",
+      "dark enough to be finders, too light to be seen",
+    );
     assert.equal(reason({ foreground: "#ffffff", background: "#000000" }), null, "light on dark scans");
-    assert.equal(reason({ foreground: "#ffffff", background: "#222222", finder_color: "#000000" }), "no finder patterns found");
+    assert.equal(
+      reason({ foreground: "#ffffff", background: "#222222", finder_color: "#000000" }),
+      "no finder patterns found",
+    );
   });
 
   it("the contrast threshold is MIN_CONTRAST", () => {
     // Greys on white just either side of 3:1.
-    assert.ok(contrastRatio("#959595", "#ffffff") < MIN_CONTRAST && contrastRatio("#949494", "#ffffff") >= MIN_CONTRAST);
+    assert.ok(
+      contrastRatio("#959595", "#ffffff") < MIN_CONTRAST && contrastRatio("#949494", "#ffffff") >= MIN_CONTRAST,
+    );
     assert.equal(reason({ foreground: "#959595" }), "contrast between colors is too low");
     assert.equal(reason({ foreground: "#949494" }), null);
   });
@@ -102,12 +115,21 @@ describe("logos", () => {
     assert.equal(logoProblem(png(4096, 1024)), null, "the pixels count, not each side");
     assert.equal(logoProblem(png(2049, 2048)), "style.logo: a PNG logo must be at most 2048×2048 pixels");
     assert.equal(logoProblem(png(0, 10)), "style.logo: a PNG logo must be at most 2048×2048 pixels");
-    assert.equal(logoProblem(`data:image/png;base64,${Buffer.from("not a png at all, long enough").toString("base64")}`), "style.logo is not a PNG image");
-    assert.equal(logoProblem("https://example.com/logo.png"), "style.logo must be a data:image/png;base64, or data:image/svg+xml;base64, URL");
+    assert.equal(
+      logoProblem(`data:image/png;base64,${Buffer.from("not a png at all, long enough").toString("base64")}`),
+      "style.logo is not a PNG image",
+    );
+    assert.equal(
+      logoProblem("https://example.com/logo.png"),
+      "style.logo must be a data:image/png;base64, or data:image/svg+xml;base64, URL",
+    );
   });
 
   it("an SVG that runs nothing and reaches nothing beyond itself", () => {
-    assert.equal(logoProblem(svg('<svg xmlns="http://www.w3.org/2000/svg"><defs><g id="a"/></defs><use href="#a"/></svg>')), null);
+    assert.equal(
+      logoProblem(svg('<svg xmlns="http://www.w3.org/2000/svg"><defs><g id="a"/></defs><use href="#a"/></svg>')),
+      null,
+    );
     const refused: [string, string][] = [
       ["<svg><script>alert(1)</script></svg>", "a script"],
       ['<svg onload="alert(1)"></svg>', "an event handler"],
@@ -120,7 +142,8 @@ describe("logos", () => {
       ['<svg><set attributeName="href" to="https://x.example"/></svg>', "an animation"],
       ["<svg><iframe/></svg>", "an embedded document"],
     ];
-    for (const [markup, what] of refused) assert.equal(logoProblem(svg(markup)), `style.logo: an SVG logo must not contain ${what}`, markup);
+    for (const [markup, what] of refused)
+      assert.equal(logoProblem(svg(markup)), `style.logo: an SVG logo must not contain ${what}`, markup);
     assert.equal(logoProblem(svg("<html></html>")), "style.logo: an SVG logo must be an SVG document");
   });
 });
@@ -129,7 +152,15 @@ describe("the style field", () => {
   const problems = (value: unknown) => styleField.safeParse(value).error?.issues.map((i) => i.message) ?? [];
 
   it("accepts the contract's example and echoes it", () => {
-    const example = { foreground: "#000000", background: "#ffffff", error_correction: "M", margin: 4, module_shape: "rounded", finder_shape: "rounded", frame: { text: "Scan me", color: "#1a2b3c" } };
+    const example = {
+      foreground: "#000000",
+      background: "#ffffff",
+      error_correction: "M",
+      margin: 4,
+      module_shape: "rounded",
+      finder_shape: "rounded",
+      frame: { text: "Scan me", color: "#1a2b3c" },
+    };
     assert.deepEqual(styleField.parse(example), example);
   });
 
@@ -138,24 +169,42 @@ describe("the style field", () => {
     assert.deepEqual(problems({ margin: 17 }), ["style.margin must be an integer from 0 to 16"]);
     assert.deepEqual(problems({ margin: 1.5 }), ["style.margin must be an integer from 0 to 16"]);
     assert.deepEqual(problems({ module_shape: "star" }), ["style.module_shape must be one of square, dot, rounded"]);
-    assert.deepEqual(problems({ logo_size: 0 }), ["style.logo_size must be an integer from 1 to 50 (percent of the code's area)"]);
+    assert.deepEqual(problems({ logo_size: 0 }), [
+      "style.logo_size must be an integer from 1 to 50 (percent of the code's area)",
+    ]);
     assert.deepEqual(problems({ colour: "#000000" }), ["style has an unknown field: colour"]);
     assert.deepEqual(problems("red"), ["style must be an object"]);
-    assert.deepEqual(problems({ frame: { text: "", color: "#000000" } }), ["style.frame.text must be 1 to 24 characters, no control characters"]);
-    assert.deepEqual(problems({ frame: { text: "a\tb", color: "#000000" } }), ["style.frame.text must be 1 to 24 characters, no control characters"]);
-    assert.deepEqual(problems({ frame: { text: "😀".repeat(24), color: "#000000" } }), [], "24 characters, 48 UTF-16 units");
+    assert.deepEqual(problems({ frame: { text: "", color: "#000000" } }), [
+      "style.frame.text must be 1 to 24 characters, no control characters",
+    ]);
+    assert.deepEqual(problems({ frame: { text: "a\tb", color: "#000000" } }), [
+      "style.frame.text must be 1 to 24 characters, no control characters",
+    ]);
+    assert.deepEqual(
+      problems({ frame: { text: "😀".repeat(24), color: "#000000" } }),
+      [],
+      "24 characters, 48 UTF-16 units",
+    );
   });
 
   it("a style that draws an unreadable code is refused with the reason", () => {
-    assert.deepEqual(problems({ foreground: "#eeeeee" }), ["style makes the code unreadable: contrast between colors is too low"]);
+    assert.deepEqual(problems({ foreground: "#eeeeee" }), [
+      "style makes the code unreadable: contrast between colors is too low",
+    ]);
   });
 });
 
 describe("capacity", () => {
   it("bytes in UTF-8 at the level's limit: one more is refused with the level's figure", () => {
     assert.equal(capacityProblem("a".repeat(MAX_BYTES.M)), null);
-    assert.equal(capacityProblem("a".repeat(MAX_BYTES.M + 1)), "is too long for a QR code at error correction M: at most 2331 bytes (UTF-8)");
-    assert.equal(capacityProblem("ä".repeat(MAX_BYTES.H / 2 + 1), "H"), "is too long for a QR code at error correction H: at most 1273 bytes (UTF-8)");
+    assert.equal(
+      capacityProblem("a".repeat(MAX_BYTES.M + 1)),
+      "is too long for a QR code at error correction M: at most 2331 bytes (UTF-8)",
+    );
+    assert.equal(
+      capacityProblem("ä".repeat(MAX_BYTES.H / 2 + 1), "H"),
+      "is too long for a QR code at error correction H: at most 1273 bytes (UTF-8)",
+    );
     assert.equal(capacityProblem("ä".repeat(Math.floor(MAX_BYTES.H / 2)), "H"), null);
   });
 });
@@ -185,14 +234,28 @@ describe("image requests", () => {
     assert.equal(ids.parse(undefined), undefined);
     assert.equal(ids.safeParse(Array.from({ length: 1000 }, (_, i) => `c${i}`).join(",")).success, true);
     for (const bad of [Array.from({ length: 1001 }, (_, i) => `c${i}`).join(","), "a,,b", "a/b"]) {
-      assert.equal(ids.safeParse(bad).error?.issues[0].message, "ids must be a comma-separated list of at most 1000 code values");
+      assert.equal(
+        ids.safeParse(bad).error?.issues[0].message,
+        "ids must be a comma-separated list of at most 1000 code values",
+      );
     }
   });
 
   it("a file that should not be printed yet says so; a record too long to draw is named by its field", () => {
-    assert.deepEqual(["draft", "paused", "active", undefined].map(notLiveSuffix), ["-draft-not-live", "-paused-not-live", "", ""]);
+    assert.deepEqual(["draft", "paused", "active", undefined].map(notLiveSuffix), [
+      "-draft-not-live",
+      "-paused-not-live",
+      "",
+      "",
+    ]);
     assert.equal(drawingProblem("static", "a".repeat(2000), {}), null);
-    assert.equal(drawingProblem("static", "a".repeat(2000), { logo: LOGO }), "url is too long for a QR code at error correction H: at most 1273 bytes (UTF-8)");
-    assert.equal(drawingProblem("dynamic", "a".repeat(1400), { error_correction: "H" }), "short_url is too long for a QR code at error correction H: at most 1273 bytes (UTF-8)");
+    assert.equal(
+      drawingProblem("static", "a".repeat(2000), { logo: LOGO }),
+      "url is too long for a QR code at error correction H: at most 1273 bytes (UTF-8)",
+    );
+    assert.equal(
+      drawingProblem("dynamic", "a".repeat(1400), { error_correction: "H" }),
+      "short_url is too long for a QR code at error correction H: at most 1273 bytes (UTF-8)",
+    );
   });
 });

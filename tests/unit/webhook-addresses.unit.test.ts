@@ -48,9 +48,21 @@ const IPV4_REGISTRY: [string, string, string[]][] = [
 const IPV6_REGISTRY: [string, string, string[]][] = [
   ["::1/128", "Loopback Address", ["::1"]],
   ["::/128", "Unspecified Address", ["::"]],
-  ["::ffff:0:0/96", "IPv4-mapped Address", ["::ffff:0.0.0.0", "::ffff:127.0.0.1", "::ffff:10.0.0.1", "::ffff:a9fe:a9fe", "::ffff:255.255.255.255"]],
-  ["64:ff9b::/96", "IPv4-IPv6 Translat.", ["64:ff9b::", "64:ff9b::127.0.0.1", "64:ff9b::c0a8:101", "64:ff9b::ffff:ffff"]],
-  ["64:ff9b:1::/48", "IPv4-IPv6 Translat.", ["64:ff9b:1::", "64:ff9b:1::808:808", "64:ff9b:1:ffff:ffff:ffff:ffff:ffff"]],
+  [
+    "::ffff:0:0/96",
+    "IPv4-mapped Address",
+    ["::ffff:0.0.0.0", "::ffff:127.0.0.1", "::ffff:10.0.0.1", "::ffff:a9fe:a9fe", "::ffff:255.255.255.255"],
+  ],
+  [
+    "64:ff9b::/96",
+    "IPv4-IPv6 Translat.",
+    ["64:ff9b::", "64:ff9b::127.0.0.1", "64:ff9b::c0a8:101", "64:ff9b::ffff:ffff"],
+  ],
+  [
+    "64:ff9b:1::/48",
+    "IPv4-IPv6 Translat.",
+    ["64:ff9b:1::", "64:ff9b:1::808:808", "64:ff9b:1:ffff:ffff:ffff:ffff:ffff"],
+  ],
   ["100::/64", "Discard-Only Address Block", ["100::", "100::ffff:ffff:ffff:ffff"]],
   ["100:0:0:1::/64", "Dummy IPv6 Prefix", ["100:0:0:1::", "100:0:0:1:ffff:ffff:ffff:ffff"]],
   ["2001::/23", "IETF Protocol Assignments", ["2001:100::", "2001:1ff:ffff:ffff:ffff:ffff:ffff:ffff"]],
@@ -63,9 +75,24 @@ const IPV6_REGISTRY: [string, string, string[]][] = [
   ["2001:4:112::/48", "AS112-v6", ["2001:4:112::", "2001:4:112:ffff:ffff:ffff:ffff:ffff"]],
   ["2001:10::/28", "Deprecated (previously ORCHID)", ["2001:10::", "2001:1f:ffff:ffff:ffff:ffff:ffff:ffff"]],
   ["2001:20::/28", "ORCHIDv2", ["2001:20::", "2001:2f:ffff:ffff:ffff:ffff:ffff:ffff"]],
-  ["2001:30::/28", "Drone Remote ID Protocol Entity Tags (DETs) Prefix", ["2001:30::", "2001:3f:ffff:ffff:ffff:ffff:ffff:ffff"]],
+  [
+    "2001:30::/28",
+    "Drone Remote ID Protocol Entity Tags (DETs) Prefix",
+    ["2001:30::", "2001:3f:ffff:ffff:ffff:ffff:ffff:ffff"],
+  ],
   ["2001:db8::/32", "Documentation", ["2001:db8::", "2001:db8:ffff:ffff:ffff:ffff:ffff:ffff"]],
-  ["2002::/16", "6to4", ["2002::", "2002:7f00:1::", "2002:a00:1::1", "2002:c0a8:101::1", "2002:a9fe:a9fe::", "2002:ffff:ffff:ffff:ffff:ffff:ffff:ffff"]],
+  [
+    "2002::/16",
+    "6to4",
+    [
+      "2002::",
+      "2002:7f00:1::",
+      "2002:a00:1::1",
+      "2002:c0a8:101::1",
+      "2002:a9fe:a9fe::",
+      "2002:ffff:ffff:ffff:ffff:ffff:ffff:ffff",
+    ],
+  ],
   ["2620:4f:8000::/48", "Direct Delegation AS112 Service", ["2620:4f:8000::", "2620:4f:8000:ffff:ffff:ffff:ffff:ffff"]],
   ["3fff::/20", "Documentation", ["3fff::", "3fff:fff:ffff:ffff:ffff:ffff:ffff:ffff"]],
   ["5f00::/16", "Segment Routing (SRv6) SIDs", ["5f00::", "5f00:ffff:ffff:ffff:ffff:ffff:ffff:ffff"]],
@@ -75,24 +102,81 @@ const IPV6_REGISTRY: [string, string, string[]][] = [
 
 /** Refused though in no entry of the registries: multicast, IPv4 embedded the deprecated ways, outside global unicast. */
 const ALSO_REFUSED = [
-  "224.0.0.0", "224.0.0.251", "239.255.255.255",
-  "::7f00:1", "::8.8.8.8", "::a00:1", // IPv4-compatible (deprecated)
-  "::ffff:0:7f00:1", "::ffff:0:8.8.8.8", // SIIT, IPv4-translated
-  "fec0::1", "feff::1", "ff02::1", "ff0e::1", // site-local, multicast
-  "4000::1", "1fff:ffff::1", "e000::1", "100:0:0:2::1", // outside 2000::/3
+  "224.0.0.0",
+  "224.0.0.251",
+  "239.255.255.255",
+  "::7f00:1",
+  "::8.8.8.8",
+  "::a00:1", // IPv4-compatible (deprecated)
+  "::ffff:0:7f00:1",
+  "::ffff:0:8.8.8.8", // SIIT, IPv4-translated
+  "fec0::1",
+  "feff::1",
+  "ff02::1",
+  "ff0e::1", // site-local, multicast
+  "4000::1",
+  "1fff:ffff::1",
+  "e000::1",
+  "100:0:0:2::1", // outside 2000::/3
 ];
 
 /** Public: well-known resolvers, the first addresses outside each range, and IPv6 prefixes carrying a public IPv4. */
 const PUBLIC = [
-  "8.8.8.8", "1.1.1.1", "9.9.9.9", "93.184.215.14",
-  "1.0.0.0", "9.255.255.255", "11.0.0.0", "100.63.255.255", "100.128.0.0", "126.255.255.255", "128.0.0.0", "169.253.255.255", "169.255.0.0",
-  "172.15.255.255", "172.32.0.0", "191.255.255.255", "192.0.1.0", "192.0.3.0", "192.31.195.255", "192.31.197.0", "192.52.192.255", "192.52.194.0",
-  "192.88.98.255", "192.88.100.0", "192.167.255.255", "192.169.0.0", "192.175.47.255", "192.175.49.0", "198.17.255.255", "198.20.0.0",
-  "198.51.99.255", "198.51.101.0", "203.0.112.255", "203.0.114.0", "223.255.255.255",
-  "2606:4700::1111", "2606:4700:4700::1111", "2001:4860:4860::8888", "2a00:1450:4001::1",
-  "2000::1", "2001:200::", "2001:db7:ffff:ffff:ffff:ffff:ffff:ffff", "2001:db9::", "2003::", "2620:4f:7fff:ffff:ffff:ffff:ffff:ffff", "2620:4f:8001::",
-  "3ffe::1", "3fff:1000::", "3fff:ffff::1",
-  "::ffff:8.8.8.8", "::ffff:808:808", "64:ff9b::8.8.8.8", "64:ff9b::101:101", "2002:808:808::1", "2002:101:101::",
+  "8.8.8.8",
+  "1.1.1.1",
+  "9.9.9.9",
+  "93.184.215.14",
+  "1.0.0.0",
+  "9.255.255.255",
+  "11.0.0.0",
+  "100.63.255.255",
+  "100.128.0.0",
+  "126.255.255.255",
+  "128.0.0.0",
+  "169.253.255.255",
+  "169.255.0.0",
+  "172.15.255.255",
+  "172.32.0.0",
+  "191.255.255.255",
+  "192.0.1.0",
+  "192.0.3.0",
+  "192.31.195.255",
+  "192.31.197.0",
+  "192.52.192.255",
+  "192.52.194.0",
+  "192.88.98.255",
+  "192.88.100.0",
+  "192.167.255.255",
+  "192.169.0.0",
+  "192.175.47.255",
+  "192.175.49.0",
+  "198.17.255.255",
+  "198.20.0.0",
+  "198.51.99.255",
+  "198.51.101.0",
+  "203.0.112.255",
+  "203.0.114.0",
+  "223.255.255.255",
+  "2606:4700::1111",
+  "2606:4700:4700::1111",
+  "2001:4860:4860::8888",
+  "2a00:1450:4001::1",
+  "2000::1",
+  "2001:200::",
+  "2001:db7:ffff:ffff:ffff:ffff:ffff:ffff",
+  "2001:db9::",
+  "2003::",
+  "2620:4f:7fff:ffff:ffff:ffff:ffff:ffff",
+  "2620:4f:8001::",
+  "3ffe::1",
+  "3fff:1000::",
+  "3fff:ffff::1",
+  "::ffff:8.8.8.8",
+  "::ffff:808:808",
+  "64:ff9b::8.8.8.8",
+  "64:ff9b::101:101",
+  "2002:808:808::1",
+  "2002:101:101::",
 ];
 
 const STRICT: WebhookPolicy = { allowPrivateNetworks: false, allowedPorts: [443] };
@@ -109,7 +193,8 @@ describe("webhook addresses: the IANA special-purpose registries", () => {
       for (const address of samples) {
         const problem = specialAddress(address);
         assert.ok(problem, `${address} (${cidr}) must be refused`);
-        if (!["::ffff:0:0/96", "64:ff9b::/96", "2002::/16"].includes(cidr)) assert.equal(problem, `${name}, ${cidr}`, address);
+        if (!["::ffff:0:0/96", "64:ff9b::/96", "2002::/16"].includes(cidr))
+          assert.equal(problem, `${name}, ${cidr}`, address);
         else assert.match(problem, /^embeds \d+\.\d+\.\d+\.\d+: /, address);
       }
     }
@@ -132,21 +217,50 @@ describe("webhook addresses: the IANA special-purpose registries", () => {
 describe("webhook addresses: endpoint URLs", () => {
   it("the odd spellings of IPv4 hosts are judged as the URL parser reads them", async () => {
     for (const url of [
-      "https://0x7f.1/", "https://2130706433/", "https://0177.0.0.1/", "https://127.1/", "https://0x7f000001/", "https://017700000001/",
-      "https://0300.0250.0.1/", "https://0xa9.0xfe.0xa9.0xfe/", "https://0/", "https://%31%32%37.0.0.1/", "https://127.0.0.1./", "https://１２７.０.０.１/",
-      "https://[0:0:0:0:0:ffff:127.0.0.1]/", "https://[::127.0.0.1]/", "https://[64:ff9b::10.0.0.1]/", "https://[2002:a9fe:a9fe::1]/",
-    ]) assert.equal(await endpointUrlProblem(url, STRICT), "url must be a public https URL", url);
+      "https://0x7f.1/",
+      "https://2130706433/",
+      "https://0177.0.0.1/",
+      "https://127.1/",
+      "https://0x7f000001/",
+      "https://017700000001/",
+      "https://0300.0250.0.1/",
+      "https://0xa9.0xfe.0xa9.0xfe/",
+      "https://0/",
+      "https://%31%32%37.0.0.1/",
+      "https://127.0.0.1./",
+      "https://１２７.０.０.１/",
+      "https://[0:0:0:0:0:ffff:127.0.0.1]/",
+      "https://[::127.0.0.1]/",
+      "https://[64:ff9b::10.0.0.1]/",
+      "https://[2002:a9fe:a9fe::1]/",
+    ])
+      assert.equal(await endpointUrlProblem(url, STRICT), "url must be a public https URL", url);
   });
 
   it("https on an allowed port only; the flag lifts scheme, port and address", async () => {
-    const refused = ["http://8.8.8.8/", "https://8.8.8.8:8443/", "https://8.8.8.8:80/", "ftp://8.8.8.8/", "https://user:pw@8.8.8.8/", "https://8.8.8.8/" + "a".repeat(2048)];
-    for (const url of refused) assert.equal(await endpointUrlProblem(url, STRICT), "url must be a public https URL", url);
-    for (const url of ["https://8.8.8.8/", "https://8.8.8.8:443/", "https://[2606:4700::1111]/hook", "https://[::ffff:8.8.8.8]/", "https://[64:ff9b::8.8.8.8]/"]) {
+    const refused = [
+      "http://8.8.8.8/",
+      "https://8.8.8.8:8443/",
+      "https://8.8.8.8:80/",
+      "ftp://8.8.8.8/",
+      "https://user:pw@8.8.8.8/",
+      "https://8.8.8.8/" + "a".repeat(2048),
+    ];
+    for (const url of refused)
+      assert.equal(await endpointUrlProblem(url, STRICT), "url must be a public https URL", url);
+    for (const url of [
+      "https://8.8.8.8/",
+      "https://8.8.8.8:443/",
+      "https://[2606:4700::1111]/hook",
+      "https://[::ffff:8.8.8.8]/",
+      "https://[64:ff9b::8.8.8.8]/",
+    ]) {
       assert.equal(await endpointUrlProblem(url, STRICT), null, url);
     }
     assert.equal(await endpointUrlProblem("https://8.8.8.8:8443/", { ...STRICT, allowedPorts: [443, 8443] }), null);
     const open: WebhookPolicy = { allowPrivateNetworks: true, allowedPorts: [443] };
-    for (const url of ["http://127.0.0.1:8080/", "https://[::1]:9/", "http://localhost:3000/"]) assert.equal(await endpointUrlProblem(url, open), null, url);
+    for (const url of ["http://127.0.0.1:8080/", "https://[::1]:9/", "http://localhost:3000/"])
+      assert.equal(await endpointUrlProblem(url, open), null, url);
   });
 });
 
@@ -182,12 +296,30 @@ describe("webhook addresses: the connection of every delivery", () => {
 
   it("refuses a name that resolves to a private address, IP literals, http and other ports, before connecting", async () => {
     const policy: WebhookPolicy = { allowPrivateNetworks: false, allowedPorts: [443, port] };
-    assert.match(String(await post(`https://localhost:${port}/hook`, policy)), /^refused: localhost resolves to (127\.0\.0\.1|::1), not a public address \(Loopback( Address)?, (127\.0\.0\.0\/8|::1\/128)\); no request was sent$/);
-    assert.equal(await post(`https://127.0.0.1:${port}/hook`, policy), "refused: 127.0.0.1 is not a public address (Loopback, 127.0.0.0/8); no request was sent");
-    assert.equal(await post(`https://0x7f.1:${port}/hook`, policy), "refused: 127.0.0.1 is not a public address (Loopback, 127.0.0.0/8); no request was sent");
-    assert.equal(await post(`https://[::ffff:127.0.0.1]:${port}/hook`, policy), "refused: ::ffff:7f00:1 is not a public address (embeds 127.0.0.1: Loopback, 127.0.0.0/8); no request was sent");
-    assert.equal(await post(`http://127.0.0.1:${port}/hook`, policy), "refused: webhooks are sent over https only; no request was sent");
-    assert.equal(await post(`https://localhost:${port + 1}/hook`, policy), `refused: port ${port + 1} is not one of WEBHOOK_ALLOWED_PORTS (443, ${port}); no request was sent`);
+    assert.match(
+      String(await post(`https://localhost:${port}/hook`, policy)),
+      /^refused: localhost resolves to (127\.0\.0\.1|::1), not a public address \(Loopback( Address)?, (127\.0\.0\.0\/8|::1\/128)\); no request was sent$/,
+    );
+    assert.equal(
+      await post(`https://127.0.0.1:${port}/hook`, policy),
+      "refused: 127.0.0.1 is not a public address (Loopback, 127.0.0.0/8); no request was sent",
+    );
+    assert.equal(
+      await post(`https://0x7f.1:${port}/hook`, policy),
+      "refused: 127.0.0.1 is not a public address (Loopback, 127.0.0.0/8); no request was sent",
+    );
+    assert.equal(
+      await post(`https://[::ffff:127.0.0.1]:${port}/hook`, policy),
+      "refused: ::ffff:7f00:1 is not a public address (embeds 127.0.0.1: Loopback, 127.0.0.0/8); no request was sent",
+    );
+    assert.equal(
+      await post(`http://127.0.0.1:${port}/hook`, policy),
+      "refused: webhooks are sent over https only; no request was sent",
+    );
+    assert.equal(
+      await post(`https://localhost:${port + 1}/hook`, policy),
+      `refused: port ${port + 1} is not one of WEBHOOK_ALLOWED_PORTS (443, ${port}); no request was sent`,
+    );
     assert.equal(sockets.length, 0);
   });
 

@@ -7,7 +7,9 @@ import { writeTransaction } from "../../server/platform/db";
 const sql = (text: string) => ({ sqlite: text, postgres: text });
 
 test("concurrent write transactions on SQLite take turns and each commits or rolls back alone", async () => {
-  await writeTransaction((runEach) => runEach(sql('CREATE TABLE IF NOT EXISTS "TurnProbe" ("n" INTEGER NOT NULL)'), [[]]));
+  await writeTransaction((runEach) =>
+    runEach(sql('CREATE TABLE IF NOT EXISTS "TurnProbe" ("n" INTEGER NOT NULL)'), [[]]),
+  );
   const slow = (n: number, fail = false) =>
     writeTransaction(async (runEach) => {
       await runEach(sql('INSERT INTO "TurnProbe" ("n") VALUES (?)'), [[n]]);
@@ -20,6 +22,11 @@ test("concurrent write transactions on SQLite take turns and each commits or rol
     outcomes.map((o) => (o.status === "fulfilled" ? o.value : (o.reason as Error).message)),
     [1, "rolled back 2", 3],
   );
-  const rows = (await writeTransaction((runEach) => runEach(sql('SELECT "n" FROM "TurnProbe" ORDER BY "n"'), [[]]))) as { n: number }[];
-  assert.deepEqual(rows.map((r) => r.n), [1, 3]);
+  const rows = (await writeTransaction((runEach) =>
+    runEach(sql('SELECT "n" FROM "TurnProbe" ORDER BY "n"'), [[]]),
+  )) as { n: number }[];
+  assert.deepEqual(
+    rows.map((r) => r.n),
+    [1, 3],
+  );
 });

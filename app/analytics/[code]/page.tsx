@@ -18,7 +18,10 @@ import { DomainError } from "@/server/platform/errors";
 
 export const dynamic = "force-dynamic";
 
-type Props = { params: Promise<{ code: string }>; searchParams: Promise<{ from?: string; to?: string; tz?: string; granularity?: string; compare?: string }> };
+type Props = {
+  params: Promise<{ code: string }>;
+  searchParams: Promise<{ from?: string; to?: string; tz?: string; granularity?: string; compare?: string }>;
+};
 
 /** An hour of the API's answer ("2026-03-08T01:00:00-08:00") as the page shows it. */
 const hourLabel = (hour: string) => `${hour.slice(0, 10)} ${hour.slice(11, 16)} (${hour.slice(19)})`;
@@ -98,12 +101,15 @@ export default async function AnalyticsPage({ params, searchParams }: Props) {
     <>
       <section className="card">
         <h1>
-          Analytics of {summary.name} <span className="muted mono code-beside" data-testid="analytics-code">{code}</span>
+          Analytics of {summary.name}{" "}
+          <span className="muted mono code-beside" data-testid="analytics-code">
+            {code}
+          </span>
         </h1>
         {summary.deleted && (
           <p className="notice warning" data-testid="code-deleted">
-            This code was deleted{summary.deletedAt ? ` on ${summary.deletedAt.toISOString().slice(0, 10)}` : ""}: its short link no longer works. Its scan history is
-            kept and shown here.
+            This code was deleted{summary.deletedAt ? ` on ${summary.deletedAt.toISOString().slice(0, 10)}` : ""}: its
+            short link no longer works. Its scan history is kept and shown here.
           </p>
         )}
         {/* Offered on a refused range too: a preset is the way back to one that is shown. */}
@@ -130,7 +136,11 @@ export default async function AnalyticsPage({ params, searchParams }: Props) {
           </div>
           <button type="submit">Show</button>
           {report && (
-            <a className="button secondary" href={`/analytics/${code}/scans.csv?${new URLSearchParams({ from: report.from, to: report.to, tz: report.tz })}`} download>
+            <a
+              className="button secondary"
+              href={`/analytics/${code}/scans.csv?${new URLSearchParams({ from: report.from, to: report.to, tz: report.tz })}`}
+              download
+            >
               Download scans (CSV)
             </a>
           )}
@@ -138,7 +148,8 @@ export default async function AnalyticsPage({ params, searchParams }: Props) {
         {problem && <p className="error">{problem}</p>}
         {cut && report && (
           <p className="notice warning" data-testid="hourly-cut">
-            By hour shows at most {MAX_HOURLY_DAYS} days: these are the last {MAX_HOURLY_DAYS} days of the range asked, {report.from} to {report.to}.
+            By hour shows at most {MAX_HOURLY_DAYS} days: these are the last {MAX_HOURLY_DAYS} days of the range asked,{" "}
+            {report.from} to {report.to}.
           </p>
         )}
         {report && (
@@ -164,11 +175,21 @@ export default async function AnalyticsPage({ params, searchParams }: Props) {
             <h2>
               Every {report.hourly ? "hour" : "day"} <span className="muted">({report.tz})</span>
             </h2>
-            <DailyChart per={report.hourly ? "hour" : "day"} points={pointsOf(report)} previous={previous ? pointsOf(previous) : undefined} />
+            <DailyChart
+              per={report.hourly ? "hour" : "day"}
+              points={pointsOf(report)}
+              previous={previous ? pointsOf(previous) : undefined}
+            />
           </section>
-          <Breakdown title="Countries" rows={report.countries.map((r) => ({ key: r.country, name: countryName(r.country), scans: r.scans }))} />
+          <Breakdown
+            title="Countries"
+            rows={report.countries.map((r) => ({ key: r.country, name: countryName(r.country), scans: r.scans }))}
+          />
           <Breakdown title="Devices" rows={report.devices.map((r) => ({ name: r.device, scans: r.scans }))} />
-          <Breakdown title="Operating systems" rows={report.operating_systems.map((r) => ({ name: r.os, scans: r.scans }))} />
+          <Breakdown
+            title="Operating systems"
+            rows={report.operating_systems.map((r) => ({ name: r.os, scans: r.scans }))}
+          />
           <Breakdown title="Browsers" rows={report.browsers.map((r) => ({ name: r.browser, scans: r.scans }))} />
           <Breakdown title="Destinations" rows={destinations.map((r) => ({ name: r.destination, scans: r.scans }))} />
         </>

@@ -17,7 +17,9 @@ export default async function InvitationPage({ params }: { params: Promise<{ tok
     return (
       <section className="card narrow">
         <h1>Invitation refused</h1>
-        <p className="error" data-testid="invitation-refused">{REFUSED[view.state]}.</p>
+        <p className="error" data-testid="invitation-refused">
+          {REFUSED[view.state]}.
+        </p>
         <p className="muted">
           <Link href="/business">Go to the Business page</Link>
         </p>
@@ -35,23 +37,35 @@ export default async function InvitationPage({ params }: { params: Promise<{ tok
       </p>
       {!account ? (
         <>
-          <p>Log in, or create an account, with <Email address={view.email} /> to accept. You come back here afterwards.</p>
+          <p>
+            Log in, or create an account, with <Email address={view.email} /> to accept. You come back here afterwards.
+          </p>
           <p className="actions">
-            <Link className="button" href={`/login?${new URLSearchParams({ email: view.email, callbackUrl: here })}`}>Log in</Link>
-            <Link className="button secondary" href={`/signup?${new URLSearchParams({ email: view.email, next: here })}`}>Sign up</Link>
+            <Link className="button" href={`/login?${new URLSearchParams({ email: view.email, callbackUrl: here })}`}>
+              Log in
+            </Link>
+            <Link
+              className="button secondary"
+              href={`/signup?${new URLSearchParams({ email: view.email, next: here })}`}
+            >
+              Sign up
+            </Link>
           </p>
         </>
       ) : account.email !== view.email ? (
         <>
           <p className="error" data-testid="invitation-other-account">
-            This invitation is for <Email address={view.email} />, and you are logged in as <Email address={account.email} />.
+            This invitation is for <Email address={view.email} />, and you are logged in as{" "}
+            <Email address={account.email} />.
           </p>
           <SwitchAccount email={view.email} back={here} />
         </>
       ) : (
         <AcceptInvitation token={token} />
       )}
-      <p className="muted">The link works once and expires on {new Date(view.expiresAt).toUTCString().replace(/:\d\d GMT$/, " UTC")}.</p>
+      <p className="muted">
+        The link works once and expires on {new Date(view.expiresAt).toUTCString().replace(/:\d\d GMT$/, " UTC")}.
+      </p>
     </section>
   );
 }

@@ -13,5 +13,7 @@ export const GET = sessionRoute<Record<string, never>>(async (userId, req) => {
   const { scope, ...query } = Object.fromEntries(new URL(req.url).searchParams);
   const library = libraryKindField.safeParse(scope ?? "personal");
   if (!library.success) return null;
-  return zipAnswer(await libraryImagesZip(`user:${userId}`, (await actorFor(userId, library.data, null)).library, query));
+  return zipAnswer(
+    await libraryImagesZip(`user:${userId}`, (await actorFor(userId, library.data, null)).library, query),
+  );
 });

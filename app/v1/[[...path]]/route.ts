@@ -4,4 +4,12 @@ import { handleV1 } from "@/server/api/v1";
 
 export const dynamic = "force-dynamic";
 
-export { handleV1 as GET, handleV1 as POST, handleV1 as PATCH, handleV1 as PUT, handleV1 as DELETE, handleV1 as HEAD, handleV1 as OPTIONS };
+export {
+  handleV1 as GET,
+  handleV1 as POST,
+  handleV1 as PATCH,
+  handleV1 as PUT,
+  handleV1 as DELETE,
+  handleV1 as HEAD,
+  handleV1 as OPTIONS,
+};

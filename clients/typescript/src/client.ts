@@ -27,7 +27,13 @@ export type ClientOptions = {
   apiKey: string;
   retry?: RetryOptions;
   /** Told about each retry before its wait (for progress output and logs). */
-  onRetry?: (info: { status: number | null; attempt: number; waitSeconds: number; method: string; url: string }) => void;
+  onRetry?: (info: {
+    status: number | null;
+    attempt: number;
+    waitSeconds: number;
+    method: string;
+    url: string;
+  }) => void;
   fetch?: typeof globalThis.fetch;
 };
 
@@ -39,7 +45,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * say when), 409 when our own Idempotency-Key is still running (an earlier attempt, or an
  * interrupted earlier run, is finishing).
  */
-const retryable = (status: number, request: Request) => status === 429 || status === 503 || (status === 409 && request.headers.has("idempotency-key"));
+const retryable = (status: number, request: Request) =>
+  status === 429 || status === 503 || (status === 409 && request.headers.has("idempotency-key"));
 
 /** A fetch that sends a request again after 429/503 (waiting Retry-After) or a dropped connection, a bounded number of times. */
 function retryingFetch(options: ClientOptions): (request: Request) => Promise<Response> {
@@ -55,10 +62,18 @@ function retryingFetch(options: ClientOptions): (request: Request) => Promise<Re
         if (attempt >= attempts) throw error;
       }
       if (response && (!retryable(response.status, request) || attempt >= attempts)) return response;
-      const wait = response ? (retryAfterSeconds(response) ?? defaultWaitSeconds) : Math.min(defaultWaitSeconds * attempt, maxWaitSeconds);
+      const wait = response
+        ? (retryAfterSeconds(response) ?? defaultWaitSeconds)
+        : Math.min(defaultWaitSeconds * attempt, maxWaitSeconds);
       if (response && wait > maxWaitSeconds) return response;
       await response?.body?.cancel();
-      options.onRetry?.({ status: response?.status ?? null, attempt, waitSeconds: wait, method: request.method, url: request.url });
+      options.onRetry?.({
+        status: response?.status ?? null,
+        attempt,
+        waitSeconds: wait,
+        method: request.method,
+        url: request.url,
+      });
       await sleep(wait * 1000);
     }
   };
@@ -67,7 +82,8 @@ function retryingFetch(options: ClientOptions): (request: Request) => Promise<Re
 /** Gives every write an Idempotency-Key, unless the caller chose one: made here once, so its retries reuse it. */
 const idempotencyKeys: Middleware = {
   onRequest({ request }) {
-    if (WRITES.has(request.method) && !request.headers.has("idempotency-key")) request.headers.set("idempotency-key", randomUUID());
+    if (WRITES.has(request.method) && !request.headers.has("idempotency-key"))
+      request.headers.set("idempotency-key", randomUUID());
     return request;
   },
 };

@@ -21,10 +21,20 @@ export type ImportRow = { line: number; cells: string[] };
 
 /** static when the header has `url`, dynamic when it has `destination_url`; other columns are refused. */
 export function importKindOf(header: string[]): ImportKind {
-  const kind: ImportKind | null = header.includes("url") ? "static" : header.includes("destination_url") ? "dynamic" : null;
-  if (!kind || !header.includes("name")) throw new Error("The header must be name,url (static codes) or name,destination_url[,status] (dynamic codes)");
-  const unknown = header.filter((c) => !(IMPORT_COLUMNS[kind] as readonly string[]).includes(c) && !REPORT_COLUMNS.includes(c));
-  if (unknown.length) throw new Error(`Unknown column${unknown.length > 1 ? "s" : ""} for ${kind} codes: ${unknown.join(", ")} (expected ${IMPORT_COLUMNS[kind].join(",")})`);
+  const kind: ImportKind | null = header.includes("url")
+    ? "static"
+    : header.includes("destination_url")
+      ? "dynamic"
+      : null;
+  if (!kind || !header.includes("name"))
+    throw new Error("The header must be name,url (static codes) or name,destination_url[,status] (dynamic codes)");
+  const unknown = header.filter(
+    (c) => !(IMPORT_COLUMNS[kind] as readonly string[]).includes(c) && !REPORT_COLUMNS.includes(c),
+  );
+  if (unknown.length)
+    throw new Error(
+      `Unknown column${unknown.length > 1 ? "s" : ""} for ${kind} codes: ${unknown.join(", ")} (expected ${IMPORT_COLUMNS[kind].join(",")})`,
+    );
   if (new Set(header).size !== header.length) throw new Error("A column appears twice in the header");
   return kind;
 }

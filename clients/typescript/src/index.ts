@@ -1,3 +1,14 @@
-export { createClient, unwrap, type Client, type ClientOptions, type RetryOptions, type StaticQrCode, type DynamicQrCode, type Webhook, type AnalyticsSummary, type CodeAnalytics } from "./client";
+export {
+  createClient,
+  unwrap,
+  type Client,
+  type ClientOptions,
+  type RetryOptions,
+  type StaticQrCode,
+  type DynamicQrCode,
+  type Webhook,
+  type AnalyticsSummary,
+  type CodeAnalytics,
+} from "./client";
 export * from "./errors";
 export type { components, paths, operations } from "./schema";

@@ -28,7 +28,9 @@ export const accountRouter = createTRPCRouter({
     return { email: input.email };
   }),
 
-  verifyEmail: publicProcedure.input(tokenInput).mutation(({ ctx, input }) => verifyEmail(input.token, ctx.clientAddress ?? UNKNOWN)),
+  verifyEmail: publicProcedure
+    .input(tokenInput)
+    .mutation(({ ctx, input }) => verifyEmail(input.token, ctx.clientAddress ?? UNKNOWN)),
 
   resendVerification: sessionProcedure.mutation(async ({ ctx }) => {
     await resendVerification(ctx.session.userId);
@@ -58,9 +60,13 @@ export const accountRouter = createTRPCRouter({
     return { sent: true };
   }),
 
-  confirmEmail: publicProcedure.input(tokenInput).mutation(({ ctx, input }) => confirmEmailChange(input.token, ctx.clientAddress ?? UNKNOWN)),
+  confirmEmail: publicProcedure
+    .input(tokenInput)
+    .mutation(({ ctx, input }) => confirmEmailChange(input.token, ctx.clientAddress ?? UNKNOWN)),
 
-  undoEmailChange: publicProcedure.input(tokenInput).mutation(({ ctx, input }) => undoEmailChange(input.token, ctx.clientAddress ?? UNKNOWN)),
+  undoEmailChange: publicProcedure
+    .input(tokenInput)
+    .mutation(({ ctx, input }) => undoEmailChange(input.token, ctx.clientAddress ?? UNKNOWN)),
 
   logOutEverywhere: sessionProcedure.mutation(async ({ ctx }) => {
     await logOutEverywhere(ctx.session.userId);
@@ -68,5 +74,7 @@ export const accountRouter = createTRPCRouter({
   }),
 
   /** Delete account on /profile: the typed email and the password confirm it. */
-  delete: sessionProcedure.input(deletionInput).mutation(({ ctx, input }) => deleteAccount(ctx.session.userId, input).then(() => ({ deleted: true as const }))),
+  delete: sessionProcedure
+    .input(deletionInput)
+    .mutation(({ ctx, input }) => deleteAccount(ctx.session.userId, input).then(() => ({ deleted: true as const }))),
 });

@@ -6,6 +6,11 @@ import { createTRPCRouter, sessionProcedure } from "../trpc";
 
 export const activityRouter = createTRPCRouter({
   page: sessionProcedure
-    .input(z.object({ scope: z.enum(ACTIVITY_SCOPES, { error: "scope must be one of account, team" }), cursor: z.string().optional() }))
+    .input(
+      z.object({
+        scope: z.enum(ACTIVITY_SCOPES, { error: "scope must be one of account, team" }),
+        cursor: z.string().optional(),
+      }),
+    )
     .query(({ ctx, input }) => activityPage(ctx.session.userId, input.scope, input.cursor)),
 });

@@ -1,7 +1,13 @@
 // /v1/dynqrcodes: dynamic QR codes (their routes: the meta of each procedure).
 import { z } from "zod";
 import { createDynamicCodes, deleteDynamicCode, listDynamicCodes, updateDynamicCode } from "../../library/dynamicCodes";
-import { codeParam, dynamicBatchInput, dynamicCodeInput, dynamicPatchInput, dynamicRecord } from "../../library/dynamicRecords";
+import {
+  codeParam,
+  dynamicBatchInput,
+  dynamicCodeInput,
+  dynamicPatchInput,
+  dynamicRecord,
+} from "../../library/dynamicRecords";
 import { analyticsSummary, codeAnalytics } from "../../analytics/analytics";
 import { analyticsSummaryRecord, codeAnalyticsQuery, codeAnalyticsRecord } from "../../analytics/analyticsRecords";
 import { rangeQuery } from "../../analytics/dateRange";
@@ -13,31 +19,68 @@ const TAGS = ["Dynamic QR codes"];
 
 export const dynqrcodesRouter = createTRPCRouter({
   list: apiKeyProcedure
-    .meta({ openapi: { method: "GET", path: "/dynqrcodes", tags: TAGS, summary: "List dynamic QR codes, newest first" }, cachedByLibraryVersion: true })
+    .meta({
+      openapi: { method: "GET", path: "/dynqrcodes", tags: TAGS, summary: "List dynamic QR codes, newest first" },
+      cachedByLibraryVersion: true,
+    })
     .input(listQuery)
     .output(z.object({ dynqrcodes: z.array(dynamicRecord), next_cursor: z.string().nullable() }))
     .query(({ ctx, input }) => listDynamicCodes(ctx.principal.library, input)),
 
   analyticsSummary: apiKeyProcedure
-    .meta({ openapi: { method: "GET", path: "/dynqrcodes/analytics", tags: TAGS, summary: "Scans of every dynamic QR code of the library in a range of days" } })
+    .meta({
+      openapi: {
+        method: "GET",
+        path: "/dynqrcodes/analytics",
+        tags: TAGS,
+        summary: "Scans of every dynamic QR code of the library in a range of days",
+      },
+    })
     .input(rangeQuery)
     .output(analyticsSummaryRecord)
     .query(({ ctx, input }) => analyticsSummary(ctx.principal.library, input)),
 
   analytics: apiKeyProcedure
-    .meta({ openapi: { method: "GET", path: "/dynqrcodes/{code}/analytics", tags: TAGS, summary: "One code's scans: totals, every day, countries, devices, systems, browsers" } })
+    .meta({
+      openapi: {
+        method: "GET",
+        path: "/dynqrcodes/{code}/analytics",
+        tags: TAGS,
+        summary: "One code's scans: totals, every day, countries, devices, systems, browsers",
+      },
+    })
     .input(rangeQuery.extend({ code: codeParam, ...codeAnalyticsQuery.shape }))
     .output(codeAnalyticsRecord)
     .query(({ ctx, input }) => codeAnalytics(ctx.principal.library, input.code, input)),
 
   createBatch: apiKeyProcedure
-    .meta({ openapi: { method: "POST", path: "/dynqrcodes/batch", tags: TAGS, summary: "Create 1 to 50 dynamic QR codes, all or nothing", successDescription: "Created" }, created: true })
+    .meta({
+      openapi: {
+        method: "POST",
+        path: "/dynqrcodes/batch",
+        tags: TAGS,
+        summary: "Create 1 to 50 dynamic QR codes, all or nothing",
+        successDescription: "Created",
+      },
+      created: true,
+    })
     .input(dynamicBatchInput)
     .output(created)
-    .mutation(async ({ ctx, input }) => ({ created: await createDynamicCodes(ctx.principal, input.dynqrcodes, { batch: true }) })),
+    .mutation(async ({ ctx, input }) => ({
+      created: await createDynamicCodes(ctx.principal, input.dynqrcodes, { batch: true }),
+    })),
 
   create: apiKeyProcedure
-    .meta({ openapi: { method: "POST", path: "/dynqrcodes", tags: TAGS, summary: "Create a dynamic QR code", successDescription: "Created" }, created: true })
+    .meta({
+      openapi: {
+        method: "POST",
+        path: "/dynqrcodes",
+        tags: TAGS,
+        summary: "Create a dynamic QR code",
+        successDescription: "Created",
+      },
+      created: true,
+    })
     .input(dynamicCodeInput)
     .output(created)
     .mutation(async ({ ctx, input }) => ({ created: await createDynamicCodes(ctx.principal, [input]) })),
@@ -64,7 +107,14 @@ export const dynqrcodesRouter = createTRPCRouter({
     }),
 
   remove: apiKeyProcedure
-    .meta({ openapi: { method: "DELETE", path: "/dynqrcodes/{code}", tags: TAGS, summary: "Delete a dynamic QR code (its scan history is kept)" } })
+    .meta({
+      openapi: {
+        method: "DELETE",
+        path: "/dynqrcodes/{code}",
+        tags: TAGS,
+        summary: "Delete a dynamic QR code (its scan history is kept)",
+      },
+    })
     .input(z.object({ code: codeParam }))
     .output(z.object({ code: z.string(), deleted: z.literal(true) }))
     .mutation(({ ctx, input }) => deleteDynamicCode(ctx.principal, input.code)),

@@ -1,6 +1,17 @@
 // The web library's calls (session procedures): /library and the team library on /business.
 import { z } from "zod";
-import { actorFor, createFromLines, MAX_PASTED_LENGTH, createItem, libraryKindField, libraryPage, previewItemStyle, removeItem, saveStyle, updateItem } from "../../library/libraryItems";
+import {
+  actorFor,
+  createFromLines,
+  MAX_PASTED_LENGTH,
+  createItem,
+  libraryKindField,
+  libraryPage,
+  previewItemStyle,
+  removeItem,
+  saveStyle,
+  updateItem,
+} from "../../library/libraryItems";
 import { dynamicPatchInput } from "../../library/dynamicRecords";
 import type { LastSeen } from "../../library/staleSave";
 import { itemKind } from "../../teams/teams";
@@ -14,7 +25,8 @@ const inLibrary = z.object({ scope: libraryKindField });
 const item = inLibrary.extend({ kind: itemKind, id: z.string() });
 /** The record's updated_at as the form loaded it: a save after another one is refused (README, "Stale saves"). */
 const updatedAt = z.iso.datetime({ message: "updatedAt must be an ISO 8601 time" }).optional();
-const seenOnPage = (at: string | undefined): LastSeen | undefined => (at === undefined ? undefined : { updatedAt: new Date(at), from: "page" });
+const seenOnPage = (at: string | undefined): LastSeen | undefined =>
+  at === undefined ? undefined : { updatedAt: new Date(at), from: "page" };
 
 export const libraryRouter = createTRPCRouter({
   page: sessionProcedure
@@ -31,25 +43,55 @@ export const libraryRouter = createTRPCRouter({
 
   create: sessionProcedure
     .input(inLibrary.extend({ kind: itemKind, name: z.string(), url: z.string() }))
-    .mutation(async ({ ctx, input }) => createItem(await actorFor(ctx.session.userId, input.scope, ctx.servedHosts), input.kind, input).then(() => ({ created: 1 }))),
+    .mutation(async ({ ctx, input }) =>
+      createItem(await actorFor(ctx.session.userId, input.scope, ctx.servedHosts), input.kind, input).then(() => ({
+        created: 1,
+      })),
+    ),
 
   /** Pasted lines `name, url`: all created or none. */
   createMany: sessionProcedure
     .input(inLibrary.extend({ kind: itemKind, lines: z.string().max(MAX_PASTED_LENGTH) }))
-    .mutation(async ({ ctx, input }) => ({ created: await createFromLines(await actorFor(ctx.session.userId, input.scope, ctx.servedHosts), input.kind, input.lines) })),
+    .mutation(async ({ ctx, input }) => ({
+      created: await createFromLines(
+        await actorFor(ctx.session.userId, input.scope, ctx.servedHosts),
+        input.kind,
+        input.lines,
+      ),
+    })),
 
   update: sessionProcedure
     .input(inLibrary.extend({ patch: dynamicPatchInput, updatedAt }))
-    .mutation(async ({ ctx, input }) => updateItem(await actorFor(ctx.session.userId, input.scope, ctx.servedHosts), input.patch, seenOnPage(input.updatedAt))),
+    .mutation(async ({ ctx, input }) =>
+      updateItem(
+        await actorFor(ctx.session.userId, input.scope, ctx.servedHosts),
+        input.patch,
+        seenOnPage(input.updatedAt),
+      ),
+    ),
 
-  remove: sessionProcedure.input(item).mutation(async ({ ctx, input }) => removeItem(await actorFor(ctx.session.userId, input.scope, null), input.kind, input.id)),
+  remove: sessionProcedure
+    .input(item)
+    .mutation(async ({ ctx, input }) =>
+      removeItem(await actorFor(ctx.session.userId, input.scope, null), input.kind, input.id),
+    ),
 
   /** The style editor's live preview and decode check (a mutation: a logo does not fit in a URL). */
   previewStyle: sessionProcedure
     .input(item.extend({ style: z.unknown() }))
-    .mutation(async ({ ctx, input }) => previewItemStyle(await actorFor(ctx.session.userId, input.scope, null), input.kind, input.id, input.style)),
+    .mutation(async ({ ctx, input }) =>
+      previewItemStyle(await actorFor(ctx.session.userId, input.scope, null), input.kind, input.id, input.style),
+    ),
 
   saveStyle: sessionProcedure
     .input(item.extend({ style: z.unknown(), updatedAt }))
-    .mutation(async ({ ctx, input }) => ({ style: await saveStyle(await actorFor(ctx.session.userId, input.scope, null), input.kind, input.id, input.style, seenOnPage(input.updatedAt)) })),
+    .mutation(async ({ ctx, input }) => ({
+      style: await saveStyle(
+        await actorFor(ctx.session.userId, input.scope, null),
+        input.kind,
+        input.id,
+        input.style,
+        seenOnPage(input.updatedAt),
+      ),
+    })),
 });

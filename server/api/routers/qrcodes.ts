@@ -12,19 +12,40 @@ const TAGS = ["Static QR codes"];
 
 export const qrcodesRouter = createTRPCRouter({
   list: apiKeyProcedure
-    .meta({ openapi: { method: "GET", path: "/qrcodes", tags: TAGS, summary: "List static QR codes, newest first" }, cachedByLibraryVersion: true })
+    .meta({
+      openapi: { method: "GET", path: "/qrcodes", tags: TAGS, summary: "List static QR codes, newest first" },
+      cachedByLibraryVersion: true,
+    })
     .input(listQuery)
     .output(z.object({ qrcodes: z.array(staticRecord), next_cursor: z.string().nullable() }))
     .query(({ ctx, input }) => listStaticCodes(ctx.principal.library, input)),
 
   createBatch: apiKeyProcedure
-    .meta({ openapi: { method: "POST", path: "/qrcodes/batch", tags: TAGS, summary: "Create 1 to 50 static QR codes, all or nothing", successDescription: "Created" }, created: true })
+    .meta({
+      openapi: {
+        method: "POST",
+        path: "/qrcodes/batch",
+        tags: TAGS,
+        summary: "Create 1 to 50 static QR codes, all or nothing",
+        successDescription: "Created",
+      },
+      created: true,
+    })
     .input(staticBatchInput)
     .output(created)
     .mutation(async ({ ctx, input }) => ({ created: await createStaticCodes(ctx.principal, input.qrcodes, true) })),
 
   create: apiKeyProcedure
-    .meta({ openapi: { method: "POST", path: "/qrcodes", tags: TAGS, summary: "Create a static QR code", successDescription: "Created" }, created: true })
+    .meta({
+      openapi: {
+        method: "POST",
+        path: "/qrcodes",
+        tags: TAGS,
+        summary: "Create a static QR code",
+        successDescription: "Created",
+      },
+      created: true,
+    })
     .input(staticCodeInput)
     .output(created)
     .mutation(async ({ ctx, input }) => ({ created: await createStaticCodes(ctx.principal, [input]) })),

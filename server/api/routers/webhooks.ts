@@ -25,37 +25,79 @@ const byId = z.object({ webhook_id: webhookIdParam });
 
 export const webhooksRouter = createTRPCRouter({
   list: apiKeyProcedure
-    .meta({ openapi: { method: "GET", path: "/webhooks", tags: TAGS, summary: "List the library's webhook endpoints" } })
+    .meta({
+      openapi: { method: "GET", path: "/webhooks", tags: TAGS, summary: "List the library's webhook endpoints" },
+    })
     .input(z.object({}))
     .output(z.object({ webhooks: z.array(webhookRecord) }))
     .query(({ ctx }) => listWebhooks(ctx.principal)),
 
   create: apiKeyProcedure
-    .meta({ openapi: { method: "POST", path: "/webhooks", tags: TAGS, summary: "Add a webhook endpoint (its secret is shown this once)", successDescription: "Created" }, created: true })
+    .meta({
+      openapi: {
+        method: "POST",
+        path: "/webhooks",
+        tags: TAGS,
+        summary: "Add a webhook endpoint (its secret is shown this once)",
+        successDescription: "Created",
+      },
+      created: true,
+    })
     .input(webhookCreateInput)
     .output(z.object({ webhook: createdWebhookRecord }))
     .mutation(({ ctx, input }) => createWebhook(ctx.principal, input)),
 
   update: apiKeyProcedure
-    .meta({ openapi: { method: "PATCH", path: "/webhooks/{webhook_id}", tags: TAGS, summary: "Change url, events, description or enabled" } })
+    .meta({
+      openapi: {
+        method: "PATCH",
+        path: "/webhooks/{webhook_id}",
+        tags: TAGS,
+        summary: "Change url, events, description or enabled",
+      },
+    })
     .input(webhookPatchInput)
     .output(z.object({ webhook: webhookRecord }))
     .mutation(({ ctx, input }) => updateWebhook(ctx.principal, input)),
 
   remove: apiKeyProcedure
-    .meta({ openapi: { method: "DELETE", path: "/webhooks/{webhook_id}", tags: TAGS, summary: "Delete a webhook endpoint and its deliveries" } })
+    .meta({
+      openapi: {
+        method: "DELETE",
+        path: "/webhooks/{webhook_id}",
+        tags: TAGS,
+        summary: "Delete a webhook endpoint and its deliveries",
+      },
+    })
     .input(byId)
     .output(z.object({ webhook_id: z.string(), deleted: z.literal(true) }))
     .mutation(({ ctx, input }) => deleteWebhook(ctx.principal, input.webhook_id)),
 
   deliveries: apiKeyProcedure
-    .meta({ openapi: { method: "GET", path: "/webhooks/{webhook_id}/deliveries", tags: TAGS, summary: "The endpoint's last 100 deliveries, newest first" } })
+    .meta({
+      openapi: {
+        method: "GET",
+        path: "/webhooks/{webhook_id}/deliveries",
+        tags: TAGS,
+        summary: "The endpoint's last 100 deliveries, newest first",
+      },
+    })
     .input(byId)
     .output(z.object({ deliveries: z.array(deliveryRecord) }))
     .query(({ ctx, input }) => listDeliveries(ctx.principal, input.webhook_id)),
 
   test: apiKeyProcedure
-    .meta({ openapi: { method: "POST", path: "/webhooks/{webhook_id}/test", tags: TAGS, summary: "Send a webhook.test event to this endpoint", successDescription: "Accepted" }, accepted: true, noBody: true })
+    .meta({
+      openapi: {
+        method: "POST",
+        path: "/webhooks/{webhook_id}/test",
+        tags: TAGS,
+        summary: "Send a webhook.test event to this endpoint",
+        successDescription: "Accepted",
+      },
+      accepted: true,
+      noBody: true,
+    })
     .input(byId)
     .output(z.object({ event_id: z.string() }))
     .mutation(({ ctx, input }) => sendTestEvent(ctx.principal, input.webhook_id)),
@@ -66,17 +108,37 @@ const pageById = inLibrary.extend({ webhook_id: webhookIdParam });
 
 /** The pages' calls: the account's personal library or its team's (an admin's), as the scope says. */
 export const webhookPagesRouter = createTRPCRouter({
-  list: sessionProcedure.input(inLibrary).query(async ({ ctx, input }) => listWebhooks(await actorFor(ctx.session.userId, input.scope, null))),
+  list: sessionProcedure
+    .input(inLibrary)
+    .query(async ({ ctx, input }) => listWebhooks(await actorFor(ctx.session.userId, input.scope, null))),
   create: sessionProcedure
     .input(inLibrary.extend({ body: webhookCreateInput }))
-    .mutation(async ({ ctx, input }) => createWebhook(await actorFor(ctx.session.userId, input.scope, null), input.body)),
+    .mutation(async ({ ctx, input }) =>
+      createWebhook(await actorFor(ctx.session.userId, input.scope, null), input.body),
+    ),
   update: sessionProcedure
     .input(inLibrary.extend({ body: webhookPatchInput }))
-    .mutation(async ({ ctx, input }) => updateWebhook(await actorFor(ctx.session.userId, input.scope, null), input.body)),
-  remove: sessionProcedure.input(pageById).mutation(async ({ ctx, input }) => deleteWebhook(await actorFor(ctx.session.userId, input.scope, null), input.webhook_id)),
-  deliveries: sessionProcedure.input(pageById).query(async ({ ctx, input }) => listDeliveries(await actorFor(ctx.session.userId, input.scope, null), input.webhook_id)),
-  test: sessionProcedure.input(pageById).mutation(async ({ ctx, input }) => sendTestEvent(await actorFor(ctx.session.userId, input.scope, null), input.webhook_id)),
+    .mutation(async ({ ctx, input }) =>
+      updateWebhook(await actorFor(ctx.session.userId, input.scope, null), input.body),
+    ),
+  remove: sessionProcedure
+    .input(pageById)
+    .mutation(async ({ ctx, input }) =>
+      deleteWebhook(await actorFor(ctx.session.userId, input.scope, null), input.webhook_id),
+    ),
+  deliveries: sessionProcedure
+    .input(pageById)
+    .query(async ({ ctx, input }) =>
+      listDeliveries(await actorFor(ctx.session.userId, input.scope, null), input.webhook_id),
+    ),
+  test: sessionProcedure
+    .input(pageById)
+    .mutation(async ({ ctx, input }) =>
+      sendTestEvent(await actorFor(ctx.session.userId, input.scope, null), input.webhook_id),
+    ),
   resend: sessionProcedure
     .input(pageById.extend({ delivery_id: z.string() }))
-    .mutation(async ({ ctx, input }) => resendDelivery(await actorFor(ctx.session.userId, input.scope, null), input.webhook_id, input.delivery_id)),
+    .mutation(async ({ ctx, input }) =>
+      resendDelivery(await actorFor(ctx.session.userId, input.scope, null), input.webhook_id, input.delivery_id),
+    ),
 });

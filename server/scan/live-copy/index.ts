@@ -36,7 +36,14 @@ const RETRY_MS = 1000;
  */
 const READY_WAIT_MS = 2000;
 
-const state = processSingleton("scan.liveCopy", () => ({ started: false, complete: false, loading: null as Promise<void> | null, stale: new Set<string>(), failures: 0, retryOnReady: false }));
+const state = processSingleton("scan.liveCopy", () => ({
+  started: false,
+  complete: false,
+  loading: null as Promise<void> | null,
+  stale: new Set<string>(),
+  failures: 0,
+  retryOnReady: false,
+}));
 
 const kept = () => env.backend === "postgres" && env.redisUrl !== null;
 
@@ -126,7 +133,12 @@ function ensureCopy(): Promise<void> {
       let after: string | null = null;
       let codes = 0;
       for (;;) {
-        const rows: Row[] = await db.dynamicCode.findMany({ where: after === null ? {} : { id: { gt: after } }, orderBy: { id: "asc" }, take: PAGE, select: RESOLUTION_COLUMNS });
+        const rows: Row[] = await db.dynamicCode.findMany({
+          where: after === null ? {} : { id: { gt: after } },
+          orderBy: { id: "asc" },
+          take: PAGE,
+          select: RESOLUTION_COLUMNS,
+        });
         if (rows.length === 0) break;
         await write(rows, true);
         codes += rows.length;

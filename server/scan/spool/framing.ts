@@ -41,7 +41,8 @@ export function unframe(data: Buffer, start = 0): Unframed {
     const end = at + HEADER_BYTES + length;
     if (end > data.length) return { records, torn: { offset: at, reason: "short payload" } };
     const payload = data.subarray(at + HEADER_BYTES, end);
-    if (crc32(payload) !== data.readUInt32LE(at + 8)) return { records, torn: { offset: at, reason: "checksum mismatch" } };
+    if (crc32(payload) !== data.readUInt32LE(at + 8))
+      return { records, torn: { offset: at, reason: "checksum mismatch" } };
     records.push({ payload, end });
     at = end;
   }

@@ -28,14 +28,40 @@ const CHECKPOINT_MS = 1000;
 const REPLAY_RETRY_MS = 10_000;
 const LOG_EVERY_MS = 60_000;
 
-const state = processSingleton("scans.spool", () => ({ spool: null as Spool | null, replaying: false, loggedAt: 0, unlogged: 0 }));
+const state = processSingleton("scans.spool", () => ({
+  spool: null as Spool | null,
+  replaying: false,
+  loggedAt: 0,
+  unlogged: 0,
+}));
 
 type Fields = [string, string, number, string, string, string, string | null];
 
 /** A turn's scans as one record (one JSON array per scan): one buffer and one checksum a turn, not one a scan. */
-const encode = (scans: BufferedScan[]) => Buffer.from(JSON.stringify(scans.map((s): Fields => [s.id, s.dynamicCodeId, s.scannedAt, s.destinationUrl, s.userAgent, s.address, s.countryHeader])));
+const encode = (scans: BufferedScan[]) =>
+  Buffer.from(
+    JSON.stringify(
+      scans.map((s): Fields => [
+        s.id,
+        s.dynamicCodeId,
+        s.scannedAt,
+        s.destinationUrl,
+        s.userAgent,
+        s.address,
+        s.countryHeader,
+      ]),
+    ),
+  );
 
-const scanOf = ([id, dynamicCodeId, scannedAt, destinationUrl, userAgent, address, countryHeader]: Fields): BufferedScan => ({ id, dynamicCodeId, scannedAt, destinationUrl, userAgent, address, countryHeader });
+const scanOf = ([
+  id,
+  dynamicCodeId,
+  scannedAt,
+  destinationUrl,
+  userAgent,
+  address,
+  countryHeader,
+]: Fields): BufferedScan => ({ id, dynamicCodeId, scannedAt, destinationUrl, userAgent, address, countryHeader });
 
 /** A record's scans: a turn's (an array of scans), or one scan (as spools written before turns were one record hold). */
 function decode(payload: Buffer): BufferedScan[] {
@@ -122,7 +148,12 @@ async function replay(spool: Spool): Promise<void> {
     }
     spool.replayDone();
     const seconds = (performance.now() - started) / 1000;
-    logInfo("scans.spool_replayed", { scans: read, stored, alreadyStored: read - stored, seconds: Math.round(seconds * 1000) / 1000 });
+    logInfo("scans.spool_replayed", {
+      scans: read,
+      stored,
+      alreadyStored: read - stored,
+      seconds: Math.round(seconds * 1000) / 1000,
+    });
   } catch (error) {
     // Not the database (its writes wait through an outage): the segments stay, so try again.
     logError("scans.spool_replay_failed", { read, stored, retryInSeconds: REPLAY_RETRY_MS / 1000 }, error);

@@ -107,7 +107,8 @@ export class Spool {
       this.reopenAt = Date.now() + REOPEN_MS;
       return false;
     }
-    if (this.options.fsyncMs > 0 && !this.timer) this.timer = setInterval(() => void this.sync(), this.options.fsyncMs).unref();
+    if (this.options.fsyncMs > 0 && !this.timer)
+      this.timer = setInterval(() => void this.sync(), this.options.fsyncMs).unref();
     return this.leftover.length > 0;
   }
 
@@ -121,17 +122,28 @@ export class Spool {
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
         const pid = Number(fs.readFileSync(file, "utf8").trim());
-        if (pid > 0 && pid !== process.pid && alive(pid)) throw new SpoolInUseError(`the scan spool ${path.resolve(this.dir)} is in use by process ${pid}: every instance needs a SCAN_SPOOL_DIR of its own`);
+        if (pid > 0 && pid !== process.pid && alive(pid))
+          throw new SpoolInUseError(
+            `the scan spool ${path.resolve(this.dir)} is in use by process ${pid}: every instance needs a SCAN_SPOOL_DIR of its own`,
+          );
         fs.rmSync(file, { force: true }); // left by a process that died
       }
     }
-    throw new SpoolInUseError(`the scan spool ${path.resolve(this.dir)} was taken by another process while this one started`);
+    throw new SpoolInUseError(
+      `the scan spool ${path.resolve(this.dir)} was taken by another process while this one started`,
+    );
   }
 
   private readCheckpoint(): Position {
     try {
-      const [segment, offset] = fs.readFileSync(path.join(this.dir, "checkpoint"), "utf8").trim().split(" ").map(Number);
-      return Number.isSafeInteger(segment) && Number.isSafeInteger(offset) && segment >= 0 && offset >= 0 ? positionOf(segment, offset) : 0;
+      const [segment, offset] = fs
+        .readFileSync(path.join(this.dir, "checkpoint"), "utf8")
+        .trim()
+        .split(" ")
+        .map(Number);
+      return Number.isSafeInteger(segment) && Number.isSafeInteger(offset) && segment >= 0 && offset >= 0
+        ? positionOf(segment, offset)
+        : 0;
     } catch {
       return 0; // none yet, or unreadable: everything is replayed, and the scans' ids keep it exact
     }
@@ -174,7 +186,8 @@ export class Spool {
     const data = frame(payloads);
     try {
       const written = fs.writeSync(this.fd!, data);
-      if (written !== data.length) throw Object.assign(new Error(`short write: ${written} of ${data.length} bytes`), { code: "ENOSPC" });
+      if (written !== data.length)
+        throw Object.assign(new Error(`short write: ${written} of ${data.length} bytes`), { code: "ENOSPC" });
     } catch (error) {
       this.lastError = error;
       this.closeSegment();
@@ -244,10 +257,14 @@ export class Spool {
   async read(from: Position, bytes: number): Promise<{ records: Leftover["records"]; next: Position }> {
     let [segment, offset] = [segmentOf(from), offsetOf(from)];
     for (;;) {
-      for (let size = bytes; ; ) {
+      for (let size = bytes; ;) {
         const data = await readAt(path.join(this.dir, segmentFile(segment)), offset, size);
         const { records, torn } = unframe(data);
-        if (records.length > 0) return { records: records.map((r) => ({ payload: r.payload, end: positionOf(segment, offset + r.end) })), next: positionOf(segment, offset + records[records.length - 1].end) };
+        if (records.length > 0)
+          return {
+            records: records.map((r) => ({ payload: r.payload, end: positionOf(segment, offset + r.end) })),
+            next: positionOf(segment, offset + records[records.length - 1].end),
+          };
         // A record longer than the read: read it whole.
         if (torn?.reason !== "short payload" || data.length < size) break;
         size = HEADER_BYTES + data.readUInt32LE(4);

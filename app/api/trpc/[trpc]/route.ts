@@ -37,7 +37,13 @@ async function boundedBody(req: Request): Promise<Buffer | Response> {
   const bound = pagesBodyBound(proceduresOf(req));
   const bytes = await readBytes(req, bound);
   // In tRPC's error shape, as the 403.
-  return bytes ?? Response.json({ error: { message: `The body must be at most ${inKib(bound)}` } }, { status: 413, headers: { Connection: "close" } });
+  return (
+    bytes ??
+    Response.json(
+      { error: { message: `The body must be at most ${inKib(bound)}` } },
+      { status: 413, headers: { Connection: "close" } },
+    )
+  );
 }
 
 /**
@@ -93,7 +99,8 @@ const answer = (req: Request, requestId: string) =>
       };
     },
     onError: ({ error, path }) => {
-      if (error.code === "INTERNAL_SERVER_ERROR") logError("trpc.internal_error", { requestId, path }, error.cause ?? error);
+      if (error.code === "INTERNAL_SERVER_ERROR")
+        logError("trpc.internal_error", { requestId, path }, error.cause ?? error);
     },
   });
 

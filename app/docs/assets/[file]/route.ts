@@ -11,7 +11,10 @@ const FILES: Record<string, string> = {
 export async function GET(_req: Request, { params }: { params: Promise<{ file: string }> }) {
   const { file } = await params;
   const type = FILES[file];
-  if (!type) return new Response("Not found\n", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+  if (!type)
+    return new Response("Not found\n", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
   const body = await readFile(path.join(process.cwd(), "node_modules", "swagger-ui-dist", file));
-  return new Response(new Uint8Array(body), { headers: { "Content-Type": type, "Cache-Control": "public, max-age=86400" } });
+  return new Response(new Uint8Array(body), {
+    headers: { "Content-Type": type, "Cache-Control": "public, max-age=86400" },
+  });
 }

@@ -24,7 +24,10 @@ async function unpack(archive: string, dir: string): Promise<number> {
   try {
     for await (const entry of zip.eachEntry()) {
       if (entry.fileName.endsWith("/")) continue;
-      await pipeline(await zip.openReadStreamPromise(entry), createWriteStream(path.join(dir, path.basename(entry.fileName))));
+      await pipeline(
+        await zip.openReadStreamPromise(entry),
+        createWriteStream(path.join(dir, path.basename(entry.fileName))),
+      );
       written++;
     }
   } finally {
@@ -34,7 +37,12 @@ async function unpack(archive: string, dir: string): Promise<number> {
 }
 
 /** Downloads one kind's ZIP into `dir` and unpacks it; the number of images written. */
-export async function downloadImages(client: Client, kind: ImagesKind, dir: string, options: ImagesOptions): Promise<number> {
+export async function downloadImages(
+  client: Client,
+  kind: ImagesKind,
+  dir: string,
+  options: ImagesOptions,
+): Promise<number> {
   const { api, unwrap } = client;
   const query = {
     ...(options.format ? { format: options.format } : {}),

@@ -8,14 +8,35 @@ import { stringify } from "csv-stringify/sync";
 import type { Client } from "../client";
 import { apiError, InvalidRequestError } from "../errors";
 import { progress } from "./progress";
-import { CSV_OPTIONS, IMPORT_BATCH_SIZE as BATCH_SIZE, IMPORT_STATUSES, importTable, REPORT_COLUMNS, type ImportKind, type ImportRow as Row, type ImportStatus, type ParsedRecord } from "../csv-rows";
+import {
+  CSV_OPTIONS,
+  IMPORT_BATCH_SIZE as BATCH_SIZE,
+  IMPORT_STATUSES,
+  importTable,
+  REPORT_COLUMNS,
+  type ImportKind,
+  type ImportRow as Row,
+  type ImportStatus,
+  type ParsedRecord,
+} from "../csv-rows";
 
 export { BATCH_SIZE };
 
 const isStatus = (value: string): value is ImportStatus => (IMPORT_STATUSES as readonly string[]).includes(value);
-export type ImportResult = { kind: ImportKind; rows: number; created: number; replayed: number; rejected: { line: number; error: string }[]; rejectedFile: string | null };
+export type ImportResult = {
+  kind: ImportKind;
+  rows: number;
+  created: number;
+  replayed: number;
+  rejected: { line: number; error: string }[];
+  rejectedFile: string | null;
+};
 
-export async function importFile(client: Client, file: string, options: { concurrency: number; progressTo: NodeJS.WriteStream }): Promise<ImportResult> {
+export async function importFile(
+  client: Client,
+  file: string,
+  options: { concurrency: number; progressTo: NodeJS.WriteStream },
+): Promise<ImportResult> {
   const bytes = readFileSync(file);
   // The content decides the keys: the same file is the same batches, a changed file new ones.
   const fileId = createHash("sha256").update(bytes).digest("hex").slice(0, 32);
@@ -24,7 +45,10 @@ export async function importFile(client: Client, file: string, options: { concur
   const { kind, header, rows, cell } = importTable(records);
   // Creating takes no status: a row's status other than the one the code gets is set by a PATCH after it.
   const status = (row: Row) => cell(row, "status") || null;
-  const statusProblem = (row: Row) => (kind === "dynamic" && status(row) !== null && !isStatus(status(row)!) ? `status must be one of ${IMPORT_STATUSES.join(", ")}` : null);
+  const statusProblem = (row: Row) =>
+    kind === "dynamic" && status(row) !== null && !isStatus(status(row)!)
+      ? `status must be one of ${IMPORT_STATUSES.join(", ")}`
+      : null;
   const keyOf = (what: string) => `qr-records-import-${fileId}-${what}`;
 
   /** One request; a 2xx answer's created records and whether it was the replay of an earlier run's. */
@@ -32,8 +56,19 @@ export async function importFile(client: Client, file: string, options: { concur
     const params = { header: { "Idempotency-Key": idempotencyKey } };
     const { data, error, response } =
       kind === "static"
-        ? await client.api.POST("/qrcodes/batch", { params, body: { qrcodes: batch.map((row) => ({ name: cell(row, "name"), url: cell(row, "url") })) } })
-        : await client.api.POST("/dynqrcodes/batch", { params, body: { dynqrcodes: batch.map((row) => ({ name: cell(row, "name"), destination_url: cell(row, "destination_url") })) } });
+        ? await client.api.POST("/qrcodes/batch", {
+            params,
+            body: { qrcodes: batch.map((row) => ({ name: cell(row, "name"), url: cell(row, "url") })) },
+          })
+        : await client.api.POST("/dynqrcodes/batch", {
+            params,
+            body: {
+              dynqrcodes: batch.map((row) => ({
+                name: cell(row, "name"),
+                destination_url: cell(row, "destination_url"),
+              })),
+            },
+          });
     if (!response.ok || !data) throw apiError(response, error);
     return { created: data.created, replayed: response.headers.get("idempotent-replayed") === "true" };
   };
@@ -41,8 +76,15 @@ export async function importFile(client: Client, file: string, options: { concur
   /** The row's status on the code made of it (its own key: a rerun replays it). */
   const setStatus = async (row: Row, code: string) => {
     const params = { path: { code }, header: { "Idempotency-Key": keyOf(`line-${row.line}-status`) } };
-    const { error, response } = await client.api.PATCH("/dynqrcodes/{code}", { params, body: { status: status(row) as ImportStatus } });
-    if (!response.ok) result.rejected.push({ line: row.line, error: `created, but its status was not set: ${apiError(response, error).message}` });
+    const { error, response } = await client.api.PATCH("/dynqrcodes/{code}", {
+      params,
+      body: { status: status(row) as ImportStatus },
+    });
+    if (!response.ok)
+      result.rejected.push({
+        line: row.line,
+        error: `created, but its status was not set: ${apiError(response, error).message}`,
+      });
   };
 
   const result: ImportResult = { kind, rows: rows.length, created: 0, replayed: 0, rejected: [], rejectedFile: null };
@@ -55,7 +97,8 @@ export async function importFile(client: Client, file: string, options: { concur
   /** A batch with invalid rows creates nothing: those rows are set aside and the rest sent again, under a key of its own. */
   async function importBatch(position: number) {
     let batch = rows.slice(position * BATCH_SIZE, (position + 1) * BATCH_SIZE);
-    for (const row of batch) if (statusProblem(row)) result.rejected.push({ line: row.line, error: statusProblem(row)! });
+    for (const row of batch)
+      if (statusProblem(row)) result.rejected.push({ line: row.line, error: statusProblem(row)! });
     batch = batch.filter((row) => !statusProblem(row));
     for (let round = 0; batch.length > 0; round++) {
       try {
@@ -68,7 +111,9 @@ export async function importFile(client: Client, file: string, options: { concur
         break;
       } catch (error) {
         if (!(error instanceof InvalidRequestError)) throw error;
-        const bad = error.errors.length ? new Map(error.errors.map((e) => [e.index, e.error])) : new Map(batch.map((_, i) => [i, error.message]));
+        const bad = error.errors.length
+          ? new Map(error.errors.map((e) => [e.index, e.error]))
+          : new Map(batch.map((_, i) => [i, error.message]));
         for (const [index, message] of bad) result.rejected.push({ line: batch[index].line, error: message });
         batch = batch.filter((_, i) => !bad.has(i));
       }
@@ -97,7 +142,13 @@ export async function importFile(client: Client, file: string, options: { concur
     const byLine = new Map(rows.map((r) => [r.line, r]));
     result.rejected.sort((a, b) => a.line - b.line);
     const columns = header.filter((c) => !REPORT_COLUMNS.includes(c));
-    writeFileSync(rejectedFile, stringify([[...REPORT_COLUMNS, ...columns], ...result.rejected.map((r) => [r.line, r.error, ...columns.map((c) => cell(byLine.get(r.line)!, c))])]));
+    writeFileSync(
+      rejectedFile,
+      stringify([
+        [...REPORT_COLUMNS, ...columns],
+        ...result.rejected.map((r) => [r.line, r.error, ...columns.map((c) => cell(byLine.get(r.line)!, c))]),
+      ]),
+    );
     result.rejectedFile = rejectedFile;
   }
   return result;

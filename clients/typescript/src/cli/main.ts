@@ -104,12 +104,18 @@ function args<O extends NonNullable<ParseArgsConfig["options"]>>(command: Comman
 
 function client() {
   const apiKey = process.env.QR_RECORDS_API_KEY;
-  if (!apiKey) throw new UsageError("Set QR_RECORDS_API_KEY to your API key (generated on the profile page, or the team page for a business key)");
+  if (!apiKey)
+    throw new UsageError(
+      "Set QR_RECORDS_API_KEY to your API key (generated on the profile page, or the team page for a business key)",
+    );
   return createClient({
     apiKey,
     baseUrl: process.env.QR_RECORDS_URL || "http://localhost:3000",
     onRetry: ({ status, waitSeconds }) => {
-      if (status !== 429) process.stderr.write(`\n${status === null ? "connection failed" : `HTTP ${status}`}: retrying in ${waitSeconds}s\n`);
+      if (status !== 429)
+        process.stderr.write(
+          `\n${status === null ? "connection failed" : `HTTP ${status}`}: retrying in ${waitSeconds}s\n`,
+        );
     },
   });
 }
@@ -135,7 +141,8 @@ async function run(argv: string[]): Promise<number> {
     if (values.help) return help();
     if (positionals.length !== 1) throw usage("import takes one CSV file");
     const concurrency = values.concurrency === undefined ? 4 : Number(values.concurrency);
-    if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 16) throw usage("--concurrency must be an integer from 1 to 16");
+    if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 16)
+      throw usage("--concurrency must be an integer from 1 to 16");
     const file = positionals[0];
     const result = await importFile(client(), file, { concurrency, progressTo: process.stderr });
     const done = result.rows - result.rejected.length;
@@ -151,9 +158,11 @@ async function run(argv: string[]): Promise<number> {
     const { values, positionals } = args(command, rest, { ...DATE, out: { type: "string" } });
     if (values.help) return help();
     const [what, code, ...extra] = positionals;
-    if (what === "scans" ? !code || extra.length : (what !== "static" && what !== "dynamic") || code) throw usage("export takes static, dynamic, or scans and a code");
+    if (what === "scans" ? !code || extra.length : (what !== "static" && what !== "dynamic") || code)
+      throw usage("export takes static, dynamic, or scans and a code");
     if (what !== "scans" && (values.from || values.to)) throw usage("--from and --to are for scans only");
-    const target: ExportWhat = what === "scans" ? { what, code, from: values.from, to: values.to } : { what: what as "static" | "dynamic" };
+    const target: ExportWhat =
+      what === "scans" ? { what, code, from: values.from, to: values.to } : { what: what as "static" | "dynamic" };
     await exportCsv(client(), target, values.out);
     return 0;
   }
@@ -169,13 +178,19 @@ async function run(argv: string[]): Promise<number> {
     if (positionals.length !== 1) throw usage("images takes one directory");
     const kind = values.kind ?? "all";
     if (kind !== "static" && kind !== "dynamic" && kind !== "all") throw usage("--kind must be static, dynamic or all");
-    if (values.ids && kind === "all") throw usage("--ids needs --kind static or dynamic (qr_id values and codes are different ids)");
+    if (values.ids && kind === "all")
+      throw usage("--ids needs --kind static or dynamic (qr_id values and codes are different ids)");
     const number = (option: string, text: string | undefined) => {
       if (text === undefined) return undefined;
       if (!/^\d+(\.\d+)?$/.test(text)) throw usage(`--${option} must be a number`);
       return Number(text);
     };
-    const options = { format: values.format, size: number("size", values.size), sizeMm: number("size-mm", values["size-mm"]), ids: values.ids };
+    const options = {
+      format: values.format,
+      size: number("size", values.size),
+      sizeMm: number("size-mm", values["size-mm"]),
+      ids: values.ids,
+    };
     const dir = positionals[0];
     const api = client();
     for (const one of (kind === "all" ? ["static", "dynamic"] : [kind]) as ImagesKind[]) {
@@ -187,7 +202,9 @@ async function run(argv: string[]): Promise<number> {
   const { values, positionals } = args(command, rest, { ...DATE, tz: { type: "string" }, json: { type: "boolean" } });
   if (values.help) return help();
   if (positionals.length > 1) throw usage("analytics takes at most one code");
-  process.stdout.write(`${await analytics(client(), { code: positionals[0], from: values.from, to: values.to, tz: values.tz, json: Boolean(values.json) })}\n`);
+  process.stdout.write(
+    `${await analytics(client(), { code: positionals[0], from: values.from, to: values.to, tz: values.tz, json: Boolean(values.json) })}\n`,
+  );
   return 0;
 }
 
@@ -196,7 +213,9 @@ run(process.argv.slice(2)).then(
   (error: unknown) => {
     if (error instanceof UsageError) process.stderr.write(`${error.message}\n`);
     else if (error instanceof ApiError)
-      process.stderr.write(`qr-records: ${error.message} (HTTP ${error.status}${error.requestId ? `, request ${error.requestId}` : ""})${error.retryAfter ? `: try again in ${error.retryAfter} s` : ""}\n`);
+      process.stderr.write(
+        `qr-records: ${error.message} (HTTP ${error.status}${error.requestId ? `, request ${error.requestId}` : ""})${error.retryAfter ? `: try again in ${error.retryAfter} s` : ""}\n`,
+      );
     else process.stderr.write(`qr-records: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exit(1);
   },
