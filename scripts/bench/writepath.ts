@@ -29,19 +29,8 @@ export async function writePath() {
   const { pgConfigFromUrl } = await import("../../server/platform/database-url");
   const client = new pgModule.Client(pgConfigFromUrl(database.url));
   await client.connect();
-  const SCAN = [
-    "id",
-    "dynamicCodeId",
-    "scannedAt",
-    "day",
-    "country",
-    "device",
-    "os",
-    "browser",
-    "visitorHash",
-    "unique",
-    "destinationUrl",
-  ] as const;
+  // The scan writer's own columns, in its order.
+  const { SCAN_COLUMNS: SCAN } = await import("../../server/scan/rows");
   const ROLLUP = (bucket: string) => ["dynamicCodeId", bucket, "dimension", "value", "scans", "uniqueScans"];
   const upsert = (table: string, bucket: string) =>
     `ON CONFLICT ("dynamicCodeId", "dimension", "${bucket}", "value") DO UPDATE SET "scans" = "${table}"."scans" + excluded."scans", "uniqueScans" = "${table}"."uniqueScans" + excluded."uniqueScans"`;
