@@ -19,9 +19,9 @@ export const MAX_LOGO_BYTES = 64 * 1024;
 export const FRAME_TEXT_MAX = 24;
 
 /**
- * A style's drawing choices as these rules read them; the API's schema of a style (styleField,
- * validation.ts) checks what is sent, and each call passes its result here, so the compiler
- * keeps the two one shape.
+ * A style's drawing choices as these rules read them. The API's schema of a style (styleField,
+ * validation.ts) checks what is sent; a type check beside it fails the build when the two
+ * differ in any field.
  */
 export type StyleChoices = {
   foreground?: string;

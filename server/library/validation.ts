@@ -23,6 +23,7 @@ import {
   MAX_LOGO_BYTES,
   MODULE_SHAPES,
   unreadable,
+  type StyleChoices,
 } from "../images/qrStyle";
 
 type Issue = { input?: unknown };
@@ -255,6 +256,11 @@ export const styleField = styleShape
   });
 
 export type Style = z.infer<typeof styleField>;
+/** The style rules (qrStyle.ts) read StyleChoices: the compiler keeps it and this schema one shape, field for field. */
+const styleChoicesInStep: [Required<Style>, Required<StyleChoices>] extends [Required<StyleChoices>, Required<Style>]
+  ? true
+  : false = true;
+void styleChoicesInStep;
 
 /** A strict body object: unknown fields are refused so that typos do not pass silently. */
 export const bodyObject = <T extends z.ZodRawShape>(shape: T) =>

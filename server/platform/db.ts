@@ -60,6 +60,9 @@ function pgPool(): Pool {
       ...pgConfigFromUrl(env.databaseUrl),
       max: isMainThread ? 20 : 4,
       connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      // Idle connections keep no process alive (a server is kept by its listener): a command or
+      // a test file exits when its work is done, not 10 s later when the pool lets them go.
+      allowExitOnIdle: true,
     });
     // A connection cut while idle (a restart) is dropped by the pool; without a listener it
     // would end the process.
