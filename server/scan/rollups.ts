@@ -61,21 +61,19 @@ export function rollupsOf(scans: ScanRow[]): { daily: Rollup[]; quarters: Rollup
   return { daily: inKeyOrder(daily), quarters: inKeyOrder(quarters) };
 }
 
+/** A rollup table's upsert: a batch's sums are added to the stored ones, row by row. */
+const rollupUpsert = (table: string, bucket: string, bucketCast: Record<string, string>) =>
+  insertEach(
+    table,
+    ["dynamicCodeId", bucket, "dimension", "value", "scans", "uniqueScans"],
+    { ...bucketCast, scans: "integer", uniqueScans: "integer" },
+    `ON CONFLICT ("dynamicCodeId", "dimension", "${bucket}", "value")
+      DO UPDATE SET "scans" = "${table}"."scans" + excluded."scans", "uniqueScans" = "${table}"."uniqueScans" + excluded."uniqueScans"`,
+  );
+
 const SQL = {
-  rollups: insertEach(
-    "ScanDaily",
-    ["dynamicCodeId", "day", "dimension", "value", "scans", "uniqueScans"],
-    { scans: "integer", uniqueScans: "integer" },
-    `ON CONFLICT ("dynamicCodeId", "dimension", "day", "value")
-      DO UPDATE SET "scans" = "ScanDaily"."scans" + excluded."scans", "uniqueScans" = "ScanDaily"."uniqueScans" + excluded."uniqueScans"`,
-  ),
-  quarterRollups: insertEach(
-    "ScanQuarter",
-    ["dynamicCodeId", "quarter", "dimension", "value", "scans", "uniqueScans"],
-    { quarter: "integer", scans: "integer", uniqueScans: "integer" },
-    `ON CONFLICT ("dynamicCodeId", "dimension", "quarter", "value")
-      DO UPDATE SET "scans" = "ScanQuarter"."scans" + excluded."scans", "uniqueScans" = "ScanQuarter"."uniqueScans" + excluded."uniqueScans"`,
-  ),
+  rollups: rollupUpsert("ScanDaily", "day", {}),
+  quarterRollups: rollupUpsert("ScanQuarter", "quarter", { quarter: "integer" }),
 };
 
 /** Adds the batch's sums to the stored rollups. */
