@@ -6,7 +6,8 @@ export default defineConfig({
   testDir: "e2e",
   outputDir: "test-results",
   timeout: 60_000,
-  workers: 1,
+  // Two Chromiums side by side: each spec file creates accounts of its own.
+  workers: 2,
   reporter: [["list"]],
   use: {
     baseURL: process.env.BASE_URL ?? "http://127.0.0.1:3000",

@@ -1,4 +1,4 @@
-// The frame texts of tests/api/frame-text.test.ts, one a script, and the frame's band of
+// The frame texts of tests/api/frame-text.integration.test.ts, one a script, and the frame's band of
 // their reference renderings (tests/fixtures/frame-text/*.png: the PNG renderer's, looked
 // at by a person when written). `npx tsx tests/frame-text.ts` writes the references again.
 import { mkdirSync, writeFileSync } from "node:fs";

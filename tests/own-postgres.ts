@@ -8,14 +8,6 @@ import path from "node:path";
 import { after, before } from "node:test";
 import { freePort, startServer, type RunningServer } from "../scripts/harness";
 
-/**
- * A test on a cluster of its own does not use the run's database, so it runs once per
- * `.ci/run`: in the PostgreSQL run (node:test's `skip` value elsewhere, with the reason).
- */
-export const ownClusterRun = (process.env.DATABASE_URL ?? "").startsWith("postgres")
-  ? false
-  : "the PostgreSQL run (its own cluster, whatever the run's database)";
-
 const BIN = path.join("/usr/lib/postgresql", readdirSync("/usr/lib/postgresql").sort().pop()!, "bin");
 
 /** Runs a PostgreSQL program as the postgres user (it refuses to run as root). */

@@ -1,16 +1,19 @@
-// The README's test command. First the unit tier (`*.unit.test.ts`, in tests/unit for now: pure
-// functions, no build, no server, seconds; `--unit-only` stops there); then builds the app,
-// prepares a fresh database on the backend that DATABASE_URL names (embedded SQLite when
-// unset; with a postgresql: URL, a new database is created on that server and dropped
-// afterwards), starts the production server on a free port, and runs the HTTP integration
-// tests and the Playwright browser tests against it.
+// The README's test command. First the unit tier (pure logic, no build, no server, seconds;
+// `--unit-only` stops there); then builds the app, prepares a fresh database on the backend that
+// DATABASE_URL names (embedded SQLite when unset; with a postgresql: URL, a new database is
+// created on that server and dropped afterwards), starts the production server on a free port,
+// and runs the integration tiers (tests/tiers.ts says which, by backend) and the Playwright
+// browser tests against it. On SQLite it runs every tier; on PostgreSQL + Redis, the tiers
+// whose answers depend on the backend (`--all`: every tier there too). CI runs both.
 import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import path from "node:path";
 import { backendOf } from "../server/platform/database-url";
 import { freePort, freshDatabase, startServer, type RunningServer } from "../scripts/harness";
 import { startMailSink } from "./mail-sink";
+import { runFiles, type FileResult } from "./schedule";
+import { ALONE, integrationFiles, unitFiles } from "./tiers";
 
 const baseEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
 
@@ -30,38 +33,31 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<{
 
 type Result = { name: string; code: number; passed: number; failed: number };
 
-/** node:test's closing counts. */
-const counts = ({ code, output }: { code: number; output: string }) => ({
-  code,
-  passed: Number(/^# pass (\d+)/m.exec(output)?.[1] ?? 0),
-  failed: Number(/^# fail (\d+)/m.exec(output)?.[1] ?? 0),
+const option = (name: string) =>
+  process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined;
+/** --jobs N: test files side by side (default: one more than the cores, as files mostly wait on servers). */
+const JOBS = Number(option("--jobs") ?? availableParallelism() + 1);
+/** --only <text>: just the test files (and browser specs) whose path contains it (while working on them). */
+const ONLY = option("--only") ?? "";
+
+const sum = (results: FileResult[], name: string): Result => ({
+  name,
+  code: results.some((r) => r.code !== 0) ? 1 : 0,
+  passed: results.reduce((n, r) => n + r.passed, 0),
+  failed: results.reduce((n, r) => n + r.failed, 0),
 });
 
-/** The unit tier, picked by its name: node:test straight on the TypeScript sources. */
-const UNIT_TIER = ".unit.test.ts";
-
+/** The unit tier: node:test straight on the TypeScript sources. */
 async function unitTests(): Promise<Result> {
-  // A test file named for no tier would never run: refused, not skipped.
-  const unnamed = readdirSync("tests/unit").filter((f) => f.endsWith(".test.ts") && !f.endsWith(UNIT_TIER));
-  if (unnamed.length > 0) {
-    console.error(`tests/unit: ${unnamed.join(", ")}: name unit tests *${UNIT_TIER}`);
-    return { name: "unit", code: 1, passed: 0, failed: unnamed.length };
-  }
   const dir = mkdtempSync(path.join(tmpdir(), "qr-unit-"));
-  const files = readdirSync("tests/unit")
-    .filter((f) => f.endsWith(UNIT_TIER))
-    .sort()
-    .map((f) => path.join("tests/unit", f));
   // Modules that import the database client get a database of their own that no test touches.
-  // Every core: node:test's default leaves one idle, half of a two-core machine.
-  const concurrency = `--test-concurrency=${availableParallelism()}`;
-  const unit = await run(process.execPath, ["--import", "tsx", "--test", concurrency, ...files], {
-    ...baseEnv,
-    DATABASE_URL: `file:${path.join(dir, "unit.db")}`,
-    REDIS_URL: "",
-  });
+  const results = await runFiles(
+    unitFiles(),
+    { ...baseEnv, DATABASE_URL: `file:${path.join(dir, "unit.db")}`, REDIS_URL: "" },
+    { jobs: JOBS, alone: () => false },
+  );
   rmSync(dir, { recursive: true, force: true });
-  return { name: "unit", ...counts(unit) };
+  return sum(results, "unit");
 }
 
 function summary(results: Result[]): number {
@@ -74,7 +70,15 @@ function summary(results: Result[]): number {
 }
 
 async function main(): Promise<number> {
-  const results: Result[] = [await unitTests()];
+  const backend = backendOf(process.env.DATABASE_URL ?? "file:");
+  const everything = process.argv.includes("--all") || ONLY !== "";
+  if (backend === "postgres" && !process.env.REDIS_URL) {
+    console.error("on PostgreSQL the tests run with Redis too: set REDIS_URL (redis://127.0.0.1:6379)");
+    return 1;
+  }
+  const results: Result[] = [];
+  // The unit tier once: in the run on SQLite, or when every tier is asked for.
+  if (backend === "sqlite" || everything) results.push(await unitTests());
   if (process.argv.includes("--unit-only")) return summary(results);
   if (!process.argv.includes("--no-build")) {
     const build = spawnSync(process.execPath, ["node_modules/next/dist/bin/next", "build"], {
@@ -106,32 +110,25 @@ async function main(): Promise<number> {
   };
   // With REDIS_URL (CI's Redis), each run keeps to keys and channels of its own.
   if (env.REDIS_URL) env.REDIS_KEY_PREFIX = `qrtest:${Date.now()}:${process.pid}:`;
-  console.log(`\n== backend ${backendOf(db.url)}${env.REDIS_URL ? " + Redis" : ""}, server ${baseUrl}`);
+  console.log(`\n== backend ${backend}${env.REDIS_URL ? " + Redis" : ""}, server ${baseUrl}`);
 
   let server: RunningServer | undefined;
   try {
     server = await startServer(env, port);
-    const testsIn = (dir: string) =>
-      readdirSync(dir)
-        .filter((f) => f.endsWith(".test.ts"))
-        .sort()
-        .map((f) => path.join(dir, f));
-    // --only <text>: just the test files (and browser specs) whose path contains it (while working on them).
-    const only = process.argv.includes("--only") ? process.argv[process.argv.indexOf("--only") + 1] : "";
-    const files = [...testsIn("tests/api"), ...testsIn("tests/instances")].filter((f) => f.includes(only));
-    const api = await run(process.execPath, ["--import", "tsx", "--test", "--test-concurrency=1", ...files], env);
-    results.push({ name: "integration", ...counts(api) });
-    if (!process.argv.includes("--no-e2e")) {
+    const files = integrationFiles(backend, everything).filter((f) => f.includes(ONLY));
+    const integration = await runFiles(files, env, { jobs: JOBS, alone: (f) => f in ALONE });
+    results.push(sum(integration, "integration"));
+    // The browser specs do not depend on the backend: once, in the run on SQLite.
+    if (!process.argv.includes("--no-e2e") && (backend === "sqlite" || everything)) {
       // Playwright empties its output folder when it starts: one per backend, so that two runs at once (.ci/run) keep their own.
-      const output = `test-results/${backendOf(db.url)}`;
       const e2e = await run(
         process.execPath,
         [
           "node_modules/@playwright/test/cli.js",
           "test",
           "--output",
-          output,
-          ...(only ? [only, "--pass-with-no-tests"] : []),
+          `test-results/${backend}`,
+          ...(ONLY ? [ONLY, "--pass-with-no-tests"] : []),
         ],
         env,
       );

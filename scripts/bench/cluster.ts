@@ -6,7 +6,7 @@
 // deadlocks in the bench database, the time until every answered scan is written after the load,
 // each instance's resident memory, and the scans each instance wrote per second.
 // Goals: backlog < 5 s of traffic at the end, 0 deadlocks, all written within 10 s, RSS < 400 MB.
-// tests/instances/cluster-writers.test.ts runs a short, slower version of the same in CI.
+// tests/instances/cluster-writers.postgres.test.ts runs a short, slower version of the same in CI.
 import { readFileSync } from "node:fs";
 import autocannon from "autocannon";
 import pg from "pg";

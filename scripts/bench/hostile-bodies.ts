@@ -1,4 +1,4 @@
-// The hostile requests of issue 37 (tests/api/hostile.test.ts and the bench's "hostile"
+// The hostile requests of issue 37 (tests/api/hostile.integration.test.ts and the bench's "hostile"
 // section): the largest body each route of both edges accepts (/v1: 1 MiB; the pages' tRPC
 // endpoint: each call's bound, server/http/body-bounds.ts; pasted lines: 100,000 characters; an
 // SVG logo: 64 KiB), filled with what costs the most to check. Each names the statuses a

@@ -1,7 +1,7 @@
 // The webhook payloads as OpenAPI 3.1 `webhooks`: one POST per event name the service sends
 // (server/webhooks/event-types.ts), its body the envelope `{type, timestamp, data}` with `data`
 // the record as the API returns it (the records' own schemas, by reference), the scan of
-// `scan.created`, or the endpoint of `webhook.test`. tests/api/webhook-payloads.test.ts checks
+// `scan.created`, or the endpoint of `webhook.test`. tests/api/webhook-payloads.integration.test.ts checks
 // the payloads a real receiver gets against these schemas.
 import { DELIVERED_EVENT_TYPES } from "../webhooks/event-types";
 

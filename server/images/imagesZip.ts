@@ -2,7 +2,7 @@
 // the library pages' download (/library/images.zip). Streamed: the archive is written (yazl) as
 // the client reads it, each entry's image drawn only when the archive reaches it, with at most
 // ZIP_RENDERS_AHEAD images drawing or waiting to be written, so memory does not grow with the
-// number of codes (tests/instances/images-zip.test.ts measures it).
+// number of codes (tests/instances/images-zip.integration.test.ts measures it).
 import { randomUUID } from "node:crypto";
 import { Readable } from "node:stream";
 import { ZipFile } from "yazl";

@@ -2,7 +2,7 @@
 // at LOG_LEVEL (default info). Keys, passwords, session cookies, tokens, raw client addresses
 // and webhook secrets never appear: callers do not pass them, and the redaction list below
 // censors them wherever a field of that name turns up anyway (tests/unit/log.unit.test.ts, and
-// tests/instances/logs.test.ts greps a whole server's log for them).
+// tests/instances/logs.integration.test.ts greps a whole server's log for them).
 import pino, { type DestinationStream, type Logger } from "pino";
 import { env } from "./env";
 import { processSingleton } from "./process-singleton";

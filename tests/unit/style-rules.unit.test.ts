@@ -2,7 +2,7 @@
 // validation.ts, the capacity rule of qrImage.ts): defaults, contrast, finder colours, the
 // quiet zone under a frame, the logo's share, what a logo may be, and the field's messages;
 // and what an image request may ask (images.ts, imagesZip.ts).
-// The decode check itself draws (tests/api/qr-design.test.ts).
+// The decode check itself draws (tests/api/qr-design.integration.test.ts).
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { drawingProblem, imageQuery, notLiveSuffix } from "../../server/images/images";

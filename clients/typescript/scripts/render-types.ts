@@ -1,5 +1,5 @@
 // The one way the committed types are made from an OpenAPI document: used by the generator
-// (scripts/generate.ts) and by the drift test (tests/api/client.test.ts), which renders the
+// (scripts/generate.ts) and by the drift test (tests/api/client.integration.test.ts), which renders the
 // served document and compares it with src/schema.d.ts.
 import openapiTS, { astToString } from "openapi-typescript";
 

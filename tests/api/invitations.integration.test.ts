@@ -1,7 +1,7 @@
 // Team invitations (contract: "Accounts for real"): the mail and its link, acceptance after
 // log-in or sign-up with the invited address, single use, cancellation, one team per account,
 // the per-team rate limit, the activity log, and the Origin check on every new page action.
-// Expiry is in tests/instances/invitation-expiry.test.ts (a server whose clock is 8 days ahead).
+// Expiry is in tests/instances/invitation-expiry.integration.test.ts (a server whose clock is 8 days ahead).
 import assert from "node:assert/strict";
 import { createHash, randomUUID } from "node:crypto";
 import { describe, it } from "node:test";

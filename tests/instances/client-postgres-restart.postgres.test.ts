@@ -6,9 +6,9 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { createClient } from "../../clients/typescript/src";
 import { logIn, until } from "../helpers";
-import { ownClusterRun, serverOnOwnPostgres } from "../own-postgres";
+import { serverOnOwnPostgres } from "../own-postgres";
 
-describe("the typed client while PostgreSQL restarts", { skip: ownClusterRun }, () => {
+describe("the typed client while PostgreSQL restarts", () => {
   const own = serverOnOwnPostgres();
 
   it("retries a write and a read after the 503's Retry-After until the database is back; the write is stored once", async () => {

@@ -1,38 +1,26 @@
-// Backups that restore into a working service. Embedded SQLite (the SQLite run): a backup taken
+// Backups that restore into a working service, on the embedded SQLite database: a backup taken
 // with `npm run admin -- backup` while /q traffic is being recorded restores (after the server
 // is stopped: restore refuses while one runs) into a database a server starts on, with every
-// record and every scan recorded before the backup began. PostgreSQL (the PostgreSQL run): a
-// pg_dump of the tests' database, pg_restore'd into a new one, serves the same records.
+// record and every scan recorded before the backup began. (PostgreSQL: pg-dump.postgres.test.ts.)
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, it } from "node:test";
 import Database from "better-sqlite3";
-import pg from "pg";
 import { startServer } from "../../scripts/harness";
-import { http, logIn, personalKey } from "../helpers";
-import { pgConfigFromUrl } from "../../server/platform/database-url";
+import { logIn } from "../helpers";
 
-const DATABASE_URL = process.env.DATABASE_URL ?? "";
-const onPostgres = DATABASE_URL.startsWith("postgres");
 const IPHONE =
   "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1";
-/** pg_dump and pg_restore of the newest installed PostgreSQL (the server's own), else from PATH. */
-const pgTool = (name: string) => {
-  const root = "/usr/lib/postgresql";
-  const version = existsSync(root) ? readdirSync(root).sort().pop() : undefined;
-  const candidate = version ? path.join(root, version, "bin", name) : "";
-  return candidate && existsSync(candidate) ? candidate : name;
-};
 const tsx = (args: string[], env: Record<string, string>) =>
   spawnSync(process.execPath, ["node_modules/tsx/dist/cli.mjs", ...args], {
     env: { ...process.env, ...env },
     encoding: "utf8",
   });
 
-describe("embedded database backup and restore", { skip: onPostgres ? "the SQLite run" : false }, () => {
+describe("embedded database backup and restore", () => {
   it("a backup taken under /q traffic restores with every record and every scan up to it", async (t) => {
     const dir = mkdtempSync(path.join(tmpdir(), "qr-backup-"));
     const file = path.join(dir, "qr.db");
@@ -124,56 +112,6 @@ describe("embedded database backup and restore", { skip: onPostgres ? "the SQLit
         await server.stop();
       }
     } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
-});
-
-describe("PostgreSQL dump and restore", { skip: onPostgres ? false : "the PostgreSQL run" }, () => {
-  it("a pg_dump restores into a new database that serves the same records", async (t) => {
-    const { key } = await personalKey();
-    const created = await http("POST", "/v1/dynqrcodes", {
-      key,
-      json: { destination_url: "https://example.com/dump", name: "Dump" },
-    });
-    assert.equal(created.status, 201);
-    const { code } = (created.body as { created: { code: string }[] }).created[0];
-    const dir = mkdtempSync(path.join(tmpdir(), "qr-dump-"));
-    const name = `qr_restore_${Date.now()}`;
-    const admin = new pg.Client({ ...pgConfigFromUrl(DATABASE_URL), database: "postgres" });
-    await admin.connect();
-    try {
-      const dump = spawnSync(pgTool("pg_dump"), ["-Fc", "-f", path.join(dir, "qr.dump"), DATABASE_URL], {
-        encoding: "utf8",
-      });
-      assert.equal(dump.status, 0, dump.stderr);
-      await admin.query(`CREATE DATABASE "${name}"`);
-      const target = new URL(DATABASE_URL);
-      target.pathname = `/${name}`;
-      const restore = spawnSync(
-        pgTool("pg_restore"),
-        ["--no-owner", "-d", target.toString(), path.join(dir, "qr.dump")],
-        { encoding: "utf8" },
-      );
-      assert.equal(restore.status, 0, restore.stderr);
-      const server = await startServer({ DATABASE_URL: target.toString(), REDIS_URL: "" });
-      try {
-        assert.equal((await fetch(`${server.base}/readyz`)).status, 200);
-        const list = await fetch(`${server.base}/v1/dynqrcodes?limit=5`, { headers: { "x-api-key": key } });
-        assert.equal(list.status, 200);
-        assert.deepEqual(
-          ((await list.json()) as { dynqrcodes: { code: string }[] }).dynqrcodes.map((c) => c.code),
-          [code],
-        );
-        const scan = await fetch(`${server.base}/q/${code}`, { redirect: "manual", headers: { "user-agent": IPHONE } });
-        assert.equal(scan.headers.get("location"), "https://example.com/dump");
-        t.diagnostic(`pg_dump → pg_restore into ${name}: /readyz 200, the key and its code served`);
-      } finally {
-        await server.stop();
-      }
-    } finally {
-      await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).catch(() => undefined);
-      await admin.end();
       rmSync(dir, { recursive: true, force: true });
     }
   });

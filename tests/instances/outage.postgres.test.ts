@@ -10,7 +10,7 @@ import pg from "pg";
 import { startRedis, startServer, type RunningServer } from "../../scripts/harness";
 import { visitorHash } from "../../server/scan/visitor";
 import { logIn } from "../helpers";
-import { ownClusterRun, seededPostgres } from "../own-postgres";
+import { seededPostgres } from "../own-postgres";
 
 const UA =
   "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1";
@@ -18,7 +18,7 @@ const OUTAGE_MS = 20_000;
 const CODES = 1000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-describe("PostgreSQL outage with Redis", { skip: ownClusterRun }, () => {
+describe("PostgreSQL outage with Redis", () => {
   let database: Awaited<ReturnType<typeof seededPostgres>>;
   let redis: Awaited<ReturnType<typeof startRedis>>;
   const servers: RunningServer[] = [];

@@ -176,7 +176,7 @@ describe("static QR codes", () => {
 
   it("GET /v1/qrcodes/export → CSV with header, quoting and the formula guard", async () => {
     const { key } = await personalKey();
-    const names = ["Plain", 'Quote " and, comma', '=HYPERLINK("http://evil")', "+1 prefixed", "-minus", "@at"]; // (names refuse line breaks and other control characters: tests/api/paper-cuts.test.ts)
+    const names = ["Plain", 'Quote " and, comma', '=HYPERLINK("http://evil")', "+1 prefixed", "-minus", "@at"]; // (names refuse line breaks and other control characters: tests/api/paper-cuts.integration.test.ts)
     await http("POST", "/v1/qrcodes/batch", {
       key,
       json: { qrcodes: names.map((name, i) => ({ name, url: `https://example.com/${i}` })) },

@@ -197,7 +197,7 @@ describe("mail without an SMTP server", () => {
       .split("\n")
       .filter((line) => line.includes('"mail.outbox"'))
       .map((line) => JSON.parse(line) as { links?: string[]; file: string });
-    // The file's name, never its link (tests/instances/private-files.test.ts checks for the token).
+    // The file's name, never its link (tests/instances/private-files.integration.test.ts checks for the token).
     assert.deepEqual(
       logged.map((l) => [path.basename(l.file), l.links]),
       [[files[0], undefined]],

@@ -6,9 +6,9 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import pg from "pg";
 import { contractErrorShape, logIn } from "../helpers";
-import { ownClusterRun, serverOnOwnPostgres } from "../own-postgres";
+import { serverOnOwnPostgres } from "../own-postgres";
 
-describe("PostgreSQL restarted under load", { skip: ownClusterRun }, () => {
+describe("PostgreSQL restarted under load", () => {
   const own = serverOnOwnPostgres();
 
   it("answers cleanly while it is down, recovers by itself, and loses nothing accepted", async () => {
@@ -71,7 +71,7 @@ describe("PostgreSQL restarted under load", { skip: ownClusterRun }, () => {
     await new Promise((r) => setTimeout(r, 700));
     database.stop();
     // /readyz (contract: "Operations"): 503 naming the database while it is away (without
-    // Redis there is no copy of the codes to serve them all from: tests/instances/outage.test.ts).
+    // Redis there is no copy of the codes to serve them all from: tests/instances/outage.postgres.test.ts).
     const down = await fetch(`${server.base}/readyz`);
     const { scans_behind: behind, ...downBody } = (await down.json()) as {
       status: string;

@@ -1,7 +1,7 @@
 // Starts (issue 38). `npm start` (scripts/serve.ts: migrate, seed a new embedded database, then
 // serve in the same process) on one SQLite file: two at the same moment on a new file, a third
 // while they serve; a migration that is due while servers use the file is refused in one line.
-// A normal start on PostgreSQL + Redis (or SQLite + Redis) logs no warning and no error.
+// (A normal start on each backend: starts.backends.test.ts.)
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
@@ -9,8 +9,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, it } from "node:test";
 import Database from "better-sqlite3";
-import { dialect } from "../../server/platform/db";
-import { freePort, startRedis, startServer } from "../../scripts/harness";
+import { freePort } from "../../scripts/harness";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const MIGRATIONS = readdirSync("prisma/sqlite/migrations", { withFileTypes: true })
@@ -69,7 +68,7 @@ async function ready(start: Start): Promise<void> {
   throw new Error(`not ready within 120 s: ${start.output()}`);
 }
 
-describe("npm start on one SQLite file", { skip: dialect === "sqlite" ? false : "SQLite only" }, () => {
+describe("npm start on one SQLite file", () => {
   it("two at once on a new file both serve, a third joins them, a migration due while they serve is refused in one line", async (t) => {
     const dir = mkdtempSync(path.join(tmpdir(), "qr-starts-"));
     const file = path.join(dir, "qr.db");
@@ -125,43 +124,6 @@ describe("npm start on one SQLite file", { skip: dialect === "sqlite" ? false : 
     } finally {
       await Promise.all(starts.map((s) => s.stop()));
       rmSync(dir, { recursive: true, force: true });
-    }
-  });
-});
-
-describe("a normal start", () => {
-  it(`on ${dialect === "postgres" ? "PostgreSQL" : "SQLite"} + Redis logs no warning and no error`, async (t) => {
-    const redis = await startRedis();
-    const server = await startServer({
-      REDIS_URL: redis.url,
-      REDIS_KEY_PREFIX: `starts:${Date.now()}:`,
-      LOG_LEVEL: "info",
-    });
-    try {
-      // With PostgreSQL the copy of every code for outages is loaded; then one sweep of checks.
-      for (let i = 0; i < 300 && dialect === "postgres" && !server.output().includes("resolutions.copy_loaded"); i++)
-        await sleep(100);
-      await sleep(6000);
-      const lines = server
-        .output()
-        .split("\n")
-        .filter((line) => line.startsWith("{"));
-      t.diagnostic(
-        `${lines.length} lines: ${lines.map((line) => (JSON.parse(line) as { event: string }).event).join(", ")}`,
-      );
-      if (dialect === "postgres")
-        assert.ok(
-          lines.some((line) => line.includes("resolutions.copy_loaded")),
-          "the copy loaded",
-        );
-      assert.deepEqual(
-        lines.filter((line) => !line.includes(`"level":"info"`)),
-        [],
-      );
-      assert.equal(await server.stop(), 0);
-    } finally {
-      await server.stop();
-      await redis.stop();
     }
   });
 });

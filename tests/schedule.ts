@@ -1,0 +1,61 @@
+// Runs test files, each in a node:test process of its own, `jobs` at a time; a file in the
+// ALONE table waits until nothing else runs and holds the run until it is done. Each file's
+// output is printed whole when it ends (files running side by side never interleave), headed by
+// its name and how long it took; the last lines list the slowest files.
+import { spawn } from "node:child_process";
+
+export type FileResult = { file: string; code: number; passed: number; failed: number; seconds: number };
+
+/** The spec reporter's closing counts (`ℹ pass 12`). */
+const count = (output: string, what: "pass" | "fail") =>
+  Number(new RegExp(`^ℹ ${what} (\\d+)`, "m").exec(output)?.[1] ?? 0);
+
+function runFile(file: string, env: NodeJS.ProcessEnv): Promise<FileResult> {
+  const started = Date.now();
+  return new Promise((resolve) => {
+    const child = spawn(
+      process.execPath,
+      // The file itself, not through `--test` (which would start a second process to run it).
+      ["--import", "tsx", "--test-reporter=spec", "--test-reporter-destination=stdout", file],
+      { env, stdio: ["ignore", "pipe", "pipe"] },
+    );
+    let output = "";
+    child.stdout.on("data", (chunk: Buffer) => (output += chunk));
+    child.stderr.on("data", (chunk: Buffer) => (output += chunk));
+    child.on("exit", (code) => {
+      const seconds = (Date.now() - started) / 1000;
+      process.stdout.write(`\n── ${file} (${seconds.toFixed(1)} s)\n${output}`);
+      resolve({ file, code: code ?? 1, passed: count(output, "pass"), failed: count(output, "fail"), seconds });
+    });
+  });
+}
+
+export async function runFiles(
+  files: string[],
+  env: NodeJS.ProcessEnv,
+  { jobs, alone }: { jobs: number; alone: (file: string) => boolean },
+): Promise<FileResult[]> {
+  // Files that run alone first: the rest then fill the machine until the end.
+  const queue = [...files.filter(alone), ...files.filter((f) => !alone(f))];
+  const results: FileResult[] = [];
+  const running = new Set<Promise<void>>();
+  while (queue.length > 0) {
+    const next = queue[0];
+    const room = alone(next) ? running.size === 0 : running.size < jobs;
+    if (!room) {
+      await Promise.race(running);
+      continue;
+    }
+    queue.shift();
+    const done: Promise<void> = runFile(next, env).then((r) => {
+      results.push(r);
+      running.delete(done);
+    });
+    running.add(done);
+    if (alone(next)) await done;
+  }
+  await Promise.all(running);
+  const slowest = [...results].sort((a, b) => b.seconds - a.seconds).slice(0, 8);
+  console.log(`\nslowest files: ${slowest.map((r) => `${r.file} ${r.seconds.toFixed(0)} s`).join(", ")}`);
+  return results;
+}
