@@ -35,8 +35,8 @@ type Result = { name: string; code: number; passed: number; failed: number };
 
 const option = (name: string) =>
   process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined;
-/** --jobs N: test files side by side (default: one more than the cores, as files mostly wait on servers). */
-const JOBS = Number(option("--jobs") ?? availableParallelism() + 1);
+/** --jobs N: test files side by side (default: one per core; CI runs two backends at once). */
+const JOBS = Number(option("--jobs") ?? availableParallelism());
 /** --only <text>: just the test files (and browser specs) whose path contains it (while working on them). */
 const ONLY = option("--only") ?? "";
 

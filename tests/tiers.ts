@@ -71,7 +71,9 @@ export function integrationFiles(backend: "sqlite" | "postgres", everything: boo
     postgres: backend === "postgres",
     sqlite: backend === "sqlite",
   };
-  return tiered(["tests/api", "tests/instances"])
+  // tests/instances first: starting servers of their own, they take longest, and a long file
+  // started last would keep the run waiting on it alone.
+  return tiered(["tests/instances", "tests/api"])
     .filter((f) => f.tier !== "unit" && wanted[f.tier])
     .map((f) => f.file);
 }
