@@ -30,11 +30,11 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<{
 
 type Result = { name: string; code: number; passed: number; failed: number };
 
-/** node:test's closing counts. */
+/** node:test's closing counts: `ℹ pass N` from Node 24's default reporter (spec), `# pass N` from TAP. */
 const counts = ({ code, output }: { code: number; output: string }) => ({
   code,
-  passed: Number(/^# pass (\d+)/m.exec(output)?.[1] ?? 0),
-  failed: Number(/^# fail (\d+)/m.exec(output)?.[1] ?? 0),
+  passed: Number(/^(?:ℹ|#) pass (\d+)/m.exec(output)?.[1] ?? 0),
+  failed: Number(/^(?:ℹ|#) fail (\d+)/m.exec(output)?.[1] ?? 0),
 });
 
 /** The unit tier, picked by its name: node:test straight on the TypeScript sources. */
