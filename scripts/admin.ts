@@ -3,6 +3,7 @@
 //   npm run admin -- backup <file>     the embedded database, online (servers may run)
 //   npm run admin -- restore <file>    the embedded database, with every server stopped
 // (PostgreSQL: pg_dump / pg_restore, see the README's "Running in production".)
+import "../server/platform/runtime"; // first: refuses an older Node before anything loads
 import { backendOf, sqliteFileOf } from "../server/platform/database-url";
 import { env } from "../server/platform/env";
 import { keepNewFilesPrivate } from "../server/platform/private-files";

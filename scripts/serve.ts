@@ -6,6 +6,7 @@
 // The steps before serving are processes of their own, which close their connections as they
 // end (a SQLite migration holds the file exclusively until then).
 //   node --import tsx scripts/serve.ts [--build] [--dev] [--port N] [--host H]
+import "../server/platform/runtime"; // first: refuses an older Node before anything loads
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 

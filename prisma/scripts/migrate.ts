@@ -6,6 +6,7 @@
 //   tsx prisma/scripts/migrate.ts deploy            apply pending migrations to DATABASE_URL
 //   tsx prisma/scripts/migrate.ts status            list applied and pending migrations
 //   tsx prisma/scripts/migrate.ts create <name>     new migration for both dialects from base.prisma
+import "../../server/platform/runtime"; // first: refuses an older Node before anything loads
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import Database from "better-sqlite3";

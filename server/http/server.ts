@@ -19,6 +19,7 @@
 // (server/scan/spool) before its redirect is answered, so what was not written, like what a
 // kill -9 leaves, waits there: the next start writes it, in the background.
 //   node --import tsx server/http/server.ts [--dev] [--port N] [--host H]
+import "../platform/runtime"; // first: refuses an older Node before anything loads
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { answerV1 } from "../api/v1";
 import { ERROR_TABLE } from "../platform/errors";

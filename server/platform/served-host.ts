@@ -5,9 +5,10 @@
 // endpoint) put them in the request's context, the routers hand them to the domain with the
 // actor, and the domain refuses such destinations (`refuseServedShortLinks`).
 //
-// Passed along explicitly, not through an AsyncLocalStorage: on Node 20 one in use turns on
-// promise hooks for every promise of the process, which cost the /v1 gate about 8 % of its
-// throughput (docs/BENCHMARKS.md, session 17).
+// Passed along explicitly, not through an AsyncLocalStorage: the domain's inputs stay in its
+// signatures. (On Node 20 one in use also turned on promise hooks for every promise of the
+// process, about 8 % of the /v1 gate's throughput, docs/BENCHMARKS.md, session 17; Node 24
+// builds it on AsyncContextFrame, without them.)
 import { env } from "./env";
 import { memoize } from "./memoize";
 

@@ -1,6 +1,7 @@
 // Every documented start of the server runs Node with the same options (memory: the main
 // thread's young generation, docs/RELIABILITY.md): package.json's `start` and `serve` scripts,
-// the systemd unit, and the harness that tests and benchmarks start servers with.
+// the systemd unit, and the harness that tests and benchmarks start servers with. The units run
+// the Node that `npm ci` installed (issue 41: the machine's own may be older).
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { it } from "node:test";
@@ -18,4 +19,11 @@ it("npm start, npm run serve, the systemd unit and the harness give Node the sam
   assert.ok(SERVER_NODE_OPTIONS.includes("--max-semi-space-size=2"), SERVER_NODE_OPTIONS.join(" "));
   assert.deepEqual(nodeOptions(scripts.serve), SERVER_NODE_OPTIONS);
   assert.deepEqual(nodeOptions(unit), SERVER_NODE_OPTIONS);
+});
+
+it("the systemd units run the Node that npm ci installed, not the machine's", () => {
+  for (const unit of ["deploy/systemd/qr-records@.service", "deploy/systemd/qr-records-migrate.service"]) {
+    const start = /^ExecStart=(.*)$/m.exec(readFileSync(unit, "utf8"))![1];
+    assert.equal(start.split(" ")[0], "/opt/qr-records/node_modules/.bin/node", unit);
+  }
 });
