@@ -30,6 +30,8 @@ export const ALONE: Record<string, string> = {
   "tests/instances/ratelimit.backends.test.ts": "counts what a burst lets through against a refill per second",
   "tests/instances/cluster.postgres.test.ts": "three instances and nginx under load, through an outage",
   "tests/instances/cluster-writers.postgres.test.ts": "three instances writing 500 scans a second",
+  "tests/instances/starts.backends.test.ts":
+    "a normal start logs nothing above info, and a database connection that a busy machine makes in over 800 ms is logged",
 };
 
 /** The files of `dirs` whose names say a tier; throws on a test file that says none. */
