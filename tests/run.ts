@@ -72,14 +72,14 @@ function summary(results: Result[]): number {
 async function main(): Promise<number> {
   const backend = backendOf(process.env.DATABASE_URL ?? "file:");
   const everything = process.argv.includes("--all") || ONLY !== "";
+  const results: Result[] = [];
+  // The unit tier once: in the run on SQLite, or when every tier (or only it) is asked for.
+  if (backend === "sqlite" || everything || process.argv.includes("--unit-only")) results.push(await unitTests());
+  if (process.argv.includes("--unit-only")) return summary(results);
   if (backend === "postgres" && !process.env.REDIS_URL) {
     console.error("on PostgreSQL the tests run with Redis too: set REDIS_URL (redis://127.0.0.1:6379)");
     return 1;
   }
-  const results: Result[] = [];
-  // The unit tier once: in the run on SQLite, or when every tier is asked for.
-  if (backend === "sqlite" || everything) results.push(await unitTests());
-  if (process.argv.includes("--unit-only")) return summary(results);
   if (!process.argv.includes("--no-build")) {
     const build = spawnSync(process.execPath, ["node_modules/next/dist/bin/next", "build"], {
       stdio: "inherit",
