@@ -2,7 +2,7 @@
 // the baseline server and a fresh database with accounts.
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
-import { freePort, freshDatabase } from "../harness";
+import { freePort, freshDatabase, startServer, type RunningServer } from "../harness";
 
 // Servers outside the embedded database need both secrets (they refuse to start without).
 process.env.NEXTAUTH_SECRET ??= "bench-only-session-secret-not-for-production";
@@ -105,6 +105,101 @@ export function combined(rounds: Load[]): Load {
     other: rounds.reduce((sum, l) => sum + l.other, 0),
     seconds: rounds.reduce((sum, l) => sum + l.seconds, 0),
   };
+}
+
+/** One load measured again and again: `run(seconds)` measures it once. */
+export type Measured = { name: string; run: (seconds: number) => Promise<Load> };
+export type Series = { name: string; load: Load; warmUp: Load; ratios: number[] };
+
+/**
+ * `rounds` alternating rounds, so that a drift of the machine's speed falls on all alike: in
+ * each the floor, then every measured load in turn; before them a warm-up of 2 s each, not
+ * counted (the JIT had not compiled the paths in the first round). Returns the floor and every
+ * load combined over the rounds, with each round's ratio to that round's floor.
+ */
+export async function alternate(floor: Measured, measured: Measured[]) {
+  const warmUps: Load[] = [];
+  for (const m of [floor, ...measured]) warmUps.push(await m.run(2));
+  const floors: Load[] = [];
+  const loads = measured.map(() => [] as Load[]);
+  for (let round = 1; round <= rounds; round++) {
+    floors.push(await floor.run(duration));
+    for (const [i, m] of measured.entries()) loads[i].push(await m.run(duration));
+    const ratios = measured.map((m, i) => `${m.name} ${ratioOf(loads[i][round - 1], floors[round - 1])}`);
+    console.log(
+      `round ${round}: ${floor.name} ${floors[round - 1].requestsPerSecond.toFixed(0)} req/s; ${ratios.join(", ")}`,
+    );
+  }
+  const series: Series[] = measured.map((m, i) => ({
+    name: m.name,
+    load: combined(loads[i]),
+    warmUp: warmUps[i + 1],
+    ratios: loads[i].map((l, round) => l.requestsPerSecond / floors[round].requestsPerSecond),
+  }));
+  return { floor: combined(floors), series };
+}
+
+const ratioOf = (l: Load, floor: Load) => (l.requestsPerSecond / floor.requestsPerSecond).toFixed(2);
+
+/** A row of the section's printout: req/s, p50, p99 and the answers that were not what was asked. */
+export const loadRow = (name: string, l: Load) =>
+  `${name.padEnd(44)}${l.requestsPerSecond.toFixed(0).padStart(8)} req/s   p50 ${String(l.p50).padStart(4)} ms   p99 ${String(l.p99).padStart(4)} ms   other ${l.other}`;
+
+/**
+ * Issue 41: the instances to measure. Users run the default (pages on), and on Node 20 the first
+ * page Next rendered turned promise hooks on for the whole process (its AsyncLocalStorage), so
+ * the default is measured before any page and after one, beside `SERVE_PAGES=0` (Next never
+ * loaded). `SERVE_PAGES: undefined` keeps a setting of the caller's environment out of the defaults.
+ */
+export const INSTANCES = [
+  { name: "SERVE_PAGES=0", servePages: "0", renderPage: false },
+  { name: "default, before any page", servePages: undefined, renderPage: false },
+  { name: "default, after a page", servePages: undefined, renderPage: true },
+] as const;
+/** The instance issue 41's goals are about: what the README's first command starts, once it has served a page. */
+export const GOAL_INSTANCE = INSTANCES[2].name;
+
+/**
+ * The three instances on one database, each in a process of its own (`env`: the section's
+ * settings); the last has answered GET /login with a 200 before it returns.
+ */
+export async function startInstances(env: Record<string, string | undefined>) {
+  const servers: { name: string; server: RunningServer }[] = [];
+  try {
+    for (const instance of INSTANCES) {
+      const server = await startServer({ ...env, SERVE_PAGES: instance.servePages });
+      servers.push({ name: instance.name, server });
+      if (!instance.renderPage) continue;
+      const page = await fetch(`${server.base}/login`);
+      await page.arrayBuffer();
+      if (page.status !== 200) throw new Error(`GET /login answered ${page.status}`);
+    }
+  } catch (error) {
+    await Promise.all(servers.map((s) => s.server.stop()));
+    throw error;
+  }
+  return { servers, stop: () => Promise.all(servers.map((s) => s.server.stop())) };
+}
+
+/**
+ * The closing table's figures of one load on the three instances: each one's ratio to the floor
+ * (with its rounds' range) and its p99. The goals (ratio ≥ `goal`, p99 < 10 ms, no other
+ * answers) are the default instance's after a page; the others are shown beside it.
+ */
+export function instanceFigures(what: string, backend: string, floor: Load, series: Series[], goal: number) {
+  for (const s of series) {
+    const ratio = s.load.requestsPerSecond / floor.requestsPerSecond;
+    const range = `${Math.min(...s.ratios).toFixed(2)}–${Math.max(...s.ratios).toFixed(2)}`;
+    const other = s.load.other === 0 ? "" : `, ${s.load.other} other answers`;
+    const goals = s.name === GOAL_INSTANCE;
+    figure(
+      `${what} ÷ bare, ${s.name} (${backend})`,
+      `${ratio.toFixed(2)} (${s.load.requestsPerSecond.toFixed(0)} ÷ ${floor.requestsPerSecond.toFixed(0)}; rounds ${range}${other})`,
+      goals ? `≥ ${goal.toFixed(2)}` : "—",
+      ratio >= goal && s.load.other === 0,
+    );
+    figure(`${what} p99, ${s.name} (${backend})`, `${s.load.p99} ms`, goals ? "< 10 ms" : "—", s.load.p99 < 10);
+  }
 }
 
 /** The baseline: the same 302 from memory, in a process of its own like the real server. */
