@@ -13,9 +13,9 @@ import { newScan } from "../../server/scan/rows";
 import { writeScans } from "../../server/scan/write";
 import { DEFAULT_PARTITION, ensureScanPartitions, scanPartitions } from "../../server/scan/partitions";
 import { http, personalKey } from "../helpers";
+import { UA } from "../agents";
 
-const IPHONE =
-  "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1";
+const IPHONE = UA.iphone;
 const PAST = Date.parse("2003-02-14T10:00:00.000Z");
 const FUTURE = Date.parse("2041-05-31T23:59:59.999Z");
 const NEXT_MONTH = Date.parse("2041-06-01T00:00:00.000Z");

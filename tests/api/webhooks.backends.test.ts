@@ -13,6 +13,7 @@ import { cleanOutbox } from "../../server/webhooks/dispatcher";
 import { resendDelivery } from "../../server/webhooks/endpoints";
 import { http, makeTeam, personalKey, until, withPair } from "../helpers";
 import { receiver } from "../webhook-receiver";
+import { UA } from "../agents";
 
 const created = (r: { body: unknown }) => (r.body as { webhook: { webhook_id: string; secret: string } }).webhook;
 
@@ -342,9 +343,8 @@ describe("webhooks: deliveries to a real receiver", () => {
   });
 });
 
-const IPHONE =
-  "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1";
-const FIREFOX = "Mozilla/5.0 (Macintosh; Intel Mac OS X 14.4; rv:125.0) Gecko/20100101 Firefox/125.0";
+const IPHONE = UA.iphone;
+const FIREFOX = UA.firefox;
 type ScanEventBody = {
   type: string;
   timestamp: string;

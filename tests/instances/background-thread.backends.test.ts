@@ -10,9 +10,9 @@ import { describe, it } from "node:test";
 import { freshDatabase, startServer } from "../../scripts/harness";
 import { logIn } from "../helpers";
 import { receiver } from "../webhook-receiver";
+import { UA } from "../agents";
 
-const IPHONE =
-  "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1";
+const IPHONE = UA.iphone;
 const WAVES = 12;
 const PER_WAVE = 5;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -11,9 +11,9 @@ import { describe, it } from "node:test";
 import Database from "better-sqlite3";
 import { startServer } from "../../scripts/harness";
 import { logIn } from "../helpers";
+import { UA } from "../agents";
 
-const IPHONE =
-  "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1";
+const IPHONE = UA.iphone;
 const tsx = (args: string[], env: Record<string, string>) =>
   spawnSync(process.execPath, ["node_modules/tsx/dist/cli.mjs", ...args], {
     env: { ...process.env, ...env },

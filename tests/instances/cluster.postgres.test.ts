@@ -24,9 +24,9 @@ import { startNginx, type Nginx } from "../../scripts/nginx";
 import { makeCodes } from "../../scripts/bench/cluster";
 import { makeTeam, personalKey, revokeKey } from "../helpers";
 import { faultRelay } from "../fault-relay";
+import { UA } from "../agents";
 
-const IPHONE =
-  "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1";
+const IPHONE = UA.iphone;
 const agentOf = (n: number) => `${IPHONE} r${n}`;
 const QUOTA = 15;
 const LOOPS = 6;

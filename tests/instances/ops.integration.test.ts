@@ -7,10 +7,10 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { startServer, type RunningServer } from "../../scripts/harness";
 import { personalKey } from "../helpers";
+import { UA } from "../agents";
 
 const TOKEN = "metrics-token-for-the-tests-0123456789";
-const IPHONE =
-  "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1";
+const IPHONE = UA.iphone;
 
 /** The sample lines of one metric whose labels include all of `labels`. */
 function samples(text: string, name: string, labels: Record<string, string> = {}): number[] {

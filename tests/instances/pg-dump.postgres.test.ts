@@ -10,10 +10,10 @@ import pg from "pg";
 import { startServer } from "../../scripts/harness";
 import { http, personalKey } from "../helpers";
 import { pgConfigFromUrl } from "../../server/platform/database-url";
+import { UA } from "../agents";
 
 const DATABASE_URL = process.env.DATABASE_URL ?? "";
-const IPHONE =
-  "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1";
+const IPHONE = UA.iphone;
 /** pg_dump and pg_restore of the newest installed PostgreSQL (the server's own), else from PATH. */
 const pgTool = (name: string) => {
   const root = "/usr/lib/postgresql";

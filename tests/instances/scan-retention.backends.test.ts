@@ -11,9 +11,9 @@ import pg from "pg";
 import { freshDatabase, startServer } from "../../scripts/harness";
 import { pgConfigFromUrl } from "../../server/platform/database-url";
 import { logIn } from "../helpers";
+import { UA } from "../agents";
 
-const IPHONE =
-  "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1";
+const IPHONE = UA.iphone;
 const DAY = 86_400;
 
 describe("raw scan event retention", () => {
