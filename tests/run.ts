@@ -5,42 +5,29 @@
 // and runs the integration tiers (tests/tiers.ts says which, by backend) and the Playwright
 // browser tests against it. On SQLite it runs every tier; on PostgreSQL + Redis, the tiers
 // whose answers depend on the backend (`--all`: every tier there too). CI runs both.
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import path from "node:path";
 import { backendOf } from "../server/platform/database-url";
 import { freePort, freshDatabase, startServer, type RunningServer } from "../scripts/harness";
 import { startMailSink } from "./mail-sink";
-import { runFiles, type FileResult } from "./schedule";
+import { runFiles, runNode } from "./schedule";
 import { ALONE, integrationFiles, unitFiles } from "./tiers";
 
 const baseEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
-
-/** Runs a command with inherited output and returns its output too (for the summary). */
-function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; output: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(command, args, { env, stdio: ["ignore", "pipe", "pipe"] });
-    let output = "";
-    child.stdout.on("data", (chunk: Buffer) => {
-      output += chunk;
-      process.stdout.write(chunk);
-    });
-    child.stderr.on("data", (chunk: Buffer) => process.stderr.write(chunk));
-    child.on("exit", (code) => resolve({ code: code ?? 1, output }));
-  });
-}
 
 type Result = { name: string; code: number; passed: number; failed: number };
 
 const option = (name: string) =>
   process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined;
-/** --jobs N: test files side by side (default: one per core; CI runs two backends at once). */
+/** --jobs N: test files side by side (default: one per core). */
 const JOBS = Number(option("--jobs") ?? availableParallelism());
 /** --only <text>: just the test files (and browser specs) whose path contains it (while working on them). */
 const ONLY = option("--only") ?? "";
 
-const sum = (results: FileResult[], name: string): Result => ({
+/** Files' (or tiers') counts added up: failed when any of them failed. */
+const sum = (results: Omit<Result, "name">[], name: string): Result => ({
   name,
   code: results.some((r) => r.code !== 0) ? 1 : 0,
   passed: results.reduce((n, r) => n + r.passed, 0),
@@ -61,12 +48,9 @@ async function unitTests(): Promise<Result> {
 }
 
 function summary(results: Result[]): number {
-  const passed = results.reduce((n, r) => n + r.passed, 0);
-  const failed = results.reduce((n, r) => n + r.failed, 0);
-  const ok = results.every((r) => r.code === 0) && failed === 0 && passed > 0;
-  console.log(`\n${results.map((r) => `${r.name}: ${r.passed} passed, ${r.failed} failed`).join("\n")}`);
-  console.log(`tests: ${passed} passed, ${failed} failed`);
-  return ok ? 0 : 1;
+  const all = sum(results, "tests");
+  console.log(`\n${[...results, all].map((r) => `${r.name}: ${r.passed} passed, ${r.failed} failed`).join("\n")}`);
+  return all.code === 0 && all.failed === 0 && all.passed > 0 ? 0 : 1;
 }
 
 async function main(): Promise<number> {
@@ -121,8 +105,7 @@ async function main(): Promise<number> {
     // The browser specs do not depend on the backend: once, in the run on SQLite.
     if (!process.argv.includes("--no-e2e") && (backend === "sqlite" || everything)) {
       // Playwright empties its output folder when it starts: one per backend, so that two runs at once (.ci/run) keep their own.
-      const e2e = await run(
-        process.execPath,
+      const e2e = await runNode(
         [
           "node_modules/@playwright/test/cli.js",
           "test",
@@ -131,6 +114,7 @@ async function main(): Promise<number> {
           ...(ONLY ? [ONLY, "--pass-with-no-tests"] : []),
         ],
         env,
+        true,
       );
       results.push({
         name: "browser",

@@ -10,24 +10,35 @@ export type FileResult = { file: string; code: number; passed: number; failed: n
 const count = (output: string, what: "pass" | "fail") =>
   Number(new RegExp(`^ℹ ${what} (\\d+)`, "m").exec(output)?.[1] ?? 0);
 
-function runFile(file: string, env: NodeJS.ProcessEnv): Promise<FileResult> {
-  const started = Date.now();
+/** A Node process on `args`: its exit code and its output (stdout then stderr as they came); `echo` shows it as it comes too. */
+export function runNode(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  echo = false,
+): Promise<{ code: number; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn(
-      process.execPath,
-      // The file itself, not through `--test` (which would start a second process to run it).
-      ["--import", "tsx", "--test-reporter=spec", "--test-reporter-destination=stdout", file],
-      { env, stdio: ["ignore", "pipe", "pipe"] },
-    );
+    const child = spawn(process.execPath, args, { env, stdio: ["ignore", "pipe", "pipe"] });
     let output = "";
-    child.stdout.on("data", (chunk: Buffer) => (output += chunk));
-    child.stderr.on("data", (chunk: Buffer) => (output += chunk));
-    child.on("exit", (code) => {
-      const seconds = (Date.now() - started) / 1000;
-      process.stdout.write(`\n── ${file} (${seconds.toFixed(1)} s)\n${output}`);
-      resolve({ file, code: code ?? 1, passed: count(output, "pass"), failed: count(output, "fail"), seconds });
-    });
+    const collect = (to: NodeJS.WriteStream) => (chunk: Buffer) => {
+      output += chunk;
+      if (echo) to.write(chunk);
+    };
+    child.stdout.on("data", collect(process.stdout));
+    child.stderr.on("data", collect(process.stderr));
+    child.on("exit", (code) => resolve({ code: code ?? 1, output }));
   });
+}
+
+async function runFile(file: string, env: NodeJS.ProcessEnv): Promise<FileResult> {
+  const started = Date.now();
+  // The file itself, not through `--test` (which would start a second process to run it).
+  const { code, output } = await runNode(
+    ["--import", "tsx", "--test-reporter=spec", "--test-reporter-destination=stdout", file],
+    env,
+  );
+  const seconds = (Date.now() - started) / 1000;
+  process.stdout.write(`\n── ${file} (${seconds.toFixed(1)} s)\n${output}`);
+  return { file, code, passed: count(output, "pass"), failed: count(output, "fail"), seconds };
 }
 
 export async function runFiles(
