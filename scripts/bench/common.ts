@@ -125,7 +125,7 @@ export async function alternate(floor: Measured, measured: Measured[]) {
   for (let round = 1; round <= rounds; round++) {
     floors.push(await floor.run(duration));
     for (const [i, m] of measured.entries()) loads[i].push(await m.run(duration));
-    const ratios = measured.map((m, i) => `${m.name} ${ratioOf(loads[i][round - 1], floors[round - 1])}`);
+    const ratios = measured.map((m, i) => `${m.name} ${ratioOf(loads[i][round - 1], floors[round - 1]).toFixed(2)}`);
     console.log(
       `round ${round}: ${floor.name} ${floors[round - 1].requestsPerSecond.toFixed(0)} req/s; ${ratios.join(", ")}`,
     );
@@ -134,12 +134,13 @@ export async function alternate(floor: Measured, measured: Measured[]) {
     name: m.name,
     load: combined(loads[i]),
     warmUp: warmUps[i + 1],
-    ratios: loads[i].map((l, round) => l.requestsPerSecond / floors[round].requestsPerSecond),
+    ratios: loads[i].map((l, round) => ratioOf(l, floors[round])),
   }));
   return { floor: combined(floors), series };
 }
 
-const ratioOf = (l: Load, floor: Load) => (l.requestsPerSecond / floor.requestsPerSecond).toFixed(2);
+/** A load's rate as a share of the floor's. */
+export const ratioOf = (l: Load, floor: Load) => l.requestsPerSecond / floor.requestsPerSecond;
 
 /** A row of the section's printout: req/s, p50, p99 and the answers that were not what was asked. */
 export const loadRow = (name: string, l: Load) =>
@@ -188,7 +189,7 @@ export async function startInstances(env: Record<string, string | undefined>) {
  */
 export function instanceFigures(what: string, backend: string, floor: Load, series: Series[], goal: number) {
   for (const s of series) {
-    const ratio = s.load.requestsPerSecond / floor.requestsPerSecond;
+    const ratio = ratioOf(s.load, floor);
     const range = `${Math.min(...s.ratios).toFixed(2)}–${Math.max(...s.ratios).toFixed(2)}`;
     const other = s.load.other === 0 ? "" : `, ${s.load.other} other answers`;
     const goals = s.name === GOAL_INSTANCE;

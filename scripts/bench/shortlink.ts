@@ -20,6 +20,7 @@ import {
   instanceFigures,
   loadRow,
   GOAL_INSTANCE,
+  ratioOf,
 } from "./common";
 
 export async function shortlink() {
@@ -52,7 +53,7 @@ export async function shortlink() {
     console.log(loadRow(`/q/<code> bot (not recorded), ${GOAL_INSTANCE}`, unrecorded));
     const goal = backend === "SQLite" ? 0.6 : 0.5;
     instanceFigures("/q recorded", backend, floor, recordedSeries, goal);
-    const ratio = unrecorded.requestsPerSecond / floor.requestsPerSecond;
+    const ratio = ratioOf(unrecorded, floor);
     figure(`/q not recorded ÷ bare, ${GOAL_INSTANCE} (${backend})`, ratio.toFixed(2), "≥ 0.50", ratio >= 0.5);
 
     // Every answered redirect must be recorded: the buffer is written within 200 ms.
