@@ -11,7 +11,7 @@
 import { readdirSync } from "node:fs";
 import path from "node:path";
 
-export const UNIT_TIER = ".unit.test.ts";
+const UNIT_TIER = ".unit.test.ts";
 const TIERS = {
   integration: ".integration.test.ts",
   backends: ".backends.test.ts",
