@@ -29,7 +29,7 @@ export function runNode(
   });
 }
 
-async function runFile(file: string, env: NodeJS.ProcessEnv): Promise<FileResult> {
+async function runFile(file: string, env: NodeJS.ProcessEnv, runStarted: number): Promise<FileResult> {
   const started = Date.now();
   // The file itself, not through `--test` (which would start a second process to run it).
   const { code, output } = await runNode(
@@ -37,7 +37,9 @@ async function runFile(file: string, env: NodeJS.ProcessEnv): Promise<FileResult
     env,
   );
   const seconds = (Date.now() - started) / 1000;
-  process.stdout.write(`\n── ${file} (${seconds.toFixed(1)} s)\n${output}`);
+  // When it started in the run, too: with files side by side, the gaps show where cores sat idle.
+  const at = (started - runStarted) / 1000;
+  process.stdout.write(`\n── ${file} (${seconds.toFixed(1)} s, from +${at.toFixed(0)} s)\n${output}`);
   return { file, code, passed: count(output, "pass"), failed: count(output, "fail"), seconds };
 }
 
@@ -48,6 +50,7 @@ export async function runFiles(
 ): Promise<FileResult[]> {
   // Files that run alone first: the rest then fill the machine until the end.
   const queue = [...files.filter(alone), ...files.filter((f) => !alone(f))];
+  const runStarted = Date.now();
   const results: FileResult[] = [];
   const running = new Set<Promise<void>>();
   while (queue.length > 0) {
@@ -58,7 +61,7 @@ export async function runFiles(
       continue;
     }
     queue.shift();
-    const done: Promise<void> = runFile(next, env).then((r) => {
+    const done: Promise<void> = runFile(next, env, runStarted).then((r) => {
       results.push(r);
       running.delete(done);
     });
