@@ -92,6 +92,11 @@ test("URL fields complete https:// before saving; recovery codes can be copied a
   await shot(page, "say-url-completed");
 
   await page.goto("/profile");
+  // Another form's URL field (the webhook endpoint) completes the same way.
+  const endpoint = page.getByLabel("Endpoint URL").first();
+  await endpoint.fill("hooks.example.com/qr");
+  await endpoint.blur();
+  await expect(endpoint).toHaveValue("https://hooks.example.com/qr");
   await page.getByRole("button", { name: "Enable two-factor authentication" }).click();
   const secret = (await page.getByTestId("totp-secret").textContent())!.trim();
   await page.getByLabel("Authentication code").fill(await generate({ secret }));

@@ -47,4 +47,16 @@ describe("TRUST_PROXY=1", () => {
     assert.notEqual(rows[0].visitorHash, rows[1].visitorHash);
     assert.equal(rows[0].visitorHash, rows[2].visitorHash);
   });
+
+  it("behind a TLS proxy the document's server is https (X-Forwarded-Proto), so clients and Try it out call over TLS", async () => {
+    const served = await fetch(`${server.base}/v1/openapi.json`, {
+      headers: { "x-forwarded-host": "qr.example.org", "x-forwarded-proto": "https" },
+    });
+    assert.equal(served.status, 200);
+    const doc = (await served.json()) as { servers: { url: string }[] };
+    assert.deepEqual(
+      doc.servers.map((s) => s.url),
+      ["https://qr.example.org/v1"],
+    );
+  });
 });
