@@ -1,4 +1,4 @@
-// The production HTTP server. `GET|HEAD|POST /q/<code>` and every `/v1` request are answered
+// The production HTTP server. `GET|HEAD|POST /q/<code>`, every `/v1` request and `/mcp` are answered
 // here, before Next's request handler, by the same functions as app/q/[code]/route.ts and
 // app/v1/[[...path]]/route.ts: a Next route handler costs far more per request
 // (docs/BENCHMARKS.md), and a token bucket refilled 10 times a second needs a burst of
@@ -22,6 +22,7 @@
 import "../platform/runtime"; // first: refuses an older Node before anything loads
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { answerV1 } from "../api/v1";
+import { serveMcp } from "./mcp";
 import { ERROR_TABLE } from "../platform/errors";
 import { jsonAnswer, plainAnswer, writeAnswer } from "./answer";
 import { addressFromSocket } from "../platform/client-address";
@@ -259,6 +260,20 @@ async function serveV1(req: IncomingMessage, res: ServerResponse) {
   finished(route, requestId, req.method ?? "GET", res.statusCode, started);
 }
 
+/** /mcp (server/http/mcp.ts), counted and logged as /v1 is. */
+async function answerMcp(req: IncomingMessage, res: ServerResponse) {
+  const started = performance.now();
+  try {
+    await serveMcp(req, res);
+  } catch (error) {
+    logError("http.failed", { path: "/mcp" }, error);
+    if (!res.headersSent)
+      await writeAnswer(res, "GET", jsonAnswer(ERROR_TABLE.internal.status, { error: "Internal error" }));
+    else res.destroy();
+  }
+  finished("/mcp", "", req.method ?? "GET", res.statusCode, started);
+}
+
 /** Everything else: Next's request handler, counted when the response is done. */
 function serveWithNext(req: IncomingMessage, res: ServerResponse) {
   const started = performance.now();
@@ -285,6 +300,7 @@ const server = createServer((req, res) => {
   else if (!shortLink && shortLinkCodeOf(req.url ?? "/") !== null) redirectToShortLink(req, res);
   else if (/^\/v1(?:[/?]|$)/i.test(req.url ?? ""))
     void serveV1(req, res); // `/V1` too: answered 404 naming the canonical path
+  else if (/^\/mcp(?:\?|$)/.test(req.url ?? "")) void answerMcp(req, res);
   else {
     const path = (req.url ?? "/").split("?")[0];
     if (isOpsPath(path))
