@@ -148,6 +148,21 @@ describe("MCP over Streamable HTTP", () => {
     }
   });
 
+  it("GET /mcp opens the server's event stream for a valid key, and refuses a revoked one first", async () => {
+    const { key, keyId, user } = await personalKey();
+    const stop = new AbortController();
+    const res = await fetch(`${BASE_URL}/mcp`, {
+      headers: { authorization: `Bearer ${key}`, accept: "text/event-stream" },
+      signal: stop.signal,
+    });
+    assert.equal(res.status, 200);
+    assert.match(res.headers.get("content-type") ?? "", /^text\/event-stream/);
+    stop.abort();
+    await revokeKey(keyId, user.id);
+    const refused = await fetch(`${BASE_URL}/mcp`, { headers: { "x-api-key": key, accept: "text/event-stream" } });
+    assert.deepEqual([refused.status, await refused.json()], [401, { error: "API key has been revoked" }]);
+  });
+
   it("a body over 1 MiB is refused with 413, as by /v1", async () => {
     const { key } = await personalKey();
     const res = await fetch(`${BASE_URL}/mcp`, {
