@@ -1,10 +1,10 @@
-// The MCP server (contract: "For agents: an MCP server"), knowing neither Node's HTTP nor Fetch:
-// the edge (server/http/mcp.ts) checks the key as /v1 does, then connects this server to the
-// SDK's Streamable HTTP transport. A tool call is made into the /v1 request it stands for and
-// answered by the /v1 dispatcher itself (server/api/v1.ts, answerV1), with the caller's headers:
-// the same key, rate limits, idempotency, activity log, answers and errors. A JSON answer is the
-// tool's text; an error is `isError` with the contract's error body; images and exports (CSV,
-// ZIP) come back as embedded resources with their media type.
+// The MCP server (contract: "For agents: an MCP server"), knowing neither Node's HTTP server nor
+// Fetch's Response: the edge (server/http/mcp.ts) checks the key as /v1 does, then connects this
+// server to the SDK's Streamable HTTP transport. A tool call is made into the /v1 request it stands
+// for and answered by the /v1 dispatcher itself (server/api/v1.ts, answerV1), with the caller's
+// headers: the same key, rate limits, idempotency, activity log, answers and errors. A JSON answer
+// is the tool's text; an error is `isError` with the contract's error body; images and exports
+// (CSV, ZIP) come back as embedded resources with their media type.
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Answer } from "../http/answer";
@@ -15,7 +15,7 @@ import { answerV1, type V1Request } from "./v1";
 export const MAX_RESOURCE_BYTES = 16 * 1024 * 1024;
 
 export type McpCaller = {
-  /** The MCP request's headers (its key as `x-api-key`): the key, client address and hosts go on to /v1 as they came. */
+  /** The MCP request's headers, its key as `x-api-key`: key, client address and hosts go on to /v1 as they came. */
   headers: { get(name: string): string | null };
   /** The origin the client reached (resource URIs name the /v1 address it could fetch). */
   origin: string;

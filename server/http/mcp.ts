@@ -6,6 +6,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { DomainError } from "../platform/errors";
+import { logError } from "../platform/log";
 import { servedOrigin } from "../platform/served-host";
 import { mcpKeyOf, mcpServer } from "../api/mcp";
 import { keyRefusal } from "../api/v1";
@@ -44,7 +45,18 @@ async function jsonBody(req: IncomingMessage): Promise<unknown> {
   }
 }
 
+/** /mcp answered; never throws (a fault is logged and answered 500, or the connection closed). */
 export async function serveMcp(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  try {
+    await answerMcp(req, res);
+  } catch (error) {
+    logError("http.failed", { path: "/mcp" }, error);
+    if (!res.headersSent) await writeAnswer(res, "GET", errorAnswer(error, ""));
+    else res.destroy();
+  }
+}
+
+async function answerMcp(req: IncomingMessage, res: ServerResponse): Promise<void> {
   const headers = headersOf(req);
   const refused = await keyRefusal({ headers });
   if (refused) {

@@ -260,20 +260,6 @@ async function serveV1(req: IncomingMessage, res: ServerResponse) {
   finished(route, requestId, req.method ?? "GET", res.statusCode, started);
 }
 
-/** /mcp (server/http/mcp.ts), counted and logged as /v1 is. */
-async function answerMcp(req: IncomingMessage, res: ServerResponse) {
-  const started = performance.now();
-  try {
-    await serveMcp(req, res);
-  } catch (error) {
-    logError("http.failed", { path: "/mcp" }, error);
-    if (!res.headersSent)
-      await writeAnswer(res, "GET", jsonAnswer(ERROR_TABLE.internal.status, { error: "Internal error" }));
-    else res.destroy();
-  }
-  finished("/mcp", "", req.method ?? "GET", res.statusCode, started);
-}
-
 /** Everything else: Next's request handler, counted when the response is done. */
 function serveWithNext(req: IncomingMessage, res: ServerResponse) {
   const started = performance.now();
@@ -300,8 +286,10 @@ const server = createServer((req, res) => {
   else if (!shortLink && shortLinkCodeOf(req.url ?? "/") !== null) redirectToShortLink(req, res);
   else if (/^\/v1(?:[/?]|$)/i.test(req.url ?? ""))
     void serveV1(req, res); // `/V1` too: answered 404 naming the canonical path
-  else if (/^\/mcp(?:\?|$)/.test(req.url ?? "")) void answerMcp(req, res);
-  else {
+  else if (/^\/mcp(?:\?|$)/.test(req.url ?? "")) {
+    const started = performance.now();
+    void serveMcp(req, res).then(() => finished("/mcp", "", req.method ?? "GET", res.statusCode, started));
+  } else {
     const path = (req.url ?? "/").split("?")[0];
     if (isOpsPath(path))
       void serveOps(req, res, path, Array.isArray(forwardedFor) ? forwardedFor.join(", ") : forwardedFor);
