@@ -38,6 +38,7 @@ export const TEAM_ACTIONS = [
   "webhook.created",
   "webhook.updated",
   "webhook.deleted",
+  "webhook.secret_rotated",
 ] as const;
 
 /** What an account's own log shows. */

@@ -13,6 +13,7 @@ const PARAMETERS: Record<string, object> = {
   cursor: ID,
   qr_id: ID,
   webhook_id: ID,
+  delivery_id: ID,
   tz: { maxLength: 64, pattern: "^[A-Za-z0-9_+/-]+$" },
   // At most MAX_ZIP_IDS ids of at most 64 characters, comma-separated (spaces around them trimmed).
   ids: { maxLength: MAX_ZIP_IDS * 66, pattern: "^[A-Za-z0-9_,\\s-]*$" },

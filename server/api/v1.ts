@@ -98,7 +98,7 @@ const rateLimited = (scope: "personal" | "business" | "invalid_key", retryAfter:
 };
 
 /** A request with a missing or invalid key counts against its client address. */
-async function countGuess(req: V1Request): Promise<void> {
+async function countGuess(req: Pick<V1Request, "headers">): Promise<void> {
   const decision = await take(`guess:${clientAddress(req.headers)}`, invalidKeyRule());
   if (!decision.allowed) throw rateLimited("invalid_key", decision.retryAfter);
 }
@@ -110,17 +110,7 @@ async function countGuess(req: V1Request): Promise<void> {
  * below). The errors still come in the contract's order: 401 and 403 before 429.
  */
 async function admit(req: V1Request, meta: Meta): Promise<Principal> {
-  let presented: PresentedKey;
-  try {
-    const header = req.headers.get("x-api-key");
-    // Several headers arrive joined with ", ": a key never holds a comma.
-    if (req.headers.repeated?.("x-api-key") || header?.includes(","))
-      throw new DomainError("invalid_key", "Send one x-api-key header, not several");
-    presented = presentedKey(header);
-  } catch (error) {
-    await countGuess(req);
-    throw error;
-  }
+  const presented = await presentedOf(req);
   const rule = keyRule(presented.scope);
   const limiterKey = `key:${presented.hash}`;
   // The limits are asked for first, and decided while the key is looked up. Both are done
@@ -145,6 +135,42 @@ async function admit(req: V1Request, meta: Meta): Promise<Principal> {
   meta.rateLimitHeaders = rateLimitHeaders(rule, decision);
   if (!decision.allowed) throw rateLimited(presented.scope, decision.retryAfter);
   return principal;
+}
+
+/** The key a request presents (401 when none, several or a malformed one: counted against its address). */
+async function presentedOf(req: Pick<V1Request, "headers">): Promise<PresentedKey> {
+  try {
+    const header = req.headers.get("x-api-key");
+    // Several headers arrive joined with ", ": a key never holds a comma.
+    if (req.headers.repeated?.("x-api-key") || header?.includes(","))
+      throw new DomainError("invalid_key", "Send one x-api-key header, not several");
+    return presentedKey(header);
+  } catch (error) {
+    await countGuess(req);
+    throw error;
+  }
+}
+
+/**
+ * The gate's key checks without its limits, answered as /v1 answers them (401, 403), or null for
+ * a key that may be used: /mcp asks it before any MCP work, and each of its tool calls then passes
+ * the whole gate, limits included (server/api/mcp.ts).
+ */
+export async function keyRefusal(req: Pick<V1Request, "headers">): Promise<Answer | null> {
+  try {
+    const presented = await presentedOf(req);
+    await authenticateApiKey(presented).catch(async (error) => {
+      if (isKeyGuess(error)) await countGuess(req);
+      throw error;
+    });
+    return null;
+  } catch (error) {
+    if (error instanceof DomainError && error.code !== "rate_limited") countKeyRejection(error.code);
+    const requestId = randomUUID();
+    const answer = errorAnswer(error, requestId);
+    answer.headers["X-Request-Id"] = requestId;
+    return answer;
+  }
 }
 
 /** A query string as an input object; each name at most once, and only the names the route takes. */

@@ -1,4 +1,4 @@
-// The production HTTP server. `GET|HEAD|POST /q/<code>` and every `/v1` request are answered
+// The production HTTP server. `GET|HEAD|POST /q/<code>`, every `/v1` request and `/mcp` are answered
 // here, before Next's request handler, by the same functions as app/q/[code]/route.ts and
 // app/v1/[[...path]]/route.ts: a Next route handler costs far more per request
 // (docs/BENCHMARKS.md), and a token bucket refilled 10 times a second needs a burst of
@@ -22,6 +22,7 @@
 import "../platform/runtime"; // first: refuses an older Node before anything loads
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { answerV1 } from "../api/v1";
+import { serveMcp } from "./mcp";
 import { ERROR_TABLE } from "../platform/errors";
 import { jsonAnswer, plainAnswer, writeAnswer } from "./answer";
 import { addressFromSocket } from "../platform/client-address";
@@ -285,7 +286,10 @@ const server = createServer((req, res) => {
   else if (!shortLink && shortLinkCodeOf(req.url ?? "/") !== null) redirectToShortLink(req, res);
   else if (/^\/v1(?:[/?]|$)/i.test(req.url ?? ""))
     void serveV1(req, res); // `/V1` too: answered 404 naming the canonical path
-  else {
+  else if (/^\/mcp(?:\?|$)/.test(req.url ?? "")) {
+    const started = performance.now();
+    void serveMcp(req, res).then(() => finished("/mcp", "", req.method ?? "GET", res.statusCode, started));
+  } else {
     const path = (req.url ?? "/").split("?")[0];
     if (isOpsPath(path))
       void serveOps(req, res, path, Array.isArray(forwardedFor) ? forwardedFor.join(", ") : forwardedFor);

@@ -12,6 +12,7 @@
 // Delivered and failed events are removed from the outbox 30 days after they were stored.
 import { randomUUID } from "node:crypto";
 import { Agent, request } from "undici";
+import { nowMs } from "../platform/clock";
 import { db, selectRows, storedTime, writeTransaction, type DialectSql } from "../platform/db";
 import { env } from "../platform/env";
 import { logError } from "../platform/log";
@@ -199,6 +200,7 @@ async function deliverBatch(endpointId: string): Promise<boolean> {
     return true;
   }
   const secret = openSigningSecret(endpoint.secret);
+  const secrets = secret === null ? [] : [secret, ...previousSecret(endpoint)];
   if (!endpoint.enabled || secret === null) {
     // Sealed under another NEXTAUTH_SECRET: nothing can be signed, and only a new endpoint has a secret its owner knows.
     if (endpoint.enabled)
@@ -231,7 +233,7 @@ async function deliverBatch(endpointId: string): Promise<boolean> {
       const headers = {
         "content-type": "application/json",
         "user-agent": "QR-Records-Webhooks/1.0",
-        ...signatureHeaders(secret, delivery.eventId, delivery.payload, Math.floor(started / 1000)),
+        ...signatureHeaders(secrets, delivery.eventId, delivery.payload, Math.floor(started / 1000)),
       };
       const answer = await post(endpoint.url, headers, delivery.payload);
       const at = new Date();
@@ -288,6 +290,14 @@ async function deliverBatch(endpointId: string): Promise<boolean> {
     outcomes.length > 0 ? outcomes[outcomes.length - 1].at : now,
   );
   return true;
+}
+
+/** The secret before a rotation, while its overlap lasts (server/webhooks/secret-rotation.ts): its signature is sent too. */
+function previousSecret(endpoint: { previousSecret: string | null; previousSecretUntil: Date | null }): string[] {
+  if (endpoint.previousSecret === null || !endpoint.previousSecretUntil) return [];
+  if (endpoint.previousSecretUntil.getTime() <= nowMs()) return [];
+  const opened = openSigningSecret(endpoint.previousSecret);
+  return opened === null ? [] : [opened];
 }
 
 /** A claimed delivery's event payload, read by the claim itself (null once the event is removed). */

@@ -111,7 +111,7 @@ type Row = {
   createdAt: Date;
   disabledReason: string | null;
 };
-const toRecord = (row: Row): z.infer<typeof webhookRecord> => ({
+export const toRecord = (row: Row): z.infer<typeof webhookRecord> => ({
   webhook_id: row.id,
   url: row.url,
   events: JSON.parse(row.events),
@@ -161,7 +161,7 @@ async function checkUrl(url: string): Promise<void> {
   if (problem) throw new DomainError("invalid", problem);
 }
 
-async function findEndpoint(actor: Actor, id: string) {
+export async function findEndpoint(actor: Actor, id: string) {
   const row = await db.webhookEndpoint.findFirst({ where: { id, library: requireManager(actor) } });
   if (!row) throw notFound("Webhook not found");
   return row;

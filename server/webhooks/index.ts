@@ -19,3 +19,4 @@ export {
   webhookPatchInput,
   webhookRecord,
 } from "./endpoints";
+export { rotateSigningSecret, OVERLAP_SECONDS } from "./secret-rotation";

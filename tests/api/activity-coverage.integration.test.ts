@@ -308,6 +308,11 @@ const COVERAGE: Record<string, Coverage> = {
     beforeAfter: true,
   },
   "POST /webhooks/{webhook_id}/test": { none: "sends a test event, changes no setting" },
+  "POST /webhooks/{webhook_id}/deliveries/{delivery_id}/retry": { none: "sends a delivery again, changes no setting" },
+  "POST /webhooks/{webhook_id}/rotate-secret": {
+    run: (fx) => http("POST", `/v1/webhooks/${fx.hook}/rotate-secret`, { key: fx.team.adminKey }),
+    actions: ["webhook.secret_rotated"],
+  },
 };
 
 const isProcedure = (value: unknown): value is AnyTRPCProcedure =>

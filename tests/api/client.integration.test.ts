@@ -171,15 +171,15 @@ describe("typed client", () => {
       api.POST("/webhooks/{webhook_id}/test", { params: { path: { webhook_id: webhook.webhook_id } } }),
     );
     assert.ok(event_id);
-    assert.ok(
-      Array.isArray(
-        (
-          await unwrap(
-            api.GET("/webhooks/{webhook_id}/deliveries", { params: { path: { webhook_id: webhook.webhook_id } } }),
-          )
-        ).deliveries,
-      ),
+    const { deliveries } = await unwrap(
+      api.GET("/webhooks/{webhook_id}/deliveries", { params: { path: { webhook_id: webhook.webhook_id } } }),
     );
+    assert.equal(deliveries[0].event_id, event_id);
+    const { delivery_id } = await client.webhooks.retry(webhook.webhook_id, deliveries[0].id);
+    assert.notEqual(delivery_id, deliveries[0].id);
+    const rotated = await client.webhooks.rotateSecret(webhook.webhook_id);
+    assert.match(rotated.webhook.secret, /^whsec_/);
+    assert.notEqual(rotated.webhook.secret, webhook.secret);
     assert.equal(
       (await unwrap(api.DELETE("/webhooks/{webhook_id}", { params: { path: { webhook_id: webhook.webhook_id } } })))
         .deleted,
@@ -199,9 +199,9 @@ describe("typed client", () => {
       writes.every((s) => s.idempotencyKey),
       "every write carries an Idempotency-Key",
     );
-    // 11 write calls, each with a key of its own (a retry, if the bucket asked for one, reuses its call's).
+    // 13 write calls, each with a key of its own (a retry, if the bucket asked for one, reuses its call's).
     const calls = new Map(writes.map((s) => [s.idempotencyKey, `${s.method} ${s.path}`]));
-    assert.equal(calls.size, 11);
+    assert.equal(calls.size, 13);
     assert.ok(writes.every((s) => calls.get(s.idempotencyKey) === `${s.method} ${s.path}`));
   });
 

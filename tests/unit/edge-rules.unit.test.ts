@@ -24,7 +24,7 @@ describe("webhooks", () => {
   it("signs as Standard Webhooks' test vector says", () => {
     assert.deepEqual(
       signatureHeaders(
-        "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
+        ["whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"],
         "msg_p5jXN8AQM9LWM0D4loKWxJek",
         '{"test": 2432232314}',
         1614265330,

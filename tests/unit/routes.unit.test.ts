@@ -114,7 +114,11 @@ describe("the /v1 route table", () => {
       "POST /webhooks",
     ]);
     const accepted = operations.filter((o) => "202" in o.op.responses).map((o) => o.route);
-    assert.deepEqual(accepted, ["PATCH /dynqrcodes/{code}", "POST /webhooks/{webhook_id}/test"]);
+    assert.deepEqual(accepted, [
+      "PATCH /dynqrcodes/{code}",
+      "POST /webhooks/{webhook_id}/test",
+      "POST /webhooks/{webhook_id}/deliveries/{delivery_id}/retry",
+    ]);
     // A writer's change held for review is 202; every other PATCH answer stays 200.
     const patch = operations.find((o) => o.route === "PATCH /dynqrcodes/{code}")!.op.responses as Record<
       string,

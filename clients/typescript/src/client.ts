@@ -125,7 +125,19 @@ export function createClient(options: ClientOptions) {
     } while (cursor);
   }
 
-  return { api, unwrap, staticCodes, dynamicCodes };
+  /** A webhook's delivery sent again (a new delivery, same webhook-id), and its signing secret rotated (the new one shown once). */
+  const webhooks = {
+    retry: (webhookId: string, deliveryId: string) =>
+      unwrap(
+        api.POST("/webhooks/{webhook_id}/deliveries/{delivery_id}/retry", {
+          params: { path: { webhook_id: webhookId, delivery_id: deliveryId } },
+        }),
+      ),
+    rotateSecret: (webhookId: string) =>
+      unwrap(api.POST("/webhooks/{webhook_id}/rotate-secret", { params: { path: { webhook_id: webhookId } } })),
+  };
+
+  return { api, unwrap, staticCodes, dynamicCodes, webhooks };
 }
 
 export type Client = ReturnType<typeof createClient>;

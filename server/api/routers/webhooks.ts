@@ -11,6 +11,7 @@ import {
   listDeliveries,
   listWebhooks,
   resendDelivery,
+  rotateSigningSecret,
   sendTestEvent,
   updateWebhook,
   webhookCreateInput,
@@ -22,6 +23,9 @@ import { apiKeyProcedure, createTRPCRouter, sessionProcedure } from "../trpc";
 
 const TAGS = ["Webhooks"];
 const byId = z.object({ webhook_id: webhookIdParam });
+const byDelivery = byId.extend({
+  delivery_id: z.string().meta({ description: "The id of one of the endpoint's deliveries (its delivery log)." }),
+});
 
 export const webhooksRouter = createTRPCRouter({
   list: apiKeyProcedure
@@ -101,6 +105,40 @@ export const webhooksRouter = createTRPCRouter({
     .input(byId)
     .output(z.object({ event_id: z.string() }))
     .mutation(({ ctx, input }) => sendTestEvent(ctx.principal, input.webhook_id)),
+
+  retry: apiKeyProcedure
+    .meta({
+      openapi: {
+        method: "POST",
+        path: "/webhooks/{webhook_id}/deliveries/{delivery_id}/retry",
+        tags: TAGS,
+        summary: "Send a delivery's event again, as a new delivery due now",
+        description:
+          "The event goes to the endpoint again with the same `webhook-id` header, so a receiver that keeps ids drops a duplicate. The new delivery appears in the delivery log; the old one stays. The event is kept 30 days from the retry.",
+        successDescription: "Accepted",
+      },
+      accepted: true,
+      noBody: true,
+    })
+    .input(byDelivery)
+    .output(z.object({ delivery_id: z.string().meta({ description: "The new delivery's id." }) }))
+    .mutation(({ ctx, input }) => resendDelivery(ctx.principal, input.webhook_id, input.delivery_id)),
+
+  rotateSecret: apiKeyProcedure
+    .meta({
+      openapi: {
+        method: "POST",
+        path: "/webhooks/{webhook_id}/rotate-secret",
+        tags: TAGS,
+        summary: "Replace the signing secret (the new one is shown this once)",
+        description:
+          "For 24 hours every delivery carries both signatures (`webhook-signature: v1,<new> v1,<old>`), so a receiver verifies with either secret while it switches; then only the new one.",
+      },
+      noBody: true,
+    })
+    .input(byId)
+    .output(z.object({ webhook: createdWebhookRecord }))
+    .mutation(({ ctx, input }) => rotateSigningSecret(ctx.principal, input.webhook_id)),
 });
 
 const inLibrary = z.object({ scope: libraryKindField });
