@@ -1,5 +1,6 @@
 // The analytics page's comparison with the previous period (as long, immediately before): the
-// totals of both side by side and the change in per cent.
+// totals of both side by side and the change in per cent. A range breaks only between its dates,
+// so that on a phone the table, change column included, fits the screen.
 import { changeOf } from "@/server/analytics/analyticsPeriods";
 import type { DayRange } from "@/server/analytics/calendarDays";
 
@@ -27,14 +28,14 @@ export function PeriodComparison({ current, previous }: { current: Totals; previ
             <th />
             <th className="num">
               This period{" "}
-              <span className="muted nowrap">
-                {current.from} to {current.to}
+              <span className="muted">
+                <span className="nowrap">{current.from}</span> to <span className="nowrap">{current.to}</span>
               </span>
             </th>
             <th className="num">
               Previous period{" "}
-              <span className="muted nowrap" data-testid="previous-range">
-                {previous.from} to {previous.to}
+              <span className="muted" data-testid="previous-range">
+                <span className="nowrap">{previous.from}</span> to <span className="nowrap">{previous.to}</span>
               </span>
             </th>
             <th className="num">Change</th>
