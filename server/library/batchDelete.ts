@@ -16,9 +16,16 @@ export const batchDeleteInput = bodyObject({
   ids: boundedArray(
     MAX_BATCH,
     z
-      .array(z.string({ error: "ids must hold strings" }).max(MAX_ID_LENGTH, "not a qr_id or code of this library"), {
-        error: `ids must be an array of 1 to ${MAX_BATCH} ids`,
-      })
+      .array(
+        z
+          .string({ error: "ids must hold strings" })
+          .max(MAX_ID_LENGTH, "not a qr_id or code of this library")
+          // Documented, not enforced: an id of another shape is one the library does not hold (404 by index).
+          .meta({ pattern: "^[0-9A-Za-z_]{1,100}$", example: "qr_0mhx1k2a0001abcdefghi" }),
+        {
+          error: `ids must be an array of 1 to ${MAX_BATCH} ids`,
+        },
+      )
       .min(1, "ids must hold at least 1 id")
       .max(MAX_BATCH, `A batch holds at most ${MAX_BATCH} items`)
       .superRefine((ids, ctx) => {

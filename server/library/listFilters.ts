@@ -36,6 +36,8 @@ const filterShape = {
     .string({ error: "search must be a string" })
     // Counted before anything else reads it: a megabyte is refused by its length alone.
     .max(MAX_SEARCH_LENGTH, `search must be at most ${MAX_SEARCH_LENGTH} characters`)
+    // No name or URL holds one (a name's rule), so none is searched for.
+    .regex(/^[^\u0000-\u001f\u007f-\u009f]*$/, "search must not contain control characters (line breaks, tabs, NUL)")
     .optional()
     .meta({
       description:

@@ -178,6 +178,7 @@ describe("list filters and sorts", () => {
       [{ created_before: "1.5" }, "created_before must be an integer number of seconds since 1970-01-01 UTC"],
       [{ created_after: "-5" }, "created_after must be an integer number of seconds since 1970-01-01 UTC"],
       [{ created_after: 2000, created_before: 1000 }, "created_before must be later than created_after"],
+      [{ search: "a\nb" }, "search must not contain control characters (line breaks, tabs, NUL)"],
       [{ sort: "random" }, "sort must be one of newest, oldest, name"],
       [{ status: "deleted" }, "status must be one of active, paused, draft"],
       [{ cursor: "bm90IGEgY3Vyc29y" }, "cursor is not valid: pass the next_cursor of a previous page"],
