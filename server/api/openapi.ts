@@ -207,6 +207,8 @@ function buildDocument() {
     op.description ??= op.summary;
     const ok = Object.entries(op.responses ?? {}).find(([status]) => status.startsWith("2"))?.[1] as
       { headers?: unknown } | undefined;
+    /** Batch deletes list their refused items by index under 403 and 404 too. */
+    const batchDelete = route.path.endsWith("/batch-delete");
     const success = route.kind === "procedure" ? route.successStatus : 200;
     const hasBody =
       (route.method === "POST" || route.method === "PATCH") && !(route.kind === "procedure" && route.noBody);
@@ -249,7 +251,9 @@ function buildDocument() {
         ANSWERED,
         route.path.endsWith("/batch")
           ? { index: 1, error: "name must be 1 to 200 characters (after trimming)" }
-          : undefined,
+          : batchDelete
+            ? { index: 1, error: "the same id as item 0: send each once" }
+            : undefined,
       ),
       401: jsonError(
         "Missing, invalid, revoked or not yet active API key (Retry-After while it is not active yet); several x-api-key headers are `Send one x-api-key header, not several`",
@@ -260,15 +264,22 @@ function buildDocument() {
         route.method === "DELETE"
           ? "The key's owner has no API access, or the action needs a team admin (a published team code)"
           : "The key's owner has no API access, or the action needs a team admin",
-        route.method === "DELETE" && route.path.includes("qrcodes/")
+        (route.method === "DELETE" && route.path.includes("qrcodes/")) || batchDelete
           ? "Only a team admin can delete a published code"
           : "API access requires a Pro or Business plan",
         ANSWERED,
+        batchDelete ? { index: 0, error: "Only a team admin can delete a published code" } : undefined,
       ),
       404: jsonError(
         "Not found in the key's library",
         route.path.startsWith("/dynqrcodes") ? "Dynamic QR code not found" : "QR code not found",
         ANSWERED,
+        batchDelete
+          ? {
+              index: 0,
+              error: route.path.startsWith("/dynqrcodes") ? "Dynamic QR code not found" : "QR code not found",
+            }
+          : undefined,
       ),
       405: jsonError("The path does not answer this method (see Allow)", `Method not allowed: use ${route.method}`, [
         ...ANSWERED,

@@ -28,10 +28,11 @@ import {
   type dynamicPatchInput,
 } from "./dynamicRecords";
 import { totalScansOf } from "../analytics/analytics";
-import { keysetPages, newestInLibrary, toPage } from "./paging";
+import { keysetPages } from "./paging";
+import { DYNAMIC_LIST, listPage, type ListFilters } from "./listFilters";
 import { refuseUnreadableStyles } from "../images/readableStyles";
 import { refuseStale, staleSave, type LastSeen } from "./staleSave";
-import { decodeCursor, refuseServedShortLinks, type NamedDestination } from "./validation";
+import { refuseServedShortLinks, type NamedDestination } from "./validation";
 import { sendableUrl } from "../platform/urls";
 
 type RuleInput = Partial<Pick<z.infer<typeof dynamicPatchInput>, (typeof RULE_FIELDS)[number]>>;
@@ -57,11 +58,9 @@ const NO_RULES: RuleColumns = { expiresAt: null, expiredUrl: null, targets: null
 
 const live = (library: Library) => ({ ...libraryWhere(library), deletedAt: null });
 
-export async function listDynamicCodes(library: Library, page: { limit?: number; cursor?: string }) {
-  const limit = page.limit ?? 50;
-  const before = decodeCursor(page.cursor, "dyn");
-  const rows = await newestInLibrary(
-    "DynamicCode",
+export async function listDynamicCodes(library: Library, query: ListFilters) {
+  const result = await listPage(
+    DYNAMIC_LIST,
     [
       "code",
       "destinationUrl",
@@ -77,9 +76,8 @@ export async function listDynamicCodes(library: Library, page: { limit?: number;
       "pendingChange",
     ],
     library,
-    { before, limit, liveOnly: true },
+    { ...query, liveOnly: true },
   );
-  const result = toPage(rows, limit);
   return { dynqrcodes: result.rows.map(dynamicRecordOf), next_cursor: result.next_cursor };
 }
 
@@ -290,20 +288,33 @@ export async function updateDynamicCode(
 
 export const PUBLISHED_DELETE = "Only a team admin can delete a published code";
 
-/** Soft delete (a writer's of a published team code is refused): the short address stops resolving, the scan history stays. */
+type DynamicRow = Awaited<ReturnType<typeof findLive>>;
+
+/** Why `actor` may not delete the code: a writer's of a published team code is refused. */
+export const dynamicDeleteProblem = (actor: Actor, row: DynamicRow): DomainError | null =>
+  needsAdmin(actor, row.publishedAt !== null) ? new DomainError("forbidden", PUBLISHED_DELETE) : null;
+
+/** Soft-deletes a checked code in `tx` with its activity entry; returns its webhook event (single and batch deletes). */
+export async function removeDynamicRow(tx: Tx, actor: Actor, row: DynamicRow) {
+  await tx.dynamicCode.update({ where: { id: row.id }, data: { deletedAt: new Date() } });
+  await recordCodeDeleted(
+    tx,
+    actor,
+    { kind: "dynamic", target: row.code, name: row.name },
+    changedFields(dynamicRecordOf(row), {})!.before,
+  );
+  return { type: "dynqrcode.deleted" as const, data: dynamicRecordOf(row) };
+}
+
+/** Soft delete: the short address stops resolving, the scan history stays. */
 export async function deleteDynamicCode(actor: Actor, code: string) {
   const row = await findLive(actor.library, code);
-  if (needsAdmin(actor, row.publishedAt !== null)) throw new DomainError("forbidden", PUBLISHED_DELETE);
-  await changeWithEvents(actor.library, async (tx) => {
-    await tx.dynamicCode.update({ where: { id: row.id }, data: { deletedAt: new Date() } });
-    await recordCodeDeleted(
-      tx,
-      actor,
-      { kind: "dynamic", target: row.code, name: row.name },
-      changedFields(dynamicRecordOf(row), {})!.before,
-    );
-    return { result: null, events: [{ type: "dynqrcode.deleted", data: dynamicRecordOf(row) }] };
-  });
+  const problem = dynamicDeleteProblem(actor, row);
+  if (problem) throw problem;
+  await changeWithEvents(actor.library, async (tx) => ({
+    result: null,
+    events: [await removeDynamicRow(tx, actor, row)],
+  }));
   await invalidateResolution(code);
   return { code, deleted: true as const };
 }

@@ -39,6 +39,7 @@ import {
   type Style,
 } from "./validation";
 import { sendableUrl } from "../platform/urls";
+import { escapeLike } from "../platform/searchFold";
 import { rulesRecordOf, type RulesRecord } from "../rules";
 
 export const libraryKindField = z.enum(["personal", "team"]);
@@ -112,8 +113,6 @@ export type LibraryItem = {
   rejection: ChangeRejection | null;
 };
 
-/** The characters a LIKE pattern gives a meaning (`%`, `_`, and PostgreSQL's escape character `\`), escaped with `\`. */
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, "\\$&");
 const LIKE_WILDCARD = /[%_]/;
 
 /**

@@ -1,5 +1,5 @@
 // Static QR codes: a stored URL and name in a library.
-import { db } from "../platform/db";
+import { db, type Tx } from "../platform/db";
 import { DomainError, notFound } from "../platform/errors";
 import { timeOrderedId } from "../platform/ids";
 import { changeWithEvents } from "../webhooks";
@@ -13,17 +13,15 @@ import {
   type Library,
 } from "./library";
 import { changedFields, needsAdmin } from "../teams/pendingChanges";
-import { keysetPages, newestInLibrary, toPage } from "./paging";
+import { keysetPages } from "./paging";
+import { listPage, STATIC_LIST, type ListFilters } from "./listFilters";
 import { refuseUnreadableStyles } from "../images/readableStyles";
 import { sendableUrl } from "../platform/urls";
-import { decodeCursor, refuseServedShortLinks, type NamedDestination } from "./validation";
+import { refuseServedShortLinks, type NamedDestination } from "./validation";
 import { staticRecordOf, type StaticCodeInput, type StaticRecord } from "./staticRecords";
 
-export async function listStaticCodes(library: Library, page: { limit?: number; cursor?: string }) {
-  const limit = page.limit ?? 50;
-  const before = decodeCursor(page.cursor, "qr");
-  const rows = await newestInLibrary("StaticCode", ["url", "name", "style"], library, { before, limit });
-  const result = toPage(rows, limit);
+export async function listStaticCodes(library: Library, query: ListFilters) {
+  const result = await listPage(STATIC_LIST, ["url", "name", "style"], library, query);
   return { qrcodes: result.rows.map(staticRecordOf), next_cursor: result.next_cursor };
 }
 
@@ -72,24 +70,33 @@ export async function createStaticCodes(
   });
 }
 
+type StaticRow = NonNullable<Awaited<ReturnType<Tx["staticCode"]["findFirst"]>>>;
+
+/** Why `actor` may not delete the code: an approved team code is printed, only an admin deletes it (as a published dynamic code). */
+export const staticDeleteProblem = (actor: Actor, row: StaticRow): DomainError | null =>
+  needsAdmin(actor, row.reviewStatus === "active")
+    ? new DomainError("forbidden", "Only a team admin can delete a published code")
+    : null;
+
+/** Deletes a checked code in `tx` with its activity entry; returns its webhook event (single and batch deletes). */
+export async function removeStaticRow(tx: Tx, actor: Actor, row: StaticRow) {
+  await tx.staticCode.delete({ where: { id: row.id } });
+  await recordCodeDeleted(
+    tx,
+    actor,
+    { kind: "static", target: row.id, name: row.name },
+    changedFields(staticRecordOf(row), {})!.before,
+  );
+  return { type: "qrcode.deleted" as const, data: staticRecordOf(row) };
+}
+
 export async function deleteStaticCode(actor: Actor, qrId: string) {
   return changeWithEvents(actor.library, async (tx) => {
     const row = await tx.staticCode.findFirst({ where: { id: qrId, ...libraryWhere(actor.library) } });
     if (!row) throw notFound("QR code not found");
-    // An approved team code is printed: only an admin deletes it (as a published dynamic code).
-    if (needsAdmin(actor, row.reviewStatus === "active"))
-      throw new DomainError("forbidden", "Only a team admin can delete a published code");
-    await tx.staticCode.delete({ where: { id: row.id } });
-    await recordCodeDeleted(
-      tx,
-      actor,
-      { kind: "static", target: row.id, name: row.name },
-      changedFields(staticRecordOf(row), {})!.before,
-    );
-    return {
-      result: { qr_id: qrId, deleted: true as const },
-      events: [{ type: "qrcode.deleted", data: staticRecordOf(row) }],
-    };
+    const problem = staticDeleteProblem(actor, row);
+    if (problem) throw problem;
+    return { result: { qr_id: qrId, deleted: true as const }, events: [await removeStaticRow(tx, actor, row)] };
   });
 }
 

@@ -9,6 +9,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import { pgConfigFromUrl, sqliteFileOf } from "./database-url";
 import { env } from "./env";
 import { processSingleton } from "./process-singleton";
+import { searchFoldExtension } from "./searchFold";
 import { PrismaClient as SqliteClient } from "../generated/sqlite/client";
 import { PrismaClient as PostgresClient } from "../generated/postgres/client";
 
@@ -162,9 +163,13 @@ function immediateTransactions(factory: PrismaBetterSqlite3): PrismaBetterSqlite
   return factory;
 }
 
+/** The client with the lists' folded search columns kept (./searchFold.ts). */
+const folding = (client: SqliteClient | PostgresClient): Db =>
+  (client as SqliteClient).$extends(searchFoldExtension as never) as unknown as Db;
+
 function createClient(): Db {
   if (dialect === "postgres")
-    return new PostgresClient({ adapter: new PrismaPg(pgPool(), { disposeExternalPool: true }) }) as unknown as Db;
+    return folding(new PostgresClient({ adapter: new PrismaPg(pgPool(), { disposeExternalPool: true }) }));
   const adapter = immediateTransactions(
     new PrismaBetterSqlite3({ url: `file:${sqliteFileOf(env.databaseUrl)}`, timeout: LOCK_WAIT_MS }),
   );
@@ -172,7 +177,7 @@ function createClient(): Db {
   // WAL lets readers run beside the writer; it is a property of the file, set once.
   void client.$queryRawUnsafe("PRAGMA journal_mode = WAL").catch(() => undefined);
   void client.$executeRawUnsafe("PRAGMA synchronous = NORMAL").catch(() => undefined);
-  return client;
+  return folding(client);
 }
 
 export const db: Db = processSingleton("db.prisma", createClient);

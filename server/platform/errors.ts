@@ -80,7 +80,7 @@ export const isKeyGuess = (error: unknown) =>
   error instanceof DomainError && (error.code === "missing_key" || error.code === "invalid_key");
 
 /** The batch bodies' arrays (contract: "Routes"). */
-const BATCH_FIELDS: readonly PropertyKey[] = ["qrcodes", "dynqrcodes"];
+const BATCH_FIELDS: readonly PropertyKey[] = ["qrcodes", "dynqrcodes", "ids"];
 
 /**
  * A validation failure as the contract shapes it: issues inside a batch's items become

@@ -51,7 +51,7 @@ describe("qr-records", () => {
     const main = await cli(["--help"], "");
     assert.equal(main.code, 0);
     assert.match(main.stdout, /^Usage: qr-records <command>/);
-    for (const command of ["import", "export", "analytics", "images"]) {
+    for (const command of ["import", "export", "analytics", "images", "list"]) {
       const help = await cli([command, "--help"], "");
       assert.equal(help.code, 0, command);
       assert.match(help.stdout, new RegExp(`^Usage: qr-records ${command} `), command);
@@ -317,5 +317,41 @@ describe("qr-records", () => {
     assert.deepEqual([bad.code, /format must be svg, png or pdf \(HTTP 400/.test(bad.stderr)], [1, true], bad.stderr);
     const usage = await cli(["images", dir, "--ids", "x"], key);
     assert.deepEqual([usage.code, /--ids needs --kind static or dynamic/.test(usage.stderr)], [1, true]);
+  });
+
+  it("list finds codes by --search and --status, sorted, as columns or JSON lines", async () => {
+    const { key } = await personalKey();
+    const created = await http("POST", "/v1/dynqrcodes/batch", {
+      key,
+      json: {
+        dynqrcodes: [
+          { name: "Café Nord", destination_url: "https://example.com/nord" },
+          { name: "Bakery", destination_url: "https://example.com/CAFE-menu" },
+          { name: "café sud", destination_url: "https://example.com/sud" },
+        ],
+      },
+    });
+    const [nord, bakery, sud] = (created.body as { created: { code: string }[] }).created;
+    await http("PATCH", `/v1/dynqrcodes/${sud.code}`, { key, json: { status: "paused" } });
+    const found = await cli(["list", "dynamic", "--search", "CAFÉ", "--sort", "name"], key);
+    assert.equal(found.code, 0, found.stderr);
+    assert.equal(
+      found.stdout,
+      `${nord.code}\tactive\tCafé Nord\thttps://example.com/nord\n${sud.code}\tpaused\tcafé sud\thttps://example.com/sud\n`,
+    );
+    const paused = await cli(["list", "dynamic", "--status", "paused", "--json"], key);
+    assert.deepEqual(
+      paused.stdout
+        .trim()
+        .split("\n")
+        .map((line) => (JSON.parse(line) as { code: string }).code),
+      [sud.code],
+    );
+    const cafe = await cli(["list", "dynamic", "--search", "cafe", "--max", "1"], key);
+    assert.equal(cafe.stdout, `${bakery.code}\tactive\tBakery\thttps://example.com/CAFE-menu\n`);
+    const bad = await cli(["list", "dynamic", "--status", "gone"], key);
+    assert.deepEqual([bad.code, /status must be one of active, paused, draft \(HTTP 400/.test(bad.stderr)], [1, true]);
+    const usage = await cli(["list", "static", "--status", "paused"], key);
+    assert.deepEqual([usage.code, /--status is for dynamic codes/.test(usage.stderr)], [1, true]);
   });
 });

@@ -186,6 +186,12 @@ describe("typed client", () => {
       true,
     );
 
+    assert.deepEqual(
+      await client.deleteMany.qrcodes(batch.map((q) => q.qr_id)),
+      batch.map((q) => q.qr_id),
+    );
+    assert.deepEqual(await client.deleteMany.dynqrcodes([dynBatch[0].code]), [dynBatch[0].code]);
+
     // Every operation of the served document answered 2xx to one of these calls.
     const template = (path: string) => new RegExp(`^/v1${path.replace(/\{[^}]+\}/g, "[^/]+")}$`);
     const ok = sent.filter((s) => s.status < 300);
@@ -292,7 +298,7 @@ describe("typed client", () => {
     }
     const before = sent.length;
     const names: string[] = [];
-    for await (const code of client.staticCodes(100)) names.push(code.name);
+    for await (const code of client.staticCodes({ pageSize: 100 })) names.push(code.name);
     assert.equal(names.length, 250);
     assert.deepEqual(
       names,
@@ -300,6 +306,42 @@ describe("typed client", () => {
       "newest first, each once",
     );
     assert.equal(sent.slice(before).filter((s) => s.status === 200).length, 3, "three pages of 100");
+  });
+
+  it("searches and iterates with filters across pages; deleteMany is all or nothing", async () => {
+    const { key } = await personalKey();
+    const { client } = recordingClient(key);
+    const dynqrcodes = Array.from({ length: 30 }, (_, i) => ({
+      name: i % 3 === 0 ? `École ${i}` : `Shop ${i}`,
+      destination_url: `https://example.com/${i}`,
+    }));
+    const made = (await client.unwrap(client.api.POST("/dynqrcodes/batch", { body: { dynqrcodes } }))).created;
+    const found: string[] = [];
+    for await (const code of client.search.dynqrcodes("ÉCOLE", { sort: "oldest", pageSize: 3 })) found.push(code.name);
+    assert.deepEqual(
+      found,
+      made.filter((_, i) => i % 3 === 0).map((m) => m.name),
+      "every match once, oldest first, across pages of 3",
+    );
+    for (const code of made.slice(0, 4))
+      await client.unwrap(
+        client.api.PATCH("/dynqrcodes/{code}", { params: { path: { code: code.code } }, body: { status: "paused" } }),
+      );
+    const paused: string[] = [];
+    for await (const code of client.dynamicCodes({ status: "paused", sort: "name", pageSize: 2 }))
+      paused.push(code.name);
+    // By the folded name's code points (README): "é" comes after "s".
+    assert.deepEqual(paused, ["Shop 1", "Shop 2", "École 0", "École 3"]);
+
+    await assert.rejects(client.deleteMany.dynqrcodes([made[0].code, "nope0000"]), (e: unknown) => {
+      assert.ok(e instanceof NotFoundError);
+      assert.deepEqual([e.status, e.errors], [404, [{ index: 1, error: "Dynamic QR code not found" }]]);
+      return true;
+    });
+    const left: string[] = [];
+    for await (const code of client.dynamicCodes({ pageSize: 100 })) left.push(code.code);
+    assert.equal(left.length, 30, "nothing deleted");
+    assert.deepEqual(await client.deleteMany.dynqrcodes([made[0].code, made[1].code]), [made[0].code, made[1].code]);
   });
 
   it("the committed types are what the generator makes of the served document", async () => {

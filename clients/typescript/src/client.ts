@@ -4,13 +4,18 @@
 import { randomUUID } from "node:crypto";
 import createFetchClient, { type Middleware } from "openapi-fetch";
 import { apiError, retryAfterSeconds } from "./errors";
-import type { components, paths } from "./schema";
+import type { components, operations, paths } from "./schema";
 
 export type StaticQrCode = components["schemas"]["StaticQrCode"];
 export type DynamicQrCode = components["schemas"]["DynamicQrCode"];
 export type Webhook = components["schemas"]["Webhook"];
 export type AnalyticsSummary = components["schemas"]["AnalyticsSummary"];
 export type CodeAnalytics = components["schemas"]["CodeAnalytics"];
+
+/** The lists' filters and sort (README "How /v1 works"); a page size of at most 100. */
+type ListOptions<Query> = Omit<NonNullable<Query>, "limit" | "cursor"> & { pageSize?: number };
+export type StaticListOptions = ListOptions<operations["qrcodes-list"]["parameters"]["query"]>;
+export type DynamicListOptions = ListOptions<operations["dynqrcodes-list"]["parameters"]["query"]>;
 
 export type RetryOptions = {
   /** Attempts per call, the first included (default 5). */
@@ -105,21 +110,23 @@ export function createClient(options: ClientOptions) {
   });
   api.use(idempotencyKeys);
 
-  /** Every static QR code of the library, newest first, page after page. */
-  async function* staticCodes(pageSize = 100): AsyncGenerator<StaticQrCode> {
+  /** Every static QR code of the library (or those the filters keep), newest first unless `sort` says otherwise, page after page. */
+  async function* staticCodes({ pageSize = 100, ...filters }: StaticListOptions = {}): AsyncGenerator<StaticQrCode> {
     let cursor: string | undefined;
     do {
-      const page = await unwrap(api.GET("/qrcodes", { params: { query: { limit: pageSize, cursor } } }));
+      const query = { ...filters, limit: pageSize, cursor };
+      const page = await unwrap(api.GET("/qrcodes", { params: { query } }));
       yield* page.qrcodes;
       cursor = page.next_cursor ?? undefined;
     } while (cursor);
   }
 
-  /** Every dynamic QR code of the library, newest first, page after page. */
-  async function* dynamicCodes(pageSize = 100): AsyncGenerator<DynamicQrCode> {
+  /** Every dynamic QR code of the library (or those the filters keep), newest first unless `sort` says otherwise, page after page. */
+  async function* dynamicCodes({ pageSize = 100, ...filters }: DynamicListOptions = {}): AsyncGenerator<DynamicQrCode> {
     let cursor: string | undefined;
     do {
-      const page = await unwrap(api.GET("/dynqrcodes", { params: { query: { limit: pageSize, cursor } } }));
+      const query = { ...filters, limit: pageSize, cursor };
+      const page = await unwrap(api.GET("/dynqrcodes", { params: { query } }));
       yield* page.dynqrcodes;
       cursor = page.next_cursor ?? undefined;
     } while (cursor);
@@ -137,7 +144,22 @@ export function createClient(options: ClientOptions) {
       unwrap(api.POST("/webhooks/{webhook_id}/rotate-secret", { params: { path: { webhook_id: webhookId } } })),
   };
 
-  return { api, unwrap, staticCodes, dynamicCodes, webhooks };
+  /** The codes whose name or URL holds `text` (any case), or whose qr_id / code it is, with further filters. */
+  const search = {
+    qrcodes: (text: string, options: Omit<StaticListOptions, "search"> = {}) =>
+      staticCodes({ ...options, search: text }),
+    dynqrcodes: (text: string, options: Omit<DynamicListOptions, "search"> = {}) =>
+      dynamicCodes({ ...options, search: text }),
+  };
+
+  /** Deletes 1 to 50 codes, all or none (an ApiError lists the refused ones by index); returns the ids deleted. */
+  const deleteMany = {
+    qrcodes: async (ids: string[]) => (await unwrap(api.POST("/qrcodes/batch-delete", { body: { ids } }))).deleted,
+    dynqrcodes: async (codes: string[]) =>
+      (await unwrap(api.POST("/dynqrcodes/batch-delete", { body: { ids: codes } }))).deleted,
+  };
+
+  return { api, unwrap, staticCodes, dynamicCodes, search, deleteMany, webhooks };
 }
 
 export type Client = ReturnType<typeof createClient>;

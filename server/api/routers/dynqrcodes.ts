@@ -11,7 +11,8 @@ import {
 import { analyticsSummary, codeAnalytics } from "../../analytics/analytics";
 import { analyticsSummaryRecord, codeAnalyticsQuery, codeAnalyticsRecord } from "../../analytics/analyticsRecords";
 import { rangeQuery } from "../../analytics/dateRange";
-import { listQuery } from "../../library/validation";
+import { dynamicListQuery } from "../../library/listFilters";
+import { batchDeleteInput, deleteDynamicCodes } from "../../library/batchDelete";
 import { apiKeyProcedure, createTRPCRouter } from "../trpc";
 
 const created = z.object({ created: z.array(dynamicRecord) });
@@ -20,10 +21,15 @@ const TAGS = ["Dynamic QR codes"];
 export const dynqrcodesRouter = createTRPCRouter({
   list: apiKeyProcedure
     .meta({
-      openapi: { method: "GET", path: "/dynqrcodes", tags: TAGS, summary: "List dynamic QR codes, newest first" },
+      openapi: {
+        method: "GET",
+        path: "/dynqrcodes",
+        tags: TAGS,
+        summary: "List dynamic QR codes: newest first, or filtered and sorted",
+      },
       cachedByLibraryVersion: true,
     })
-    .input(listQuery)
+    .input(dynamicListQuery)
     .output(z.object({ dynqrcodes: z.array(dynamicRecord), next_cursor: z.string().nullable() }))
     .query(({ ctx, input }) => listDynamicCodes(ctx.principal.library, input)),
 
@@ -118,4 +124,18 @@ export const dynqrcodesRouter = createTRPCRouter({
     .input(z.object({ code: codeParam }))
     .output(z.object({ code: z.string(), deleted: z.literal(true) }))
     .mutation(({ ctx, input }) => deleteDynamicCode(ctx.principal, input.code)),
+  deleteBatch: apiKeyProcedure
+    .meta({
+      openapi: {
+        method: "POST",
+        path: "/dynqrcodes/batch-delete",
+        tags: TAGS,
+        summary: "Delete 1 to 50 dynamic QR codes, all or nothing",
+        description:
+          "Deletes every code of `ids` (code values) or none: an id the library does not hold, or a published team code a writer's key may not delete, fails the batch, each such item listed by index in `errors` (the status is the first one's: 404 or 403). Each code deleted sends its own webhook event and activity entry, as a single DELETE does.",
+      },
+    })
+    .input(batchDeleteInput)
+    .output(z.object({ deleted: z.array(z.string()) }))
+    .mutation(({ ctx, input }) => deleteDynamicCodes(ctx.principal, input.ids)),
 });

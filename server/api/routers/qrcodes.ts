@@ -4,7 +4,8 @@
 import { z } from "zod";
 import { createStaticCodes, deleteStaticCode, listStaticCodes } from "../../library/staticCodes";
 import { staticBatchInput, staticCodeInput, staticRecord } from "../../library/staticRecords";
-import { listQuery } from "../../library/validation";
+import { staticListQuery } from "../../library/listFilters";
+import { batchDeleteInput, deleteStaticCodes } from "../../library/batchDelete";
 import { apiKeyProcedure, createTRPCRouter } from "../trpc";
 
 const created = z.object({ created: z.array(staticRecord) });
@@ -13,10 +14,15 @@ const TAGS = ["Static QR codes"];
 export const qrcodesRouter = createTRPCRouter({
   list: apiKeyProcedure
     .meta({
-      openapi: { method: "GET", path: "/qrcodes", tags: TAGS, summary: "List static QR codes, newest first" },
+      openapi: {
+        method: "GET",
+        path: "/qrcodes",
+        tags: TAGS,
+        summary: "List static QR codes: newest first, or filtered and sorted",
+      },
       cachedByLibraryVersion: true,
     })
-    .input(listQuery)
+    .input(staticListQuery)
     .output(z.object({ qrcodes: z.array(staticRecord), next_cursor: z.string().nullable() }))
     .query(({ ctx, input }) => listStaticCodes(ctx.principal.library, input)),
 
@@ -55,4 +61,18 @@ export const qrcodesRouter = createTRPCRouter({
     .input(z.object({ qr_id: z.string() }))
     .output(z.object({ qr_id: z.string(), deleted: z.literal(true) }))
     .mutation(({ ctx, input }) => deleteStaticCode(ctx.principal, input.qr_id)),
+  deleteBatch: apiKeyProcedure
+    .meta({
+      openapi: {
+        method: "POST",
+        path: "/qrcodes/batch-delete",
+        tags: TAGS,
+        summary: "Delete 1 to 50 static QR codes, all or nothing",
+        description:
+          "Deletes every code of `ids` (qr_id values) or none: an id the library does not hold, or a published team code a writer's key may not delete, fails the batch, each such item listed by index in `errors` (the status is the first one's: 404 or 403). Each code deleted sends its own webhook event and activity entry, as a single DELETE does.",
+      },
+    })
+    .input(batchDeleteInput)
+    .output(z.object({ deleted: z.array(z.string()) }))
+    .mutation(({ ctx, input }) => deleteStaticCodes(ctx.principal, input.ids)),
 });

@@ -7,6 +7,7 @@ import { analytics } from "./analytics";
 import { exportCsv, type ExportWhat } from "./export";
 import { downloadImages, type ImagesKind } from "./images";
 import { BATCH_SIZE, importFile } from "./import";
+import { listCodes, type ListWhat } from "./list";
 
 const ENVIRONMENT = `Environment:
   QR_RECORDS_API_KEY   the API key (personal qrp_… or business qrb_…), required
@@ -19,6 +20,7 @@ Commands:
   import <file.csv>                     create the file's rows as QR codes, in batches of ${BATCH_SIZE}; safe to run again
   export <static|dynamic|scans CODE>    a library's codes, or one dynamic code's scans, as CSV
   analytics [CODE]                      scan figures of the library or of one dynamic code
+  list <static|dynamic>                 the library's codes, found by --search, --status, dates; sorted
   images <dir>                          the QR images of the library's codes, one file per code
 
 Run \`qr-records <command> --help\` for a command's options.
@@ -69,6 +71,23 @@ Options:
   --tz              the IANA time zone of the days, such as Europe/Berlin (default UTC)
   --json            the API's JSON answer instead of tables
   -h, --help        this help
+
+${ENVIRONMENT}`,
+  list: `Usage: qr-records list <static|dynamic> [--search TEXT] [--status active|paused|draft] [--sort newest|oldest|name]
+                                     [--created-after T] [--created-before T] [--max N] [--json]
+
+Prints the library's codes the filters keep, one per line, tab-separated: a static code's
+qr_id, name and url; a dynamic code's code, status, name and destination_url (--json: each
+record as a line of JSON). Filters combine; the pages are read one after another.
+
+Options:
+  --search TEXT       in the name or URL, any case (Unicode too; % and _ are plain characters), or an exact id
+  --status S          dynamic codes in this status only
+  --sort S            newest (default), oldest, or name (A to Z, any case)
+  --created-after T   created at or after T; --created-before T: before T (epoch seconds or YYYY-MM-DD, UTC)
+  --max N             at most N codes
+  --json              JSON lines instead of columns
+  -h, --help          this help
 
 ${ENVIRONMENT}`,
   images: `Usage: qr-records images <dir> [--kind static|dynamic|all] [--ids ID,ID,...] [--format svg|png|pdf] [--size N] [--size-mm N]
@@ -197,6 +216,33 @@ async function run(argv: string[]): Promise<number> {
       const written = await downloadImages(api, one, dir, options);
       process.stdout.write(`${written} ${one} ${written === 1 ? "image" : "images"} written to ${dir}\n`);
     }
+    return 0;
+  }
+  if (command === "list") {
+    const { values, positionals } = args(command, rest, {
+      search: { type: "string" },
+      status: { type: "string" },
+      sort: { type: "string" },
+      "created-after": { type: "string" },
+      "created-before": { type: "string" },
+      max: { type: "string" },
+      json: { type: "boolean" },
+    });
+    if (values.help) return help();
+    const [what, ...extra] = positionals;
+    if ((what !== "static" && what !== "dynamic") || extra.length) throw usage("list takes static or dynamic");
+    if (values.status && what === "static") throw usage("--status is for dynamic codes");
+    if (values.max !== undefined && !/^[1-9]\d{0,8}$/.test(values.max)) throw usage("--max must be a positive integer");
+    const options = {
+      search: values.search,
+      status: values.status,
+      sort: values.sort,
+      createdAfter: values["created-after"],
+      createdBefore: values["created-before"],
+      max: values.max === undefined ? undefined : Number(values.max),
+      json: Boolean(values.json),
+    };
+    await listCodes(client(), what as ListWhat, options, (line) => process.stdout.write(`${line}\n`));
     return 0;
   }
   const { values, positionals } = args(command, rest, { ...DATE, tz: { type: "string" }, json: { type: "boolean" } });
