@@ -27,23 +27,27 @@ function withFolded(columns: Record<string, string>, data: unknown): unknown {
   return folded.length === 0 ? data : { ...row, ...Object.fromEntries(folded) };
 }
 
-type Operation = { model?: string; args: Record<string, unknown>; query: (args: unknown) => Promise<unknown> };
+type Operation = { args: Record<string, unknown>; query: (args: unknown) => Promise<unknown> };
+
+/** `args` with the folded columns beside every name or URL its create, update or upsert writes. */
+function folding(columns: Record<string, string>) {
+  return ({ args, query }: Operation) => {
+    if (!args) return query(args);
+    const next = { ...args };
+    for (const key of ["data", "create", "update"] as const)
+      if (key in next) next[key] = withFolded(columns, next[key]);
+    return query(next);
+  };
+}
 
 /**
  * The Prisma client extension that keeps the folded columns: every create, update and upsert
- * of a code that writes its name or URL writes their folding too, whoever writes it.
+ * of a code that writes its name or URL writes their folding too, whoever writes it. Only the
+ * two code models pass through it; every other query goes straight to the client.
  */
 export const searchFoldExtension = {
   query: {
-    $allModels: {
-      $allOperations({ model, args, query }: Operation) {
-        const columns = model && FOLDED[model[0].toLowerCase() + model.slice(1)];
-        if (!columns || !args) return query(args);
-        const next = { ...args };
-        for (const key of ["data", "create", "update"] as const)
-          if (key in next) next[key] = withFolded(columns, next[key]);
-        return query(next);
-      },
-    },
+    staticCode: { $allOperations: folding(FOLDED.staticCode) },
+    dynamicCode: { $allOperations: folding(FOLDED.dynamicCode) },
   },
 };
