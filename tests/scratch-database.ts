@@ -5,6 +5,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import pg from "pg";
+import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
+import { PrismaPg } from "@prisma/adapter-pg";
 import { pgConfigFromUrl } from "../server/platform/database-url";
 
 export const DATABASE_URL = process.env.DATABASE_URL ?? "";
@@ -21,8 +23,11 @@ export const script = (name: string) => readFileSync(path.join(folder, name, "mi
 export async function scratchDatabase() {
   if (dialect === "sqlite") {
     const dir = mkdtempSync(path.join(tmpdir(), "qr-migration-"));
-    const db = new Database(path.join(dir, "old.db"));
+    const file = path.join(dir, "old.db");
+    const db = new Database(file);
     return {
+      /** A connection through Prisma's driver adapter, as the migrations' runner has. */
+      adapter: () => new PrismaBetterSqlite3({ url: `file:${file}` }).connect(),
       exec: async (sql: string) => void db.exec(sql),
       insert: async (table: string, rows: unknown[][]) => {
         // The old rows need no users or codes: foreign keys are not what is tested (migrations turn them back on).
@@ -45,7 +50,13 @@ export async function scratchDatabase() {
   await client.connect();
   // The old rows need no users or codes: foreign keys are not what is tested.
   await client.query("SET session_replication_role = replica");
+  const adapters: { dispose(): Promise<void> }[] = [];
   return {
+    adapter: async () => {
+      const adapter = await new PrismaPg({ ...pgConfigFromUrl(DATABASE_URL), database: name }).connect();
+      adapters.push(adapter);
+      return adapter;
+    },
     exec: async (sql: string) => void (await client.query(sql)),
     insert: async (table: string, rows: unknown[][]) => {
       const width = rows[0].length;
@@ -56,6 +67,7 @@ export async function scratchDatabase() {
     },
     rows: async <T>(sql: string) => (await client.query(sql)).rows as T[],
     close: async () => {
+      for (const adapter of adapters) await adapter.dispose();
       await client.end();
       await admin.query(`DROP DATABASE "${name}"`);
       await admin.end();

@@ -16,6 +16,7 @@ import { bindMigrationAwareSqlAdapterFactory } from "@prisma/driver-adapter-util
 import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { migrationsDir, schemaPath, type ProviderName } from "./providers";
+import { REFOLDED_BY, refoldSearch } from "./refold";
 import { writeSchemas } from "./schemas";
 import { backendOf, pgConfigFromUrl, sqliteFileOf } from "../../server/platform/database-url";
 import { serversUsing } from "../../server/platform/embedded-backup";
@@ -75,7 +76,11 @@ async function loadEngine(schemaFile: string, factory: SqlMigrationAwareDriverAd
  * adapter-pg's executeScript splits a script at every ";", which cuts a function body
  * ($$ … $$) apart, so on PostgreSQL the script goes to the server as one simple query.
  */
-function scriptsAware(factory: SqlMigrationAwareDriverAdapterFactory): SqlMigrationAwareDriverAdapterFactory {
+function scriptsAware(
+  factory: SqlMigrationAwareDriverAdapterFactory,
+  /** Each connection to the target is kept here too: on SQLite the engine's is the only one the file admits. */
+  connections: SqlDriverAdapter[] = [],
+): SqlMigrationAwareDriverAdapterFactory {
   const wrap = (conn: SqlDriverAdapter): SqlDriverAdapter => {
     if (factory.provider === "postgres") {
       conn.executeScript = async (script) => {
@@ -101,7 +106,11 @@ function scriptsAware(factory: SqlMigrationAwareDriverAdapterFactory): SqlMigrat
   return {
     provider: factory.provider,
     adapterName: factory.adapterName,
-    connect: async () => wrap(await factory.connect()),
+    connect: async () => {
+      const conn = wrap(await factory.connect());
+      connections.push(conn);
+      return conn;
+    },
     connectToShadowDb: async () => wrap(await factory.connectToShadowDb()),
   };
 }
@@ -130,19 +139,25 @@ function migrationsList(provider: ProviderName) {
 }
 
 /** The engine and adapter for the database DATABASE_URL names. */
-async function targetEngine(): Promise<{ provider: ProviderName; engine: Engine }> {
+async function targetEngine(): Promise<{ provider: ProviderName; engine: Engine; connections: SqlDriverAdapter[] }> {
   const url = process.env.DATABASE_URL ?? "file:./data/qr.db";
+  const connections: SqlDriverAdapter[] = [];
   if (backendOf(url) === "postgres") {
     return {
       provider: "postgres",
-      engine: await loadEngine(schemaPath("postgres"), scriptsAware(new PrismaPg(pgConfigFromUrl(url)))),
+      engine: await loadEngine(schemaPath("postgres"), scriptsAware(new PrismaPg(pgConfigFromUrl(url)), connections)),
+      connections,
     };
   }
   const file = sqliteFileOf(url);
   mkdirSync(path.dirname(file), { recursive: true });
   return {
     provider: "sqlite",
-    engine: await loadEngine(schemaPath("sqlite"), scriptsAware(new PrismaBetterSqlite3({ url: `file:${file}` }))),
+    engine: await loadEngine(
+      schemaPath("sqlite"),
+      scriptsAware(new PrismaBetterSqlite3({ url: `file:${file}` }), connections),
+    ),
+    connections,
   };
 }
 
@@ -153,8 +168,9 @@ export async function deploy(): Promise<string[]> {
 }
 
 async function applyAll(): Promise<string[]> {
-  const { provider, engine } = await targetEngine();
+  const { provider, engine, connections } = await targetEngine();
   const { appliedMigrationNames } = await engine.applyMigrations({ migrationsList: migrationsList(provider), filters });
+  if (appliedMigrationNames.some((name) => name.endsWith(REFOLDED_BY))) await refoldSearch(connections.at(-1)!);
   return appliedMigrationNames;
 }
 
