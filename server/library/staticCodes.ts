@@ -17,12 +17,16 @@ import { keysetPages, newestInLibrary, toPage } from "./paging";
 import { refuseUnreadableStyles } from "../images/readableStyles";
 import { sendableUrl } from "../platform/urls";
 import { decodeCursor, refuseServedShortLinks, type NamedDestination } from "./validation";
+import { externalIdRace, extrasColumnsOf, refuseUsedExternalIds } from "./recordExtras";
 import { staticRecordOf, type StaticCodeInput, type StaticRecord } from "./staticRecords";
 
 export async function listStaticCodes(library: Library, page: { limit?: number; cursor?: string }) {
   const limit = page.limit ?? 50;
   const before = decodeCursor(page.cursor, "qr");
-  const rows = await newestInLibrary("StaticCode", ["url", "name", "style"], library, { before, limit });
+  const rows = await newestInLibrary("StaticCode", ["url", "name", "style", "metadata", "externalId"], library, {
+    before,
+    limit,
+  });
   const result = toPage(rows, limit);
   return { qrcodes: result.rows.map(staticRecordOf), next_cursor: result.next_cursor };
 }
@@ -46,6 +50,8 @@ export async function createStaticCodes(
     items.map((item) => ({ text: item.url, style: item.style })),
     batch ? "qrcodes" : null,
   );
+  const taken = items.map((item) => ({ externalId: item.external_id }));
+  await refuseUsedExternalIds("staticCode", actor.library, taken, batch ? "qrcodes" : null);
   const now = new Date();
   const rows = items.map((item) => ({
     id: timeOrderedId("qr"),
@@ -58,9 +64,12 @@ export async function createStaticCodes(
     reviewStatus: initialReviewStatus(actor.library),
     createdAt: now,
     updatedAt: now,
+    metadata: null,
+    externalId: null,
+    ...extrasColumnsOf(item),
   }));
   const records = rows.map(staticRecordOf);
-  return changeWithEvents(actor.library, async (tx) => {
+  const create = changeWithEvents(actor.library, async (tx) => {
     await tx.staticCode.createMany({ data: rows });
     await recordCodeActivity(
       tx,
@@ -70,7 +79,18 @@ export async function createStaticCodes(
     );
     return { result: records, events: records.map((data) => ({ type: "qrcode.created", data })) };
   });
+  return create.catch(externalIdRace("staticCode", actor.library, taken, batch ? "qrcodes" : null));
 }
+
+/** A static code of the library, or 404. */
+export async function findStaticCode(library: Library, qrId: string) {
+  const row = await db.staticCode.findFirst({ where: { id: qrId, ...libraryWhere(library) } });
+  if (!row) throw notFound("QR code not found");
+  return row;
+}
+
+export const getStaticCode = async (library: Library, qrId: string) =>
+  staticRecordOf(await findStaticCode(library, qrId));
 
 export async function deleteStaticCode(actor: Actor, qrId: string) {
   return changeWithEvents(actor.library, async (tx) => {
@@ -93,7 +113,15 @@ export async function deleteStaticCode(actor: Actor, qrId: string) {
   });
 }
 
-export const STATIC_EXPORT_COLUMNS = ["qr_id", "name", "url", "created_at", "updated_at"] as const;
+export const STATIC_EXPORT_COLUMNS = [
+  "qr_id",
+  "name",
+  "url",
+  "created_at",
+  "updated_at",
+  "metadata",
+  "external_id",
+] as const;
 
 /** Every record of the library, oldest first, a page at a time (for streamed CSV). */
 export async function* staticExportRows(library: Library): AsyncGenerator<unknown[][]> {
@@ -102,8 +130,17 @@ export async function* staticExportRows(library: Library): AsyncGenerator<unknow
       where: { ...libraryWhere(library), ...(after ? { id: { gt: after } } : {}) },
       orderBy: { id: "asc" },
       take,
-      select: { id: true, name: true, url: true, createdAt: true, updatedAt: true },
+      select: { id: true, name: true, url: true, createdAt: true, updatedAt: true, metadata: true, externalId: true },
     }),
   );
-  for await (const rows of pages) yield rows.map((r) => [r.id, r.name, sendableUrl(r.url), r.createdAt, r.updatedAt]);
+  for await (const rows of pages)
+    yield rows.map((r) => [
+      r.id,
+      r.name,
+      sendableUrl(r.url),
+      r.createdAt,
+      r.updatedAt,
+      r.metadata ?? "{}",
+      r.externalId,
+    ]);
 }

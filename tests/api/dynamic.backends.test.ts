@@ -38,6 +38,8 @@ describe("dynamic QR codes", () => {
       "destination_url",
       "expired_url",
       "expires_at",
+      "external_id",
+      "metadata",
       "name",
       "password_protected",
       "pending_change",
@@ -179,6 +181,8 @@ describe("dynamic QR codes", () => {
       "targets",
       "utm",
       "password_protected",
+      "metadata",
+      "external_id",
     ]);
     assert.deepEqual(rows[0], {
       code: rec.code,
@@ -195,6 +199,8 @@ describe("dynamic QR codes", () => {
       targets: "",
       utm: "",
       password_protected: "false",
+      metadata: "{}",
+      external_id: "",
     });
   });
 });

@@ -4,6 +4,7 @@
 import { randomUUID } from "node:crypto";
 import createFetchClient, { type Middleware } from "openapi-fetch";
 import { apiError, retryAfterSeconds } from "./errors";
+import { recordCalls } from "./records";
 import type { components, paths } from "./schema";
 
 export type StaticQrCode = components["schemas"]["StaticQrCode"];
@@ -125,7 +126,7 @@ export function createClient(options: ClientOptions) {
     } while (cursor);
   }
 
-  return { api, unwrap, staticCodes, dynamicCodes };
+  return { api, unwrap, staticCodes, dynamicCodes, ...recordCalls(api, unwrap) };
 }
 
 export type Client = ReturnType<typeof createClient>;
