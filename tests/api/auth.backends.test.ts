@@ -129,7 +129,7 @@ describe("routing and body errors", () => {
     assert.equal(literal.headers.get("allow"), "GET");
     const batchGet = await http("GET", "/v1/qrcodes/batch", { key });
     assert.equal(batchGet.status, 405);
-    assert.equal(batchGet.headers.get("allow"), "POST");
+    assert.equal(batchGet.headers.get("allow"), "POST, PATCH");
   });
 
   it("wrong content type → 415; malformed JSON and non-objects → 400; over 1 MiB → 413", async () => {

@@ -331,13 +331,20 @@ describe("qr-records", () => {
     const missing = await cli(["get", "qr_0000000000000000000000"], key);
     assert.deepEqual([missing.code, /QR code not found \(HTTP 404/.test(missing.stderr)], [1, true], missing.stderr);
 
-    const statics = (
-      await c.unwrap(
-        c.api.POST("/qrcodes/batch", {
-          body: { qrcodes: Array.from({ length: 60 }, (_, i) => ({ name: `S${i}`, url: `https://example.com/${i}` })) },
-        }),
-      )
-    ).created;
+    const createSome = async (from: number, count: number) =>
+      (
+        await c.unwrap(
+          c.api.POST("/qrcodes/batch", {
+            body: {
+              qrcodes: Array.from({ length: count }, (_, i) => ({
+                name: `S${from + i}`,
+                url: `https://example.com/${from + i}`,
+              })),
+            },
+          }),
+        )
+      ).created;
+    const statics = [...(await createSome(0, 50)), ...(await createSome(50, 10))];
     const file = path.join(dir, "changes.csv");
     const rows = statics.map(
       (s, i) => `${s.qr_id},https://example.com/new/${i},"{""row"":""${i}""}",${i === 0 ? "first" : ""}`,
