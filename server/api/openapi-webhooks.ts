@@ -41,6 +41,10 @@ const testData = {
 
 const EVENTS: Record<EventName, { summary: string; data: object }> = {
   "qrcode.created": { summary: "A static code was created (one event per code of a batch)", data: STATIC },
+  "qrcode.updated": {
+    summary: "A static code was changed (one event per code of a batch): the record after it",
+    data: STATIC,
+  },
   "qrcode.deleted": { summary: "A static code was deleted: the record as it was", data: STATIC },
   "dynqrcode.created": { summary: "A dynamic code was created (one event per code of a batch)", data: DYNAMIC },
   "dynqrcode.updated": {

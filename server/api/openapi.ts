@@ -214,6 +214,11 @@ function buildDocument() {
       (route.method === "POST" || route.method === "PATCH") && !(route.kind === "procedure" && route.noBody);
     const isWrite = route.method !== "GET";
     const precondition = route.kind === "procedure" && route.unmodifiedSince;
+    // A batch's items are refused by index, whatever the status; codes' writes may name a taken external_id.
+    const batch = (error: string) => (route.path.endsWith("/batch") ? { index: 0, error } : undefined);
+    /** A refused item of a batch change or a batch delete. */
+    const byIndex = (error: string) => (batchDelete ? { index: 0, error } : batch(error));
+    const claimsExternalId = hasBody && /^\/(dyn)?qrcodes(\/|$)/.test(route.path);
     if (isWrite)
       (op as { parameters?: unknown[] }).parameters = [
         ...((op as { parameters?: unknown[] }).parameters ?? []),
@@ -268,18 +273,13 @@ function buildDocument() {
           ? "Only a team admin can delete a published code"
           : "API access requires a Pro or Business plan",
         ANSWERED,
-        batchDelete ? { index: 0, error: "Only a team admin can delete a published code" } : undefined,
+        byIndex(batchDelete ? "Only a team admin can delete a published code" : "Only a team admin can publish"),
       ),
       404: jsonError(
         "Not found in the key's library",
         route.path.startsWith("/dynqrcodes") ? "Dynamic QR code not found" : "QR code not found",
         ANSWERED,
-        batchDelete
-          ? {
-              index: 0,
-              error: route.path.startsWith("/dynqrcodes") ? "Dynamic QR code not found" : "QR code not found",
-            }
-          : undefined,
+        byIndex(route.path.startsWith("/dynqrcodes") ? "Dynamic QR code not found" : "QR code not found"),
       ),
       405: jsonError("The path does not answer this method (see Allow)", `Method not allowed: use ${route.method}`, [
         ...ANSWERED,
@@ -287,11 +287,18 @@ function buildDocument() {
       ]),
       ...(isWrite
         ? {
-            409: jsonError(
-              "A request with this Idempotency-Key is still running",
-              "A request with this Idempotency-Key is in progress",
-              ANSWERED,
-            ),
+            409: claimsExternalId
+              ? jsonError(
+                  "A request with this Idempotency-Key is still running, or an external_id is already used in the library (`external_id already used: <value>`)",
+                  "external_id already used: order-4711",
+                  ANSWERED,
+                  batch("external_id already used: order-4711"),
+                )
+              : jsonError(
+                  "A request with this Idempotency-Key is still running",
+                  "A request with this Idempotency-Key is in progress",
+                  ANSWERED,
+                ),
             422: jsonError(
               "The Idempotency-Key was used with another method, path or body",
               "Idempotency-Key was used with a different request",

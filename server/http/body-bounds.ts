@@ -12,6 +12,12 @@ import { MAX_SCAN_PASSWORD, MAX_TARGETS, MAX_UTM, UTM_KEYS } from "../rules/fiel
 import { MAX_URL_LENGTH } from "../platform/urls";
 import { MAX_DESCRIPTION_LENGTH } from "../webhooks/endpoints";
 import { EVENT_TYPES } from "../webhooks/event-types";
+import {
+  MAX_EXTERNAL_ID_LENGTH,
+  MAX_METADATA_KEY_LENGTH,
+  MAX_METADATA_KEYS,
+  MAX_METADATA_VALUE_LENGTH,
+} from "../library/recordExtras";
 
 /** No body of the pages is larger: the CSV import's check of 1,000 rows as a file has them (about 3 MB at the limits). */
 export const PAGES_MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -25,6 +31,11 @@ const URL = text(MAX_URL_LENGTH);
 const NAME = text(2 * MAX_NAME_LENGTH);
 const STYLE = KEYS + text(MAX_LOGO_BYTES) + text(2 * FRAME_TEXT_MAX);
 const RULES = KEYS + MAX_TARGETS * (KEYS + URL) + URL + UTM_KEYS.length * text(MAX_UTM) + text(MAX_SCAN_PASSWORD);
+/** A record's metadata and external_id (characters, two units at most for the external_id). */
+const EXTRAS =
+  KEYS +
+  MAX_METADATA_KEYS * (text(MAX_METADATA_KEY_LENGTH) + text(MAX_METADATA_VALUE_LENGTH)) +
+  text(2 * MAX_EXTERNAL_ID_LENGTH);
 const WEBHOOK =
   KEYS + URL + text(MAX_DESCRIPTION_LENGTH) + EVENT_TYPES.reduce((sum, event) => sum + text(event.length) + 1, 0);
 /** A CSV row at the limits of the code it makes. */
@@ -40,7 +51,7 @@ export const SMALL_BODY_BYTES = 64 * 1024;
 export const PAGES_BODY_BOUNDS: Readonly<Record<string, number>> = {
   "library.create": kib(KEYS + NAME + URL),
   "library.createMany": kib(KEYS + text(MAX_PASTED_LENGTH)),
-  "library.update": kib(KEYS + URL + NAME + STYLE + RULES),
+  "library.update": kib(KEYS + URL + NAME + STYLE + RULES + EXTRAS),
   "library.previewStyle": kib(KEYS + STYLE),
   "library.saveStyle": kib(KEYS + STYLE),
   "libraryImport.check": kib(KEYS + IMPORT_CHECK_SIZE * IMPORT_ROW),

@@ -1,6 +1,6 @@
 // Dynamic QR codes: a short code whose /q/<code> address redirects to a changeable destination.
 import { z } from "zod";
-import { db, isRecordMissing, isUniqueViolation, type Tx } from "../platform/db";
+import { db, isUniqueViolation, type Tx } from "../platform/db";
 import { DomainError, notFound } from "../platform/errors";
 import { randomString, timeOrderedId } from "../platform/ids";
 import { invalidateResolution } from "../scan/resolve";
@@ -18,7 +18,7 @@ import {
   type Actor,
   type Library,
 } from "./library";
-import { changedFields, heldPart, needsAdmin, pendingComparison, storedChange } from "../teams/pendingChanges";
+import { changedFields, needsAdmin } from "../teams/pendingChanges";
 import {
   dynamicRecordOf,
   shortUrl,
@@ -31,14 +31,14 @@ import { totalScansOf } from "../analytics/analytics";
 import { keysetPages } from "./paging";
 import { DYNAMIC_LIST, listPage, type ListFilters } from "./listFilters";
 import { refuseUnreadableStyles } from "../images/readableStyles";
-import { refuseStale, staleSave, type LastSeen } from "./staleSave";
 import { refuseServedShortLinks, type NamedDestination } from "./validation";
 import { sendableUrl } from "../platform/urls";
+import { extrasColumnsOf, refuseUsedExternalIds } from "./recordExtras";
 
 type RuleInput = Partial<Pick<z.infer<typeof dynamicPatchInput>, (typeof RULE_FIELDS)[number]>>;
 
 /** The rule columns a create or PATCH writes: only the fields sent (null clears); the password hashed. */
-async function ruleColumnsOf(input: RuleInput): Promise<Partial<RuleColumns>> {
+export async function ruleColumnsOf(input: RuleInput): Promise<Partial<RuleColumns>> {
   const json = (value: unknown) => (value === null ? null : JSON.stringify(value));
   return {
     ...(input.expires_at !== undefined
@@ -74,6 +74,8 @@ export async function listDynamicCodes(library: Library, query: ListFilters) {
       "utm",
       "passwordHash",
       "pendingChange",
+      "metadata",
+      "externalId",
     ],
     library,
     { ...query, liveOnly: true },
@@ -121,6 +123,8 @@ export async function createDynamicCodes(
     statusOf(i) === "active" && initial === "draft"
       ? { reviewedById: actor.userId, reviewedAt: now, publishedAt: now }
       : {};
+  const taken = items.map((item) => ({ externalId: item.external_id }));
+  await refuseUsedExternalIds("dynamicCode", actor.library, taken, batch ? "dynqrcodes" : null);
   // Hashed once, before the transaction (scrypt is slow on purpose).
   const rules = await Promise.all(items.map(ruleColumnsOf));
   for (let attempt = 1; ; attempt++) {
@@ -139,6 +143,9 @@ export async function createDynamicCodes(
       updatedAt: now,
       ...NO_RULES,
       ...rules[i],
+      metadata: null,
+      externalId: null,
+      ...extrasColumnsOf(items[i]),
     }));
     // Checked with the codes themselves: the image encodes the short URL.
     await refuseUnreadableStyles(
@@ -175,16 +182,23 @@ export async function createDynamicCodes(
       if (batch) await yieldToIo();
       return created;
     } catch (error) {
-      if (!isUniqueViolation(error) || attempt >= CODE_ATTEMPTS) throw error;
+      if (!isUniqueViolation(error)) throw error;
+      // A request meanwhile took an external_id (409), else a code collided: new codes.
+      await refuseUsedExternalIds("dynamicCode", actor.library, taken, batch ? "dynqrcodes" : null);
+      if (attempt >= CODE_ATTEMPTS) throw error;
     }
   }
 }
 
-async function findLive(library: Library, code: string) {
+/** A live dynamic code of the library, or 404. */
+export async function findDynamicCode(library: Library, code: string) {
   const row = await db.dynamicCode.findFirst({ where: { code, ...live(library) } });
   if (!row) throw notFound("Dynamic QR code not found");
   return row;
 }
+
+export const getDynamicCode = async (library: Library, code: string) =>
+  dynamicRecordOf(await findDynamicCode(library, code));
 
 /** Who may set which status: personal owners active/paused; team writers draft/paused; admins all. */
 export function settableStatuses(actor: Pick<Actor, "library" | "role">): DynamicStatus[] {
@@ -200,95 +214,14 @@ export function statusChangeProblem(actor: Pick<Actor, "library" | "role">, stat
   return new DomainError("forbidden", "Only a team admin can publish");
 }
 
-function checkStatusChange(actor: Actor, status: DynamicStatus): void {
+export function checkStatusChange(actor: Actor, status: DynamicStatus): void {
   const problem = statusChangeProblem(actor, status);
   if (problem) throw problem;
 }
 
-/**
- * A PATCH. A writer's change to where a published team code leads is held back as its pending
- * change (./pendingChanges.ts) while the rest applies: `held` says so (/v1 answers 202).
- * dynqrcode.updated is sent when something applied, not for a held change alone.
- */
-export async function updateDynamicCode(
-  actor: Actor,
-  input: z.infer<typeof dynamicPatchInput>,
-  lastSeen?: LastSeen,
-): Promise<{ record: DynamicRecord; held: boolean }> {
-  const { code, destination_url, name, status, style } = input;
-  if (
-    destination_url === undefined &&
-    name === undefined &&
-    status === undefined &&
-    style === undefined &&
-    RULE_FIELDS.every((field) => input[field] === undefined)
-  ) {
-    throw new DomainError(
-      "invalid",
-      `Send at least one of destination_url, name, status, style, ${RULE_FIELDS.join(", ")}`,
-    );
-  }
-  refuseServedShortLinks(actor.servedHosts, dynamicDestinations(input));
-  const row = await findLive(actor.library, code);
-  refuseStale(row.updatedAt, lastSeen);
-  await refuseUnreadableStyles([{ text: shortUrl(code), style }]);
-  if (status !== undefined && status !== row.status) checkStatusChange(actor, status);
-  const now = new Date();
-  const review = status === "active" && row.status === "draft" ? { reviewedById: actor.userId, reviewedAt: now } : {};
-  // Only an admin sets a team code active: from then on it is published.
-  const publish = status === "active" && row.teamId !== null && row.publishedAt === null ? { publishedAt: now } : {};
-  const held = needsAdmin(actor, row.publishedAt !== null) ? heldPart(input) : null;
-  const rules = await ruleColumnsOf(input);
-  const applied = {
-    ...(destination_url !== undefined && !held ? { destinationUrl: destination_url } : {}),
-    ...(name !== undefined ? { name: name.trim() } : {}),
-    ...(status !== undefined ? { status } : {}),
-    ...(style !== undefined ? { style: JSON.stringify(style) } : {}),
-    ...(held ? {} : rules),
-  };
-  const by = held && {
-    id: actor.userId,
-    email: (await db.user.findUniqueOrThrow({ where: { id: actor.userId }, select: { email: true } })).email,
-  };
-  const updated = await changeWithEvents(actor.library, async (tx) => {
-    // With a precondition, written only if no other save came since it was checked.
-    const stored = await tx.dynamicCode
-      .update({
-        where: { id: row.id, ...(lastSeen ? { updatedAt: row.updatedAt } : {}) },
-        data: {
-          ...applied,
-          ...review,
-          ...publish,
-          // A held change replaces the pending one, and the last rejection is no longer news; the live fields keep their time.
-          ...(held && by
-            ? {
-                pendingChange: storedChange(held, by, rules.passwordHash, now),
-                changeRejection: null,
-                ...(Object.keys(applied).length === 0 ? { updatedAt: row.updatedAt } : {}),
-              }
-            : {}),
-        },
-      })
-      .catch((error) => {
-        throw lastSeen && isRecordMissing(error) ? staleSave(lastSeen) : error;
-      });
-    const [before, after] = [dynamicRecordOf(row), dynamicRecordOf(stored)];
-    const ref = { kind: "dynamic" as const, target: code, name: stored.name };
-    const change = changedFields(before, after);
-    if (change) await recordCodeActivity(tx, actor, "code.updated", [{ ...ref, ...change }]);
-    if (held)
-      await recordCodeActivity(tx, actor, "code.change_requested", [{ ...ref, ...pendingComparison(after, held) }]);
-    const events =
-      held && Object.keys(applied).length === 0 ? [] : [{ type: "dynqrcode.updated" as const, data: after }];
-    return { result: after, events };
-  });
-  if (!held || Object.keys(applied).length > 0) await invalidateResolution(code);
-  return { record: updated, held: held !== null };
-}
-
 export const PUBLISHED_DELETE = "Only a team admin can delete a published code";
 
-type DynamicRow = Awaited<ReturnType<typeof findLive>>;
+type DynamicRow = Awaited<ReturnType<typeof findDynamicCode>>;
 
 /** Why `actor` may not delete the code: a writer's of a published team code is refused. */
 export const dynamicDeleteProblem = (actor: Actor, row: DynamicRow): DomainError | null =>
@@ -296,7 +229,8 @@ export const dynamicDeleteProblem = (actor: Actor, row: DynamicRow): DomainError
 
 /** Soft-deletes a checked code in `tx` with its activity entry; returns its webhook event (single and batch deletes). */
 export async function removeDynamicRow(tx: Tx, actor: Actor, row: DynamicRow) {
-  await tx.dynamicCode.update({ where: { id: row.id }, data: { deletedAt: new Date() } });
+  // Its external_id is free again for a new code (the unique index counts deleted rows too).
+  await tx.dynamicCode.update({ where: { id: row.id }, data: { deletedAt: new Date(), externalId: null } });
   await recordCodeDeleted(
     tx,
     actor,
@@ -308,7 +242,7 @@ export async function removeDynamicRow(tx: Tx, actor: Actor, row: DynamicRow) {
 
 /** Soft delete: the short address stops resolving, the scan history stays. */
 export async function deleteDynamicCode(actor: Actor, code: string) {
-  const row = await findLive(actor.library, code);
+  const row = await findDynamicCode(actor.library, code);
   const problem = dynamicDeleteProblem(actor, row);
   if (problem) throw problem;
   await changeWithEvents(actor.library, async (tx) => ({
@@ -328,7 +262,7 @@ export async function deleteLibraryDynamicCodes(tx: Tx, library: Library): Promi
   const codes = (await tx.dynamicCode.findMany({ where: live(library), select: { code: true } })).map(
     (row) => row.code,
   );
-  await tx.dynamicCode.updateMany({ where: live(library), data: { deletedAt: new Date() } });
+  await tx.dynamicCode.updateMany({ where: live(library), data: { deletedAt: new Date(), externalId: null } });
   return codes;
 }
 
@@ -351,6 +285,8 @@ export const DYNAMIC_EXPORT_COLUMNS = [
   "targets",
   "utm",
   "password_protected",
+  "metadata",
+  "external_id",
 ] as const;
 
 /** Every live dynamic code of the library with its total scans, oldest first, a page at a time. */
@@ -381,6 +317,8 @@ export async function* dynamicExportRows(library: Library): AsyncGenerator<unkno
         targets && JSON.stringify(targets),
         r.utm,
         r.passwordHash !== null,
+        r.metadata ?? "{}",
+        r.externalId,
       ];
     });
   }

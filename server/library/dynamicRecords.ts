@@ -6,6 +6,7 @@ import { env } from "../platform/env";
 import { futureExpiresAtField, rulesInput, rulesRecord, rulesRecordOf, type RuleColumns } from "../rules";
 import { sendableUrl } from "../platform/urls";
 import { pendingChangeOf, pendingChangeRecord } from "../teams/pendingChanges";
+import { extrasInput, extrasPatch, extrasRecord, extrasRecordOf, type ExtrasColumns } from "./recordExtras";
 import { batchArray, bodyObject, nameField, styleField, toSeconds, urlField } from "./validation";
 
 export const STATUSES = ["active", "paused", "draft"] as const;
@@ -17,6 +18,7 @@ export const dynamicCodeInput = bodyObject({
   style: styleField.optional(),
   ...rulesInput,
   expires_at: futureExpiresAtField.optional(),
+  ...extrasInput,
 });
 export const dynamicBatchInput = bodyObject({ dynqrcodes: batchArray("dynqrcodes", dynamicCodeInput) });
 /** A dynamic code in a path: documented with its shape (any other text is simply not found). */
@@ -25,14 +27,19 @@ export const codeParam = z
   .string()
   .meta({ description: "The code's 8 characters, as in its short_url.", pattern: CODE_PATTERN });
 
-export const dynamicPatchInput = bodyObject({
-  code: codeParam,
+/** What a PATCH changes (a batch PATCH's items too). */
+export const dynamicPatchFields = {
   destination_url: urlField("destination_url").optional(),
   name: nameField.optional(),
   status: z.enum(STATUSES, { error: "status must be one of active, paused, draft" }).optional(),
   style: styleField.optional(),
   ...rulesInput,
-}).meta({ example: { name: "Lunch menu (winter)" }, minProperties: 1 });
+  ...extrasPatch,
+};
+export const dynamicPatchInput = bodyObject({ code: codeParam, ...dynamicPatchFields }).meta({
+  example: { name: "Lunch menu (winter)" },
+  minProperties: 1,
+});
 export type DynamicCodeInput = z.infer<typeof dynamicCodeInput>;
 
 export const dynamicRecord = z
@@ -50,6 +57,7 @@ export const dynamicRecord = z
     pending_change: pendingChangeRecord
       .nullable()
       .meta({ description: "A writer's change waiting for an admin's review (team codes); null when none." }),
+    ...extrasRecord,
   })
   .meta({ id: "DynamicQrCode" });
 export type DynamicRecord = z.infer<typeof dynamicRecord>;
@@ -64,7 +72,8 @@ type Row = {
   createdAt: Date | number;
   updatedAt: Date | number;
   pendingChange?: string | null;
-} & RuleColumns;
+} & RuleColumns &
+  Partial<ExtrasColumns>;
 
 export const shortUrl = (code: string) => `${env.shortBaseUrl}/q/${code}`;
 
@@ -81,4 +90,5 @@ export const dynamicRecordOf = (row: Row): DynamicRecord => ({
   updated_at: toSeconds(row.updatedAt),
   ...rulesRecordOf(row),
   pending_change: pendingChangeOf(row.pendingChange),
+  ...extrasRecordOf(row),
 });

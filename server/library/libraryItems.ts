@@ -2,20 +2,15 @@
 // /business. Every change goes through the same domain functions as /v1, so the rules
 // (validation, all-or-nothing batches, drafts, who may publish) cannot drift apart.
 import { z } from "zod";
-import { db, dialect, dialectSql, isRecordMissing, selectRows } from "../platform/db";
+import { db, dialect, dialectSql, selectRows } from "../platform/db";
 import { DomainError, fromZodIssues, invalid, notFound, type BatchItemError } from "../platform/errors";
 import { totalScansOf } from "../analytics/analytics";
-import {
-  createDynamicCodes,
-  deleteDynamicCode,
-  dynamicDestinations,
-  settableStatuses,
-  updateDynamicCode,
-} from "./dynamicCodes";
+import { createDynamicCodes, deleteDynamicCode, dynamicDestinations, settableStatuses } from "./dynamicCodes";
+import { updateDynamicCode } from "./dynamicUpdate";
+import { updateStaticCode } from "./staticUpdate";
 import { dynamicBatchInput, shortUrl, dynamicPatchInput } from "./dynamicRecords";
-import { libraryCondition, libraryWhere, recordCodeActivity, type Actor, type Library } from "./library";
+import { libraryCondition, libraryWhere, type Actor, type Library } from "./library";
 import {
-  changedFields,
   changeRejectionOf,
   pendingChangeOf,
   type ChangeRejection,
@@ -28,7 +23,7 @@ import { capacityProblem } from "../images/qrImage";
 import { renderImage } from "../images/renderer";
 import { resolvedStyle } from "../images/qrStyle";
 import { refuseUnreadableStyles } from "../images/readableStyles";
-import { refuseStale, staleSave, type LastSeen } from "./staleSave";
+import type { LastSeen } from "./staleSave";
 import { membershipOf, type ItemKind, type Role } from "../teams/teams";
 import {
   MAX_BATCH,
@@ -404,26 +399,6 @@ export async function saveStyle(
   requireEditor(actor);
   if (kind === "dynamic")
     return (await updateDynamicCode(actor, { code: id, style: styleOf(input) }, lastSeen)).record.style;
-  const style = await checkItemStyle(actor, kind, id, input);
-  await db.$transaction(async (tx) => {
-    // Deleted meanwhile (by another tab or person): a 404, never a 500.
-    const row = await tx.staticCode.findFirst({
-      where: { id, ...libraryWhere(actor.library) },
-      select: { id: true, name: true, style: true, updatedAt: true },
-    });
-    if (!row) throw notFound("QR code not found");
-    refuseStale(row.updatedAt, lastSeen);
-    // With a precondition, written only if no other save came since it was read.
-    await tx.staticCode
-      .update({
-        where: { id: row.id, ...(lastSeen ? { updatedAt: row.updatedAt } : {}) },
-        data: { style: JSON.stringify(style), updatedAt: new Date() },
-      })
-      .catch((error) => {
-        throw lastSeen && isRecordMissing(error) ? staleSave(lastSeen) : error;
-      });
-    const change = changedFields({ style: JSON.parse(row.style) }, { style });
-    if (change) await recordCodeActivity(tx, actor, "code.updated", [{ kind, target: id, name: row.name, ...change }]);
-  });
-  return style;
+  // A static code's style is part of its record: changed as its PATCH changes it (qrcode.updated).
+  return (await updateStaticCode(actor, { qr_id: id, style: styleOf(input) }, lastSeen)).style;
 }

@@ -18,10 +18,11 @@ import { listPage, STATIC_LIST, type ListFilters } from "./listFilters";
 import { refuseUnreadableStyles } from "../images/readableStyles";
 import { sendableUrl } from "../platform/urls";
 import { refuseServedShortLinks, type NamedDestination } from "./validation";
+import { externalIdRace, extrasColumnsOf, refuseUsedExternalIds } from "./recordExtras";
 import { staticRecordOf, type StaticCodeInput, type StaticRecord } from "./staticRecords";
 
 export async function listStaticCodes(library: Library, query: ListFilters) {
-  const result = await listPage(STATIC_LIST, ["url", "name", "style"], library, query);
+  const result = await listPage(STATIC_LIST, ["url", "name", "style", "metadata", "externalId"], library, query);
   return { qrcodes: result.rows.map(staticRecordOf), next_cursor: result.next_cursor };
 }
 
@@ -44,6 +45,8 @@ export async function createStaticCodes(
     items.map((item) => ({ text: item.url, style: item.style })),
     batch ? "qrcodes" : null,
   );
+  const taken = items.map((item) => ({ externalId: item.external_id }));
+  await refuseUsedExternalIds("staticCode", actor.library, taken, batch ? "qrcodes" : null);
   const now = new Date();
   const rows = items.map((item) => ({
     id: timeOrderedId("qr"),
@@ -56,9 +59,12 @@ export async function createStaticCodes(
     reviewStatus: initialReviewStatus(actor.library),
     createdAt: now,
     updatedAt: now,
+    metadata: null,
+    externalId: null,
+    ...extrasColumnsOf(item),
   }));
   const records = rows.map(staticRecordOf);
-  return changeWithEvents(actor.library, async (tx) => {
+  const create = changeWithEvents(actor.library, async (tx) => {
     await tx.staticCode.createMany({ data: rows });
     await recordCodeActivity(
       tx,
@@ -68,6 +74,7 @@ export async function createStaticCodes(
     );
     return { result: records, events: records.map((data) => ({ type: "qrcode.created", data })) };
   });
+  return create.catch(externalIdRace("staticCode", actor.library, taken, batch ? "qrcodes" : null));
 }
 
 type StaticRow = NonNullable<Awaited<ReturnType<Tx["staticCode"]["findFirst"]>>>;
@@ -90,6 +97,16 @@ export async function removeStaticRow(tx: Tx, actor: Actor, row: StaticRow) {
   return { type: "qrcode.deleted" as const, data: staticRecordOf(row) };
 }
 
+/** A static code of the library, or 404. */
+export async function findStaticCode(library: Library, qrId: string) {
+  const row = await db.staticCode.findFirst({ where: { id: qrId, ...libraryWhere(library) } });
+  if (!row) throw notFound("QR code not found");
+  return row;
+}
+
+export const getStaticCode = async (library: Library, qrId: string) =>
+  staticRecordOf(await findStaticCode(library, qrId));
+
 export async function deleteStaticCode(actor: Actor, qrId: string) {
   return changeWithEvents(actor.library, async (tx) => {
     const row = await tx.staticCode.findFirst({ where: { id: qrId, ...libraryWhere(actor.library) } });
@@ -100,7 +117,15 @@ export async function deleteStaticCode(actor: Actor, qrId: string) {
   });
 }
 
-export const STATIC_EXPORT_COLUMNS = ["qr_id", "name", "url", "created_at", "updated_at"] as const;
+export const STATIC_EXPORT_COLUMNS = [
+  "qr_id",
+  "name",
+  "url",
+  "created_at",
+  "updated_at",
+  "metadata",
+  "external_id",
+] as const;
 
 /** Every record of the library, oldest first, a page at a time (for streamed CSV). */
 export async function* staticExportRows(library: Library): AsyncGenerator<unknown[][]> {
@@ -109,8 +134,17 @@ export async function* staticExportRows(library: Library): AsyncGenerator<unknow
       where: { ...libraryWhere(library), ...(after ? { id: { gt: after } } : {}) },
       orderBy: { id: "asc" },
       take,
-      select: { id: true, name: true, url: true, createdAt: true, updatedAt: true },
+      select: { id: true, name: true, url: true, createdAt: true, updatedAt: true, metadata: true, externalId: true },
     }),
   );
-  for await (const rows of pages) yield rows.map((r) => [r.id, r.name, sendableUrl(r.url), r.createdAt, r.updatedAt]);
+  for await (const rows of pages)
+    yield rows.map((r) => [
+      r.id,
+      r.name,
+      sendableUrl(r.url),
+      r.createdAt,
+      r.updatedAt,
+      r.metadata ?? "{}",
+      r.externalId,
+    ]);
 }

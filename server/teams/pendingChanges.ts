@@ -128,6 +128,8 @@ const COMPARED = [
   "expires_at",
   "expired_url",
   "password_protected",
+  "metadata",
+  "external_id",
 ] as const;
 type Compared = Partial<Record<(typeof COMPARED)[number], unknown>>;
 

@@ -2,6 +2,7 @@
 // can list them without the server's modules.
 export const EVENT_TYPES = [
   "qrcode.created",
+  "qrcode.updated",
   "qrcode.deleted",
   "dynqrcode.created",
   "dynqrcode.updated",

@@ -25,7 +25,7 @@ export type ScanCreated = {
 
 /** An event and its data: a record exactly as /v1 shows it, or a scan. */
 export type PendingEvent =
-  | { type: "qrcode.created" | "qrcode.deleted"; data: StaticRecord }
+  | { type: "qrcode.created" | "qrcode.updated" | "qrcode.deleted"; data: StaticRecord }
   | { type: "dynqrcode.created" | "dynqrcode.updated" | "dynqrcode.deleted"; data: DynamicRecord }
   | { type: "draft.approved" | "draft.rejected"; data: StaticRecord | DynamicRecord }
   | { type: "scan.created"; data: ScanCreated }

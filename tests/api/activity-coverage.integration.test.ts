@@ -263,6 +263,29 @@ const COVERAGE: Record<string, Coverage> = {
     actions: ["code.created"],
     beforeAfter: true,
   },
+  "PATCH /qrcodes/{qr_id}": {
+    run: (fx) => http("PATCH", `/v1/qrcodes/${fx.staticDraft}`, { key: fx.writer.key, json: { name: "S2" } }),
+    actions: ["code.updated"],
+    beforeAfter: true,
+  },
+  "PATCH /qrcodes/batch": {
+    run: (fx) =>
+      http("PATCH", "/v1/qrcodes/batch", {
+        key: fx.writer.key,
+        json: { qrcodes: [{ qr_id: fx.staticDraft, metadata: { order: "1" } }] },
+      }),
+    actions: ["code.updated"],
+    beforeAfter: true,
+  },
+  "PATCH /dynqrcodes/batch": {
+    run: (fx) =>
+      http("PATCH", "/v1/dynqrcodes/batch", {
+        key: fx.writer.key,
+        json: { dynqrcodes: [{ code: fx.published, destination_url: "https://example.com/held" }] },
+      }),
+    actions: ["code.change_requested"],
+    beforeAfter: true,
+  },
   "DELETE /qrcodes/{qr_id}": {
     run: (fx) => http("DELETE", `/v1/qrcodes/${fx.staticDraft}`, { key: fx.writer.key }),
     actions: ["code.deleted"],

@@ -129,7 +129,7 @@ describe("routing and body errors", () => {
     assert.equal(literal.headers.get("allow"), "GET");
     const batchGet = await http("GET", "/v1/qrcodes/batch", { key });
     assert.equal(batchGet.status, 405);
-    assert.equal(batchGet.headers.get("allow"), "POST");
+    assert.equal(batchGet.headers.get("allow"), "POST, PATCH");
   });
 
   it("wrong content type → 415; malformed JSON and non-objects → 400; over 1 MiB → 413", async () => {
@@ -187,16 +187,21 @@ describe("routing and body errors", () => {
       "GET /dynqrcodes/analytics",
       "GET /dynqrcodes/export",
       "GET /dynqrcodes/images.zip",
+      "GET /dynqrcodes/{code}",
       "GET /dynqrcodes/{code}/analytics",
       "GET /dynqrcodes/{code}/analytics/export",
       "GET /dynqrcodes/{code}/image",
       "GET /qrcodes",
       "GET /qrcodes/export",
       "GET /qrcodes/images.zip",
+      "GET /qrcodes/{qr_id}",
       "GET /qrcodes/{qr_id}/image",
       "GET /webhooks",
       "GET /webhooks/{webhook_id}/deliveries",
+      "PATCH /dynqrcodes/batch",
       "PATCH /dynqrcodes/{code}",
+      "PATCH /qrcodes/batch",
+      "PATCH /qrcodes/{qr_id}",
       "PATCH /webhooks/{webhook_id}",
       "POST /dynqrcodes",
       "POST /dynqrcodes/batch",

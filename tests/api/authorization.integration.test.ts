@@ -19,18 +19,24 @@ type Caller = {
 };
 type Route = { method: string; path: string };
 
-/** A valid body for each route that takes one. A route missing here fails the test. */
-const BODIES: Record<string, unknown> = {
+type Target = { qrId: string; code: string; webhookId: string };
+/** A valid body for each route that takes one (of the cell's target record). A route missing here fails the test. */
+const BODIES: Record<string, unknown | ((t: Target) => unknown)> = {
   "POST /v1/qrcodes": { url: "https://example.com/m", name: "Matrix" },
   "POST /v1/qrcodes/batch": { qrcodes: [{ url: "https://example.com/m", name: "Matrix" }] },
   "POST /v1/dynqrcodes": { destination_url: "https://example.com/m", name: "Matrix" },
   "POST /v1/dynqrcodes/batch": { dynqrcodes: [{ destination_url: "https://example.com/m", name: "Matrix" }] },
   "PATCH /v1/dynqrcodes/{code}": { name: "Renamed by matrix" },
+  "PATCH /v1/qrcodes/{qr_id}": { name: "Renamed by matrix" },
+  "PATCH /v1/qrcodes/batch": (t: Target) => ({ qrcodes: [{ qr_id: t.qrId, name: "Renamed by matrix" }] }),
+  "PATCH /v1/dynqrcodes/batch": (t: Target) => ({ dynqrcodes: [{ code: t.code, name: "Renamed by matrix" }] }),
   "POST /v1/webhooks": { url: "https://93.184.215.14/matrix", events: ["qrcode.created"] },
   "PATCH /v1/webhooks/{webhook_id}": { description: "Changed by matrix" },
 };
 /** Bodyless POSTs (the path says everything). */
 const NO_BODY = new Set(["POST /v1/webhooks/{webhook_id}/test"]);
+/** Routes whose body, not path, names the target record: another library's key finds none (404). */
+const NAMES_IN_BODY = new Set(["PATCH /v1/qrcodes/batch", "PATCH /v1/dynqrcodes/batch"]);
 /** Only a team's admins manage its webhooks: a writer's key is refused. */
 const ADMIN_ONLY = (path: string) => path.startsWith("/v1/webhooks");
 
@@ -121,7 +127,7 @@ describe("authorization matrix", () => {
     );
   }
 
-  async function unchanged(t: { qrId: string; code: string; webhookId: string }, context: string) {
+  async function unchanged(t: Target, context: string) {
     const stat = await db.staticCode.findUnique({ where: { id: t.qrId } });
     const dyn = await db.dynamicCode.findUnique({ where: { code: t.code } });
     const hook = await db.webhookEndpoint.findUnique({ where: { id: t.webhookId } });
@@ -149,7 +155,9 @@ describe("authorization matrix", () => {
           .replace("{qr_id}", t.qrId)
           .replace("{code}", t.code)
           .replace("{webhook_id}", t.webhookId);
-        const r = await http(route.method, path, { key: caller.key, json: needsBody ? BODIES[label] : undefined });
+        const body = BODIES[label];
+        const json = needsBody ? (typeof body === "function" ? body(t) : body) : undefined;
+        const r = await http(route.method, path, { key: caller.key, json });
         const context = `${label} as ${caller.name}`;
         cells++;
         if (typeof caller.expect === "object") {
@@ -158,7 +166,7 @@ describe("authorization matrix", () => {
           await unchanged(t, context);
           continue;
         }
-        const hasParam = route.path.includes("{");
+        const hasParam = route.path.includes("{") || NAMES_IN_BODY.has(label);
         const sees = r.text.includes(t.qrId) || r.text.includes(t.code) || r.text.includes(t.webhookId);
         if (caller.expect === "other library") {
           if (hasParam) assert.equal(r.status, 404, context);

@@ -69,7 +69,7 @@ describe("typed client", () => {
     const listed = await unwrap(api.GET("/qrcodes", { params: { query: { limit: 2 } } }));
     assert.deepEqual([listed.qrcodes.map((q) => q.name), typeof listed.next_cursor], [["B", "A"], "string"]);
     const staticCsv = await unwrap(api.GET("/qrcodes/export", { parseAs: "text" }));
-    assert.match(staticCsv, /^qr_id,name,url,created_at,updated_at\r?\n/);
+    assert.match(staticCsv, /^qr_id,name,url,created_at,updated_at,metadata,external_id\r?\n/);
     const svg = await unwrap(
       api.GET("/qrcodes/{qr_id}/image", {
         params: { path: { qr_id: one.qr_id }, query: { format: "svg", size: 128 } },
@@ -84,6 +84,13 @@ describe("typed client", () => {
       (await unzip(Buffer.from(staticZip))).map((e) => e.name),
       [`${one.qr_id}-menu.svg`],
     );
+    // One record read, changed, and changed in bulk: the client's own calls.
+    assert.deepEqual(await client.get(one.qr_id), one);
+    const renamed = await client.update(one.qr_id, { name: "Menu 2", metadata: { order: "1" }, external_id: "o-1" });
+    assert.deepEqual([renamed.name, renamed.metadata, renamed.external_id], ["Menu 2", { order: "1" }, "o-1"]);
+    const [bulk] = await client.updateMany.static([{ qr_id: batch[0].qr_id, name: "A2" }]);
+    assert.equal(bulk.name, "A2");
+    await assert.rejects(client.get("qr_0000000000000000000000"), NotFoundError);
     assert.deepEqual(await unwrap(api.DELETE("/qrcodes/{qr_id}", { params: { path: { qr_id: one.qr_id } } })), {
       qr_id: one.qr_id,
       deleted: true,
@@ -106,9 +113,14 @@ describe("typed client", () => {
       api.PATCH("/dynqrcodes/{code}", { params: { path: { code: dyn.code } }, body: { name: "Poster 2" } }),
     );
     assert.equal(updated.name, "Poster 2");
+    assert.equal((await client.get(dyn.code)).name, "Poster 2");
+    const [dynBulk] = await client.updateMany.dynamic([
+      { code: dynBatch[0].code, destination_url: "https://example.com/2", external_id: "p-1" },
+    ]);
+    assert.deepEqual([dynBulk.destination_url, dynBulk.external_id], ["https://example.com/2", "p-1"]);
     assert.match(
       await unwrap(api.GET("/dynqrcodes/export", { parseAs: "text" })),
-      /^code,name,short_url,destination_url,status,team_id,created_at,updated_at,total_scans,expires_at,expired_url,targets,utm,password_protected\r?\n/,
+      /^code,name,short_url,destination_url,status,team_id,created_at,updated_at,total_scans,expires_at,expired_url,targets,utm,password_protected,metadata,external_id\r?\n/,
     );
     const summary = await unwrap(
       api.GET("/dynqrcodes/analytics", { params: { query: { from: "2026-01-01", to: "2026-01-31" } } }),
@@ -205,9 +217,9 @@ describe("typed client", () => {
       writes.every((s) => s.idempotencyKey),
       "every write carries an Idempotency-Key",
     );
-    // 13 write calls, each with a key of its own (a retry, if the bucket asked for one, reuses its call's).
+    // 16 write calls, each with a key of its own (a retry, if the bucket asked for one, reuses its call's).
     const calls = new Map(writes.map((s) => [s.idempotencyKey, `${s.method} ${s.path}`]));
-    assert.equal(calls.size, 13);
+    assert.equal(calls.size, 16);
     assert.ok(writes.every((s) => calls.get(s.idempotencyKey) === `${s.method} ${s.path}`));
   });
 

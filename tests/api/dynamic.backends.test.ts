@@ -38,6 +38,8 @@ describe("dynamic QR codes", () => {
       "destination_url",
       "expired_url",
       "expires_at",
+      "external_id",
+      "metadata",
       "name",
       "password_protected",
       "pending_change",
@@ -103,7 +105,7 @@ describe("dynamic QR codes", () => {
     const cases: [object, string][] = [
       [
         {},
-        "Send at least one of destination_url, name, status, style, expires_at, expired_url, targets, utm, password",
+        "Send at least one of destination_url, name, status, style, expires_at, expired_url, targets, utm, password, metadata, external_id",
       ],
       [{ status: "archived" }, "status must be one of active, paused, draft"],
       [{ status: "draft" }, "status draft is only for team library items: use active or paused"],
@@ -154,7 +156,7 @@ describe("dynamic QR codes", () => {
   it("literal segments never match {code}", async () => {
     const { key } = await personalKey();
     assert.equal((await http("PATCH", "/v1/dynqrcodes/export", { key, json: { name: "x" } })).status, 405);
-    assert.equal((await http("DELETE", "/v1/dynqrcodes/batch", { key })).headers.get("allow"), "POST");
+    assert.equal((await http("DELETE", "/v1/dynqrcodes/batch", { key })).headers.get("allow"), "POST, PATCH");
   });
 
   it("GET /v1/dynqrcodes/export → the contract's columns with total_scans", async () => {
@@ -179,6 +181,8 @@ describe("dynamic QR codes", () => {
       "targets",
       "utm",
       "password_protected",
+      "metadata",
+      "external_id",
     ]);
     assert.deepEqual(rows[0], {
       code: rec.code,
@@ -195,6 +199,8 @@ describe("dynamic QR codes", () => {
       targets: "",
       utm: "",
       password_protected: "false",
+      metadata: "{}",
+      external_id: "",
     });
   });
 });

@@ -153,6 +153,10 @@ describe("webhook payloads as OpenAPI 3.1 webhooks", () => {
         http("POST", "/v1/qrcodes", { key, json: { url: "https://example.com/s", name: "S" } }),
       )
     ).created;
+    assert.equal(
+      (await http("PATCH", `/v1/qrcodes/${statics[0].qr_id}`, { key, json: { metadata: { k: "v" } } })).status,
+      200,
+    );
     assert.equal((await http("DELETE", `/v1/qrcodes/${statics[0].qr_id}`, { key })).status, 200);
     const dynamic = (
       await ok<{ created: { code: string }[] }>(

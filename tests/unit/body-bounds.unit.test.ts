@@ -93,6 +93,8 @@ describe("the pages' body bounds", () => {
           content: "x".repeat(100),
         },
         password: "p".repeat(128),
+        metadata: Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`${i}`.padEnd(40, "k"), "v".repeat(500)])),
+        external_id: "😀".repeat(200),
       },
     });
     for (const path of ["library.previewStyle", "library.saveStyle"])

@@ -38,7 +38,7 @@ describe("the /v1 route table", () => {
   it("a literal segment wins over a parameter, whatever the order of declaration", () => {
     assert.deepEqual(
       routesFor("/qrcodes/batch").map((r) => key(r.method, r.path)),
-      ["POST /qrcodes/batch"],
+      ["POST /qrcodes/batch", "PATCH /qrcodes/batch"],
     );
     assert.deepEqual(
       routesFor("/dynqrcodes/export").map((r) => key(r.method, r.path)),
@@ -57,7 +57,7 @@ describe("the /v1 route table", () => {
       routesFor("/dynqrcodes/abcdefgh")
         .map((r) => key(r.method, r.path))
         .sort(),
-      ["DELETE /dynqrcodes/{code}", "PATCH /dynqrcodes/{code}"],
+      ["DELETE /dynqrcodes/{code}", "GET /dynqrcodes/{code}", "PATCH /dynqrcodes/{code}"],
     );
     assert.deepEqual(routesFor("/nothing/here"), []);
   });

@@ -4,6 +4,7 @@
 import { randomUUID } from "node:crypto";
 import createFetchClient, { type Middleware } from "openapi-fetch";
 import { apiError, retryAfterSeconds } from "./errors";
+import { recordCalls } from "./records";
 import type { components, operations, paths } from "./schema";
 
 export type StaticQrCode = components["schemas"]["StaticQrCode"];
@@ -159,7 +160,7 @@ export function createClient(options: ClientOptions) {
       (await unwrap(api.POST("/dynqrcodes/batch-delete", { body: { ids: codes } }))).deleted,
   };
 
-  return { api, unwrap, staticCodes, dynamicCodes, search, deleteMany, webhooks };
+  return { api, unwrap, staticCodes, dynamicCodes, search, deleteMany, webhooks, ...recordCalls(api, unwrap) };
 }
 
 export type Client = ReturnType<typeof createClient>;

@@ -42,7 +42,11 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change 1 to 50 static QR codes, all or nothing
+         * @description Change 1 to 50 static QR codes, each item as its PATCH /qrcodes/{qr_id} would, in one transaction: one refused item (an unknown qr_id included) changes nothing, and the answer lists every refused item by index.
+         */
+        patch: operations["qrcodes-updateBatch"];
         trace?: never;
     };
     "/qrcodes/{qr_id}": {
@@ -52,7 +56,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Read a static QR code
+         * @description Read a static QR code
+         */
+        get: operations["qrcodes-get"];
         put?: never;
         post?: never;
         /**
@@ -62,7 +70,11 @@ export interface paths {
         delete: operations["qrcodes-remove"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change url, name, style, metadata or external_id (null clears metadata or external_id)
+         * @description Change url, name, style, metadata or external_id (null clears metadata or external_id)
+         */
+        patch: operations["qrcodes-update"];
         trace?: never;
     };
     "/qrcodes/batch-delete": {
@@ -166,7 +178,11 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change 1 to 50 dynamic QR codes, all or nothing
+         * @description Change 1 to 50 dynamic QR codes, each item as its PATCH /dynqrcodes/{code} would, in one transaction: one refused item (an unknown code included) changes nothing, and the answer lists every refused item by index. A writer's changes held back for review (published team codes) come back with their pending_change; one dynqrcode.updated event per code a change applied to.
+         */
+        patch: operations["dynqrcodes-updateBatch"];
         trace?: never;
     };
     "/dynqrcodes/{code}": {
@@ -176,7 +192,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Read a dynamic QR code
+         * @description Read a dynamic QR code
+         */
+        get: operations["dynqrcodes-get"];
         put?: never;
         post?: never;
         /**
@@ -187,8 +207,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Change destination_url, name, status, style or the rules (null clears a rule)
-         * @description Change destination_url, name, status, style or the rules (null clears a rule). On a published team code (one an admin made active), a writer's change to destination_url, targets, utm, expires_at, expired_url or password does not apply: it becomes the record's pending_change, which an admin approves or rejects on the Business page, and the answer is 202 (name, style and status paused or draft apply at once).
+         * Change destination_url, name, status, style, the rules, metadata or external_id (null clears)
+         * @description Change destination_url, name, status, style, the rules, metadata or external_id (null clears a rule, metadata or external_id). On a published team code (one an admin made active), a writer's change to destination_url, targets, utm, expires_at, expired_url or password does not apply: it becomes the record's pending_change, which an admin approves or rejects on the Business page, and the answer is 202 (name, style and status paused or draft apply at once).
          */
         patch: operations["dynqrcodes-update"];
         trace?: never;
@@ -503,6 +523,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "qrcode.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A static code was changed (one event per code of a batch): the record after it
+         * @description A static code was changed (one event per code of a batch): the record after it. Delivered at least once, signed as Standard Webhooks; retried until your endpoint answers 2xx within 10 s.
+         */
+        post: operations["qrcodeUpdatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "qrcode.deleted": {
         parameters: {
             query?: never;
@@ -702,6 +742,16 @@ export interface components {
             };
         };
         /**
+         * @description Your own string values, never interpreted: at most 20 keys of 1 to 40 characters, values of at most 500 characters. Records show `{}` when there is none.
+         * @example {
+         *       "order": "4711",
+         *       "crm_id": "C-93"
+         *     }
+         */
+        Metadata: {
+            [key: string]: string;
+        };
+        /**
          * @description A rule: a scan matching every condition given goes to url.
          * @example {
          *       "url": "https://apps.apple.com/app/id1",
@@ -761,6 +811,9 @@ export interface components {
              * @example 1795392000
              */
             updated_at: number;
+            metadata: components["schemas"]["Metadata"];
+            /** @description Your own id of the record; null when none. */
+            external_id: string | null;
         };
         DynamicQrCode: {
             code: string;
@@ -795,6 +848,9 @@ export interface components {
             password_protected: boolean;
             /** @description A writer's change waiting for an admin's review (team codes); null when none. */
             pending_change: components["schemas"]["PendingChange"] | null;
+            metadata: components["schemas"]["Metadata"];
+            /** @description Your own id of the record; null when none. */
+            external_id: string | null;
         };
         /** @description A writer's change to where a published team code leads, waiting for an admin's review; the code keeps its live values until an admin approves it. */
         PendingChange: {
@@ -890,7 +946,7 @@ export interface components {
         Webhook: {
             webhook_id: string;
             url: string;
-            events: ("qrcode.created" | "qrcode.deleted" | "dynqrcode.created" | "dynqrcode.updated" | "dynqrcode.deleted" | "draft.approved" | "draft.rejected" | "scan.created")[];
+            events: ("qrcode.created" | "qrcode.updated" | "qrcode.deleted" | "dynqrcode.created" | "dynqrcode.updated" | "dynqrcode.deleted" | "draft.approved" | "draft.rejected" | "scan.created")[];
             description: string;
             enabled: boolean;
             /**
@@ -905,7 +961,7 @@ export interface components {
         CreatedWebhook: {
             webhook_id: string;
             url: string;
-            events: ("qrcode.created" | "qrcode.deleted" | "dynqrcode.created" | "dynqrcode.updated" | "dynqrcode.deleted" | "draft.approved" | "draft.rejected" | "scan.created")[];
+            events: ("qrcode.created" | "qrcode.updated" | "qrcode.deleted" | "dynqrcode.created" | "dynqrcode.updated" | "dynqrcode.deleted" | "draft.approved" | "draft.rejected" | "scan.created")[];
             description: string;
             enabled: boolean;
             /**
@@ -923,7 +979,7 @@ export interface components {
             id: string;
             event_id: string;
             /** @enum {string} */
-            type: "qrcode.created" | "qrcode.deleted" | "dynqrcode.created" | "dynqrcode.updated" | "dynqrcode.deleted" | "draft.approved" | "draft.rejected" | "scan.created" | "webhook.test";
+            type: "qrcode.created" | "qrcode.updated" | "qrcode.deleted" | "dynqrcode.created" | "dynqrcode.updated" | "dynqrcode.deleted" | "draft.approved" | "draft.rejected" | "scan.created" | "webhook.test";
             /** @enum {string} */
             status: "pending" | "delivered" | "failed";
             /** Format: int64 */
@@ -1147,6 +1203,12 @@ export interface operations {
                      */
                     name: string;
                     style?: components["schemas"]["Style"];
+                    metadata?: components["schemas"]["Metadata"];
+                    /**
+                     * @description Your own id of the record, 1 to 200 printable characters, unique within the library (409 `external_id already used: <value>`); null when none.
+                     * @example order-4711
+                     */
+                    external_id?: string;
                 };
             };
         };
@@ -1241,7 +1303,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running */
+            /** @description A request with this Idempotency-Key is still running, or an external_id is already used in the library (`external_id already used: <value>`) */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1366,6 +1428,12 @@ export interface operations {
                          */
                         name: string;
                         style?: components["schemas"]["Style"];
+                        metadata?: components["schemas"]["Metadata"];
+                        /**
+                         * @description Your own id of the record, 1 to 200 printable characters, unique within the library (409 `external_id already used: <value>`); null when none.
+                         * @example order-4711
+                         */
+                        external_id?: string;
                     }[];
                 };
             };
@@ -1427,7 +1495,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ApiError"];
+                    "application/json": components["schemas"]["ApiError"] | components["schemas"]["BatchError"];
                 };
             };
             /** @description Not found in the key's library */
@@ -1442,7 +1510,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ApiError"];
+                    "application/json": components["schemas"]["ApiError"] | components["schemas"]["BatchError"];
                 };
             };
             /** @description The path does not answer this method (see Allow) */
@@ -1461,7 +1529,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running */
+            /** @description A request with this Idempotency-Key is still running, or an external_id is already used in the library (`external_id already used: <value>`) */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1473,7 +1541,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ApiError"];
+                    "application/json": components["schemas"]["ApiError"] | components["schemas"]["BatchError"];
                 };
             };
             /** @description Body over 1 MiB */
@@ -1560,6 +1628,368 @@ export interface operations {
             };
         };
     };
+    "qrcodes-updateBatch": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first request with a key runs; the same request again within 24 hours gets the first answer (with Idempotent-Replayed: true) and changes nothing. Per library and key owner. Only 2xx answers are kept. Use a fresh key per intended change, e.g. a UUID or `order-4711-create`; "Try it out" on /docs sends a fresh one when this is left empty. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    qrcodes: {
+                        /** @description The code's qr_id, as its create answered. */
+                        qr_id: string;
+                        /**
+                         * Format: uri
+                         * @description Absolute http or https URL, at most 2048 characters as sent and once encoded, no credentials; stored and echoed as its WHATWG serialisation (punycode host, percent-encoded UTF-8).
+                         * @example https://example.com/menu
+                         */
+                        url?: string;
+                        /**
+                         * @description Display name, 1 to 200 characters (after trimming), no control characters.
+                         * @example Lunch menu
+                         */
+                        name?: string;
+                        style?: components["schemas"]["Style"];
+                        metadata?: components["schemas"]["Metadata"] | null;
+                        external_id?: string | null;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        updated: components["schemas"]["StaticQrCode"][];
+                    };
+                };
+            };
+            /** @description Invalid request (a batch lists every invalid item in errors); a query parameter the route does not list is `Unknown query parameter: <name>`; several Idempotency-Key headers are `Send one Idempotency-Key header, not several` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] | components["schemas"]["BatchError"];
+                };
+            };
+            /** @description Missing, invalid, revoked or not yet active API key (Retry-After while it is not active yet); several x-api-key headers are `Send one x-api-key header, not several` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The key's owner has no API access, or the action needs a team admin */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] | components["schemas"]["BatchError"];
+                };
+            };
+            /** @description Not found in the key's library */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] | components["schemas"]["BatchError"];
+                };
+            };
+            /** @description The path does not answer this method (see Allow) */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A request with this Idempotency-Key is still running, or an external_id is already used in the library (`external_id already used: <value>`) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] | components["schemas"]["BatchError"];
+                };
+            };
+            /** @description Body over 1 MiB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Content-Type is not application/json */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another method, path or body */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rate limit exceeded (see Retry-After) */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Internal error (logged with the request id) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The database is unavailable for a moment (see Retry-After) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    "qrcodes-get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The code's qr_id, as its create answered. */
+                qr_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StaticQrCode"];
+                };
+            };
+            /** @description Invalid parameters; a query parameter the route does not list is `Unknown query parameter: <name>` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Missing, invalid, revoked or not yet active API key (Retry-After while it is not active yet); several x-api-key headers are `Send one x-api-key header, not several` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The key's owner has no API access, or the action needs a team admin */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not found in the key's library */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The path does not answer this method (see Allow) */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rate limit exceeded (see Retry-After) */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Internal error (logged with the request id) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The database is unavailable for a moment (see Retry-After) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
     "qrcodes-remove": {
         parameters: {
             query?: never;
@@ -1568,6 +1998,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
+                /** @description The code's qr_id, as its create answered. */
                 qr_id: string;
             };
             cookie?: never;
@@ -1668,6 +2099,247 @@ export interface operations {
             };
             /** @description A request with this Idempotency-Key is still running */
             409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another method, path or body */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rate limit exceeded (see Retry-After) */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Internal error (logged with the request id) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The database is unavailable for a moment (see Retry-After) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    "qrcodes-update": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first request with a key runs; the same request again within 24 hours gets the first answer (with Idempotent-Replayed: true) and changes nothing. Per library and key owner. Only 2xx answers are kept. Use a fresh key per intended change, e.g. a UUID or `order-4711-create`; "Try it out" on /docs sends a fresh one when this is left empty. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description Refuses a stale save: the record's updated_at as an HTTP-date (whole seconds). If the record changed after it, the answer is 412 and nothing changes; read it again (its updated_at) and retry. A value that is not an HTTP-date is 400.
+                 * @example Sat, 21 Nov 2026 09:30:00 GMT
+                 */
+                "If-Unmodified-Since"?: string;
+            };
+            path: {
+                /** @description The code's qr_id, as its create answered. */
+                qr_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uri
+                     * @description Absolute http or https URL, at most 2048 characters as sent and once encoded, no credentials; stored and echoed as its WHATWG serialisation (punycode host, percent-encoded UTF-8).
+                     * @example https://example.com/menu
+                     */
+                    url?: string;
+                    /**
+                     * @description Display name, 1 to 200 characters (after trimming), no control characters.
+                     * @example Lunch menu
+                     */
+                    name?: string;
+                    style?: components["schemas"]["Style"];
+                    metadata?: components["schemas"]["Metadata"] | null;
+                    external_id?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StaticQrCode"];
+                };
+            };
+            /** @description Invalid request (a batch lists every invalid item in errors); a query parameter the route does not list is `Unknown query parameter: <name>`; several Idempotency-Key headers are `Send one Idempotency-Key header, not several` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Missing, invalid, revoked or not yet active API key (Retry-After while it is not active yet); several x-api-key headers are `Send one x-api-key header, not several` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The key's owner has no API access, or the action needs a team admin */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not found in the key's library */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The path does not answer this method (see Allow) */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A request with this Idempotency-Key is still running, or an external_id is already used in the library (`external_id already used: <value>`) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The record changed after If-Unmodified-Since: nothing was changed */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Body over 1 MiB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Content-Type is not application/json */
+            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1844,7 +2516,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running */
+            /** @description A request with this Idempotency-Key is still running, or an external_id is already used in the library (`external_id already used: <value>`) */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2129,6 +2801,12 @@ export interface operations {
                     utm?: components["schemas"]["Utm"] | null;
                     /** @description Write-only: scans must enter it first. Never echoed; records show password_protected. null removes it. */
                     password?: string | null;
+                    metadata?: components["schemas"]["Metadata"];
+                    /**
+                     * @description Your own id of the record, 1 to 200 printable characters, unique within the library (409 `external_id already used: <value>`); null when none.
+                     * @example order-4711
+                     */
+                    external_id?: string;
                 };
             };
         };
@@ -2223,7 +2901,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running */
+            /** @description A request with this Idempotency-Key is still running, or an external_id is already used in the library (`external_id already used: <value>`) */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2645,6 +3323,12 @@ export interface operations {
                         utm?: components["schemas"]["Utm"] | null;
                         /** @description Write-only: scans must enter it first. Never echoed; records show password_protected. null removes it. */
                         password?: string | null;
+                        metadata?: components["schemas"]["Metadata"];
+                        /**
+                         * @description Your own id of the record, 1 to 200 printable characters, unique within the library (409 `external_id already used: <value>`); null when none.
+                         * @example order-4711
+                         */
+                        external_id?: string;
                     }[];
                 };
             };
@@ -2706,7 +3390,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ApiError"];
+                    "application/json": components["schemas"]["ApiError"] | components["schemas"]["BatchError"];
                 };
             };
             /** @description Not found in the key's library */
@@ -2721,7 +3405,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ApiError"];
+                    "application/json": components["schemas"]["ApiError"] | components["schemas"]["BatchError"];
                 };
             };
             /** @description The path does not answer this method (see Allow) */
@@ -2740,7 +3424,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running */
+            /** @description A request with this Idempotency-Key is still running, or an external_id is already used in the library (`external_id already used: <value>`) */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2752,7 +3436,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ApiError"];
+                    "application/json": components["schemas"]["ApiError"] | components["schemas"]["BatchError"];
                 };
             };
             /** @description Body over 1 MiB */
@@ -2794,6 +3478,385 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rate limit exceeded (see Retry-After) */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Internal error (logged with the request id) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The database is unavailable for a moment (see Retry-After) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    "dynqrcodes-updateBatch": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first request with a key runs; the same request again within 24 hours gets the first answer (with Idempotent-Replayed: true) and changes nothing. Per library and key owner. Only 2xx answers are kept. Use a fresh key per intended change, e.g. a UUID or `order-4711-create`; "Try it out" on /docs sends a fresh one when this is left empty. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    dynqrcodes: {
+                        /** @description The code's 8 characters, as in its short_url. */
+                        code: string;
+                        /**
+                         * Format: uri
+                         * @description Absolute http or https URL, at most 2048 characters as sent and once encoded, no credentials; stored and echoed as its WHATWG serialisation (punycode host, percent-encoded UTF-8).
+                         * @example https://example.com/menu
+                         */
+                        destination_url?: string;
+                        /**
+                         * @description Display name, 1 to 200 characters (after trimming), no control characters.
+                         * @example Lunch menu
+                         */
+                        name?: string;
+                        /** @enum {string} */
+                        status?: "active" | "paused" | "draft";
+                        style?: components["schemas"]["Style"];
+                        /**
+                         * @description Seconds since the epoch from which the short link answers 410 (or redirects to expired_url); null: never.
+                         * @example 1798761600
+                         */
+                        expires_at?: number | null;
+                        /**
+                         * Format: uri
+                         * @description Where the short link sends scans once the code has expired; null: a 410 page.
+                         */
+                        expired_url?: string | null;
+                        /** @description Up to 20 rules, tried in order; the first whose conditions all match decides the destination, else destination_url. */
+                        targets?: components["schemas"]["Target"][] | null;
+                        utm?: components["schemas"]["Utm"] | null;
+                        /** @description Write-only: scans must enter it first. Never echoed; records show password_protected. null removes it. */
+                        password?: string | null;
+                        metadata?: components["schemas"]["Metadata"] | null;
+                        external_id?: string | null;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        updated: components["schemas"]["DynamicQrCode"][];
+                    };
+                };
+            };
+            /** @description Invalid request (a batch lists every invalid item in errors); a query parameter the route does not list is `Unknown query parameter: <name>`; several Idempotency-Key headers are `Send one Idempotency-Key header, not several` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] | components["schemas"]["BatchError"];
+                };
+            };
+            /** @description Missing, invalid, revoked or not yet active API key (Retry-After while it is not active yet); several x-api-key headers are `Send one x-api-key header, not several` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The key's owner has no API access, or the action needs a team admin */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] | components["schemas"]["BatchError"];
+                };
+            };
+            /** @description Not found in the key's library */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] | components["schemas"]["BatchError"];
+                };
+            };
+            /** @description The path does not answer this method (see Allow) */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A request with this Idempotency-Key is still running, or an external_id is already used in the library (`external_id already used: <value>`) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] | components["schemas"]["BatchError"];
+                };
+            };
+            /** @description Body over 1 MiB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Content-Type is not application/json */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another method, path or body */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rate limit exceeded (see Retry-After) */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Internal error (logged with the request id) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The database is unavailable for a moment (see Retry-After) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    "dynqrcodes-get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The code's 8 characters, as in its short_url. */
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DynamicQrCode"];
+                };
+            };
+            /** @description Invalid parameters; a query parameter the route does not list is `Unknown query parameter: <name>` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Missing, invalid, revoked or not yet active API key (Retry-After while it is not active yet); several x-api-key headers are `Send one x-api-key header, not several` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The key's owner has no API access, or the action needs a team admin */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not found in the key's library */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The path does not answer this method (see Allow) */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3065,6 +4128,8 @@ export interface operations {
                     utm?: components["schemas"]["Utm"] | null;
                     /** @description Write-only: scans must enter it first. Never echoed; records show password_protected. null removes it. */
                     password?: string | null;
+                    metadata?: components["schemas"]["Metadata"] | null;
+                    external_id?: string | null;
                 };
             };
         };
@@ -3173,7 +4238,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running */
+            /** @description A request with this Idempotency-Key is still running, or an external_id is already used in the library (`external_id already used: <value>`) */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3396,7 +4461,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running */
+            /** @description A request with this Idempotency-Key is still running, or an external_id is already used in the library (`external_id already used: <value>`) */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3652,13 +4717,13 @@ export interface operations {
                      */
                     url: string;
                     /**
-                     * @description Event names: qrcode.created, qrcode.deleted, dynqrcode.created, dynqrcode.updated, dynqrcode.deleted, draft.approved, draft.rejected, scan.created. Every endpoint also receives the `webhook.test` events its test route sends.
+                     * @description Event names: qrcode.created, qrcode.updated, qrcode.deleted, dynqrcode.created, dynqrcode.updated, dynqrcode.deleted, draft.approved, draft.rejected, scan.created. Every endpoint also receives the `webhook.test` events its test route sends.
                      * @example [
                      *       "dynqrcode.created",
                      *       "scan.created"
                      *     ]
                      */
-                    events: ("qrcode.created" | "qrcode.deleted" | "dynqrcode.created" | "dynqrcode.updated" | "dynqrcode.deleted" | "draft.approved" | "draft.rejected" | "scan.created")[];
+                    events: ("qrcode.created" | "qrcode.updated" | "qrcode.deleted" | "dynqrcode.created" | "dynqrcode.updated" | "dynqrcode.deleted" | "draft.approved" | "draft.rejected" | "scan.created")[];
                     /** @example Order system */
                     description?: string;
                 };
@@ -4053,13 +5118,13 @@ export interface operations {
                      */
                     url?: string;
                     /**
-                     * @description Event names: qrcode.created, qrcode.deleted, dynqrcode.created, dynqrcode.updated, dynqrcode.deleted, draft.approved, draft.rejected, scan.created. Every endpoint also receives the `webhook.test` events its test route sends.
+                     * @description Event names: qrcode.created, qrcode.updated, qrcode.deleted, dynqrcode.created, dynqrcode.updated, dynqrcode.deleted, draft.approved, draft.rejected, scan.created. Every endpoint also receives the `webhook.test` events its test route sends.
                      * @example [
                      *       "dynqrcode.created",
                      *       "scan.created"
                      *     ]
                      */
-                    events?: ("qrcode.created" | "qrcode.deleted" | "dynqrcode.created" | "dynqrcode.updated" | "dynqrcode.deleted" | "draft.approved" | "draft.rejected" | "scan.created")[];
+                    events?: ("qrcode.created" | "qrcode.updated" | "qrcode.deleted" | "dynqrcode.created" | "dynqrcode.updated" | "dynqrcode.deleted" | "draft.approved" | "draft.rejected" | "scan.created")[];
                     /** @example Order system */
                     description?: string;
                     enabled?: boolean;
@@ -4930,7 +5995,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description CSV, columns qr_id,name,url,created_at,updated_at */
+            /** @description CSV, columns qr_id,name,url,created_at,updated_at,metadata,external_id */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5066,7 +6131,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description CSV, columns code,name,short_url,destination_url,status,team_id,created_at,updated_at,total_scans,expires_at,expired_url,targets,utm,password_protected */
+            /** @description CSV, columns code,name,short_url,destination_url,status,team_id,created_at,updated_at,total_scans,expires_at,expired_url,targets,utm,password_protected,metadata,external_id */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5933,6 +6998,44 @@ export interface operations {
                 "application/json": {
                     /** @constant */
                     type: "qrcode.created";
+                    /**
+                     * Format: date-time
+                     * @description When the event happened, ISO 8601 UTC.
+                     */
+                    timestamp: string;
+                    data: components["schemas"]["StaticQrCode"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within 10 s: delivered. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    qrcodeUpdatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id, the same on every attempt: drop an id you have already handled. */
+                "webhook-id": string;
+                /** @description Epoch seconds of this attempt. */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 of HMAC-SHA256 over "<webhook-id>.<webhook-timestamp>.<body>">`, keyed with the base64-decoded part of the endpoint's secret after `whsec_`. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "qrcode.updated";
                     /**
                      * Format: date-time
                      * @description When the event happened, ISO 8601 UTC.

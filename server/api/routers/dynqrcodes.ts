@@ -1,6 +1,8 @@
 // /v1/dynqrcodes: dynamic QR codes (their routes: the meta of each procedure).
 import { z } from "zod";
-import { createDynamicCodes, deleteDynamicCode, listDynamicCodes, updateDynamicCode } from "../../library/dynamicCodes";
+import { createDynamicCodes, deleteDynamicCode, getDynamicCode, listDynamicCodes } from "../../library/dynamicCodes";
+import { updateDynamicCode } from "../../library/dynamicUpdate";
+import { dynamicBatchPatchInput, updateDynamicCodes } from "../../library/batchUpdate";
 import {
   codeParam,
   dynamicBatchInput,
@@ -91,15 +93,36 @@ export const dynqrcodesRouter = createTRPCRouter({
     .output(created)
     .mutation(async ({ ctx, input }) => ({ created: await createDynamicCodes(ctx.principal, [input]) })),
 
+  get: apiKeyProcedure
+    .meta({ openapi: { method: "GET", path: "/dynqrcodes/{code}", tags: TAGS, summary: "Read a dynamic QR code" } })
+    .input(z.object({ code: codeParam }))
+    .output(dynamicRecord)
+    .query(({ ctx, input }) => getDynamicCode(ctx.principal.library, input.code)),
+
+  updateBatch: apiKeyProcedure
+    .meta({
+      openapi: {
+        method: "PATCH",
+        path: "/dynqrcodes/batch",
+        tags: TAGS,
+        summary: "Change 1 to 50 dynamic QR codes, all or nothing",
+        description:
+          "Change 1 to 50 dynamic QR codes, each item as its PATCH /dynqrcodes/{code} would, in one transaction: one refused item (an unknown code included) changes nothing, and the answer lists every refused item by index. A writer's changes held back for review (published team codes) come back with their pending_change; one dynqrcode.updated event per code a change applied to.",
+      },
+    })
+    .input(dynamicBatchPatchInput)
+    .output(z.object({ updated: z.array(dynamicRecord) }))
+    .mutation(({ ctx, input }) => updateDynamicCodes(ctx.principal, input)),
+
   update: apiKeyProcedure
     .meta({
       openapi: {
         method: "PATCH",
         path: "/dynqrcodes/{code}",
         tags: TAGS,
-        summary: "Change destination_url, name, status, style or the rules (null clears a rule)",
+        summary: "Change destination_url, name, status, style, the rules, metadata or external_id (null clears)",
         description:
-          "Change destination_url, name, status, style or the rules (null clears a rule). On a published team code (one an admin made active), a writer's change to destination_url, targets, utm, expires_at, expired_url or password does not apply: it becomes the record's pending_change, which an admin approves or rejects on the Business page, and the answer is 202 (name, style and status paused or draft apply at once).",
+          "Change destination_url, name, status, style, the rules, metadata or external_id (null clears a rule, metadata or external_id). On a published team code (one an admin made active), a writer's change to destination_url, targets, utm, expires_at, expired_url or password does not apply: it becomes the record's pending_change, which an admin approves or rejects on the Business page, and the answer is 202 (name, style and status paused or draft apply at once).",
       },
       acceptedWhenHeld: true,
       unmodifiedSince: true,

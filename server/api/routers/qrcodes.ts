@@ -2,8 +2,16 @@
 // table (server/api/routes.ts) lets a literal segment such as `batch` win over `{qr_id}`,
 // whatever the order of declaration.
 import { z } from "zod";
-import { createStaticCodes, deleteStaticCode, listStaticCodes } from "../../library/staticCodes";
-import { staticBatchInput, staticCodeInput, staticRecord } from "../../library/staticRecords";
+import { createStaticCodes, deleteStaticCode, getStaticCode, listStaticCodes } from "../../library/staticCodes";
+import {
+  qrIdParam,
+  staticBatchInput,
+  staticCodeInput,
+  staticPatchInput,
+  staticRecord,
+} from "../../library/staticRecords";
+import { updateStaticCode } from "../../library/staticUpdate";
+import { staticBatchPatchInput, updateStaticCodes } from "../../library/batchUpdate";
 import { staticListQuery } from "../../library/listFilters";
 import { batchDeleteInput, deleteStaticCodes } from "../../library/batchDelete";
 import { apiKeyProcedure, createTRPCRouter } from "../trpc";
@@ -56,9 +64,44 @@ export const qrcodesRouter = createTRPCRouter({
     .output(created)
     .mutation(async ({ ctx, input }) => ({ created: await createStaticCodes(ctx.principal, [input]) })),
 
+  get: apiKeyProcedure
+    .meta({ openapi: { method: "GET", path: "/qrcodes/{qr_id}", tags: TAGS, summary: "Read a static QR code" } })
+    .input(z.object({ qr_id: qrIdParam }))
+    .output(staticRecord)
+    .query(({ ctx, input }) => getStaticCode(ctx.principal.library, input.qr_id)),
+
+  update: apiKeyProcedure
+    .meta({
+      openapi: {
+        method: "PATCH",
+        path: "/qrcodes/{qr_id}",
+        tags: TAGS,
+        summary: "Change url, name, style, metadata or external_id (null clears metadata or external_id)",
+      },
+      unmodifiedSince: true,
+    })
+    .input(staticPatchInput)
+    .output(staticRecord)
+    .mutation(({ ctx, input }) => updateStaticCode(ctx.principal, input, ctx.lastSeen)),
+
+  updateBatch: apiKeyProcedure
+    .meta({
+      openapi: {
+        method: "PATCH",
+        path: "/qrcodes/batch",
+        tags: TAGS,
+        summary: "Change 1 to 50 static QR codes, all or nothing",
+        description:
+          "Change 1 to 50 static QR codes, each item as its PATCH /qrcodes/{qr_id} would, in one transaction: one refused item (an unknown qr_id included) changes nothing, and the answer lists every refused item by index.",
+      },
+    })
+    .input(staticBatchPatchInput)
+    .output(z.object({ updated: z.array(staticRecord) }))
+    .mutation(({ ctx, input }) => updateStaticCodes(ctx.principal, input)),
+
   remove: apiKeyProcedure
     .meta({ openapi: { method: "DELETE", path: "/qrcodes/{qr_id}", tags: TAGS, summary: "Delete a static QR code" } })
-    .input(z.object({ qr_id: z.string() }))
+    .input(z.object({ qr_id: qrIdParam }))
     .output(z.object({ qr_id: z.string(), deleted: z.literal(true) }))
     .mutation(({ ctx, input }) => deleteStaticCode(ctx.principal, input.qr_id)),
   deleteBatch: apiKeyProcedure

@@ -8,6 +8,7 @@ import { exportCsv, type ExportWhat } from "./export";
 import { downloadImages, type ImagesKind } from "./images";
 import { BATCH_SIZE, importFile } from "./import";
 import { listCodes, type ListWhat } from "./list";
+import { getRecord, RECORDS_HELP, updateMany } from "./records";
 
 const ENVIRONMENT = `Environment:
   QR_RECORDS_API_KEY   the API key (personal qrp_… or business qrb_…), required
@@ -22,6 +23,8 @@ Commands:
   analytics [CODE]                      scan figures of the library or of one dynamic code
   list <static|dynamic>                 the library's codes, found by --search, --status, dates; sorted
   images <dir>                          the QR images of the library's codes, one file per code
+  get <qr_id|code>                      one code's record as JSON
+  update-many <file.csv>                change the codes a CSV file names, in batches of ${BATCH_SIZE}
 
 Run \`qr-records <command> --help\` for a command's options.
 
@@ -105,6 +108,8 @@ Options:
   -h, --help    this help
 
 ${ENVIRONMENT}`,
+  get: `${RECORDS_HELP.get}\n\n${ENVIRONMENT}`,
+  "update-many": `${RECORDS_HELP["update-many"]}\n\n${ENVIRONMENT}`,
 };
 
 type Command = keyof typeof HELP;
@@ -244,6 +249,22 @@ async function run(argv: string[]): Promise<number> {
     };
     await listCodes(client(), what as ListWhat, options, (line) => process.stdout.write(`${line}\n`));
     return 0;
+  }
+  if (command === "get" || command === "update-many") {
+    const { values, positionals } = args(command, rest, {});
+    if (values.help) return help();
+    if (positionals.length !== 1)
+      throw usage(command === "get" ? "get takes one qr_id or code" : "update-many takes one CSV file");
+    if (command === "get") {
+      process.stdout.write(`${await getRecord(client(), positionals[0])}\n`);
+      return 0;
+    }
+    const result = await updateMany(client(), positionals[0]);
+    process.stdout.write(
+      `${positionals[0]}: ${result.updated} of ${result.rows} codes changed${result.held ? ` (${result.held} held for an admin's review)` : ""}\n`,
+    );
+    for (const r of result.refused) process.stdout.write(`  line ${r.line}: ${r.error}\n`);
+    return result.refused.length ? 2 : 0;
   }
   const { values, positionals } = args(command, rest, { ...DATE, tz: { type: "string" }, json: { type: "boolean" } });
   if (values.help) return help();

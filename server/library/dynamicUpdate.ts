@@ -1,0 +1,104 @@
+// A dynamic code's PATCH, prepared outside the transaction so that a batch PATCH writes many in
+// one (./batchUpdate.ts). A writer's change to where a published team code leads is held back as
+// its pending change (../teams/pendingChanges.ts) while the rest applies: `held` says so (/v1
+// answers 202). dynqrcode.updated is sent when something applied, not for a held change alone.
+import { z } from "zod";
+import { db, isRecordMissing } from "../platform/db";
+import { DomainError } from "../platform/errors";
+import { invalidateResolution } from "../scan/resolve";
+import { RULE_FIELDS } from "../rules";
+import { refuseUnreadableStyles } from "../images/readableStyles";
+import { changedFields, heldPart, needsAdmin, pendingComparison, storedChange } from "../teams/pendingChanges";
+import { recordCodeActivity, type Actor } from "./library";
+import { checkStatusChange, dynamicDestinations, findDynamicCode, ruleColumnsOf } from "./dynamicCodes";
+import { dynamicRecordOf, shortUrl, type DynamicRecord, type dynamicPatchInput } from "./dynamicRecords";
+import { applyChange, type PreparedChange } from "./preparedChange";
+import { extrasColumnsOf, refuseUsedExternalIds } from "./recordExtras";
+import { refuseStale, staleSave, type LastSeen } from "./staleSave";
+import { refuseServedShortLinks } from "./validation";
+
+type DynamicPatch = z.infer<typeof dynamicPatchInput>;
+const FIELDS = ["destination_url", "name", "status", "style", ...RULE_FIELDS, "metadata", "external_id"] as const;
+
+/** Checks a PATCH against the stored code (404, 412, 400, 403, 409) and returns its write. */
+export async function prepareDynamicUpdate(
+  actor: Actor,
+  input: DynamicPatch,
+  lastSeen?: LastSeen,
+): Promise<PreparedChange<DynamicRecord>> {
+  const { code, destination_url, name, status, style } = input;
+  if (FIELDS.every((field) => input[field] === undefined))
+    throw new DomainError("invalid", `Send at least one of ${FIELDS.join(", ")}`);
+  refuseServedShortLinks(actor.servedHosts, dynamicDestinations(input));
+  const row = await findDynamicCode(actor.library, code);
+  refuseStale(row.updatedAt, lastSeen);
+  await refuseUnreadableStyles([{ text: shortUrl(code), style }]);
+  if (status !== undefined && status !== row.status) checkStatusChange(actor, status);
+  const claim = { table: "dynamicCode" as const, self: row.id, externalId: input.external_id };
+  await refuseUsedExternalIds(claim.table, actor.library, [claim], null);
+  const now = new Date();
+  const review = status === "active" && row.status === "draft" ? { reviewedById: actor.userId, reviewedAt: now } : {};
+  // Only an admin sets a team code active: from then on it is published.
+  const publish = status === "active" && row.teamId !== null && row.publishedAt === null ? { publishedAt: now } : {};
+  const held = needsAdmin(actor, row.publishedAt !== null) ? heldPart(input) : null;
+  const rules = await ruleColumnsOf(input);
+  const applied = {
+    ...(destination_url !== undefined && !held ? { destinationUrl: destination_url } : {}),
+    ...(name !== undefined ? { name: name.trim() } : {}),
+    ...(status !== undefined ? { status } : {}),
+    ...(style !== undefined ? { style: JSON.stringify(style) } : {}),
+    ...(held ? {} : rules),
+    ...extrasColumnsOf(input),
+  };
+  const somethingApplied = Object.keys(applied).length > 0;
+  const by = held && {
+    id: actor.userId,
+    email: (await db.user.findUniqueOrThrow({ where: { id: actor.userId }, select: { email: true } })).email,
+  };
+  return {
+    held: held !== null,
+    claim,
+    write: async (tx) => {
+      // With a precondition, written only if no other save came since it was checked.
+      const stored = await tx.dynamicCode
+        .update({
+          where: { id: row.id, ...(lastSeen ? { updatedAt: row.updatedAt } : {}) },
+          data: {
+            ...applied,
+            ...review,
+            ...publish,
+            // A held change replaces the pending one, and the last rejection is no longer news; the live fields keep their time.
+            ...(held && by
+              ? {
+                  pendingChange: storedChange(held, by, rules.passwordHash, now),
+                  changeRejection: null,
+                  ...(somethingApplied ? {} : { updatedAt: row.updatedAt }),
+                }
+              : {}),
+          },
+        })
+        .catch((error) => {
+          throw lastSeen && isRecordMissing(error) ? staleSave(lastSeen) : error;
+        });
+      const [before, after] = [dynamicRecordOf(row), dynamicRecordOf(stored)];
+      const ref = { kind: "dynamic" as const, target: code, name: stored.name };
+      const change = changedFields(before, after);
+      if (change) await recordCodeActivity(tx, actor, "code.updated", [{ ...ref, ...change }]);
+      if (held)
+        await recordCodeActivity(tx, actor, "code.change_requested", [{ ...ref, ...pendingComparison(after, held) }]);
+      const events = held && !somethingApplied ? [] : [{ type: "dynqrcode.updated" as const, data: after }];
+      return { result: after, events };
+    },
+    committed: async () => {
+      if (!held || somethingApplied) await invalidateResolution(code);
+    },
+  };
+}
+
+export async function updateDynamicCode(
+  actor: Actor,
+  input: DynamicPatch,
+  lastSeen?: LastSeen,
+): Promise<{ record: DynamicRecord; held: boolean }> {
+  return applyChange(actor.library, await prepareDynamicUpdate(actor, input, lastSeen));
+}
