@@ -1,5 +1,5 @@
 // The /v1 lists' filters and sorts (contract Part 3, "Reading, finding and changing in bulk"):
-// `search`, `created_after`, `created_before`, `sort`, and on dynamic codes `status`. A page is
+// `search`, `created_after`, `created_before`, `external_id`, `sort`, and on dynamic codes `status`. A page is
 // one keyset query read through the driver (as every list page: Prisma's planning cost more
 // than the query), and its cursor carries the filters it was made for.
 import { createHash } from "node:crypto";
@@ -10,6 +10,7 @@ import { escapeLike, foldForSearch } from "../platform/searchFold";
 import { STATUSES } from "./dynamicRecords";
 import { libraryCondition, type Library } from "./library";
 import { listQuery } from "./validation";
+import { externalIdField } from "./recordExtras";
 
 export const MAX_SEARCH_LENGTH = 200;
 export const SORTS = ["newest", "oldest", "name"] as const;
@@ -52,6 +53,9 @@ const filterShape = {
     "created_before",
     "Only codes created before this time (epoch seconds, exclusive).",
   ),
+  external_id: externalIdField
+    .optional()
+    .meta({ description: "Only the code with this external_id (exact, case-sensitive).", example: "order-4711" }),
   sort: z
     .enum(SORTS, { error: `sort must be one of ${SORTS.join(", ")}` })
     .optional()
@@ -88,13 +92,21 @@ export type ListedRow<Columns extends string> = { [C in Columns]: string } & {
 
 /** What a cursor is bound to: the filters and sort, not the page size. */
 function filtersKey(kind: ListedKind, f: ListFilters, search: string): string {
-  const bound = [kind.prefix, search, f.status ?? null, f.created_after ?? null, f.created_before ?? null, f.sort];
+  const bound = [
+    kind.prefix,
+    search,
+    f.status ?? null,
+    f.created_after ?? null,
+    f.created_before ?? null,
+    f.external_id ?? null,
+    f.sort,
+  ];
   return createHash("sha256").update(JSON.stringify(bound)).digest("base64url").slice(0, 12);
 }
 
 const BAD_CURSOR = "cursor is not valid: pass the next_cursor of a previous page";
 const OTHER_FILTERS =
-  "cursor was made for other filters or another sort: send the same search, status, created_after, created_before and sort as the page it came from, or no cursor to start again";
+  "cursor was made for other filters or another sort: send the same search, status, created_after, created_before, external_id and sort as the page it came from, or no cursor to start again";
 
 type Position = { id: string; name: string };
 
@@ -142,6 +154,7 @@ export async function listPage<Columns extends string>(
   };
   if (query.liveOnly) add(`r."deletedAt" IS NULL`);
   if (query.status) add(`r."status" = ?`, query.status);
+  if (query.external_id !== undefined) add(`r."externalId" = ?`, query.external_id);
   if (query.created_after !== undefined) add(`r."createdAt" >= ?`, storedTime(query.created_after * 1000));
   if (query.created_before !== undefined) add(`r."createdAt" < ?`, storedTime(query.created_before * 1000));
   if (search) {

@@ -124,6 +124,35 @@ describe("list filters and sorts", () => {
     );
   });
 
+  it("external_id: the one code with it (exact, case-sensitive), another library's never; a bad one is a 400", async () => {
+    const { key } = await personalKey();
+    const other = await personalKey();
+    const make = async (k: string, kind: "qrcodes" | "dynqrcodes", externalId: string) => {
+      const json =
+        kind === "qrcodes"
+          ? { name: externalId, url: "https://example.com/x", external_id: externalId }
+          : { name: externalId, destination_url: "https://example.com/x", external_id: externalId };
+      const r = await http("POST", `/v1/${kind}`, { key: k, json });
+      assert.equal(r.status, 201, r.text);
+    };
+    for (const kind of ["qrcodes", "dynqrcodes"] as const) {
+      await make(key, kind, "CRM-42");
+      await make(key, kind, "crm-42");
+      await make(other.key, kind, "CRM-42");
+      const found = await list<{ name: string; external_id: string }>(key, kind, { external_id: "CRM-42" });
+      assert.equal(found.status, 200, JSON.stringify(found.body));
+      assert.deepEqual(
+        found.items.map((i) => i.external_id),
+        ["CRM-42"],
+        kind,
+      );
+      const none = await list(key, kind, { external_id: "CRM-4", search: "crm" });
+      assert.deepEqual([none.status, none.items], [200, []]);
+      const bad = await list(key, kind, { external_id: "x".repeat(201) });
+      assert.deepEqual([bad.status, bad.body], [400, { error: "external_id must be 1 to 200 printable characters" }]);
+    }
+  });
+
   it("sort newest, oldest and name; paging a filtered list with its cursor misses nothing and repeats nothing", async () => {
     const { key } = await personalKey();
     const words = ["delta", "Alpha", "charlie", "Bravo", "echo", "alpha"];

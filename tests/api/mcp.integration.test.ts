@@ -47,7 +47,7 @@ describe("MCP over Streamable HTTP", () => {
     assert.match(analytics.description ?? "", /^GET \/v1\/dynqrcodes\/\{code\}\/analytics/);
   });
 
-  it("create, list, analytics and image answer as /v1 does; a validation error is isError with the contract's body", async () => {
+  it("create, list, get, analytics and image answer as /v1 does; a validation error is isError with the contract's body", async () => {
     const { key } = await personalKey();
     const client = await connect(key, "x-api-key");
     const created = await call(client, "dynqrcodes-create", {
@@ -64,7 +64,12 @@ describe("MCP over Streamable HTTP", () => {
     assert.deepEqual(listed, viaV1.body);
     assert.equal((listed.dynqrcodes as { code: string }[])[0].code, record.code);
 
-    // The single read arrives with issue 42's "records" work: its tool is then listed and called the same way.
+    const got = await call(client, "dynqrcodes-get", { code: record.code });
+    assert.deepEqual(
+      [got.isError, jsonOf(got)],
+      [false, (await http("GET", `/v1/dynqrcodes/${record.code}`, { key })).body],
+    );
+    assert.equal(jsonOf(got).code, record.code);
     const analytics = jsonOf(await call(client, "dynqrcodes-analytics", { code: record.code, tz: "Asia/Kolkata" }));
     assert.deepEqual(
       analytics,
