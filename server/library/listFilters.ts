@@ -10,7 +10,7 @@ import { escapeLike, foldForSearch } from "../platform/searchFold";
 import { STATUSES } from "./dynamicRecords";
 import { libraryCondition, type Library } from "./library";
 import { listQuery } from "./validation";
-import { externalIdField } from "./recordExtras";
+import { externalIdFilter } from "./recordExtras";
 
 export const MAX_SEARCH_LENGTH = 200;
 export const SORTS = ["newest", "oldest", "name"] as const;
@@ -28,10 +28,12 @@ const epochSecondsField = (field: string, description: string) =>
         .int(SECONDS(field))
         .min(0, SECONDS(field))
         .max(MAX_EPOCH_SECONDS, SECONDS(field))
-        .meta({ description, example: 1767225600 }),
+        .meta({ description }),
     )
     .optional();
 
+// No `example` on a filter: Swagger UI's "Try it out" fills a parameter's example into its field,
+// and a list would then come back filtered (or refused) unasked. Examples are in the descriptions.
 const filterShape = {
   search: z
     .string({ error: "search must be a string" })
@@ -42,20 +44,17 @@ const filterShape = {
     .optional()
     .meta({
       description:
-        "Case-insensitive text in the name or URL (Unicode case, the same on every backend; `%`, `_` and `\\` are plain characters), or an exact code / qr_id. At most 200 characters; empty is no filter.",
-      example: "menu",
+        "Case-insensitive text in the name or URL (Unicode case, the same on every backend; `%`, `_` and `\\` are plain characters), or an exact code / qr_id, e.g. `menu`. At most 200 characters; empty is no filter.",
     }),
   created_after: epochSecondsField(
     "created_after",
-    "Only codes created at or after this time (epoch seconds, inclusive).",
+    "Only codes created at or after this time (epoch seconds, inclusive), e.g. `1767225600` (2026-01-01 UTC).",
   ),
   created_before: epochSecondsField(
     "created_before",
     "Only codes created before this time (epoch seconds, exclusive).",
   ),
-  external_id: externalIdField
-    .optional()
-    .meta({ description: "Only the code with this external_id (exact, case-sensitive).", example: "order-4711" }),
+  external_id: externalIdFilter.optional(),
   sort: z
     .enum(SORTS, { error: `sort must be one of ${SORTS.join(", ")}` })
     .optional()

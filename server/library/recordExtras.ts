@@ -59,21 +59,28 @@ export const metadataField = z.preprocess((value, ctx) => {
 const NOT_PRINTABLE = /[\p{C}\p{Zl}\p{Zp}]/u;
 const EXTERNAL_ID_RULE = `external_id must be 1 to ${MAX_EXTERNAL_ID_LENGTH} printable characters`;
 
-export const externalIdField = z
+/** The rule, without what the document says of a field: a record's field and the lists' filter say it each their way. */
+const externalIdRule = z
   .string({ error: `${EXTERNAL_ID_RULE} (a string)` })
   // Characters counted only when there can be 200 or fewer (two UTF-16 units a character at most).
   .refine((value) => value.length <= 2 * MAX_EXTERNAL_ID_LENGTH && [...value].length <= MAX_EXTERNAL_ID_LENGTH, {
     error: EXTERNAL_ID_RULE,
     abort: true,
   })
-  .refine((value) => value.length >= 1 && !NOT_PRINTABLE.test(value), { error: EXTERNAL_ID_RULE })
-  .meta({
-    description: `Your own id of the record, 1 to ${MAX_EXTERNAL_ID_LENGTH} printable characters, unique within the library (409 \`external_id already used: <value>\`); null when none.`,
-    example: "order-4711",
-    minLength: 1,
-    maxLength: MAX_EXTERNAL_ID_LENGTH,
-    pattern: PRINTABLE_PATTERN,
-  });
+  .refine((value) => value.length >= 1 && !NOT_PRINTABLE.test(value), { error: EXTERNAL_ID_RULE });
+const EXTERNAL_ID_BOUNDS = { minLength: 1, maxLength: MAX_EXTERNAL_ID_LENGTH, pattern: PRINTABLE_PATTERN };
+
+export const externalIdField = externalIdRule.meta({
+  description: `Your own id of the record, 1 to ${MAX_EXTERNAL_ID_LENGTH} printable characters, unique within the library (409 \`external_id already used: <value>\`); null when none.`,
+  example: "order-4711",
+  ...EXTERNAL_ID_BOUNDS,
+});
+
+/** The lists' filter: no example (Swagger UI's Try it out would fill it in and filter the list unasked). */
+export const externalIdFilter = externalIdRule.meta({
+  description: "Only the code with this external_id (exact, case-sensitive), e.g. `order-4711`.",
+  ...EXTERNAL_ID_BOUNDS,
+});
 
 /** The create fields (absent: none). */
 export const extrasInput = { metadata: metadataField.optional(), external_id: externalIdField.optional() };

@@ -142,12 +142,20 @@ function shown(name: string, value: unknown): ActivityValue {
   return (value ?? null) as ActivityValue;
 }
 
+/** No metadata is `{}` in a record: the same as none, so a code made or deleted without any logs no `metadata`. */
+const noneAsNull = (name: string, value: unknown) =>
+  name === "metadata" && value !== null && typeof value === "object" && Object.keys(value).length === 0
+    ? null
+    : (value ?? null);
+
 /** The fields whose values differ between two states of a record, each side's values; null when none does. */
 export function changedFields(
   before: Compared,
   after: Compared,
 ): { before: Record<string, ActivityValue>; after: Record<string, ActivityValue> } | null {
-  const names = COMPARED.filter((name) => JSON.stringify(before[name] ?? null) !== JSON.stringify(after[name] ?? null));
+  const names = COMPARED.filter(
+    (name) => JSON.stringify(noneAsNull(name, before[name])) !== JSON.stringify(noneAsNull(name, after[name])),
+  );
   if (names.length === 0) return null;
   const pick = (record: Compared) => Object.fromEntries(names.map((name) => [name, shown(name, record[name])]));
   return { before: pick(before), after: pick(after) };

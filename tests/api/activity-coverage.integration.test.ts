@@ -291,6 +291,16 @@ const COVERAGE: Record<string, Coverage> = {
     actions: ["code.deleted"],
     beforeAfter: true,
   },
+  "POST /qrcodes/batch-delete": {
+    run: (fx) => http("POST", "/v1/qrcodes/batch-delete", { key: fx.writer.key, json: { ids: [fx.staticDraft] } }),
+    actions: ["code.deleted"],
+    beforeAfter: true,
+  },
+  "POST /dynqrcodes/batch-delete": {
+    run: (fx) => http("POST", "/v1/dynqrcodes/batch-delete", { key: fx.team.adminKey, json: { ids: [fx.published] } }),
+    actions: ["code.deleted"],
+    beforeAfter: true,
+  },
   "POST /dynqrcodes": {
     run: (fx) =>
       http("POST", "/v1/dynqrcodes", {

@@ -205,9 +205,13 @@ describe("routing and body errors", () => {
       "PATCH /webhooks/{webhook_id}",
       "POST /dynqrcodes",
       "POST /dynqrcodes/batch",
+      "POST /dynqrcodes/batch-delete",
       "POST /qrcodes",
       "POST /qrcodes/batch",
+      "POST /qrcodes/batch-delete",
       "POST /webhooks",
+      "POST /webhooks/{webhook_id}/deliveries/{delivery_id}/retry",
+      "POST /webhooks/{webhook_id}/rotate-secret",
       "POST /webhooks/{webhook_id}/test",
     ]);
     for (const item of Object.values(doc.paths)) {

@@ -15,7 +15,10 @@ import { BASE_URL, http, makeTeam, personalKey, until } from "../helpers";
 type Schema = Record<string, unknown>;
 type Doc = {
   servers: { url: string; "x-internal"?: boolean }[];
-  paths: Record<string, Record<string, { parameters?: { name?: string; $ref?: string; schema?: Schema }[] }>>;
+  paths: Record<
+    string,
+    Record<string, { parameters?: { name?: string; in?: string; example?: unknown; $ref?: string; schema?: Schema }[] }>
+  >;
   components: { schemas: Record<string, Schema>; parameters: Record<string, Schema> };
   webhooks: Record<string, { post: { requestBody: { content: { "application/json": { schema: Schema } } } } }>;
 };
@@ -106,6 +109,17 @@ describe("the document says what the server enforces", () => {
     assert.equal(key.examples, undefined);
     assert.equal((key.schema as Schema).example, undefined);
     assert.equal((key.schema as Schema).examples, undefined);
+  });
+
+  it("the lists' filters have no example a form would pre-fill (Try it out would list a filtered or refused page)", () => {
+    for (const path of ["/qrcodes", "/dynqrcodes"]) {
+      const query = (doc.paths[path].get.parameters ?? []).filter((p) => p.in === "query");
+      assert.ok(query.some((p) => p.name === "search") && query.some((p) => p.name === "created_before"), path);
+      for (const p of query) {
+        assert.equal(p.example, undefined, `${path} ${p.name}`);
+        assert.equal((p.schema as Schema | undefined)?.example, undefined, `${path} ${p.name}`);
+      }
+    }
   });
 });
 

@@ -1041,6 +1041,7 @@ export interface operations {
                 search?: string;
                 created_after?: number;
                 created_before?: number;
+                external_id?: string;
                 sort?: "newest" | "oldest" | "name";
             };
             header?: never;
@@ -2623,6 +2624,7 @@ export interface operations {
                 search?: string;
                 created_after?: number;
                 created_before?: number;
+                external_id?: string;
                 sort?: "newest" | "oldest" | "name";
                 status?: "active" | "paused" | "draft";
             };
