@@ -230,6 +230,8 @@ function buildDocument() {
         ...(isWrite ? (["Idempotent-Replayed"] as const) : []),
       ),
     };
+    const dynamicCreate =
+      route.method === "POST" && (route.path === "/dynqrcodes" || route.path === "/dynqrcodes/batch");
     const responses: Record<string, unknown> = {
       [success]: okAnswer,
       ...(route.kind === "procedure" && route.acceptedWhenHeld
@@ -287,11 +289,20 @@ function buildDocument() {
       ]),
       ...(isWrite
         ? {
-            409: jsonError(
-              "A request with this Idempotency-Key is still running",
-              "A request with this Idempotency-Key is in progress",
-              ANSWERED,
-            ),
+            409: dynamicCreate
+              ? jsonError(
+                  "A request with this Idempotency-Key is still running, or a back-half (`code`) is already in use (a batch lists each such item in errors)",
+                  "Code already in use: summer-menu-2026",
+                  ANSWERED,
+                  route.path.endsWith("/batch")
+                    ? { index: 1, error: "Code already in use: summer-menu-2026" }
+                    : undefined,
+                )
+              : jsonError(
+                  "A request with this Idempotency-Key is still running",
+                  "A request with this Idempotency-Key is in progress",
+                  ANSWERED,
+                ),
             422: jsonError(
               "The Idempotency-Key was used with another method, path or body",
               "Idempotency-Key was used with a different request",

@@ -34,6 +34,7 @@ import { refuseUnreadableStyles } from "../images/readableStyles";
 import { refuseStale, staleSave, type LastSeen } from "./staleSave";
 import { refuseServedShortLinks, type NamedDestination } from "./validation";
 import { sendableUrl } from "../platform/urls";
+import { refuseTakenCodes } from "./backHalf";
 
 type RuleInput = Partial<Pick<z.infer<typeof dynamicPatchInput>, (typeof RULE_FIELDS)[number]>>;
 
@@ -121,12 +122,14 @@ export async function createDynamicCodes(
     statusOf(i) === "active" && initial === "draft"
       ? { reviewedById: actor.userId, reviewedAt: now, publishedAt: now }
       : {};
+  const chosen = items.map((item) => item.code);
+  await refuseTakenCodes(chosen, batch);
   // Hashed once, before the transaction (scrypt is slow on purpose).
   const rules = await Promise.all(items.map(ruleColumnsOf));
   for (let attempt = 1; ; attempt++) {
     const rows = items.map((item, i) => ({
       id: timeOrderedId("dyn"),
-      code: randomString(8),
+      code: item.code ?? randomString(8),
       ...libraryOwner(actor.library),
       createdById: actor.userId,
       apiKeyId: actor.apiKeyId ?? null,
@@ -175,7 +178,10 @@ export async function createDynamicCodes(
       if (batch) await yieldToIo();
       return created;
     } catch (error) {
-      if (!isUniqueViolation(error) || attempt >= CODE_ATTEMPTS) throw error;
+      if (!isUniqueViolation(error)) throw error;
+      // A chosen code taken meanwhile is the caller's 409; a generated one is drawn again.
+      await refuseTakenCodes(chosen, batch);
+      if (attempt >= CODE_ATTEMPTS) throw error;
     }
   }
 }

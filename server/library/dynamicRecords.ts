@@ -7,6 +7,7 @@ import { futureExpiresAtField, rulesInput, rulesRecord, rulesRecordOf, type Rule
 import { sendableUrl } from "../platform/urls";
 import { pendingChangeOf, pendingChangeRecord } from "../teams/pendingChanges";
 import { batchArray, bodyObject, nameField, styleField, toSeconds, urlField } from "./validation";
+import { backHalfField, CODE_MAX_LENGTH, CODE_PATTERN } from "./backHalf";
 
 export const STATUSES = ["active", "paused", "draft"] as const;
 export type DynamicStatus = (typeof STATUSES)[number];
@@ -14,16 +15,18 @@ export type DynamicStatus = (typeof STATUSES)[number];
 export const dynamicCodeInput = bodyObject({
   destination_url: urlField("destination_url"),
   name: nameField,
+  code: backHalfField.optional(),
   style: styleField.optional(),
   ...rulesInput,
   expires_at: futureExpiresAtField.optional(),
 });
 export const dynamicBatchInput = bodyObject({ dynqrcodes: batchArray("dynqrcodes", dynamicCodeInput) });
 /** A dynamic code in a path: documented with its shape (any other text is simply not found). */
-export const CODE_PATTERN = "^[0-9A-Za-z]{8}$";
-export const codeParam = z
-  .string()
-  .meta({ description: "The code's 8 characters, as in its short_url.", pattern: CODE_PATTERN });
+export const codeParam = z.string().meta({
+  description: "The code, as in its short_url: 8 generated characters, or the back-half chosen at create.",
+  pattern: CODE_PATTERN,
+  maxLength: CODE_MAX_LENGTH,
+});
 
 export const dynamicPatchInput = bodyObject({
   code: codeParam,

@@ -2113,6 +2113,11 @@ export interface operations {
                      * @example Lunch menu
                      */
                     name: string;
+                    /**
+                     * @description Your own back-half instead of a generated code: 1 to 64 characters of 0-9, A-Z, a-z, _ and -, case-sensitive, unique (409 `Code already in use: <code>`); not a word the /v1/dynqrcodes/ routes use (`batch`, `export`…).
+                     * @example summer-menu-2026
+                     */
+                    code?: string;
                     style?: components["schemas"]["Style"];
                     /**
                      * @description Seconds since the epoch from which the short link answers 410 (or redirects to expired_url); null: never.
@@ -2223,7 +2228,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running */
+            /** @description A request with this Idempotency-Key is still running, or a back-half (`code`) is already in use (a batch lists each such item in errors) */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2471,7 +2476,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description The code's 8 characters, as in its short_url. */
+                /** @description The code, as in its short_url: 8 generated characters, or the back-half chosen at create. */
                 code: string;
             };
             cookie?: never;
@@ -2629,6 +2634,11 @@ export interface operations {
                          * @example Lunch menu
                          */
                         name: string;
+                        /**
+                         * @description Your own back-half instead of a generated code: 1 to 64 characters of 0-9, A-Z, a-z, _ and -, case-sensitive, unique (409 `Code already in use: <code>`); not a word the /v1/dynqrcodes/ routes use (`batch`, `export`…).
+                         * @example summer-menu-2026
+                         */
+                        code?: string;
                         style?: components["schemas"]["Style"];
                         /**
                          * @description Seconds since the epoch from which the short link answers 410 (or redirects to expired_url); null: never.
@@ -2740,7 +2750,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running */
+            /** @description A request with this Idempotency-Key is still running, or a back-half (`code`) is already in use (a batch lists each such item in errors) */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2752,7 +2762,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ApiError"];
+                    "application/json": components["schemas"]["ApiError"] | components["schemas"]["BatchError"];
                 };
             };
             /** @description Body over 1 MiB */
@@ -2847,7 +2857,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @description The code's 8 characters, as in its short_url. */
+                /** @description The code, as in its short_url: 8 generated characters, or the back-half chosen at create. */
                 code: string;
             };
             cookie?: never;
@@ -3028,7 +3038,7 @@ export interface operations {
                 "If-Unmodified-Since"?: string;
             };
             path: {
-                /** @description The code's 8 characters, as in its short_url. */
+                /** @description The code, as in its short_url: 8 generated characters, or the back-half chosen at create. */
                 code: string;
             };
             cookie?: never;
