@@ -33,10 +33,14 @@ export function useBackHalf(name: string) {
           placeholder="generated"
           aria-describedby={`${id}-hint`}
         />
-        <p id={`${id}-hint`} className="muted small-text">
-          Optional: the short link ends /q/{value || "<generated>"}. Up to 64 of 0-9, A-Z, a-z, _ and -.
-        </p>
       </div>
+    ),
+    /** Under the form, full width: what the field is for. */
+    hint: (id: string) => (
+      <p id={`${id}-hint`} className="muted full">
+        Back-half (optional): the short link ends <code>/q/{value || "<generated>"}</code>. Up to 64 of 0-9, A-Z, a-z, _
+        and -; suggested from the name.
+      </p>
     ),
   };
 }

@@ -285,6 +285,7 @@ function CreateForms({ libraryKind, mutations }: { libraryKind: LibraryKind; mut
           <button type="submit" disabled={creating}>
             Create
           </button>
+          {kind === "dynamic" && backHalf.hint(`${libraryKind}-code`)}
           {draftNote && <p className="muted full">{draftNote.trim()}</p>}
         </form>
       )}
