@@ -34,6 +34,8 @@ function reservedBackHalves(): ReadonlySet<string> {
 /** The optional `code` of a dynamic create. */
 export const backHalfField = z
   .string({ error: SHAPE_MESSAGE })
+  .min(1, SHAPE_MESSAGE)
+  .max(CODE_MAX_LENGTH, SHAPE_MESSAGE)
   .regex(CODE_SHAPE, SHAPE_MESSAGE)
   .refine((code) => !reservedBackHalves().has(code), {
     error: (issue) => `code ${String(issue.input)} is reserved: /v1/dynqrcodes/${String(issue.input)} is a route`,
