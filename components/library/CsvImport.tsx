@@ -24,7 +24,7 @@ import { useLibraryChanged } from "./useLibraryMutations";
 import { libraryPageInput } from "./libraryPageInput";
 import { messageOf } from "../ui/useAction";
 
-type Row = { line: number; name: string; url: string; status?: string };
+type Row = { line: number; name: string; url: string; status?: string; code?: string };
 /** A file read, parsed and checked: what the import sends. */
 type Prepared = { fileName: string; hash: string; kind: ImportKind; rows: Row[] };
 type Problem = { line: number; error: string };
@@ -74,7 +74,7 @@ async function readFile(file: File): Promise<Prepared> {
       line: row.line,
       name: cell(row, "name"),
       url: cell(row, kind === "static" ? "url" : "destination_url"),
-      ...(kind === "dynamic" ? { status: cell(row, "status") } : {}),
+      ...(kind === "dynamic" ? { status: cell(row, "status"), code: cell(row, "code") } : {}),
     })),
   };
 }
@@ -197,8 +197,9 @@ export function CsvImport({ libraryKind }: { libraryKind: LibraryKind }) {
     <section className="card" aria-labelledby={headingId} data-testid={`csv-import-${libraryKind}`}>
       <h2 id={headingId}>Import a CSV file</h2>
       <p className="muted">
-        Columns <code>name,url</code> for static codes or <code>name,destination_url,status</code> for dynamic ones
-        (status optional), a header row first; any number of rows. Every row is checked before anything is created.
+        Columns <code>name,url</code> for static codes or <code>name,destination_url,status,code</code> for dynamic ones
+        (status and code, your own back-half, optional), a header row first; any number of rows. Every row is checked
+        before anything is created.
         {draftNote}
       </p>
       {unfinished && stage.step === "idle" && (

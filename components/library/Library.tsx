@@ -21,6 +21,7 @@ import { EditForm } from "./EditForm";
 import { useAction } from "../ui/useAction";
 import { useLibraryMutations, type LibraryMutations } from "./useLibraryMutations";
 import { ZipDownload } from "./ZipDownload";
+import { useBackHalf } from "./BackHalfInput";
 import { plural } from "../ui/words";
 
 type LibraryPage = RouterOutputs["library"]["page"];
@@ -207,6 +208,7 @@ function CreateForms({ libraryKind, mutations }: { libraryKind: LibraryKind; mut
   const [kind, setKind] = useState<Kind>("dynamic");
   const [name, setName] = useState("");
   const [url, setUrl] = useState("");
+  const backHalf = useBackHalf(name);
   const [lines, setLines] = useState("");
   const [many, setMany] = useState(false);
   const draftNote = libraryKind === "team" ? " New team codes are drafts until an admin approves them." : "";
@@ -261,9 +263,11 @@ function CreateForms({ libraryKind, mutations }: { libraryKind: LibraryKind; mut
           onSubmit={(e) => {
             e.preventDefault();
             void run(async () => {
-              await mutations.create.mutateAsync({ scope: libraryKind, kind, name, url });
+              const code = kind === "dynamic" ? backHalf.code : undefined;
+              await mutations.create.mutateAsync({ scope: libraryKind, kind, name, url, code });
               setName("");
               setUrl("");
+              backHalf.reset();
             });
           }}
         >
@@ -277,9 +281,11 @@ function CreateForms({ libraryKind, mutations }: { libraryKind: LibraryKind; mut
             <label htmlFor={`${libraryKind}-url`}>{kind === "dynamic" ? "Destination URL" : "URL"}</label>
             <UrlInput id={`${libraryKind}-url`} value={url} onValue={setUrl} required placeholder="https://" />
           </div>
+          {kind === "dynamic" && backHalf.field(`${libraryKind}-code`)}
           <button type="submit" disabled={creating}>
             Create
           </button>
+          {kind === "dynamic" && backHalf.hint(`${libraryKind}-code`)}
           {draftNote && <p className="muted full">{draftNote.trim()}</p>}
         </form>
       )}

@@ -7,6 +7,7 @@ export const FIELD_LABELS: Record<string, string> = {
   destination_url: "Destination URL",
   url: "URL",
   name: "Name",
+  code: "Back-half",
   style: "Style",
   "style.foreground": "Foreground",
   "style.background": "Background",

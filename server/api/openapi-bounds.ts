@@ -22,7 +22,6 @@ const PARAMETERS: Record<string, object> = {
 /** Lengths a fixed pattern or format already implies, said outright. */
 const IMPLIED_LENGTH: Record<string, number> = {
   "^#[0-9a-fA-F]{6}$": 7,
-  "^[0-9A-Za-z]{8}$": 8,
   "^[A-Z]{2}$": 2,
   "format:date": 10,
 };

@@ -235,6 +235,8 @@ function buildDocument() {
         ...(isWrite ? (["Idempotent-Replayed"] as const) : []),
       ),
     };
+    const dynamicCreate =
+      route.method === "POST" && (route.path === "/dynqrcodes" || route.path === "/dynqrcodes/batch");
     const responses: Record<string, unknown> = {
       [success]: okAnswer,
       ...(route.kind === "procedure" && route.acceptedWhenHeld
@@ -289,10 +291,14 @@ function buildDocument() {
         ? {
             409: claimsExternalId
               ? jsonError(
-                  "A request with this Idempotency-Key is still running, or an external_id is already used in the library (`external_id already used: <value>`)",
-                  "external_id already used: order-4711",
+                  dynamicCreate
+                    ? "A request with this Idempotency-Key is still running, an external_id is already used in the library (`external_id already used: <value>`), or a back-half (`code`) is already in use (`Code already in use: <code>`); a batch lists each such item in errors"
+                    : "A request with this Idempotency-Key is still running, or an external_id is already used in the library (`external_id already used: <value>`)",
+                  dynamicCreate ? "Code already in use: summer-menu-2026" : "external_id already used: order-4711",
                   ANSWERED,
-                  batch("external_id already used: order-4711"),
+                  batch(
+                    dynamicCreate ? "Code already in use: summer-menu-2026" : "external_id already used: order-4711",
+                  ),
                 )
               : jsonError(
                   "A request with this Idempotency-Key is still running",

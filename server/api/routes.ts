@@ -10,7 +10,7 @@ import { rangeQuery } from "../analytics/dateRange";
 import { SCAN_EXPORT_COLUMNS_LOCAL, scanExport } from "../analytics/scanEvents";
 import type { Principal } from "../keys/apiKeys";
 import { DYNAMIC_EXPORT_COLUMNS } from "../library/dynamicCodes";
-import { CODE_PATTERN } from "../library/dynamicRecords";
+import { CODE_MAX_LENGTH, CODE_PATTERN, reserveBackHalves } from "../library/backHalf";
 import { imageQuery, qrImage } from "../images/images";
 import { imagesZip, MAX_ZIP_IDS, zipIdsField } from "../images/imagesZip";
 import { IMAGES_PER_KEY } from "../images/renderer";
@@ -143,7 +143,7 @@ const pathParameter = (name: string) => ({
   name,
   in: "path",
   required: true,
-  schema: name === "code" ? { type: "string", pattern: CODE_PATTERN } : { type: "string" },
+  schema: name === "code" ? { type: "string", pattern: CODE_PATTERN, maxLength: CODE_MAX_LENGTH } : { type: "string" },
 });
 const csvDoc = (
   operationId: string,
@@ -299,6 +299,15 @@ export const V1_ROUTES: V1Route[] = [
       imageAnswer(await qrImage(`api:${p.apiKeyId}`, p.library, "dynamic", params.code, query)),
   ),
 ];
+
+// The literal segments right under `/dynqrcodes/` (`batch`, `export`…): a back-half spelled like
+// one would be shadowed by its route, so the create refuses it.
+reserveBackHalves(
+  V1_ROUTES.flatMap((route) => {
+    const segment = /^\/dynqrcodes\/([^/{]+)(?:\/|$)/.exec(route.path)?.[1];
+    return segment ? [segment] : [];
+  }),
+);
 
 /**
  * Routes whose path matches. A literal segment ("batch", "export") is a fixed word: where a

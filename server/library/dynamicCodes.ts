@@ -34,6 +34,7 @@ import { refuseUnreadableStyles } from "../images/readableStyles";
 import { refuseServedShortLinks, type NamedDestination } from "./validation";
 import { sendableUrl } from "../platform/urls";
 import { extrasColumnsOf, refuseUsedExternalIds } from "./recordExtras";
+import { refuseTakenCodes } from "./backHalf";
 
 type RuleInput = Partial<Pick<z.infer<typeof dynamicPatchInput>, (typeof RULE_FIELDS)[number]>>;
 
@@ -125,12 +126,14 @@ export async function createDynamicCodes(
       : {};
   const taken = items.map((item) => ({ externalId: item.external_id }));
   await refuseUsedExternalIds("dynamicCode", actor.library, taken, batch ? "dynqrcodes" : null);
+  const chosen = items.map((item) => item.code);
+  await refuseTakenCodes(chosen, batch);
   // Hashed once, before the transaction (scrypt is slow on purpose).
   const rules = await Promise.all(items.map(ruleColumnsOf));
   for (let attempt = 1; ; attempt++) {
     const rows = items.map((item, i) => ({
       id: timeOrderedId("dyn"),
-      code: randomString(8),
+      code: item.code ?? randomString(8),
       ...libraryOwner(actor.library),
       createdById: actor.userId,
       apiKeyId: actor.apiKeyId ?? null,
@@ -185,6 +188,8 @@ export async function createDynamicCodes(
       if (!isUniqueViolation(error)) throw error;
       // A request meanwhile took an external_id (409), else a code collided: new codes.
       await refuseUsedExternalIds("dynamicCode", actor.library, taken, batch ? "dynqrcodes" : null);
+      // A chosen code taken meanwhile is the caller's 409; a generated one is drawn again.
+      await refuseTakenCodes(chosen, batch);
       if (attempt >= CODE_ATTEMPTS) throw error;
     }
   }

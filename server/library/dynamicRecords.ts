@@ -8,6 +8,7 @@ import { sendableUrl } from "../platform/urls";
 import { pendingChangeOf, pendingChangeRecord } from "../teams/pendingChanges";
 import { extrasInput, extrasPatch, extrasRecord, extrasRecordOf, type ExtrasColumns } from "./recordExtras";
 import { batchArray, bodyObject, nameField, styleField, toSeconds, urlField } from "./validation";
+import { backHalfField, CODE_MAX_LENGTH, CODE_PATTERN } from "./backHalf";
 
 export const STATUSES = ["active", "paused", "draft"] as const;
 export type DynamicStatus = (typeof STATUSES)[number];
@@ -15,6 +16,7 @@ export type DynamicStatus = (typeof STATUSES)[number];
 export const dynamicCodeInput = bodyObject({
   destination_url: urlField("destination_url"),
   name: nameField,
+  code: backHalfField.optional(),
   style: styleField.optional(),
   ...rulesInput,
   expires_at: futureExpiresAtField.optional(),
@@ -22,10 +24,11 @@ export const dynamicCodeInput = bodyObject({
 });
 export const dynamicBatchInput = bodyObject({ dynqrcodes: batchArray("dynqrcodes", dynamicCodeInput) });
 /** A dynamic code in a path: documented with its shape (any other text is simply not found). */
-export const CODE_PATTERN = "^[0-9A-Za-z]{8}$";
-export const codeParam = z
-  .string()
-  .meta({ description: "The code's 8 characters, as in its short_url.", pattern: CODE_PATTERN });
+export const codeParam = z.string().meta({
+  description: "The code, as in its short_url: 8 generated characters, or the back-half chosen at create.",
+  pattern: CODE_PATTERN,
+  maxLength: CODE_MAX_LENGTH,
+});
 
 /** What a PATCH changes (a batch PATCH's items too). */
 export const dynamicPatchFields = {

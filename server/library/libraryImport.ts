@@ -17,6 +17,7 @@ import { libraryKey } from "./libraryKey";
 import { itemDestinations, libraryKindField, requireEditor } from "./libraryItems";
 import { createStaticCodes } from "./staticCodes";
 import { staticCodeInput } from "./staticRecords";
+import { takenCodeProblems } from "./backHalf";
 import { boundedArray, serialisedDestination, servedShortLinkIssues } from "./validation";
 import { itemKind, type ItemKind } from "../teams/teams";
 
@@ -28,6 +29,8 @@ const importRow = z.strictObject({
   url: z.string(),
   /** A dynamic code's status column; empty or absent: the library's first status. */
   status: z.string().optional(),
+  /** A dynamic code's own back-half; empty or absent: a generated code. */
+  code: z.string().optional(),
 });
 type ImportRow = z.infer<typeof importRow>;
 
@@ -43,6 +46,9 @@ export const importBatchInput = importCheckInput.extend({
 
 export type ImportProblem = { line: number; error: string };
 
+/** The row's chosen back-half, or undefined for a generated code. */
+const chosenCode = (row: ImportRow) => (row.code?.trim() ? row.code.trim() : undefined);
+
 const isStatus = (value: string): value is DynamicStatus => (STATUSES as readonly string[]).includes(value);
 
 /** The row's status when it asks for one other than the library's first, or null. */
@@ -56,13 +62,16 @@ function rowProblem(actor: Actor, kind: ItemKind, row: ImportRow): string | null
   const parsed =
     kind === "static"
       ? staticCodeInput.safeParse({ name: row.name, url: row.url })
-      : dynamicCodeInput.safeParse({ name: row.name, destination_url: row.url });
+      : dynamicCodeInput.safeParse({ name: row.name, destination_url: row.url, code: chosenCode(row) });
   const issues = [
     ...servedShortLinkIssues(actor.servedHosts, itemDestinations(kind, row.url)),
     ...(parsed.success ? [] : parsed.error.issues),
   ];
   if (issues.length > 0) return fromZodIssues(issues).message;
-  if (kind === "static") return row.status?.trim() ? "status is only for dynamic codes" : null;
+  if (kind === "static") {
+    if (chosenCode(row)) return "code is only for dynamic codes";
+    return row.status?.trim() ? "status is only for dynamic codes" : null;
+  }
   const status = row.status?.trim() ?? "";
   if (status !== "" && !isStatus(status)) return `status must be one of ${STATUSES.join(", ")}`;
   const wanted = requestedStatus(actor, row);
@@ -79,7 +88,14 @@ export async function checkImportRows(actor: Actor, kind: ItemKind, rows: Import
     const error = rowProblem(actor, kind, row);
     if (error) problems.push({ line: row.line, error });
   }
-  return problems;
+  if (kind === "static") return problems;
+  // Back-halves taken, or used by an earlier row: one query for the rows otherwise fine.
+  const refused = new Set(problems.map((p) => p.line));
+  const fine = rows.filter((row) => !refused.has(row.line));
+  const taken = await takenCodeProblems(fine.map(chosenCode));
+  return [...problems, ...taken.map((t) => ({ line: fine[t.index].line, error: t.error }))].sort(
+    (a, b) => a.line - b.line,
+  );
 }
 
 export type ImportBatchResult = { created: number; replayed: boolean };
@@ -115,7 +131,11 @@ export async function importBatch(actor: Actor, input: z.infer<typeof importBatc
           )
         : await createDynamicCodes(
             actor,
-            input.rows.map((r) => ({ name: r.name, destination_url: serialisedDestination(r.url) })),
+            input.rows.map((r) => ({
+              name: r.name,
+              destination_url: serialisedDestination(r.url),
+              code: chosenCode(r),
+            })),
             { statuses: input.rows.map((r) => requestedStatus(actor, r)) },
           );
     answer = { status: 200, body: JSON.stringify({ created: created.length }) };

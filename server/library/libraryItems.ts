@@ -250,7 +250,7 @@ export type LibraryPage = Awaited<ReturnType<typeof libraryPage>>;
 async function createItems(
   actor: Actor,
   kind: ItemKind,
-  items: { name: string; url: string }[],
+  items: { name: string; url: string; code?: string }[],
   reportedIndex: (i: number) => number,
   /** Problems found before (pasted lines that are not `name, url`), reported with the items' own. */
   earlier: BatchItemError[] = [],
@@ -258,7 +258,9 @@ async function createItems(
   const batch =
     kind === "static"
       ? staticBatchInput.safeParse({ qrcodes: items.map((i) => ({ name: i.name, url: i.url })) })
-      : dynamicBatchInput.safeParse({ dynqrcodes: items.map((i) => ({ name: i.name, destination_url: i.url })) });
+      : dynamicBatchInput.safeParse({
+          dynqrcodes: items.map((i) => ({ name: i.name, destination_url: i.url, code: i.code })),
+        });
   // With the destinations on a /q/ of a host the request reached: every bad line at once (the
   // create functions check those again, as they do for /v1).
   const issues = [
@@ -279,7 +281,7 @@ async function createItems(
   if (earlier.length > 0) throw new DomainError("invalid", "Some lines are invalid", earlier);
   const data = batch.data as {
     qrcodes?: { name: string; url: string }[];
-    dynqrcodes?: { name: string; destination_url: string }[];
+    dynqrcodes?: { name: string; destination_url: string; code?: string }[];
   };
   const created =
     kind === "static"
@@ -289,8 +291,13 @@ async function createItems(
 }
 
 /** One item from the page's form; its error is one message. */
-export async function createItem(actor: Actor, kind: ItemKind, item: { name: string; url: string }): Promise<void> {
+export async function createItem(
+  actor: Actor,
+  kind: ItemKind,
+  item: { name: string; url: string; code?: string },
+): Promise<void> {
   requireEditor(actor);
+  if (kind === "static" && item.code !== undefined) throw invalid("code is only for dynamic codes");
   try {
     await createItems(actor, kind, [item], (i) => i);
   } catch (error) {

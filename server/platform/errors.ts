@@ -36,6 +36,8 @@ export const ERROR_TABLE = {
   not_found: { status: 404, trpc: "NOT_FOUND" },
   method_not_allowed: { status: 405, trpc: "METHOD_NOT_SUPPORTED" },
   conflict: { status: 409, trpc: "CONFLICT" },
+  /** A dynamic create's own back-half (`code`) that another code has, or that a batch sends twice. */
+  code_in_use: { status: 409, trpc: "CONFLICT" },
   gone: { status: 410, trpc: "NOT_FOUND" },
   /** A save whose editor saw an older version of the record (If-Unmodified-Since, the pages' forms). */
   precondition_failed: { status: 412, trpc: "PRECONDITION_FAILED" },

@@ -15,6 +15,7 @@ import { nextTurn } from "../platform/event-loop";
 import { env } from "../platform/env";
 import { logError } from "../platform/log";
 import { processSingleton } from "../platform/process-singleton";
+import { isCodeShaped } from "../library/backHalf";
 import { redis, redisPrefix, redisSubscriber, whenReady } from "../platform/redis";
 import { copiedResolution, refreshCopy } from "./live-copy";
 import { RESOLUTION_COLUMNS, resolutionOf, type Resolution } from "./resolution";
@@ -114,7 +115,7 @@ export async function resolveCode(code: string): Promise<Resolution> {
   const generation = state.generation;
   const hit = trusted ? cache.get(code) : undefined;
   if (hit) return hit;
-  if (!/^[0-9A-Za-z]{8}$/.test(code)) return { state: "unknown" };
+  if (!isCodeShaped(code)) return { state: "unknown" };
   let resolution: Resolution;
   try {
     if (Date.now() < state.unreachableUntil) {

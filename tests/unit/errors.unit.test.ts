@@ -19,6 +19,7 @@ describe("error table", () => {
       not_found: 404,
       method_not_allowed: 405,
       conflict: 409,
+      code_in_use: 409,
       gone: 410,
       precondition_failed: 412,
       idempotency_mismatch: 422,

@@ -8,7 +8,10 @@ export const IMPORT_BATCH_SIZE = 50;
 /** Rows per call of the pages' check (a file of any size is checked in calls of this many). */
 export const IMPORT_CHECK_SIZE = 1000;
 
-export const IMPORT_COLUMNS = { static: ["name", "url"], dynamic: ["name", "destination_url", "status"] } as const;
+export const IMPORT_COLUMNS = {
+  static: ["name", "url"],
+  dynamic: ["name", "destination_url", "status", "code"],
+} as const;
 export const IMPORT_STATUSES = ["active", "paused", "draft"] as const;
 export type ImportKind = keyof typeof IMPORT_COLUMNS;
 export type ImportStatus = (typeof IMPORT_STATUSES)[number];
@@ -27,7 +30,9 @@ export function importKindOf(header: string[]): ImportKind {
       ? "dynamic"
       : null;
   if (!kind || !header.includes("name"))
-    throw new Error("The header must be name,url (static codes) or name,destination_url[,status] (dynamic codes)");
+    throw new Error(
+      "The header must be name,url (static codes) or name,destination_url[,status][,code] (dynamic codes)",
+    );
   const unknown = header.filter(
     (c) => !(IMPORT_COLUMNS[kind] as readonly string[]).includes(c) && !REPORT_COLUMNS.includes(c),
   );

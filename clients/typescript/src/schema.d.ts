@@ -2787,6 +2787,11 @@ export interface operations {
                      * @example Lunch menu
                      */
                     name: string;
+                    /**
+                     * @description Your own back-half instead of a generated code: 1 to 64 characters of 0-9, A-Z, a-z, _ and -, case-sensitive, unique (409 `Code already in use: <code>`); not a word the /v1/dynqrcodes/ routes use (`batch`, `export`…).
+                     * @example summer-menu-2026
+                     */
+                    code?: string;
                     style?: components["schemas"]["Style"];
                     /**
                      * @description Seconds since the epoch from which the short link answers 410 (or redirects to expired_url); null: never.
@@ -2903,7 +2908,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running, or an external_id is already used in the library (`external_id already used: <value>`) */
+            /** @description A request with this Idempotency-Key is still running, an external_id is already used in the library (`external_id already used: <value>`), or a back-half (`code`) is already in use (`Code already in use: <code>`); a batch lists each such item in errors */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3151,7 +3156,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description The code's 8 characters, as in its short_url. */
+                /** @description The code, as in its short_url: 8 generated characters, or the back-half chosen at create. */
                 code: string;
             };
             cookie?: never;
@@ -3309,6 +3314,11 @@ export interface operations {
                          * @example Lunch menu
                          */
                         name: string;
+                        /**
+                         * @description Your own back-half instead of a generated code: 1 to 64 characters of 0-9, A-Z, a-z, _ and -, case-sensitive, unique (409 `Code already in use: <code>`); not a word the /v1/dynqrcodes/ routes use (`batch`, `export`…).
+                         * @example summer-menu-2026
+                         */
+                        code?: string;
                         style?: components["schemas"]["Style"];
                         /**
                          * @description Seconds since the epoch from which the short link answers 410 (or redirects to expired_url); null: never.
@@ -3426,7 +3436,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running, or an external_id is already used in the library (`external_id already used: <value>`) */
+            /** @description A request with this Idempotency-Key is still running, an external_id is already used in the library (`external_id already used: <value>`), or a back-half (`code`) is already in use (`Code already in use: <code>`); a batch lists each such item in errors */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3539,7 +3549,7 @@ export interface operations {
             content: {
                 "application/json": {
                     dynqrcodes: {
-                        /** @description The code's 8 characters, as in its short_url. */
+                        /** @description The code, as in its short_url: 8 generated characters, or the back-half chosen at create. */
                         code: string;
                         /**
                          * Format: uri
@@ -3771,7 +3781,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The code's 8 characters, as in its short_url. */
+                /** @description The code, as in its short_url: 8 generated characters, or the back-half chosen at create. */
                 code: string;
             };
             cookie?: never;
@@ -3912,7 +3922,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @description The code's 8 characters, as in its short_url. */
+                /** @description The code, as in its short_url: 8 generated characters, or the back-half chosen at create. */
                 code: string;
             };
             cookie?: never;
@@ -4093,7 +4103,7 @@ export interface operations {
                 "If-Unmodified-Since"?: string;
             };
             path: {
-                /** @description The code's 8 characters, as in its short_url. */
+                /** @description The code, as in its short_url: 8 generated characters, or the back-half chosen at create. */
                 code: string;
             };
             cookie?: never;

@@ -6,7 +6,7 @@ import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { parse } from "csv-parse/sync";
 import { stringify } from "csv-stringify/sync";
 import type { Client } from "../client";
-import { apiError, InvalidRequestError } from "../errors";
+import { ApiError, apiError, InvalidRequestError } from "../errors";
 import { progress } from "./progress";
 import {
   CSV_OPTIONS,
@@ -66,6 +66,7 @@ export async function importFile(
               dynqrcodes: batch.map((row) => ({
                 name: cell(row, "name"),
                 destination_url: cell(row, "destination_url"),
+                ...(cell(row, "code") ? { code: cell(row, "code") } : {}),
               })),
             },
           });
@@ -110,7 +111,11 @@ export async function importFile(
         }
         break;
       } catch (error) {
-        if (!(error instanceof InvalidRequestError)) throw error;
+        // 400: invalid rows; 409 by index: back-halves already in use. Either way, those rows are rejected.
+        const refusedRows =
+          error instanceof InvalidRequestError ||
+          (error instanceof ApiError && error.status === 409 && error.errors.length > 0);
+        if (!refusedRows) throw error;
         const bad = error.errors.length
           ? new Map(error.errors.map((e) => [e.index, e.error]))
           : new Map(batch.map((_, i) => [i, error.message]));

@@ -33,7 +33,8 @@ ${ENVIRONMENT}`,
 
 Creates one QR code per row. The header decides the kind:
   name,url                              static codes
-  name,destination_url[,status]         dynamic codes (status: active, paused or draft)
+  name,destination_url[,status][,code]  dynamic codes (status: active, paused or draft; code: your own
+                                        back-half, 1 to 64 of 0-9 A-Z a-z _ -, else a generated one)
 
 Rows are sent in batches of ${BATCH_SIZE}, each with an Idempotency-Key made from the file's content and
 the batch's position: running the same file again (after an interruption, within 24 hours)
