@@ -10,7 +10,7 @@ import { rangeQuery } from "../analytics/dateRange";
 import { SCAN_EXPORT_COLUMNS_LOCAL, scanExport } from "../analytics/scanEvents";
 import type { Principal } from "../keys/apiKeys";
 import { DYNAMIC_EXPORT_COLUMNS } from "../library/dynamicCodes";
-import { CODE_MAX_LENGTH, CODE_PATTERN, reserveBackHalves } from "../library/backHalf";
+import { CODE_MAX_LENGTH, CODE_PATTERN } from "../library/backHalf";
 import { imageQuery, qrImage } from "../images/images";
 import { imagesZip, MAX_ZIP_IDS, zipIdsField } from "../images/imagesZip";
 import { IMAGES_PER_KEY } from "../images/renderer";
@@ -299,15 +299,6 @@ export const V1_ROUTES: V1Route[] = [
       imageAnswer(await qrImage(`api:${p.apiKeyId}`, p.library, "dynamic", params.code, query)),
   ),
 ];
-
-// The literal segments right under `/dynqrcodes/` (`batch`, `export`…): a back-half spelled like
-// one would be shadowed by its route, so the create refuses it.
-reserveBackHalves(
-  V1_ROUTES.flatMap((route) => {
-    const segment = /^\/dynqrcodes\/([^/{]+)(?:\/|$)/.exec(route.path)?.[1];
-    return segment ? [segment] : [];
-  }),
-);
 
 /**
  * Routes whose path matches. A literal segment ("batch", "export") is a fixed word: where a

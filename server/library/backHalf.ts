@@ -4,7 +4,6 @@
 import { z } from "zod";
 import { db } from "../platform/db";
 import { DomainError, type BatchItemError } from "../platform/errors";
-import { processSingleton } from "../platform/process-singleton";
 
 /** Any dynamic code, generated (8 characters) or chosen: the shape of `{code}` in a path and of `/q/<code>`. */
 const CODE_SHAPE = /^[0-9A-Za-z_-]{1,64}$/;
@@ -16,20 +15,10 @@ const SHAPE_MESSAGE = "code must be 1 to 64 characters of 0-9, A-Z, a-z, _ and -
 
 /**
  * The literal segments right under /v1/dynqrcodes/ (`batch`, `export`…): a code spelled like one
- * would be shadowed by its route. The route table (server/api/routes.ts, a floor above) fills
- * this when it is built; both module copies share it.
+ * would be shadowed by its route. tests/unit/routes.unit.test.ts holds this list equal to the
+ * route table's (server/api/routes.ts, a floor above, which this floor does not import).
  */
-const reserved = processSingleton("backHalf.reserved", () => new Set<string>());
-
-export function reserveBackHalves(segments: Iterable<string>): void {
-  for (const segment of segments) reserved.add(segment);
-}
-
-function reservedBackHalves(): ReadonlySet<string> {
-  // Loud rather than accepting `batch`: an entry point that never built the route table.
-  if (reserved.size === 0) throw new Error("backHalf: the /v1 route table has not reserved its segments");
-  return reserved;
-}
+export const RESERVED_BACK_HALVES: readonly string[] = ["analytics", "batch", "batch-delete", "export", "images.zip"];
 
 /** The optional `code` of a dynamic create. */
 export const backHalfField = z
@@ -37,7 +26,7 @@ export const backHalfField = z
   .min(1, SHAPE_MESSAGE)
   .max(CODE_MAX_LENGTH, SHAPE_MESSAGE)
   .regex(CODE_SHAPE, SHAPE_MESSAGE)
-  .refine((code) => !reservedBackHalves().has(code), {
+  .refine((code) => !RESERVED_BACK_HALVES.includes(code), {
     error: (issue) => `code ${String(issue.input)} is reserved: /v1/dynqrcodes/${String(issue.input)} is a route`,
   })
   .meta({

@@ -4,6 +4,7 @@ import { describe, it } from "node:test";
 import { openApiDocument } from "../../server/api/openapi";
 import { v1Router } from "../../server/api/root";
 import { routesFor, V1_ROUTES } from "../../server/api/routes";
+import { RESERVED_BACK_HALVES } from "../../server/library/backHalf";
 
 const key = (method: string, path: string) => `${method.toUpperCase()} ${path}`;
 
@@ -60,6 +61,14 @@ describe("the /v1 route table", () => {
       ["DELETE /dynqrcodes/{code}", "GET /dynqrcodes/{code}", "PATCH /dynqrcodes/{code}"],
     );
     assert.deepEqual(routesFor("/nothing/here"), []);
+  });
+
+  it("a back-half may not be a literal segment under /dynqrcodes/: the reserved words are the table's", () => {
+    const segments = V1_ROUTES.flatMap((route) => {
+      const segment = /^\/dynqrcodes\/([^/{]+)(?:\/|$)/.exec(route.path)?.[1];
+      return segment ? [segment] : [];
+    });
+    assert.deepEqual([...RESERVED_BACK_HALVES].sort(), [...new Set(segments)].sort());
   });
 
   it("the raw routes are documented from the domain's constants", () => {

@@ -2,7 +2,6 @@
 import { randomUUID } from "node:crypto";
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { appRouter } from "@/server/api/root";
-import "@/server/api/routes"; // builds the /v1 route table, which reserves its words under /dynqrcodes/ (server/library/backHalf.ts)
 import { renewedSessionCookie, sessionUserId } from "@/server/accounts/auth";
 import { clientAddress } from "@/server/platform/client-address";
 import { yieldToIo } from "@/server/platform/event-loop";
