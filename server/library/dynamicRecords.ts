@@ -21,7 +21,10 @@ export const dynamicCodeInput = bodyObject({
   ...rulesInput,
   expires_at: futureExpiresAtField.optional(),
   ...extrasInput,
-});
+})
+  // The example a form builds the body from (Swagger UI's Try it out): without the unique code
+  // and external_id, so that Execute twice creates two codes.
+  .meta({ example: { destination_url: "https://example.com/menu", name: "Lunch menu" } });
 export const dynamicBatchInput = bodyObject({ dynqrcodes: batchArray("dynqrcodes", dynamicCodeInput) });
 /** A dynamic code in a path: documented with its shape (any other text is simply not found). */
 export const codeParam = z.string().meta({

@@ -12,11 +12,15 @@ export const staticCodeInput = bodyObject({
   name: nameField,
   style: styleField.optional(),
   ...extrasInput,
-}).superRefine((item, ctx) => {
-  // The image encodes the URL itself: refuse one that no QR code at the style's level can hold.
-  const problem = capacityProblem(item.url, resolvedStyle(item.style ?? {}).error_correction);
-  if (problem) ctx.addIssue({ code: "custom", path: ["url"], message: `url ${problem}` });
-});
+})
+  .superRefine((item, ctx) => {
+    // The image encodes the URL itself: refuse one that no QR code at the style's level can hold.
+    const problem = capacityProblem(item.url, resolvedStyle(item.style ?? {}).error_correction);
+    if (problem) ctx.addIssue({ code: "custom", path: ["url"], message: `url ${problem}` });
+  })
+  // The example a form builds the body from (Swagger UI's Try it out): without the unique
+  // external_id, so that Execute twice creates two codes.
+  .meta({ example: { url: "https://example.com/menu", name: "Lunch menu" } });
 export const staticBatchInput = bodyObject({ qrcodes: batchArray("qrcodes", staticCodeInput) });
 export type StaticCodeInput = z.infer<typeof staticCodeInput>;
 

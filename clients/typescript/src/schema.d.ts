@@ -1191,6 +1191,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "url": "https://example.com/menu",
+                 *       "name": "Lunch menu"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: uri
@@ -1641,6 +1647,16 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "qrcodes": [
+                 *         {
+                 *           "qr_id": "qr_0f3kq8m2x7c4v9b1n5z6a",
+                 *           "name": "Lunch menu (winter)"
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     qrcodes: {
                         /** @description The code's qr_id, as its create answered. */
@@ -2187,6 +2203,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Lunch menu (winter)",
+                 *       "metadata": {
+                 *         "order": "4711"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: uri
@@ -2775,6 +2799,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "destination_url": "https://example.com/menu",
+                 *       "name": "Lunch menu"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: uri
@@ -3547,6 +3577,16 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "dynqrcodes": [
+                 *         {
+                 *           "code": "a1B2c3D4",
+                 *           "destination_url": "https://example.com/winter"
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     dynqrcodes: {
                         /** @description The code, as in its short_url: 8 generated characters, or the back-half chosen at create. */
@@ -4110,6 +4150,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Lunch menu (winter)"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: uri
@@ -5122,6 +5167,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "enabled": false
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: uri
