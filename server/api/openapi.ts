@@ -127,13 +127,14 @@ type Operation = {
 function rawPaths(): never {
   const paths: Record<string, Record<string, object>> = {};
   for (const route of V1_ROUTES.filter((r): r is RawRoute => r.kind === "raw")) {
-    const { operationId, summary, description, tags, parameters, ok } = route.doc;
+    const { operationId, summary, description, tags, parameters, ok, requestBody } = route.doc;
     (paths[route.path] ??= {})[route.method.toLowerCase()] = {
       operationId,
       summary,
       description,
       tags,
       parameters,
+      ...(requestBody ? { requestBody } : {}),
       security: [{ ApiKey: [] }],
       responses: { 200: ok },
     };
@@ -180,6 +181,10 @@ const TAGS = [
   {
     name: "Dynamic QR codes",
     description: "A short link `/q/{code}` whose destination can change; every scan is recorded.",
+  },
+  {
+    name: "Bundle",
+    description: "The whole library, every code and scan, out as NDJSON and into another library or instance.",
   },
   {
     name: "Webhooks",

@@ -18,6 +18,7 @@ import { DEFAULT_SIZE, IMAGE_FORMATS, MAX_SIZE, MIN_SIZE, SIZE_MM } from "../ima
 import { STATIC_EXPORT_COLUMNS } from "../library/staticCodes";
 import { csvAnswer, imageAnswer, zipAnswer, type Answer } from "../http/answer";
 import { libraryExportAnswer } from "../http/exports";
+import { BUNDLE_EXPORT_DOC, BUNDLE_IMPORT_DOC, bundleExportAnswer, bundleImportAnswer } from "../http/bundle";
 import { v1Router } from "./root";
 import type { V1RouteMeta } from "./trpc";
 
@@ -52,20 +53,30 @@ export type ProcedureRoute = Matching & {
 };
 
 /** What the document says of a route served without a procedure. */
-type RawDoc = {
+export type RawDoc = {
   operationId: string;
   summary: string;
   description: string;
   tags: string[];
   parameters: object[];
   ok: { description: string; content: object };
+  /** A body that is not JSON (the bundle's NDJSON), streamed to the route as it arrives. */
+  requestBody?: object;
 };
+
+/** What a raw route that takes a body gets of it: its type, and its bytes as they arrive. */
+export type RawBody = { contentType: string | null; stream: AsyncIterable<Uint8Array> | null };
 
 export type RawRoute = Matching & {
   kind: "raw";
   doc: RawDoc;
   /** The query string (strings; repeated names as arrays) is checked by the route's schema first. */
-  answer: (principal: Principal, params: Record<string, string>, query: Record<string, unknown>) => Promise<Answer>;
+  answer: (
+    principal: Principal,
+    params: Record<string, string>,
+    query: Record<string, unknown>,
+    body: RawBody,
+  ) => Promise<Answer>;
 };
 
 export type V1Route = ProcedureRoute | RawRoute;
@@ -126,16 +137,17 @@ function rawRoute<Q extends z.ZodType<Record<string, unknown>>>(
   path: string,
   doc: RawDoc,
   query: Q,
-  answer: (principal: Principal, params: Record<string, string>, query: z.infer<Q>) => Promise<Answer>,
+  answer: (principal: Principal, params: Record<string, string>, query: z.infer<Q>, body: RawBody) => Promise<Answer>,
+  method: Method = "GET",
 ): RawRoute {
   const queryNames = doc.parameters.flatMap((p) =>
     (p as { in: string }).in === "query" ? [(p as { name: string }).name] : [],
   );
   return {
-    ...matching("GET", path, queryNames),
+    ...matching(method, path, queryNames),
     kind: "raw",
     doc,
-    answer: async (principal, params, raw) => answer(principal, params, query.parse(raw)),
+    answer: async (principal, params, raw, body) => answer(principal, params, query.parse(raw), body),
   };
 }
 
@@ -241,6 +253,8 @@ const noQuery = rangeQuery.pick({});
 
 export const V1_ROUTES: V1Route[] = [
   ...procedureRoutes(),
+  rawRoute("/bundle", BUNDLE_EXPORT_DOC, noQuery, async (p) => bundleExportAnswer(p)),
+  rawRoute("/bundle", BUNDLE_IMPORT_DOC, noQuery, async (p, _, __, body) => bundleImportAnswer(p, body), "POST"),
   rawRoute(
     "/qrcodes/export",
     csvDoc("qrcodes-export", "Export every static QR code of the library as CSV", STATIC, STATIC_EXPORT_COLUMNS),
