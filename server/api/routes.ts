@@ -17,6 +17,7 @@ import { IMAGES_PER_KEY } from "../images/renderer";
 import { DEFAULT_SIZE, IMAGE_FORMATS, MAX_SIZE, MIN_SIZE, SIZE_MM } from "../images/qrStyle";
 import { STATIC_EXPORT_COLUMNS } from "../library/staticCodes";
 import { csvAnswer, imageAnswer, zipAnswer, type Answer } from "../http/answer";
+import type { RawBody } from "../http/body";
 import { libraryExportAnswer } from "../http/exports";
 import { BUNDLE_EXPORT_DOC, BUNDLE_IMPORT_DOC, bundleExportAnswer, bundleImportAnswer } from "../http/bundle";
 import { v1Router } from "./root";
@@ -53,7 +54,7 @@ export type ProcedureRoute = Matching & {
 };
 
 /** What the document says of a route served without a procedure. */
-export type RawDoc = {
+type RawDoc = {
   operationId: string;
   summary: string;
   description: string;
@@ -63,9 +64,6 @@ export type RawDoc = {
   /** A body that is not JSON (the bundle's NDJSON), streamed to the route as it arrives. */
   requestBody?: object;
 };
-
-/** What a raw route that takes a body gets of it: its type, and its bytes as they arrive. */
-export type RawBody = { contentType: string | null; stream: AsyncIterable<Uint8Array> | null };
 
 export type RawRoute = Matching & {
   kind: "raw";

@@ -13,7 +13,8 @@ import { checkBundle } from "./checkBundle";
 import { spoolBody } from "./spool";
 import { writeBundle, type Counts, type Importer, type ImportResult } from "./writeBundle";
 
-type Job = { role: "bundle-import"; file: string; importer: Importer };
+/** `longTransactions`: its one transaction holds a connection for as long as the import writes (server/platform/db.ts). */
+type Job = { role: "bundle-import"; file: string; importer: Importer; longTransactions: true };
 type Reply =
   | { result: ImportResult }
   | { refused: { code: DomainErrorCode; message: string; lines?: LineError[] } }
@@ -71,7 +72,9 @@ export async function importBundle(
   if (refusal) throw refusal;
   const spooled = await spoolBody(body);
   const importer: Importer = { userId: principal.userId, apiKeyId: principal.apiKeyId, library: principal.library };
-  const run = turns.last.then(() => inThread({ role: "bundle-import", file: spooled.file, importer }));
+  const run = turns.last.then(() =>
+    inThread({ role: "bundle-import", file: spooled.file, importer, longTransactions: true }),
+  );
   turns.last = run.catch(() => undefined);
   try {
     const { created, skipped, codes } = await run;

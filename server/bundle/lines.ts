@@ -100,19 +100,16 @@ export type BundleLine = HeadLine | DomainLine | StaticLine | DynamicLine | Scan
 const SCHEMAS = { bundle: headLine, domain: domainLine, static: staticLine, dynamic: dynamicLine } as const;
 
 export const DEVICES = ["mobile", "tablet", "desktop", "other"] as const;
-const COUNTRY_CODES = new Set([...COUNTRIES.map((c) => c.code), "ZZ"]);
-const SCAN_FIELDS = new Set([
-  "type",
-  "code",
-  "domain",
-  "scanned_at",
-  "country",
-  "device",
-  "os",
-  "browser",
-  "unique",
-  "destination",
-]);
+// Lookups by key (plain objects: module state is immutable here, and needs no processSingleton).
+const COUNTRY_CODES: Record<string, true> = Object.fromEntries(
+  [...COUNTRIES.map((c) => c.code), "ZZ"].map((c) => [c, true]),
+);
+const SCAN_FIELDS: Record<string, true> = Object.fromEntries(
+  ["type", "code", "domain", "scanned_at", "country", "device", "os", "browser", "unique", "destination"].map((f) => [
+    f,
+    true,
+  ]),
+);
 const MAX_AGENT_NAME = 100;
 const destinationField = urlField("destination");
 
@@ -125,7 +122,8 @@ const agentName = (value: unknown, field: string): string => {
 
 /** A scan line's fields, checked one by one (docs/BUNDLE.md, `scan`). */
 function scanLine(value: Record<string, unknown>): ScanLine {
-  for (const key of Object.keys(value)) if (!SCAN_FIELDS.has(key)) throw new LineProblem(`Unknown field: ${key}`);
+  for (const key of Object.keys(value))
+    if (!Object.hasOwn(SCAN_FIELDS, key)) throw new LineProblem(`Unknown field: ${key}`);
   const { code, domain = null, scanned_at, country = "ZZ", device = "other", unique = true, destination } = value;
   if (typeof code !== "string" || !backHalfField.safeParse(code).success)
     throw new LineProblem("code must be the code of a dynamic line");
@@ -133,7 +131,7 @@ function scanLine(value: Record<string, unknown>): ScanLine {
     throw new LineProblem("domain must be a host name, or null");
   if (typeof scanned_at !== "number" || !seconds("scanned_at").safeParse(scanned_at).success)
     throw new LineProblem(`scanned_at ${SECONDS}`);
-  if (typeof country !== "string" || !COUNTRY_CODES.has(country))
+  if (typeof country !== "string" || !Object.hasOwn(COUNTRY_CODES, country))
     throw new LineProblem("country must be an ISO 3166-1 alpha-2 code, or ZZ");
   if (typeof device !== "string" || !(DEVICES as readonly string[]).includes(device))
     throw new LineProblem(`device must be one of ${DEVICES.join(", ")}`);

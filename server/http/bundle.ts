@@ -1,18 +1,19 @@
 // GET and POST /v1/bundle (docs/BUNDLE.md): the library out as NDJSON, and such a body in. What
-// the document says of them, and their answers from the domain's (server/bundle).
+// the document says of them (the route table checks it as its RawDoc), and their answers from
+// the domain's (server/bundle).
 import { actorOf, recordActivity } from "../activity";
 import { bundleChunks } from "../bundle/exportBundle";
 import { importBundle } from "../bundle/importBundle";
 import { MAX_LINE_BYTES } from "../bundle/lines";
 import type { Principal } from "../keys/apiKeys";
 import { DomainError } from "../platform/errors";
-import type { RawBody, RawDoc } from "../api/routes";
+import type { RawBody } from "./body";
 import { jsonAnswer, ndjsonAnswer, type Answer } from "./answer";
 
 const TAGS = ["Bundle"];
 const FORMAT = "The format, field by field with defaults: docs/BUNDLE.md.";
 
-export const BUNDLE_EXPORT_DOC: RawDoc = {
+export const BUNDLE_EXPORT_DOC = {
   operationId: "bundle-export",
   summary: "Export the whole library as a bundle",
   description:
@@ -26,7 +27,7 @@ export const BUNDLE_EXPORT_DOC: RawDoc = {
   },
 };
 
-export const BUNDLE_IMPORT_DOC: RawDoc = {
+export const BUNDLE_IMPORT_DOC = {
   operationId: "bundle-import",
   summary: "Import a bundle into the library",
   description:
