@@ -7,6 +7,25 @@ import { freshDatabase, startServer } from "../harness";
 import { DESTINATION, backendName, figure, percentile } from "./common";
 
 const CODES = 100_000;
+
+type Raw = { $queryRawUnsafe<T>(sql: string, ...values: unknown[]): Promise<T> };
+
+/** How the database finds a search's rows (the trigram index, or not), as the list's condition asks. */
+async function searchPlan(db: Raw, search: string): Promise<string[]> {
+  const { searchCondition } = await import("../../server/library/listSearch");
+  const { dialect } = await import("../../server/platform/db");
+  const { sql, params } = await searchCondition("DynamicCode", "code", search, "newest");
+  let n = 0;
+  const where = sql(dialect).replace(/\?/g, () => (dialect === "postgres" ? `$${++n}` : "?"));
+  const query = `SELECT r."id" FROM "DynamicCode" r WHERE ${where} ORDER BY r."id" DESC LIMIT 51`;
+  if (dialect === "postgres")
+    return (await db.$queryRawUnsafe<{ "QUERY PLAN": string }[]>(`EXPLAIN ${query}`, ...params)).map((r) =>
+      r["QUERY PLAN"].trim(),
+    );
+  return (await db.$queryRawUnsafe<{ detail: string }[]>(`EXPLAIN QUERY PLAN ${query}`, ...params)).map(
+    (r) => r.detail,
+  );
+}
 const SAMPLES = 60;
 
 export async function lists() {
@@ -56,6 +75,7 @@ export async function lists() {
   }
   console.log(`filled in ${((performance.now() - start) / 1000).toFixed(1)} s`);
   await db.$executeRawUnsafe("ANALYZE");
+  console.log(`a rare search's plan: ${(await searchPlan(db, "flyer ärzte")).join(" | ")}`);
 
   const server = await startServer({
     DATABASE_URL: database.url,
