@@ -50,9 +50,9 @@ export async function lists() {
   const nameOf = (i: number) =>
     i % 10_000 === 7 ? `Flyer Ärzte ${i}` : i % 3 === 0 ? `Menu table ${i}` : `Poster ${i} Straße`;
   const at = Date.now() - CODES * 1000;
-  // 250 rows a statement: short enough that the client's watchdog never takes a busy machine's insert for a dead database.
-  for (let i = 0; i < CODES; i += 250) {
-    const slice = Array.from({ length: 250 }, (_, j) => i + j);
+  // 100 rows a statement: short enough (with the trigram indexes to update) that the client's watchdog never takes a busy machine's insert for a dead database.
+  for (let i = 0; i < CODES; i += 100) {
+    const slice = Array.from({ length: 100 }, (_, j) => i + j);
     const common = (n: number) => ({
       userId: owner.id,
       createdById: owner.id,
