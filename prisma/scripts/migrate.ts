@@ -23,7 +23,19 @@ import { serversUsing } from "../../server/platform/embedded-backup";
 import { inStartTurn } from "../../server/platform/embedded-lock";
 
 const require = createRequire(import.meta.url);
-const filters = { externalTables: [], externalEnums: [] };
+/**
+ * Tables the migrations make by hand and base.prisma cannot declare, left alone by the diff of
+ * `create`: the lists' FTS5 search indexes on SQLite (search_trigrams) and their shadow tables.
+ * PostgreSQL's trigram GIN indexes are left alone by its diff as they are (and it would want
+ * the tables' names schema-qualified).
+ */
+const SEARCH_TABLES = ["StaticCode_search", "DynamicCode_search"].flatMap((t) =>
+  ["", "_config", "_data", "_docsize", "_idx"].map((shadow) => `${t}${shadow}`),
+);
+const filtersOf = (provider: ProviderName) => ({
+  externalTables: provider === "sqlite" ? SEARCH_TABLES : [],
+  externalEnums: [],
+});
 
 type Engine = {
   diff(p: unknown): Promise<{ exitCode: number; stdout: string }>;
@@ -169,7 +181,10 @@ export async function deploy(): Promise<string[]> {
 
 async function applyAll(): Promise<string[]> {
   const { provider, engine, connections } = await targetEngine();
-  const { appliedMigrationNames } = await engine.applyMigrations({ migrationsList: migrationsList(provider), filters });
+  const { appliedMigrationNames } = await engine.applyMigrations({
+    migrationsList: migrationsList(provider),
+    filters: filtersOf(provider),
+  });
   if (appliedMigrationNames.some((name) => name.endsWith(REFOLDED_BY))) await refoldSearch(connections.at(-1)!);
   return appliedMigrationNames;
 }
@@ -233,7 +248,7 @@ async function status(): Promise<void> {
   const result = await engine.diagnoseMigrationHistory({
     migrationsList: migrationsList(provider),
     optInToShadowDatabase: false,
-    filters,
+    filters: filtersOf(provider),
   });
   console.log(JSON.stringify(result, null, 2));
 }
@@ -244,10 +259,12 @@ async function scratchEngine(provider: ProviderName): Promise<Engine> {
     return loadEngine(schemaPath("sqlite"), scriptsAware(new PrismaBetterSqlite3({ url: "file::memory:" })));
   }
   const { PGlite } = await import("@electric-sql/pglite");
+  const { pg_trgm } = await import("@electric-sql/pglite/contrib/pg_trgm");
   const { PrismaPGlite } = await import("pglite-prisma-adapter");
+  // The migrations replayed here create pg_trgm's indexes (search_trigrams).
   return loadEngine(
     schemaPath("postgres"),
-    new PrismaPGlite(new PGlite()) as unknown as SqlMigrationAwareDriverAdapterFactory,
+    new PrismaPGlite(new PGlite({ extensions: { pg_trgm } })) as unknown as SqlMigrationAwareDriverAdapterFactory,
   );
 }
 
@@ -275,7 +292,7 @@ async function create(name: string): Promise<void> {
       script: true,
       shadowDatabaseUrl: null,
       exitCode: null,
-      filters,
+      filters: filtersOf(provider),
     });
     engine.free();
     if (stdout.includes("This is an empty migration")) {

@@ -2,7 +2,7 @@
 // codes deleted all or nothing, each as its single DELETE deletes it (the same checks, one
 // activity entry and one webhook event per code), in one transaction.
 import { z } from "zod";
-import { DomainError, type BatchItemError, type DomainErrorCode } from "../platform/errors";
+import { DomainError, notFound, type BatchItemError, type DomainErrorCode } from "../platform/errors";
 import { changeWithEvents } from "../webhooks";
 import { dynamicDeleteProblem, forgetResolutions, removeDynamicRow } from "./dynamicCodes";
 import { libraryWhere, type Actor } from "./library";
@@ -62,7 +62,7 @@ export async function deleteStaticCodes(actor: Actor, ids: string[]): Promise<{ 
     const byId = new Map(rows.map((row) => [row.id, row]));
     refuseItems(ids, (id) => {
       const row = byId.get(id);
-      return row ? staticDeleteProblem(actor, row) : new DomainError("not_found", "QR code not found");
+      return row ? staticDeleteProblem(actor, row) : notFound("QR code not found");
     });
     const events = [];
     for (const id of ids) events.push(await removeStaticRow(tx, actor, byId.get(id)!));
@@ -78,7 +78,7 @@ export async function deleteDynamicCodes(actor: Actor, codes: string[]): Promise
     const byCode = new Map(rows.map((row) => [row.code, row]));
     refuseItems(codes, (code) => {
       const row = byCode.get(code);
-      return row ? dynamicDeleteProblem(actor, row) : new DomainError("not_found", "Dynamic QR code not found");
+      return row ? dynamicDeleteProblem(actor, row) : notFound("Dynamic QR code not found");
     });
     const events = [];
     for (const code of codes) events.push(await removeDynamicRow(tx, actor, byCode.get(code)!));

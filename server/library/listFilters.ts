@@ -6,9 +6,9 @@ import { createHash } from "node:crypto";
 import { z } from "zod";
 import { dialectSql, epochMs, selectRows, storedTime, type Dialect } from "../platform/db";
 import { invalid } from "../platform/errors";
-import { escapeLike, foldForSearch } from "../platform/searchFold";
 import { STATUSES } from "./dynamicRecords";
 import { libraryCondition, type Library } from "./library";
+import { searchCondition } from "./listSearch";
 import { listQuery } from "./validation";
 import { externalIdFilter } from "./recordExtras";
 
@@ -157,13 +157,8 @@ export async function listPage<Columns extends string>(
   if (query.created_after !== undefined) add(`r."createdAt" >= ?`, storedTime(query.created_after * 1000));
   if (query.created_before !== undefined) add(`r."createdAt" < ?`, storedTime(query.created_before * 1000));
   if (search) {
-    const pattern = `%${escapeLike(foldForSearch(search))}%`;
-    add(
-      `(r."searchName" LIKE ? ESCAPE '\\' OR r."searchUrl" LIKE ? ESCAPE '\\' OR r."${kind.exactColumn}" = ?)`,
-      pattern,
-      pattern,
-      search,
-    );
+    const found = await searchCondition(kind.table, kind.exactColumn, search, sort);
+    add(found.sql, ...found.params);
   }
   const name = (d: Dialect) => bytewise(d, 'r."searchName"');
   if (after && sort === "name")

@@ -4,7 +4,7 @@
 // it, every old code's folding is foldForSearch's, whatever script its name and URL are in.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { refoldSearch } from "../../prisma/scripts/refold";
+import { REFOLD_PAGE, refoldSearch } from "../../prisma/scripts/refold";
 import { foldForSearch } from "../../server/platform/searchFold";
 import { dialect, migrationIndex, migrations, scratchDatabase, script } from "../scratch-database";
 
@@ -47,6 +47,21 @@ describe("the list_filters migration on codes made before it", () => {
       }
       // A second pass finds nothing left to fold.
       assert.equal(await refoldSearch(adapter), 0);
+
+      // More codes than a page (one transaction each): every one is read and folded again.
+      const many = 2 * REFOLD_PAGE + 7;
+      await db.exec(
+        `INSERT INTO "StaticCode" ("id", "userId", "createdById", "name", "url", "searchName", "searchUrl", "updatedAt") VALUES ${Array.from(
+          { length: many },
+          (_, i) =>
+            `('qr_many_${String(i).padStart(5, "0")}', 'u', 'u', 'ÉTÉ ${i}', 'https://example.com/${i}', 'stale', 'stale', CURRENT_TIMESTAMP)`,
+        ).join(", ")}`,
+      );
+      assert.equal(await refoldSearch(adapter), many);
+      const stale = await db.rows<{ n: number | string }>(
+        `SELECT count(*) AS "n" FROM "StaticCode" WHERE "searchName" = 'stale' OR "searchUrl" = 'stale'`,
+      );
+      assert.equal(Number(stale[0].n), 0);
     } finally {
       await db.close();
     }
