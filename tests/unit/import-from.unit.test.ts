@@ -6,6 +6,7 @@ import { describe, it } from "node:test";
 import { parse } from "csv-parse/sync";
 import { CSV_OPTIONS, type ParsedRecord } from "../../clients/typescript/src/csv-rows";
 import { planImport, SERVICE_NAMES, SERVICES } from "../../clients/typescript/src/import-from";
+import { bundleOf } from "../../clients/typescript/src/import-from/bundle";
 import { instant, splitShortUrl } from "../../clients/typescript/src/import-from/common";
 import { generateExport } from "../fixtures/import-from/exports";
 
@@ -154,5 +155,41 @@ describe("the exports' dates and short links", () => {
   it("splits short links with or without a scheme", () => {
     assert.deepEqual(splitShortUrl("rebrand.ly/Abc_1"), { host: "rebrand.ly", code: "Abc_1" });
     assert.deepEqual(splitShortUrl("https://Go.Example.com/x-y/"), { host: "go.example.com", code: "x-y" });
+  });
+});
+
+describe("bundleOf", () => {
+  it("writes the planned codes as bundle lines, the same on every run, each line back to its code", () => {
+    const parsed = SERVICES.yourls.read(generateExport("yourls", "b", 30).text, readCsv);
+    const plan = planImport("yourls", parsed.rows, { domain: "go.example.com" });
+    const bundle = bundleOf(plan.codes);
+    const lines = bundle.text
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    assert.deepEqual(lines.slice(0, 2), [
+      { type: "bundle", version: 1 },
+      { type: "domain", domain: "go.example.com" },
+    ]);
+    assert.equal(lines.length, 2 + plan.codes.length);
+    const latest = Math.max(...plan.codes.map((c) => c.createdAt ?? 0));
+    for (const [i, line] of lines.entries()) {
+      const code = bundle.codeAt[i + 1];
+      if (i < 2) assert.equal(code, null);
+      else
+        assert.deepEqual(line, {
+          type: "dynamic",
+          code: code!.code,
+          domain: "go.example.com",
+          destination_url: code!.item.destination_url,
+          name: code!.item.name,
+          metadata: code!.item.metadata,
+          external_id: code!.item.external_id,
+          created_at: code!.createdAt ?? latest,
+        });
+    }
+    // YOURLS's zero date (link 4) gets the export's latest time.
+    assert.equal(lines.find((l) => l.code === plan.codes.find((c) => c.line === 4)!.code)!.created_at, latest);
+    assert.equal(bundleOf(plan.codes).text, bundle.text);
   });
 });

@@ -7,6 +7,8 @@ import type { RejectedRow, SourceLink } from "./common";
 export type PlannedCode = {
   line: number;
   code: string;
+  /** When the service made it (seconds); null when its export does not say. */
+  createdAt: number | null;
   /** The create's body (POST /v1/dynqrcodes/batch item). */
   item: {
     name: string;
@@ -75,6 +77,7 @@ export function planImport(service: string, rows: SourceLink[], options: { domai
     codes.push({
       line: row.line,
       code: row.code,
+      createdAt: row.createdAt,
       item: {
         name: nameOf(row),
         destination_url: row.destination,
