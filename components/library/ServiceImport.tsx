@@ -217,7 +217,7 @@ export function ServiceImport({ libraryKind }: { libraryKind: LibraryKind }) {
         </div>
       )}
       {file && file.refused.length > 0 && (
-        <div className="notice warning" data-testid="service-import-refused">
+        <div className={`notice warning ${styles.refused}`} data-testid="service-import-refused">
           <p className={styles.flush}>
             <strong>{plural(file.refused.length, "row is", "rows are")} not imported:</strong>
           </p>
