@@ -22,7 +22,8 @@ import { FormError } from "../ui/FormError";
 import { useLibraryChanged } from "./useLibraryMutations";
 import { libraryPageInput } from "./libraryPageInput";
 import { messageOf } from "../ui/useAction";
-import { count, progressText, sendBatch, sha256Hex } from "./importSteps";
+import { count, sendBatch, sha256Hex } from "./importSteps";
+import { FilePicker, ImportProgress } from "./ImportParts";
 
 type Row = { line: number; name: string; url: string; status?: string; code?: string };
 /** A file read, parsed and checked: what the import sends. */
@@ -47,7 +48,6 @@ const onStorage = (changed: () => void) => {
   window.addEventListener("storage", changed);
   return () => window.removeEventListener("storage", changed);
 };
-
 
 /** The file as the import's rows; a header the command line would refuse throws its message. */
 async function readFile(file: File): Promise<Prepared> {
@@ -188,17 +188,12 @@ export function CsvImport({ libraryKind }: { libraryKind: LibraryKind }) {
         </p>
       )}
       <div className={styles.picker}>
-        <label htmlFor={`${id}-file`}>CSV file</label>
-        <input
+        <FilePicker
           id={`${id}-file`}
-          type="file"
+          label="CSV file"
           accept=".csv,text/csv"
           disabled={busy}
-          onChange={(e) => {
-            const file = e.target.files?.[0];
-            e.target.value = ""; // the same file chosen again is a new choice
-            if (file) void choose(file);
-          }}
+          onFile={(file) => void choose(file)}
         />
       </div>
       <FormError error={fileError} testId="import-file-error" />
@@ -243,20 +238,13 @@ export function CsvImport({ libraryKind }: { libraryKind: LibraryKind }) {
       )}
 
       {(stage.step === "importing" || stage.step === "stopped" || stage.step === "finished") && (
-        <div className={styles.progress}>
-          <label htmlFor={progressId}>
-            {stage.step === "finished" ? "Imported" : "Importing"} {stage.file.fileName}
-          </label>
-          <progress
-            id={progressId}
-            max={stage.file.rows.length}
-            value={stage.step === "finished" ? stage.file.rows.length : stage.done}
-            data-testid="import-progress"
-          />
-          <p role="status" data-testid="import-progress-text">
-            {progressText(stage.step === "finished" ? stage.file.rows.length : stage.done, stage.file.rows.length)}
-          </p>
-        </div>
+        <ImportProgress
+          id={progressId}
+          label={`${stage.step === "finished" ? "Imported" : "Importing"} ${stage.file.fileName}`}
+          done={stage.step === "finished" ? stage.file.rows.length : stage.done}
+          total={stage.file.rows.length}
+          testId="import-progress"
+        />
       )}
       {stage.step === "stopped" && (
         <p className="error" role="alert" data-testid="import-stopped">

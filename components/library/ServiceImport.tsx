@@ -19,7 +19,8 @@ import { FormError } from "../ui/FormError";
 import { messageOf } from "../ui/useAction";
 import { useLibraryChanged } from "./useLibraryMutations";
 import { libraryPageInput } from "./libraryPageInput";
-import { count, progressText, sendBatch, sha256Hex } from "./importSteps";
+import { count, sendBatch, sha256Hex } from "./importSteps";
+import { FilePicker, ImportProgress } from "./ImportParts";
 
 /** A link as the import sends it: `line` its position among the links (the problems' key), `source` its line in the file. */
 type Row = {
@@ -180,18 +181,13 @@ export function ServiceImport({ libraryKind }: { libraryKind: LibraryKind }) {
         <p className="muted" id={`${id}-hint`}>
           The file: {SERVICES[service].export}.
         </p>
-        <label htmlFor={`${id}-file`}>Export file</label>
-        <input
+        <FilePicker
           id={`${id}-file`}
-          type="file"
-          aria-describedby={`${id}-hint`}
+          label="Export file"
+          describedBy={`${id}-hint`}
           accept={SERVICES[service].file === "csv" ? ".csv,text/csv" : ".json,application/json"}
           disabled={busy}
-          onChange={(e) => {
-            const chosen = e.target.files?.[0];
-            e.target.value = ""; // the same file chosen again is a new choice
-            if (chosen) void choose(chosen);
-          }}
+          onFile={(chosen) => void choose(chosen)}
         />
       </div>
       <FormError error={fileError} testId="service-import-error" />
@@ -235,18 +231,13 @@ export function ServiceImport({ libraryKind }: { libraryKind: LibraryKind }) {
       )}
 
       {(stage.step === "importing" || stage.step === "stopped" || stage.step === "finished") && (
-        <div className={styles.progress}>
-          <label htmlFor={`${id}-progress`}>Importing {stage.file.fileName}</label>
-          <progress
-            id={`${id}-progress`}
-            max={stage.file.rows.length}
-            value={stage.step === "finished" ? stage.file.rows.length : stage.done}
-            data-testid="service-import-progress"
-          />
-          <p role="status">
-            {progressText(stage.step === "finished" ? stage.file.rows.length : stage.done, stage.file.rows.length)}
-          </p>
-        </div>
+        <ImportProgress
+          id={`${id}-progress`}
+          label={`Importing ${stage.file.fileName}`}
+          done={stage.step === "finished" ? stage.file.rows.length : stage.done}
+          total={stage.file.rows.length}
+          testId="service-import-progress"
+        />
       )}
       {stage.step === "stopped" && (
         <p className="error" role="alert" data-testid="service-import-stopped">
