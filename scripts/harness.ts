@@ -164,8 +164,11 @@ export async function startRedis() {
  * A new, empty, migrated database on the backend DATABASE_URL names: a SQLite file under
  * ./data/, or with a postgresql: URL a new database on that server. `cleanup` removes it.
  */
-export async function freshDatabase(purpose: string): Promise<{ url: string; cleanup: () => Promise<void> }> {
-  const database = await createDatabase(purpose);
+export async function freshDatabase(
+  purpose: string,
+  given = process.env.DATABASE_URL,
+): Promise<{ url: string; cleanup: () => Promise<void> }> {
+  const database = await createDatabase(purpose, given);
   const migrate = spawnSync(
     process.execPath,
     ["node_modules/tsx/dist/cli.mjs", "prisma/scripts/migrate.ts", "deploy"],
@@ -181,8 +184,10 @@ export async function freshDatabase(purpose: string): Promise<{ url: string; cle
   return database;
 }
 
-async function createDatabase(purpose: string): Promise<{ url: string; cleanup: () => Promise<void> }> {
-  const given = process.env.DATABASE_URL;
+async function createDatabase(
+  purpose: string,
+  given: string | undefined,
+): Promise<{ url: string; cleanup: () => Promise<void> }> {
   const stamp = `${Date.now()}_${process.pid}`;
   if (given && backendOf(given) === "postgres") {
     const name = `qr_${purpose}_${stamp}`;

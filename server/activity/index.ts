@@ -39,6 +39,8 @@ export const TEAM_ACTIONS = [
   "webhook.updated",
   "webhook.deleted",
   "webhook.secret_rotated",
+  "bundle.exported",
+  "bundle.imported",
 ] as const;
 
 /** What an account's own log shows. */
@@ -58,6 +60,8 @@ export const ACCOUNT_ACTIONS = [
   "recovery_code.used",
   "key.generated",
   "key.revoked",
+  "bundle.exported",
+  "bundle.imported",
 ] as const;
 
 export type ActivityAction = (typeof TEAM_ACTIONS)[number] | (typeof ACCOUNT_ACTIONS)[number];

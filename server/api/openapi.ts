@@ -36,6 +36,25 @@ const batchErrorSchema = {
   },
 };
 
+/** A streamed body's problems (the bundle's), by line. */
+const lineErrorsSchema = {
+  type: "object",
+  required: ["errors"],
+  additionalProperties: false,
+  properties: {
+    errors: {
+      type: "array",
+      description: "The problems found (at most 100), by line number from 1: nothing was written.",
+      items: {
+        type: "object",
+        required: ["line", "error"],
+        additionalProperties: false,
+        properties: { line: { type: "integer", minimum: 1 }, error: { type: "string" } },
+      },
+    },
+  },
+};
+
 /** Integer headers: counts and epoch seconds, never negative. */
 const header = (description: string, type: "string" | "integer" = "string") => ({
   description,
@@ -98,18 +117,30 @@ const jsonError = (
   description: string,
   example: string,
   names: readonly HeaderName[],
-  batch?: { index: number; error: string },
+  batch?: { index: number; error: string } | { line: number; error: string },
 ) => ({
   description,
   ...headers(...names),
   content: {
     "application/json": {
       schema: batch
-        ? { oneOf: [{ $ref: "#/components/schemas/ApiError" }, { $ref: "#/components/schemas/BatchError" }] }
+        ? {
+            oneOf: [
+              { $ref: "#/components/schemas/ApiError" },
+              { $ref: `#/components/schemas/${"line" in batch ? "LineErrors" : "BatchError"}` },
+            ],
+          }
         : { $ref: "#/components/schemas/ApiError" },
       examples: {
         error: { value: { error: example } },
-        ...(batch ? { batch: { summary: "A batch with invalid items", value: { errors: [batch] } } } : {}),
+        ...(batch
+          ? {
+              batch: {
+                summary: `A ${"line" in batch ? "body" : "batch"} with invalid items`,
+                value: { errors: [batch] },
+              },
+            }
+          : {}),
       },
     },
   },
@@ -127,13 +158,14 @@ type Operation = {
 function rawPaths(): never {
   const paths: Record<string, Record<string, object>> = {};
   for (const route of V1_ROUTES.filter((r): r is RawRoute => r.kind === "raw")) {
-    const { operationId, summary, description, tags, parameters, ok } = route.doc;
+    const { operationId, summary, description, tags, parameters, ok, requestBody } = route.doc;
     (paths[route.path] ??= {})[route.method.toLowerCase()] = {
       operationId,
       summary,
       description,
       tags,
       parameters,
+      ...(requestBody ? { requestBody } : {}),
       security: [{ ApiKey: [] }],
       responses: { 200: ok },
     };
@@ -182,6 +214,10 @@ const TAGS = [
     description: "A short link `/q/{code}` whose destination can change; every scan is recorded.",
   },
   {
+    name: "Bundle",
+    description: "The whole library, every code and scan, out as NDJSON and into another library or instance.",
+  },
+  {
     name: "Webhooks",
     description:
       "Events of the library POSTed to your endpoints, signed as Standard Webhooks, retried until delivered.",
@@ -213,7 +249,12 @@ function buildDocument() {
   );
   doc.components = {
     ...doc.components,
-    schemas: { ...schemas, ApiError: errorSchema as never, BatchError: batchErrorSchema as never },
+    schemas: {
+      ...schemas,
+      ApiError: errorSchema as never,
+      BatchError: batchErrorSchema as never,
+      LineErrors: lineErrorsSchema as never,
+    },
     headers: HEADERS as never,
     parameters: { IdempotencyKey: IDEMPOTENCY_PARAMETER as never },
   };
@@ -236,7 +277,11 @@ function buildDocument() {
     /** A refused item of a batch change or a batch delete. */
     const byIndex = (error: string) => (batchDelete ? { index: 0, error } : batch(error));
     const claimsExternalId = hasBody && /^\/(dyn)?qrcodes(\/|$)/.test(route.path);
-    if (isWrite)
+    /** A streamed body (the bundle): its problems by line, no size limit, its own media type. */
+    const streamed = route.kind === "raw" && route.doc.requestBody !== undefined;
+    /** Takes an Idempotency-Key (the bundle's import is idempotent of itself). */
+    const keyed = isWrite && !streamed;
+    if (keyed)
       (op as { parameters?: unknown[] }).parameters = [
         ...((op as { parameters?: unknown[] }).parameters ?? []),
         { $ref: "#/components/parameters/IdempotencyKey" },
@@ -249,7 +294,7 @@ function buildDocument() {
         ...(route.kind === "raw" && route.doc.ok.description.startsWith("CSV")
           ? (["Content-Disposition"] as const)
           : []),
-        ...(isWrite ? (["Idempotent-Replayed"] as const) : []),
+        ...(keyed ? (["Idempotent-Replayed"] as const) : []),
       ),
     };
     const dynamicCreate =
@@ -273,11 +318,13 @@ function buildDocument() {
             ? "from must be a date like 2026-11-21"
             : "limit must be an integer from 1 to 100",
         ANSWERED,
-        route.path.endsWith("/batch")
-          ? { index: 1, error: "name must be 1 to 200 characters (after trimming)" }
-          : batchDelete
-            ? { index: 1, error: "the same id as item 0: send each once" }
-            : undefined,
+        streamed
+          ? { line: 2, error: "not valid JSON" }
+          : route.path.endsWith("/batch")
+            ? { index: 1, error: "name must be 1 to 200 characters (after trimming)" }
+            : batchDelete
+              ? { index: 1, error: "the same id as item 0: send each once" }
+              : undefined,
       ),
       401: jsonError(
         "Missing, invalid, revoked or not yet active API key (Retry-After while it is not active yet); several x-api-key headers are `Send one x-api-key header, not several`",
@@ -304,7 +351,17 @@ function buildDocument() {
         ...ANSWERED,
         "Allow",
       ]),
-      ...(isWrite
+      ...(streamed
+        ? {
+            409: jsonError(
+              "A code of the body is taken on this instance, or its external_id is used in the library (every such line listed): nothing was written",
+              "Some lines of the bundle conflict with this instance",
+              ANSWERED,
+              { line: 4, error: "code summer-menu is already taken" },
+            ),
+          }
+        : {}),
+      ...(keyed
         ? {
             409: claimsExternalId
               ? jsonError(
@@ -338,10 +395,19 @@ function buildDocument() {
             ),
           }
         : {}),
-      ...(hasBody
+      ...(hasBody && !streamed
         ? {
             413: jsonError("Body over 1 MiB", "The body must be at most 1 MiB", ANSWERED),
             415: jsonError("Content-Type is not application/json", "Content-Type must be application/json", ANSWERED),
+          }
+        : {}),
+      ...(streamed
+        ? {
+            415: jsonError(
+              "Content-Type is not application/x-ndjson",
+              "Content-Type must be application/x-ndjson",
+              ANSWERED,
+            ),
           }
         : {}),
       429: jsonError("Rate limit exceeded (see Retry-After)", "Rate limit exceeded", [...ANSWERED, "Retry-After"]),

@@ -17,7 +17,9 @@ import { IMAGES_PER_KEY } from "../images/renderer";
 import { DEFAULT_SIZE, IMAGE_FORMATS, MAX_SIZE, MIN_SIZE, SIZE_MM } from "../images/qrStyle";
 import { STATIC_EXPORT_COLUMNS } from "../library/staticCodes";
 import { csvAnswer, imageAnswer, zipAnswer, type Answer } from "../http/answer";
+import type { RawBody } from "../http/body";
 import { libraryExportAnswer } from "../http/exports";
+import { BUNDLE_EXPORT_DOC, BUNDLE_IMPORT_DOC, bundleExportAnswer, bundleImportAnswer } from "../http/bundle";
 import { v1Router } from "./root";
 import type { V1RouteMeta } from "./trpc";
 
@@ -59,13 +61,20 @@ type RawDoc = {
   tags: string[];
   parameters: object[];
   ok: { description: string; content: object };
+  /** A body that is not JSON (the bundle's NDJSON), streamed to the route as it arrives. */
+  requestBody?: object;
 };
 
 export type RawRoute = Matching & {
   kind: "raw";
   doc: RawDoc;
   /** The query string (strings; repeated names as arrays) is checked by the route's schema first. */
-  answer: (principal: Principal, params: Record<string, string>, query: Record<string, unknown>) => Promise<Answer>;
+  answer: (
+    principal: Principal,
+    params: Record<string, string>,
+    query: Record<string, unknown>,
+    body: RawBody,
+  ) => Promise<Answer>;
 };
 
 export type V1Route = ProcedureRoute | RawRoute;
@@ -126,16 +135,17 @@ function rawRoute<Q extends z.ZodType<Record<string, unknown>>>(
   path: string,
   doc: RawDoc,
   query: Q,
-  answer: (principal: Principal, params: Record<string, string>, query: z.infer<Q>) => Promise<Answer>,
+  answer: (principal: Principal, params: Record<string, string>, query: z.infer<Q>, body: RawBody) => Promise<Answer>,
+  method: Method = "GET",
 ): RawRoute {
   const queryNames = doc.parameters.flatMap((p) =>
     (p as { in: string }).in === "query" ? [(p as { name: string }).name] : [],
   );
   return {
-    ...matching("GET", path, queryNames),
+    ...matching(method, path, queryNames),
     kind: "raw",
     doc,
-    answer: async (principal, params, raw) => answer(principal, params, query.parse(raw)),
+    answer: async (principal, params, raw, body) => answer(principal, params, query.parse(raw), body),
   };
 }
 
@@ -241,6 +251,8 @@ const noQuery = rangeQuery.pick({});
 
 export const V1_ROUTES: V1Route[] = [
   ...procedureRoutes(),
+  rawRoute("/bundle", BUNDLE_EXPORT_DOC, noQuery, async (p) => bundleExportAnswer(p)),
+  rawRoute("/bundle", BUNDLE_IMPORT_DOC, noQuery, async (p, _, __, body) => bundleImportAnswer(p, body), "POST"),
   rawRoute(
     "/qrcodes/export",
     csvDoc("qrcodes-export", "Export every static QR code of the library as CSV", STATIC, STATIC_EXPORT_COLUMNS),

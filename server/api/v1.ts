@@ -253,7 +253,11 @@ async function dispatch(req: V1Request, requestId: string, meta: Meta): Promise<
 
   const params = pathParams(matched, path);
   if (!params) throw new DomainError("not_found", "Not found");
-  if (matched.kind === "raw") return matched.answer(principal, params, queryInput(url.searchParams, matched));
+  if (matched.kind === "raw")
+    return matched.answer(principal, params, queryInput(url.searchParams, matched), {
+      contentType: req.headers.get("content-type"),
+      stream: req.body as AsyncIterable<Uint8Array> | null,
+    });
   const query = queryInput(url.searchParams, matched);
 
   const hasBody = (method === "POST" || method === "PATCH") && !matched.noBody;

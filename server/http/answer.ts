@@ -42,6 +42,17 @@ export const csvAnswer = (stem: string, columns: readonly string[], pages: Async
   body: csvChunks(columns, pages),
 });
 
+/** Lines of JSON as a download (the bundle), streamed as they are read. */
+export const ndjsonAnswer = (stem: string, chunks: AsyncIterable<string>): Answer => ({
+  status: 200,
+  headers: {
+    "Content-Type": "application/x-ndjson; charset=utf-8",
+    "Content-Disposition": `attachment; filename="${datedFilename(stem, new Date(), "ndjson")}"`,
+    "Cache-Control": "no-store",
+  },
+  body: chunks,
+});
+
 /** A QR image; `download` asks the browser to save the file rather than show it. */
 export const imageAnswer = (
   image: { bytes: string | Uint8Array; contentType: string; filename: string },

@@ -106,3 +106,6 @@ export function jsonShapeProblem(text: string): string | null {
 
 const TOO_DEEP = `The body must not nest arrays and objects more than ${MAX_JSON_DEPTH} levels deep`;
 const TOO_MANY = `The body must hold at most ${MAX_JSON_VALUES} values`;
+
+/** What a raw /v1 route that takes a body gets of it (the bundle's NDJSON): its type, and its bytes as they arrive. */
+export type RawBody = { contentType: string | null; stream: AsyncIterable<Uint8Array> | null };

@@ -42,4 +42,5 @@ export async function* csvChunks(
   for await (const rows of pages) yield formatPage(rows);
 }
 
-export const datedFilename = (stem: string, now = new Date()) => `${stem}-${now.toISOString().slice(0, 10)}.csv`;
+export const datedFilename = (stem: string, now = new Date(), extension = "csv") =>
+  `${stem}-${now.toISOString().slice(0, 10)}.${extension}`;

@@ -9,7 +9,8 @@ import { jsonAnswer, type Answer } from "./answer";
 /** The contract's error body for anything thrown: the error table's status, or a logged fault. */
 export function errorAnswer(error: unknown, requestId: string): Answer {
   const domain = domainErrorOf(error) ?? faultOf(error, requestId);
-  const body = domain.items ? { errors: domain.items } : { error: domain.message };
+  const list = domain.items ?? domain.lines;
+  const body = list ? { errors: list } : { error: domain.message };
   return jsonAnswer(domain.status, body, domain.headers);
 }
 

@@ -3,7 +3,7 @@
 import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
 import Database from "better-sqlite3";
 import { createHash } from "node:crypto";
-import { isMainThread } from "node:worker_threads";
+import { isMainThread, workerData } from "node:worker_threads";
 import { Client, Pool, type PoolClient } from "pg";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { pgConfigFromUrl, sqliteFileOf } from "./database-url";
@@ -34,6 +34,13 @@ const connections: { pgPool?: Pool; reader?: SqliteConnection; writer?: SqliteCo
   "db.connections",
   () => ({}),
 );
+
+/**
+ * A thread whose transactions may hold a connection for minutes (the bundle's import, in a thread
+ * of its own, says so in its workerData): its pool is not watched for stalls, whose probe, on a
+ * machine the import keeps busy, can miss its 400 ms and cut the import's connection.
+ */
+const holdsLongTransactions = () => (workerData as { longTransactions?: boolean } | null)?.longTransactions === true;
 
 /**
  * A new connection not made within this long fails: a PostgreSQL that is stopped refuses at
@@ -68,7 +75,7 @@ function pgPool(): Pool {
     // A connection cut while idle (a restart) is dropped by the pool; without a listener it
     // would end the process.
     pool.on("error", () => undefined);
-    watchStalls(pool);
+    if (!holdsLongTransactions()) watchStalls(pool);
     connections.pgPool = pool;
   }
   return connections.pgPool;

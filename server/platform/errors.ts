@@ -55,6 +55,8 @@ export const ERROR_TABLE = {
 export type DomainErrorCode = keyof typeof ERROR_TABLE;
 
 export type BatchItemError = { index: number; error: string };
+/** A problem of one line of a streamed body (a bundle), by its line number from 1. */
+export type LineError = { line: number; error: string };
 
 export class DomainError extends Error {
   constructor(
@@ -64,6 +66,8 @@ export class DomainError extends Error {
     readonly items?: BatchItemError[],
     /** Extra response headers (Retry-After, Allow). */
     readonly headers?: Record<string, string>,
+    /** For a streamed body that fails its checks: every problem found, by line. */
+    readonly lines?: LineError[],
   ) {
     super(message);
     this.name = "DomainError";

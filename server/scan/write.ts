@@ -68,6 +68,9 @@ function storedCheck(rows: ScanRow[]): string[] {
   return [JSON.stringify(rows.map((s) => s.id)), first, last];
 }
 
+/** A stored scan's insert (the bundle's import writes scans with it too). */
+export const SCAN_INSERT = insertEach("ScanEvent", SCAN_COLUMNS, { scannedAt: "timestamp(3)", unique: "boolean" });
+
 // Parameters bound per row on SQLite, one JSON parameter per statement on PostgreSQL (see
 // RunEach in server/platform/db.ts): Prisma's createMany cost the event loop 100 ms for 500 rows.
 const SQL = {
@@ -84,5 +87,5 @@ const SQL = {
     {},
     `ON CONFLICT DO NOTHING RETURNING "dynamicCodeId", "day", "visitorHash"`,
   ),
-  scans: insertEach("ScanEvent", SCAN_COLUMNS, { scannedAt: "timestamp(3)", unique: "boolean" }),
+  scans: SCAN_INSERT,
 };

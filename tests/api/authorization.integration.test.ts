@@ -21,6 +21,9 @@ type Caller = {
 type Route = { method: string; path: string; body: boolean; success: number };
 
 type Target = { qrId: string; code: string; webhookId: string; deliveryId: string };
+class NdjsonBody {
+  constructor(readonly text: string) {}
+}
 /** A valid body for each route that takes one (of the cell's target record). A route missing here fails the test. */
 const BODIES: Record<string, unknown | ((t: Target) => unknown)> = {
   "POST /v1/qrcodes": { url: "https://example.com/m", name: "Matrix" },
@@ -35,6 +38,10 @@ const BODIES: Record<string, unknown | ((t: Target) => unknown)> = {
   "POST /v1/dynqrcodes/batch-delete": (t: Target) => ({ ids: [t.code] }),
   "POST /v1/webhooks": { url: "https://93.184.215.14/matrix", events: ["qrcode.created"] },
   "PATCH /v1/webhooks/{webhook_id}": { description: "Changed by matrix" },
+  // Not JSON: a bundle (docs/BUNDLE.md) of one static code.
+  "POST /v1/bundle": new NdjsonBody(
+    '{"type": "bundle", "version": 1}\n{"type": "static", "url": "https://example.com/m", "name": "Matrix"}\n',
+  ),
 };
 /** Routes whose body, not path, names the target record: another library's key finds none (404). */
 const NAMES_IN_BODY = new Set([
@@ -43,8 +50,14 @@ const NAMES_IN_BODY = new Set([
   "POST /v1/qrcodes/batch-delete",
   "POST /v1/dynqrcodes/batch-delete",
 ]);
-/** Only a team's admins manage its webhooks: a writer's key is refused. */
-const ADMIN_ONLY = (path: string) => path.startsWith("/v1/webhooks");
+/** Only a team's admins manage its webhooks and import bundles: a writer's key is refused. */
+const ADMIN_ONLY: Record<string, string> = {
+  "/v1/webhooks": "Only a team admin can manage webhooks",
+  "POST /v1/bundle": "Only a team admin can import a bundle into the team library",
+};
+/** The refusal a writer gets on a route (a path prefix, or one method and path), if any. */
+const adminOnly = (label: string) =>
+  Object.entries(ADMIN_ONLY).find(([rule]) => label === rule || label.split(" ")[1].startsWith(rule))?.[1];
 
 async function routes(): Promise<Route[]> {
   type Operation = { requestBody?: unknown; responses: Record<string, unknown> };
@@ -177,7 +190,13 @@ describe("authorization matrix", () => {
           .replace("{delivery_id}", t.deliveryId);
         const body = BODIES[label];
         const json = needsBody ? (typeof body === "function" ? body(t) : body) : undefined;
-        const r = await http(route.method, path, { key: caller.key, json });
+        const r = await http(
+          route.method,
+          path,
+          json instanceof NdjsonBody
+            ? { key: caller.key, body: json.text, headers: { "content-type": "application/x-ndjson" } }
+            : { key: caller.key, json },
+        );
         const context = `${label} as ${caller.name}`;
         cells++;
         if (typeof caller.expect === "object") {
@@ -192,20 +211,20 @@ describe("authorization matrix", () => {
           if (hasParam) assert.equal(r.status, 404, context);
           else assert.ok(r.status === 200 || r.status === 201, `${context}: ${r.status}`);
           assert.ok(!sees, `${context}: sees the team's record`);
-          if (r.status === 201 && !ADMIN_ONLY(route.path))
+          if (r.status === 201 && !adminOnly(label))
             assert.ok(
               (await createdTeams(r.body)).every((id) => id !== team.id),
               `${context}: created in the team's library`,
             );
           await unchanged(t, context);
-        } else if (ADMIN_ONLY(route.path) && caller.name === "writer") {
-          assert.deepEqual([r.status, r.body], [403, { error: "Only a team admin can manage webhooks" }], context);
+        } else if (adminOnly(label) && caller.name === "writer") {
+          assert.deepEqual([r.status, r.body], [403, { error: adminOnly(label) }], context);
           await unchanged(t, context);
         } else {
           assert.equal(r.status, route.success, `${context}: ${r.text}`);
           // A list must show the team's record; a route that names it has already found it.
           if (route.method === "GET" && !hasParam) assert.ok(sees, `${context}: does not see the team's record`);
-          if (r.status === 201 && !ADMIN_ONLY(route.path)) {
+          if (r.status === 201 && !adminOnly(label)) {
             assert.ok(
               (await createdTeams(r.body)).every((id) => id === team.id),
               `${context}: not in the team's library`,

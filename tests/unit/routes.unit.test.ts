@@ -17,14 +17,16 @@ describe("the /v1 route table", () => {
     assert.equal(new Set(documented).size, documented.length);
   });
 
-  it("every /v1 procedure is a route, and the CSV, image and ZIP routes are raw routes", () => {
+  it("every /v1 procedure is a route, and the bundle, CSV, image and ZIP routes are raw routes", () => {
     const procedures = V1_ROUTES.filter((r) => r.kind === "procedure").map((r) =>
       r.kind === "procedure" ? r.name : "",
     );
     assert.deepEqual(procedures.sort(), Object.keys(v1Router._def.procedures).sort());
     assert.deepEqual(
-      V1_ROUTES.filter((r) => r.kind === "raw").map((r) => r.path),
+      V1_ROUTES.filter((r) => r.kind === "raw").map((r) => `${r.method} ${r.path}`.replace(/^GET /, "")),
       [
+        "/bundle",
+        "POST /bundle",
         "/qrcodes/export",
         "/dynqrcodes/export",
         "/dynqrcodes/{code}/analytics/export",

@@ -1,0 +1,132 @@
+// GET /v1/bundle (docs/BUNDLE.md): the library as NDJSON, read in keyset pages and sent page by
+// page, so that memory holds one page whatever the library's size. Each page of dynamic codes
+// is followed by their scans (one keyset walk over the (dynamicCodeId, id) index for the page,
+// not a query per code).
+import { db, dialectSql, readRows } from "../platform/db";
+import { now } from "../platform/clock";
+import { sendableUrl } from "../platform/urls";
+import { libraryWhere, type Library } from "../library/library";
+import { keysetPages } from "../library/paging";
+import { toSeconds } from "../library/validation";
+import { rulesRecordOf } from "../rules";
+import { BUNDLE_VERSION, type DynamicLine, type ScanLine, type StaticLine } from "./lines";
+
+const CODE_PAGE = 500;
+const SCAN_PAGE = 5000;
+
+const lines = (values: object[]) => values.map((value) => `${JSON.stringify(value)}\n`).join("");
+const seconds = (time: Date | null) => (time === null ? null : toSeconds(time));
+
+/**
+ * The scans of a page of codes, in (dynamicCodeId, id) order: `scanned_at` as whole seconds,
+ * the keyset as a row value (both dialects compare them in index order).
+ */
+const SCANS_SQL = dialectSql((d) =>
+  d === "sqlite"
+    ? `SELECT "dynamicCodeId", "id", CAST(strftime('%s', "scannedAt") AS INTEGER), "country", "device", "os", "browser", "unique", "destinationUrl"
+       FROM "ScanEvent" WHERE "dynamicCodeId" IN (SELECT value FROM json_each(?)) AND ("dynamicCodeId", "id") > (?, ?)
+       ORDER BY "dynamicCodeId", "id" LIMIT ?`
+    : `SELECT "dynamicCodeId", "id", floor(extract(epoch from "scannedAt"))::int8, "country", "device", "os", "browser", "unique", "destinationUrl"
+       FROM "ScanEvent" WHERE "dynamicCodeId" IN (SELECT jsonb_array_elements_text(?::jsonb)) AND ("dynamicCodeId", "id") > (?, ?)
+       ORDER BY "dynamicCodeId", "id" LIMIT ?`,
+);
+type ScanRow = [string, string, number | string, string, string, string, string, boolean | number, string];
+
+async function* staticLines(library: Library): AsyncGenerator<string> {
+  const pages = keysetPages(
+    (after, take) =>
+      db.staticCode.findMany({
+        where: { ...libraryWhere(library), ...(after ? { id: { gt: after } } : {}) },
+        orderBy: { id: "asc" },
+        take,
+      }),
+    CODE_PAGE,
+  );
+  for await (const rows of pages)
+    yield lines(
+      rows.map((r): StaticLine => ({
+        type: "static",
+        qr_id: r.id,
+        url: sendableUrl(r.url),
+        name: r.name,
+        style: JSON.parse(r.style),
+        status: r.reviewStatus as "active" | "draft",
+        metadata: r.metadata ? JSON.parse(r.metadata) : null,
+        external_id: r.externalId,
+        created_at: toSeconds(r.createdAt),
+        updated_at: toSeconds(r.updatedAt),
+      })),
+    );
+}
+
+async function* scanLines(codes: Map<string, string>): AsyncGenerator<string> {
+  const ids = JSON.stringify([...codes.keys()]);
+  let after: [string, string] = ["", ""];
+  for (;;) {
+    const rows = (await readRows(SCANS_SQL, [ids, ...after, SCAN_PAGE])) as ScanRow[];
+    if (rows.length === 0) return;
+    yield lines(
+      rows.map(([codeId, , scannedAt, country, device, os, browser, unique, destination]): ScanLine => ({
+        type: "scan",
+        code: codes.get(codeId)!,
+        domain: null,
+        scanned_at: Number(scannedAt),
+        country,
+        device,
+        os,
+        browser,
+        unique: Boolean(unique),
+        destination: sendableUrl(destination),
+      })),
+    );
+    if (rows.length < SCAN_PAGE) return;
+    after = [rows[rows.length - 1][0], rows[rows.length - 1][1]];
+  }
+}
+
+async function* dynamicLines(library: Library): AsyncGenerator<string> {
+  const pages = keysetPages(
+    (after, take) =>
+      db.dynamicCode.findMany({
+        where: { ...libraryWhere(library), deletedAt: null, ...(after ? { id: { gt: after } } : {}) },
+        orderBy: { id: "asc" },
+        take,
+      }),
+    CODE_PAGE,
+  );
+  for await (const rows of pages) {
+    yield lines(
+      rows.map((r): DynamicLine => {
+        const rules = rulesRecordOf(r);
+        return {
+          type: "dynamic",
+          code: r.code,
+          domain: null,
+          qr_id: r.id,
+          destination_url: sendableUrl(r.destinationUrl),
+          name: r.name,
+          status: r.status as DynamicLine["status"],
+          style: JSON.parse(r.style),
+          expires_at: rules.expires_at,
+          expired_url: rules.expired_url,
+          targets: rules.targets,
+          utm: rules.utm,
+          password_hash: r.passwordHash,
+          metadata: r.metadata ? JSON.parse(r.metadata) : null,
+          external_id: r.externalId,
+          published_at: seconds(r.publishedAt),
+          created_at: toSeconds(r.createdAt),
+          updated_at: toSeconds(r.updatedAt),
+        };
+      }),
+    );
+    yield* scanLines(new Map(rows.map((r) => [r.id, r.code])));
+  }
+}
+
+/** The whole library, a page of lines at a time. */
+export async function* bundleChunks(library: Library): AsyncGenerator<string> {
+  yield lines([{ type: "bundle", version: BUNDLE_VERSION, exported_at: toSeconds(now()) }]);
+  yield* staticLines(library);
+  yield* dynamicLines(library);
+}

@@ -1,0 +1,145 @@
+// The bundle across backends (issue 43, point 3): a library of 100,000 scans made on the
+// embedded SQLite database, exported, imported into PostgreSQL, exported again and imported
+// into a new SQLite database. Every record is equal field by field (the three bundles are the
+// same bytes but for their first line, and the /v1 records the same JSON but for the host of
+// short_url), and every analytics answer is byte-equal: totals, uniques, daily in UTC and
+// Asia/Kolkata, hourly, breakdowns, the summary and the scan export. A second POST creates
+// nothing. Each server on a database of its own, filled in a process of its own
+// (scripts/bundle-library.ts).
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { after, before, describe, it } from "node:test";
+import { freshDatabase, startServer, type RunningServer } from "../../scripts/harness";
+
+const SCANS = 100_000;
+const PG_URL = process.env.DATABASE_URL!;
+/** What each server and filler needs beside its database (the run's own secrets are in the environment). */
+const SERVER_ENV = { TRUST_PROXY_COUNTRY_HEADER: "cf-ipcountry", REDIS_URL: "", REDIS_KEY_PREFIX: "" };
+
+type Database = Awaited<ReturnType<typeof freshDatabase>>;
+type Instance = { server: RunningServer; key: string };
+
+function fill(url: string, args: string[]): string {
+  const run = spawnSync(process.execPath, ["--import", "tsx", "scripts/bundle-library.ts", ...args], {
+    env: { ...process.env, ...SERVER_ENV, DATABASE_URL: url },
+    encoding: "utf8",
+    maxBuffer: 16 * 2 ** 20,
+  });
+  assert.equal(run.status, 0, run.stderr);
+  return (JSON.parse(run.stdout.trim().split("\n").pop()!) as { key: string }).key;
+}
+
+/** A request of the instance's key, paced under its rate limit (5 a second), 429s waited out. */
+async function call(instance: Instance, path: string, init: RequestInit = {}): Promise<Response> {
+  for (;;) {
+    await new Promise((r) => setTimeout(r, 220));
+    const res = await fetch(`${instance.server.base}${path}`, {
+      ...init,
+      headers: { ...(init.headers as Record<string, string>), "x-api-key": instance.key },
+    });
+    if (res.status !== 429) return res;
+    await res.arrayBuffer();
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+}
+
+async function exported(instance: Instance): Promise<string> {
+  const res = await call(instance, "/v1/bundle");
+  assert.equal(res.status, 200);
+  assert.match(res.headers.get("content-type") ?? "", /^application\/x-ndjson/);
+  return res.text();
+}
+
+async function imported(instance: Instance, bundle: string) {
+  const res = await call(instance, "/v1/bundle", {
+    method: "POST",
+    headers: { "content-type": "application/x-ndjson" },
+    body: bundle,
+  });
+  const text = await res.text();
+  assert.equal(res.status, 200, text);
+  return JSON.parse(text) as { created: Record<string, number>; skipped: Record<string, number> };
+}
+
+const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+/** Every answer the library's records and analytics give, by what was asked; short_url's host left out. */
+async function answers(instance: Instance): Promise<Map<string, string>> {
+  const texts = new Map<string, string>();
+  const get = async (path: string) => {
+    const res = await call(instance, path);
+    const text = (await res.text()).replaceAll(instance.server.base, "<host>");
+    assert.equal(res.status, 200, `${path}: ${text}`);
+    texts.set(path, text);
+    return text;
+  };
+  await get("/v1/qrcodes?limit=100");
+  const codes = (JSON.parse(await get("/v1/dynqrcodes?limit=100")) as { dynqrcodes: { code: string }[] }).dynqrcodes;
+  const [from, to, week] = [day(Date.now() - 61 * 86_400_000), day(Date.now()), day(Date.now() - 6 * 86_400_000)];
+  for (const tz of ["UTC", "Asia/Kolkata"]) {
+    await get(`/v1/dynqrcodes/analytics?from=${from}&to=${to}&tz=${tz}`);
+    for (const { code } of codes) {
+      await get(`/v1/dynqrcodes/${code}/analytics?from=${from}&to=${to}&tz=${tz}`);
+      await get(`/v1/dynqrcodes/${code}/analytics?from=${week}&to=${to}&tz=${tz}&granularity=hour`);
+    }
+  }
+  for (const { code } of codes) await get(`/v1/dynqrcodes/${code}/analytics/export?from=${from}&to=${to}`);
+  return texts;
+}
+
+/** A bundle without its first line (the time it was made). */
+const body = (bundle: string) => bundle.slice(bundle.indexOf("\n") + 1);
+
+describe("a bundle of 100,000 scans, SQLite → PostgreSQL → SQLite", () => {
+  const databases: Database[] = [];
+  const servers: RunningServer[] = [];
+  const start = async (database: Database, key: string): Promise<Instance> => {
+    const server = await startServer({ ...SERVER_ENV, DATABASE_URL: database.url });
+    servers.push(server);
+    return { server, key };
+  };
+  const stop = async (instance: Instance) => {
+    await instance.server.stop();
+    servers.splice(servers.indexOf(instance.server), 1);
+  };
+
+  before(async () => {
+    for (const url of ["file:", PG_URL, "file:"]) databases.push(await freshDatabase("bundle", url));
+  });
+  after(async () => {
+    for (const server of servers) await server.stop();
+    for (const database of databases) await database.cleanup();
+  });
+
+  it("keeps every record field by field and every analytics answer byte for byte, both ways", async () => {
+    const [sqliteSource, postgres, sqliteBack] = databases;
+    const source = await start(sqliteSource, fill(sqliteSource.url, [String(SCANS)]));
+    const bundle = await exported(source);
+    const lines = bundle.trimEnd().split("\n");
+    assert.equal(lines.filter((l) => l.includes('"type":"scan"')).length, SCANS);
+    assert.match(lines[0], /^\{"type":"bundle","version":1,"exported_at":\d+\}$/);
+    const expected = await answers(source);
+    await stop(source);
+
+    const pg = await start(postgres, fill(postgres.url, ["0", "--empty"]));
+    assert.deepEqual(await imported(pg, bundle), {
+      created: { static: 2, dynamic: 3, scans: SCANS },
+      skipped: { static: 0, dynamic: 0, scans: 0 },
+    });
+    const fromPostgres = await exported(pg);
+    assert.equal(body(fromPostgres), body(bundle), "PostgreSQL's bundle is the source's");
+    assert.deepEqual(await answers(pg), expected);
+    // Posted again: already imported, nothing created twice.
+    assert.deepEqual(await imported(pg, bundle), {
+      created: { static: 0, dynamic: 0, scans: 0 },
+      skipped: { static: 2, dynamic: 3, scans: SCANS },
+    });
+    assert.equal(body(await exported(pg)), body(bundle));
+    await stop(pg);
+
+    const back = await start(sqliteBack, fill(sqliteBack.url, ["0", "--empty"]));
+    assert.equal((await imported(back, fromPostgres)).created.scans, SCANS);
+    assert.equal(body(await exported(back)), body(bundle), "the bundle made back on SQLite is the source's");
+    assert.deepEqual(await answers(back), expected);
+  });
+});
