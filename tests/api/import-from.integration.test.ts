@@ -1,8 +1,8 @@
 // `qr-records import-from` against the running server, for each of the six services, on a
 // generated export of 1,040 links written from its documented format (tests/fixtures/import-from):
-// every kept back-half is a code of the library redirecting to its destination, the clicks the
-// export counted are in its metadata, <file>.rejected.csv lists every bad row by line, and the
-// same file run again, or the same links in another file, creates nothing.
+// every kept back-half is a code of the library redirecting to its destination, created when the
+// service made it, with the clicks the export counted in its metadata; <file>.rejected.csv lists
+// every bad row by line; the same file run again, or the same links in another file, creates nothing.
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
@@ -51,6 +51,7 @@ describe("qr-records import-from", () => {
         assert.ok(made, `back-half ${want.code} kept`);
         assert.equal(made.destination_url, want.destination);
         assert.equal(made.status, "active");
+        assert.equal(made.created_at, want.createdAt ?? 0, `created_at of ${want.code}`);
         assert.equal(made.metadata.imported_from, service);
         assert.equal(made.metadata.clicks_before, want.clicks === null ? undefined : String(want.clicks));
       }
@@ -68,7 +69,7 @@ describe("qr-records import-from", () => {
       assert.match(reserved.error, /code export is reserved/);
       assert.ok(Object.keys(report[0]).length > 2, "the row's own cells follow line and error");
 
-      // The same file again: every batch replayed, nothing created.
+      // The same file again: every link already imported, nothing created.
       const again = await cli(["import-from", service, file], key);
       assert.equal(again.code, 2);
       assert.match(
@@ -78,14 +79,14 @@ describe("qr-records import-from", () => {
       assert.equal((await all(client(key).dynamicCodes())).length, kept);
     });
 
-  it("the same links in a file changed since (new batches): counted as there, not created nor refused", async () => {
+  it("the same links in a file changed since: counted as there, not created nor refused", async () => {
     const { key } = await personalKey();
     const fixture = generateExport("rebrandly", `re2${RUN}`, 120);
     const file = path.join(dir, "rebrandly-small.json");
     writeFileSync(file, fixture.text);
     const first = await cli(["import-from", "rebrandly", file], key);
     assert.equal(first.code, 2, first.stderr);
-    // Re-exported: the same links, written without the indentation (another file, other batch keys).
+    // Re-exported: the same links, written without the indentation.
     writeFileSync(file, JSON.stringify(JSON.parse(fixture.text)));
     const again = await cli(["import-from", "rebrandly", file], key);
     const kept = fixture.kept.length;
@@ -115,6 +116,12 @@ describe("qr-records import-from", () => {
     );
     const domain = await cli(["import-from", "dub", file, "--domain", "https://go.example.com/"], key);
     assert.deepEqual([domain.code, /--domain must be a host name/.test(domain.stderr)], [1, true]);
+    // A domain this instance does not serve: the bundle is refused whole, with the server's reason.
+    const dub = path.join(dir, "links.csv");
+    writeFileSync(dub, generateExport("dub", `dd${RUN}`, 10).text);
+    const unserved = await cli(["import-from", "dub", dub, "--domain", "go.example.com"], key);
+    assert.equal(unserved.code, 1, unserved.stdout);
+    assert.match(unserved.stderr, /^qr-records: The import was refused: /m);
     assert.equal((await all(client(key).dynamicCodes())).length, 0);
   });
 });

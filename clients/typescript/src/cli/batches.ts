@@ -1,4 +1,4 @@
-// Rows created in batches of the API's size, by `import` and `import-from` alike: each batch
+// `qr-records import`'s rows created in batches of the API's size: each batch
 // under an Idempotency-Key of its own (a rerun replays what was created, creates only the
 // rest), a few in flight at once, rows the API refuses set aside with its message and the
 // rest of their batch sent again under a key of its own.
@@ -22,15 +22,13 @@ export type BatchJob<Row extends { line: number }> = {
   problem?: (row: Row) => string | null;
   /** After a batch's creation: what else its rows need (refusals it returns are reported). */
   after?: (batch: Row[], sent: Sent) => Promise<Refusal[]>;
-  /** A refused row that is in fact there already (an earlier run made it): counted, not reported. */
-  alreadyThere?: (row: Row, error: ApiError) => Promise<boolean>;
 };
 
-export type BatchResult = { created: number; replayed: number; existing: number; rejected: Refusal[] };
+export type BatchResult = { created: number; replayed: number; rejected: Refusal[] };
 
 export async function createInBatches<Row extends { line: number }>(job: BatchJob<Row>): Promise<BatchResult> {
   const { rows } = job;
-  const result: BatchResult = { created: 0, replayed: 0, existing: 0, rejected: [] };
+  const result: BatchResult = { created: 0, replayed: 0, rejected: [] };
   const batches = Math.ceil(rows.length / BATCH_SIZE);
   const bar = progress(rows.length, job.progressTo);
   let done = 0;
@@ -50,7 +48,7 @@ export async function createInBatches<Row extends { line: number }>(job: BatchJo
         if (job.after) result.rejected.push(...(await job.after(batch, sent)));
         break;
       } catch (error) {
-        // 400: invalid rows; 409 by index: back-halves or external ids already in use.
+        // 400: invalid rows; 409 by index: back-halves already in use. Either way, those rows are rejected.
         const refusedRows =
           error instanceof InvalidRequestError ||
           (error instanceof ApiError && error.status === 409 && error.errors.length > 0);
@@ -58,11 +56,7 @@ export async function createInBatches<Row extends { line: number }>(job: BatchJo
         const bad = error.errors.length
           ? new Map(error.errors.map((e) => [e.index, e.error]))
           : new Map(batch.map((_, i) => [i, error.message]));
-        for (const [index, message] of bad) {
-          const row = batch[index];
-          if (error.status === 409 && (await job.alreadyThere?.(row, error))) result.existing++;
-          else result.rejected.push({ line: row.line, error: message });
-        }
+        for (const [index, message] of bad) result.rejected.push({ line: batch[index].line, error: message });
         batch = batch.filter((_, i) => !bad.has(i));
       }
     }

@@ -27,7 +27,6 @@ export type ImportResult = {
   rows: number;
   created: number;
   replayed: number;
-  existing: number;
   rejected: { line: number; error: string }[];
   rejectedFile: string | null;
 };

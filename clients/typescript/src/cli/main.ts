@@ -149,14 +149,6 @@ function client() {
   });
 }
 
-/** --concurrency: batches in flight at once. */
-function concurrencyOf(value: string | undefined, usage: (problem: string) => UsageError): number {
-  const concurrency = value === undefined ? 4 : Number(value);
-  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 16)
-    throw usage("--concurrency must be an integer from 1 to 16");
-  return concurrency;
-}
-
 /** The first ten refused rows; the report file has them all. */
 function reportRejected(rejected: { line: number; error: string }[]) {
   for (const r of rejected.slice(0, 10)) process.stdout.write(`  line ${r.line}: ${r.error}\n`);
@@ -183,7 +175,9 @@ async function run(argv: string[]): Promise<number> {
     const { values, positionals } = args(command, rest, { concurrency: { type: "string" } });
     if (values.help) return help();
     if (positionals.length !== 1) throw usage("import takes one CSV file");
-    const concurrency = concurrencyOf(values.concurrency, usage);
+    const concurrency = values.concurrency === undefined ? 4 : Number(values.concurrency);
+    if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 16)
+      throw usage("--concurrency must be an integer from 1 to 16");
     const file = positionals[0];
     const result = await importFile(client(), file, { concurrency, progressTo: process.stderr });
     const done = result.rows - result.rejected.length;
@@ -195,10 +189,7 @@ async function run(argv: string[]): Promise<number> {
     return result.rejected.length ? 2 : 0;
   }
   if (command === "import-from") {
-    const { values, positionals } = args(command, rest, {
-      domain: { type: "string" },
-      concurrency: { type: "string" },
-    });
+    const { values, positionals } = args(command, rest, { domain: { type: "string" } });
     if (values.help) return help();
     const [service, file, ...extra] = positionals;
     if (!service || !file || extra.length) throw usage("import-from takes a service and a file");
@@ -206,11 +197,9 @@ async function run(argv: string[]): Promise<number> {
     const domain = values.domain?.trim().toLowerCase() || null;
     if (domain !== null && !/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/.test(domain))
       throw usage(`--domain must be a host name such as go.example.com, not ${values.domain}`);
-    const concurrency = concurrencyOf(values.concurrency, usage);
-    const result = await importFrom(client(), service, file, { domain, concurrency, progressTo: process.stderr });
-    const kept = result.created + result.replayed + result.existing;
+    const result = await importFrom(client(), service, file, { domain, say: (text) => process.stderr.write(text) });
     process.stdout.write(
-      `${file}: ${kept} of ${result.links} links imported from ${service} (${result.created} created now, ${result.replayed + result.existing} by an earlier run)` +
+      `${file}: ${result.created + result.existing} of ${result.links} links imported from ${service} (${result.created} created now, ${result.existing} by an earlier run)` +
         (result.rejectedFile ? `; ${result.rejected.length} rejected, see ${result.rejectedFile}\n` : "\n"),
     );
     reportRejected(result.rejected);

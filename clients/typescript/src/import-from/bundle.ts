@@ -1,7 +1,7 @@
 // The planned codes as a bundle (docs/BUNDLE.md): POST /v1/bundle takes them all or nothing,
 // keeps each `created_at`, and skips a code this library already holds with the same
-// `created_at`, so the lines must be the same on every run of the same export: a link whose
-// creation time the export does not give gets the export's latest one (or the epoch).
+// `created_at`, so a link's line must be the same on every run: one whose creation time the
+// export does not give (or gives unreadable) gets 0, the epoch, whatever else the export holds.
 import type { PlannedCode } from "./plan";
 
 export type BundleText = {
@@ -11,7 +11,6 @@ export type BundleText = {
 };
 
 export function bundleOf(codes: PlannedCode[]): BundleText {
-  const fallback = Math.max(0, ...codes.map((c) => c.createdAt ?? 0));
   const domains = [...new Set(codes.flatMap((c) => (c.item.domain ? [c.item.domain] : [])))];
   const lines = [
     JSON.stringify({ type: "bundle", version: 1 }),
@@ -25,7 +24,7 @@ export function bundleOf(codes: PlannedCode[]): BundleText {
         name: c.item.name,
         metadata: c.item.metadata,
         external_id: c.item.external_id,
-        created_at: c.createdAt ?? fallback,
+        created_at: c.createdAt ?? 0,
       }),
     ),
   ];
