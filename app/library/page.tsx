@@ -1,5 +1,6 @@
 import { redirect } from "next/navigation";
 import { CsvImport } from "@/components/library/CsvImport";
+import { ServiceImport } from "@/components/library/ServiceImport";
 import { CreateCodes, Library } from "@/components/library/Library";
 import { libraryPageInput } from "@/components/library/libraryPageInput";
 import { sessionUserId } from "@/server/accounts/auth";
@@ -23,6 +24,7 @@ export default async function LibraryPage() {
       {/* Create first, then import a file, then the codes (issue 39). */}
       <CreateCodes libraryKind="personal" />
       <CsvImport libraryKind="personal" />
+      <ServiceImport libraryKind="personal" />
       <Library libraryKind="personal" title="Codes" />
     </HydrateClient>
   );

@@ -6,6 +6,7 @@ import { Suspense, useEffect, useState } from "react";
 import { useTRPC } from "@/trpc/react";
 import { ActivityPanel } from "../activity/ActivityPanel";
 import { CsvImport } from "../library/CsvImport";
+import { ServiceImport } from "../library/ServiceImport";
 import { Email } from "../ui/Email";
 import { CreateCodes, Library } from "../library/Library";
 import { libraryPageInput } from "../library/libraryPageInput";
@@ -157,6 +158,7 @@ function TeamSection({ section, overview, mutations }: Section & { section: Sect
         <>
           <CreateCodes libraryKind="team" />
           <CsvImport libraryKind="team" />
+          <ServiceImport libraryKind="team" />
         </>
       );
     case "review":

@@ -5,7 +5,6 @@
 // under a key made of the file's SHA-256 and the batch's position, so importing the same file
 // again after a closed tab or a reload creates only what is missing (server/library/libraryImport.ts).
 import { useMutation, useQuery } from "@tanstack/react-query";
-import { TRPCClientError } from "@trpc/client";
 import { parse } from "csv-parse/browser/esm/sync";
 import { useId, useState, useSyncExternalStore } from "react";
 import {
@@ -23,6 +22,8 @@ import { FormError } from "../ui/FormError";
 import { useLibraryChanged } from "./useLibraryMutations";
 import { libraryPageInput } from "./libraryPageInput";
 import { messageOf } from "../ui/useAction";
+import { count, sendBatch, sha256Hex } from "./importSteps";
+import { FilePicker, ImportProgress } from "./ImportParts";
 
 type Row = { line: number; name: string; url: string; status?: string; code?: string };
 /** A file read, parsed and checked: what the import sends. */
@@ -38,9 +39,7 @@ type Stage =
   | { step: "finished"; file: Prepared; created: number; replayed: number };
 
 /** How many refused lines are listed (the count says the rest). */
-const LISTED_PROBLEMS = 100;
-/** A batch still running from before a reload is a conflict for up to its claim's minute: waited for this long at most. */
-const CONFLICT_WAIT_MS = 90_000;
+export const LISTED_PROBLEMS = 100;
 /** What the browser remembers of an unfinished import, to say how to finish it. */
 type Unfinished = { fileName: string; done: number; total: number };
 const storageKey = (libraryKind: LibraryKind) => `qr-records-import:${libraryKind}`;
@@ -49,16 +48,6 @@ const onStorage = (changed: () => void) => {
   window.addEventListener("storage", changed);
   return () => window.removeEventListener("storage", changed);
 };
-
-const count = (n: number) => n.toLocaleString("en-US");
-const progressText = (done: number, total: number) =>
-  `${count(done)} of ${count(total)} rows (${Math.floor((done / total) * 100)} %)`;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function sha256Hex(bytes: ArrayBuffer): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
-  return Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
-}
 
 /** The file as the import's rows; a header the command line would refuse throws its message. */
 async function readFile(file: File): Promise<Prepared> {
@@ -149,17 +138,7 @@ export function CsvImport({ libraryKind }: { libraryKind: LibraryKind }) {
       position,
       rows: file.rows.slice(position * IMPORT_BATCH_SIZE, (position + 1) * IMPORT_BATCH_SIZE),
     };
-    const giveUp = Date.now() + CONFLICT_WAIT_MS;
-    for (;;) {
-      try {
-        return await batch.mutateAsync(input);
-      } catch (error) {
-        const conflict =
-          error instanceof TRPCClientError && (error.data as { code?: string } | undefined)?.code === "CONFLICT";
-        if (!conflict || Date.now() > giveUp) throw error;
-        await sleep(1000);
-      }
-    }
+    return sendBatch(() => batch.mutateAsync(input));
   };
 
   const start = async (file: Prepared) => {
@@ -209,17 +188,12 @@ export function CsvImport({ libraryKind }: { libraryKind: LibraryKind }) {
         </p>
       )}
       <div className={styles.picker}>
-        <label htmlFor={`${id}-file`}>CSV file</label>
-        <input
+        <FilePicker
           id={`${id}-file`}
-          type="file"
+          label="CSV file"
           accept=".csv,text/csv"
           disabled={busy}
-          onChange={(e) => {
-            const file = e.target.files?.[0];
-            e.target.value = ""; // the same file chosen again is a new choice
-            if (file) void choose(file);
-          }}
+          onFile={(file) => void choose(file)}
         />
       </div>
       <FormError error={fileError} testId="import-file-error" />
@@ -264,20 +238,13 @@ export function CsvImport({ libraryKind }: { libraryKind: LibraryKind }) {
       )}
 
       {(stage.step === "importing" || stage.step === "stopped" || stage.step === "finished") && (
-        <div className={styles.progress}>
-          <label htmlFor={progressId}>
-            {stage.step === "finished" ? "Imported" : "Importing"} {stage.file.fileName}
-          </label>
-          <progress
-            id={progressId}
-            max={stage.file.rows.length}
-            value={stage.step === "finished" ? stage.file.rows.length : stage.done}
-            data-testid="import-progress"
-          />
-          <p role="status" data-testid="import-progress-text">
-            {progressText(stage.step === "finished" ? stage.file.rows.length : stage.done, stage.file.rows.length)}
-          </p>
-        </div>
+        <ImportProgress
+          id={progressId}
+          label={`${stage.step === "finished" ? "Imported" : "Importing"} ${stage.file.fileName}`}
+          done={stage.step === "finished" ? stage.file.rows.length : stage.done}
+          total={stage.file.rows.length}
+          testId="import-progress"
+        />
       )}
       {stage.step === "stopped" && (
         <p className="error" role="alert" data-testid="import-stopped">

@@ -38,8 +38,8 @@ const EXTRAS =
   text(2 * MAX_EXTERNAL_ID_LENGTH);
 const WEBHOOK =
   KEYS + URL + text(MAX_DESCRIPTION_LENGTH) + EVENT_TYPES.reduce((sum, event) => sum + text(event.length) + 1, 0);
-/** A CSV row at the limits of the code it makes. */
-const IMPORT_ROW = KEYS + NAME + URL + text(Math.max(...IMPORT_STATUSES.map((s) => s.length)));
+/** A CSV row at the limits of the code it makes (a link of another service's export adds its metadata and external_id). */
+const IMPORT_ROW = KEYS + NAME + URL + text(Math.max(...IMPORT_STATUSES.map((s) => s.length))) + EXTRAS;
 
 /** Whole KiB, so that the refusal states the bound exactly. */
 const kib = (bytes: number) => Math.ceil(Math.min(bytes, PAGES_MAX_BODY_BYTES) / 1024) * 1024;

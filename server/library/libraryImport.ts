@@ -6,13 +6,14 @@
 // closed tab or a reload, replays the batches that were created and creates only the rest.
 import { z } from "zod";
 import { IMPORT_BATCH_SIZE, IMPORT_CHECK_SIZE } from "../../clients/typescript/src/csv-rows";
+import { db } from "../platform/db";
 import { DomainError, fromZodIssues } from "../platform/errors";
 import { inSlices } from "../platform/event-loop";
 import { claimIdempotencyKey, requestHash, type StoredAnswer } from "../idempotency";
 import { logError } from "../platform/log";
 import { createDynamicCodes, statusChangeProblem } from "./dynamicCodes";
 import { dynamicCodeInput, STATUSES, type DynamicStatus } from "./dynamicRecords";
-import { initialReviewStatus, type Actor } from "./library";
+import { initialReviewStatus, libraryWhere, type Actor } from "./library";
 import { libraryKey } from "./libraryKey";
 import { itemDestinations, libraryKindField, requireEditor } from "./libraryItems";
 import { createStaticCodes } from "./staticCodes";
@@ -31,6 +32,9 @@ const importRow = z.strictObject({
   status: z.string().optional(),
   /** A dynamic code's own back-half; empty or absent: a generated code. */
   code: z.string().optional(),
+  /** A dynamic code's metadata and external_id: what "Import from another service" keeps of a link. */
+  metadata: z.record(z.string(), z.string()).optional(),
+  external_id: z.string().optional(),
 });
 type ImportRow = z.infer<typeof importRow>;
 
@@ -44,7 +48,8 @@ export const importBatchInput = importCheckInput.extend({
   rows: rowsOf(IMPORT_BATCH_SIZE),
 });
 
-export type ImportProblem = { line: number; error: string };
+/** A refused row; `existing`: its back-half is held by the code an earlier import made of this very link. */
+export type ImportProblem = { line: number; error: string; existing?: true };
 
 /** The row's chosen back-half, or undefined for a generated code. */
 const chosenCode = (row: ImportRow) => (row.code?.trim() ? row.code.trim() : undefined);
@@ -62,7 +67,13 @@ function rowProblem(actor: Actor, kind: ItemKind, row: ImportRow): string | null
   const parsed =
     kind === "static"
       ? staticCodeInput.safeParse({ name: row.name, url: row.url })
-      : dynamicCodeInput.safeParse({ name: row.name, destination_url: row.url, code: chosenCode(row) });
+      : dynamicCodeInput.safeParse({
+          name: row.name,
+          destination_url: row.url,
+          code: chosenCode(row),
+          metadata: row.metadata,
+          external_id: row.external_id,
+        });
   const issues = [
     ...servedShortLinkIssues(actor.servedHosts, itemDestinations(kind, row.url)),
     ...(parsed.success ? [] : parsed.error.issues),
@@ -93,8 +104,35 @@ export async function checkImportRows(actor: Actor, kind: ItemKind, rows: Import
   const refused = new Set(problems.map((p) => p.line));
   const fine = rows.filter((row) => !refused.has(row.line));
   const taken = await takenCodeProblems(fine.map(chosenCode));
-  return [...problems, ...taken.map((t) => ({ line: fine[t.index].line, error: t.error }))].sort(
-    (a, b) => a.line - b.line,
+  const before = await importedBefore(
+    actor,
+    taken.map((t) => fine[t.index]),
+  );
+  return [
+    ...problems,
+    ...taken.map((t) => {
+      const row = fine[t.index];
+      return before.has(row)
+        ? { line: row.line, error: "already imported", existing: true as const }
+        : { line: row.line, error: t.error };
+    }),
+  ].sort((a, b) => a.line - b.line);
+}
+
+/** The rows whose back-half the library holds already, with the row's external_id and destination: an earlier import's. */
+async function importedBefore(actor: Actor, rows: ImportRow[]): Promise<Set<ImportRow>> {
+  const named = rows.filter((row) => row.external_id && chosenCode(row));
+  if (named.length === 0) return new Set();
+  const held = await db.dynamicCode.findMany({
+    where: { ...libraryWhere(actor.library), deletedAt: null, code: { in: named.map((row) => chosenCode(row)!) } },
+    select: { code: true, externalId: true, destinationUrl: true },
+  });
+  const byCode = new Map(held.map((h) => [h.code, h]));
+  return new Set(
+    named.filter((row) => {
+      const h = byCode.get(chosenCode(row)!);
+      return h && h.externalId === row.external_id && h.destinationUrl === serialisedDestination(row.url);
+    }),
   );
 }
 
@@ -135,6 +173,8 @@ export async function importBatch(actor: Actor, input: z.infer<typeof importBatc
               name: r.name,
               destination_url: serialisedDestination(r.url),
               code: chosenCode(r),
+              metadata: r.metadata,
+              external_id: r.external_id,
             })),
             { statuses: input.rows.map((r) => requestedStatus(actor, r)) },
           );

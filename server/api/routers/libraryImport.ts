@@ -10,7 +10,7 @@ export const libraryImportRouter = createTRPCRouter({
   check: sessionProcedure.input(importCheckInput).mutation(async ({ ctx, input }) => ({
     problems: (
       await checkImportRows(await actorFor(ctx.session.userId, input.scope, ctx.servedHosts), input.kind, input.rows)
-    ).map((p) => ({ line: p.line, error: inLabelWords(p.error) })),
+    ).map((p) => ({ line: p.line, error: inLabelWords(p.error), ...(p.existing ? { existing: true } : {}) })),
   })),
 
   /** One batch of up to 50 rows, all or nothing; the same file and position again replays it. */

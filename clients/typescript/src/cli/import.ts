@@ -2,12 +2,11 @@
 // from the file's content and the batch's position, so that running the same file again after
 // an interruption replays what was created and creates only the rest, never anything twice.
 import { createHash } from "node:crypto";
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { parse } from "csv-parse/sync";
-import { stringify } from "csv-stringify/sync";
 import type { Client } from "../client";
-import { ApiError, apiError, InvalidRequestError } from "../errors";
-import { progress } from "./progress";
+import { apiError } from "../errors";
+import { createInBatches, writeRejected, type Refusal } from "./batches";
 import {
   CSV_OPTIONS,
   IMPORT_BATCH_SIZE as BATCH_SIZE,
@@ -81,80 +80,36 @@ export async function importFile(
       params,
       body: { status: status(row) as ImportStatus },
     });
-    if (!response.ok)
-      result.rejected.push({
-        line: row.line,
-        error: `created, but its status was not set: ${apiError(response, error).message}`,
-      });
+    return response.ok
+      ? null
+      : { line: row.line, error: `created, but its status was not set: ${apiError(response, error).message}` };
   };
 
-  const result: ImportResult = { kind, rows: rows.length, created: 0, replayed: 0, rejected: [], rejectedFile: null };
-  const batches = Math.ceil(rows.length / BATCH_SIZE);
-  const bar = progress(rows.length, options.progressTo);
-  let done = 0;
-  let next = 0;
-  let stopped = false;
-
-  /** A batch with invalid rows creates nothing: those rows are set aside and the rest sent again, under a key of its own. */
-  async function importBatch(position: number) {
-    let batch = rows.slice(position * BATCH_SIZE, (position + 1) * BATCH_SIZE);
-    for (const row of batch)
-      if (statusProblem(row)) result.rejected.push({ line: row.line, error: statusProblem(row)! });
-    batch = batch.filter((row) => !statusProblem(row));
-    for (let round = 0; batch.length > 0; round++) {
-      try {
-        const sent = await send(batch, keyOf(`${position}${round ? `-valid-${round}` : ""}`));
-        result[sent.replayed ? "replayed" : "created"] += sent.created.length;
-        for (const [i, row] of batch.entries()) {
-          const made = sent.created[i] as { code?: string; status?: string };
-          if (made.code && status(row) !== null && status(row) !== made.status) await setStatus(row, made.code);
+  const outcome = await createInBatches({
+    rows,
+    concurrency: options.concurrency,
+    progressTo: options.progressTo,
+    keyOf: (position, round) => keyOf(`${position}${round ? `-valid-${round}` : ""}`),
+    send,
+    problem: statusProblem,
+    after: async (batch, sent) => {
+      const refused: Refusal[] = [];
+      for (const [i, row] of batch.entries()) {
+        const made = sent.created[i] as { code?: string; status?: string };
+        if (made.code && status(row) !== null && status(row) !== made.status) {
+          const problem = await setStatus(row, made.code);
+          if (problem) refused.push(problem);
         }
-        break;
-      } catch (error) {
-        // 400: invalid rows; 409 by index: back-halves already in use. Either way, those rows are rejected.
-        const refusedRows =
-          error instanceof InvalidRequestError ||
-          (error instanceof ApiError && error.status === 409 && error.errors.length > 0);
-        if (!refusedRows) throw error;
-        const bad = error.errors.length
-          ? new Map(error.errors.map((e) => [e.index, e.error]))
-          : new Map(batch.map((_, i) => [i, error.message]));
-        for (const [index, message] of bad) result.rejected.push({ line: batch[index].line, error: message });
-        batch = batch.filter((_, i) => !bad.has(i));
       }
-    }
-    done += Math.min(BATCH_SIZE, rows.length - position * BATCH_SIZE);
-    bar.update(done, `batch ${position + 1}/${batches}, ${result.rejected.length} rejected`);
-  }
+      return refused;
+    },
+  });
+  const result: ImportResult = { kind, rows: rows.length, ...outcome, rejectedFile: null };
 
-  const worker = async () => {
-    try {
-      while (next < batches && !stopped) await importBatch(next++);
-    } catch (error) {
-      stopped = true; // the other workers finish their batch and stop: a rerun goes on from there
-      throw error;
-    }
-  };
-  try {
-    await Promise.all(Array.from({ length: Math.min(options.concurrency, batches) }, worker));
-  } finally {
-    bar.finish();
-  }
-
-  const rejectedFile = `${file}.rejected.csv`;
-  rmSync(rejectedFile, { force: true });
-  if (result.rejected.length) {
-    const byLine = new Map(rows.map((r) => [r.line, r]));
-    result.rejected.sort((a, b) => a.line - b.line);
-    const columns = header.filter((c) => !REPORT_COLUMNS.includes(c));
-    writeFileSync(
-      rejectedFile,
-      stringify([
-        [...REPORT_COLUMNS, ...columns],
-        ...result.rejected.map((r) => [r.line, r.error, ...columns.map((c) => cell(byLine.get(r.line)!, c))]),
-      ]),
-    );
-    result.rejectedFile = rejectedFile;
-  }
+  const byLine = new Map(rows.map((r) => [r.line, r]));
+  const columns = header.filter((c) => !REPORT_COLUMNS.includes(c));
+  result.rejectedFile = writeRejected(file, result.rejected, columns, (line) =>
+    columns.map((c) => cell(byLine.get(line)!, c)),
+  );
   return result;
 }

@@ -7,6 +7,8 @@ import { analytics } from "./analytics";
 import { exportCsv, type ExportWhat } from "./export";
 import { downloadImages, type ImagesKind } from "./images";
 import { BATCH_SIZE, importFile } from "./import";
+import { IMPORT_FROM_HELP, importFrom } from "./import-from";
+import { isServiceName, SERVICE_NAMES } from "../import-from";
 import { listCodes, type ListWhat } from "./list";
 import { getRecord, RECORDS_HELP, updateMany } from "./records";
 
@@ -19,6 +21,7 @@ const HELP = {
 
 Commands:
   import <file.csv>                     create the file's rows as QR codes, in batches of ${BATCH_SIZE}; safe to run again
+  import-from <service> <file>          move links from bitly, dub, shlink, yourls, kutt or rebrandly, back-halves kept
   export <static|dynamic|scans CODE>    a library's codes, or one dynamic code's scans, as CSV
   analytics [CODE]                      scan figures of the library or of one dynamic code
   list <static|dynamic>                 the library's codes, found by --search, --status, dates; sorted
@@ -109,6 +112,7 @@ Options:
   -h, --help    this help
 
 ${ENVIRONMENT}`,
+  "import-from": `${IMPORT_FROM_HELP}\n\n${ENVIRONMENT}`,
   get: `${RECORDS_HELP.get}\n\n${ENVIRONMENT}`,
   "update-many": `${RECORDS_HELP["update-many"]}\n\n${ENVIRONMENT}`,
 };
@@ -145,6 +149,12 @@ function client() {
   });
 }
 
+/** The first ten refused rows; the report file has them all. */
+function reportRejected(rejected: { line: number; error: string }[]) {
+  for (const r of rejected.slice(0, 10)) process.stdout.write(`  line ${r.line}: ${r.error}\n`);
+  if (rejected.length > 10) process.stdout.write(`  … and ${rejected.length - 10} more\n`);
+}
+
 const DATE = { from: { type: "string" }, to: { type: "string" } } as const;
 
 async function run(argv: string[]): Promise<number> {
@@ -175,8 +185,24 @@ async function run(argv: string[]): Promise<number> {
       `${file}: ${done} of ${result.rows} rows imported as ${result.kind} codes (${result.created} created now, ${result.replayed} by an earlier run)` +
         (result.rejectedFile ? `; ${result.rejected.length} rejected, see ${result.rejectedFile}\n` : "\n"),
     );
-    for (const r of result.rejected.slice(0, 10)) process.stdout.write(`  line ${r.line}: ${r.error}\n`);
-    if (result.rejected.length > 10) process.stdout.write(`  … and ${result.rejected.length - 10} more\n`);
+    reportRejected(result.rejected);
+    return result.rejected.length ? 2 : 0;
+  }
+  if (command === "import-from") {
+    const { values, positionals } = args(command, rest, { domain: { type: "string" } });
+    if (values.help) return help();
+    const [service, file, ...extra] = positionals;
+    if (!service || !file || extra.length) throw usage("import-from takes a service and a file");
+    if (!isServiceName(service)) throw usage(`Unknown service: ${service} (one of ${SERVICE_NAMES.join(", ")})`);
+    const domain = values.domain?.trim().toLowerCase() || null;
+    if (domain !== null && !/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/.test(domain))
+      throw usage(`--domain must be a host name such as go.example.com, not ${values.domain}`);
+    const result = await importFrom(client(), service, file, { domain, say: (text) => process.stderr.write(text) });
+    process.stdout.write(
+      `${file}: ${result.created + result.existing} of ${result.links} links imported from ${service} (${result.created} created now, ${result.existing} by an earlier run)` +
+        (result.rejectedFile ? `; ${result.rejected.length} rejected, see ${result.rejectedFile}\n` : "\n"),
+    );
+    reportRejected(result.rejected);
     return result.rejected.length ? 2 : 0;
   }
   if (command === "export") {
