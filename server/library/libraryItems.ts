@@ -17,7 +17,8 @@ import {
   type PendingChangeRecord,
 } from "../teams/pendingChanges";
 import { createStaticCodes, deleteStaticCode, staticDestinations } from "./staticCodes";
-import { staticBatchInput } from "./staticRecords";
+import { staticBatchInput, staticPayload, staticShownText, typedFieldsOfRow } from "./staticRecords";
+import type { CodeType } from "../codeTypes/content";
 import { parseLines } from "./pastedLines";
 import { capacityProblem } from "../images/qrImage";
 import { renderImage } from "../images/renderer";
@@ -90,8 +91,10 @@ export type LibraryItem = {
   /** qr_id of a static code, code of a dynamic one. */
   id: string;
   name: string;
-  /** A static code's url, a dynamic code's destination. */
+  /** A static code's url (or what its content is: `Wi-Fi: Café (WPA)`), a dynamic code's destination. */
   url: string;
+  /** A static code's type (docs/TYPES.md); `url` for a dynamic code. */
+  type: CodeType;
   shortUrl: string | null;
   status: "active" | "paused" | "draft";
   style: Style;
@@ -206,7 +209,8 @@ export async function libraryPage(actor: Actor, query: LibraryPageQuery) {
         ...common,
         kind,
         id: s.id,
-        url: sendableUrl(s.url),
+        url: staticShownText(typedFieldsOfRow(s)),
+        type: s.type as CodeType,
         shortUrl: null,
         status: s.reviewStatus as LibraryItem["status"],
         totalScans: null,
@@ -221,6 +225,7 @@ export async function libraryPage(actor: Actor, query: LibraryPageQuery) {
       kind,
       id: d.code,
       url: sendableUrl(d.destinationUrl),
+      type: "url",
       shortUrl: shortUrl(d.code),
       status: d.status as LibraryItem["status"],
       totalScans: totals.get(d.id) ?? 0,
@@ -331,9 +336,12 @@ export async function removeItem(actor: Actor, kind: ItemKind, id: string) {
 async function encodedTextOf(actor: Actor, kind: ItemKind, id: string): Promise<string> {
   const where = libraryWhere(actor.library);
   if (kind === "static") {
-    const record = await db.staticCode.findFirst({ where: { id, ...where }, select: { url: true } });
+    const record = await db.staticCode.findFirst({
+      where: { id, ...where },
+      select: { type: true, url: true, content: true },
+    });
     if (!record) throw notFound("QR code not found");
-    return sendableUrl(record.url);
+    return staticPayload(typedFieldsOfRow(record));
   }
   const record = await db.dynamicCode.findFirst({
     where: { code: id, ...where, deletedAt: null },
