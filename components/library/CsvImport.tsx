@@ -13,6 +13,7 @@ import {
   IMPORT_BATCH_SIZE,
   IMPORT_CHECK_SIZE,
   importTable,
+  TYPED_COLUMNS,
   type ImportKind,
   type ParsedRecord,
 } from "@/clients/typescript/src/csv-rows";
@@ -74,7 +75,9 @@ async function readFile(file: File): Promise<Prepared> {
       line: row.line,
       name: cell(row, "name"),
       url: cell(row, kind === "static" ? "url" : "destination_url"),
-      ...(kind === "dynamic" ? { status: cell(row, "status"), code: cell(row, "code") } : {}),
+      ...(kind === "dynamic"
+        ? { status: cell(row, "status"), code: cell(row, "code") }
+        : { cells: Object.fromEntries(TYPED_COLUMNS.map((c) => [c, cell(row, c)]).filter(([, v]) => v !== "")) }),
     })),
   };
 }

@@ -2,6 +2,13 @@
 // A library on the page: /library (personal) or the team library on /business. Search,
 // pages, create (one, or pasted lines), edit, delete, copy the short URL, QR images and the
 // style editor. Every change is a call to the same domain functions as /v1.
+import {
+  CONTENT_TYPE_LABELS,
+  ContentFields,
+  contentOf,
+  type CodeTypeChoice,
+  type ContentValues,
+} from "./ContentFields";
 import { useQueryClient, useSuspenseQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
@@ -208,6 +215,9 @@ function CreateForms({ libraryKind, mutations }: { libraryKind: LibraryKind; mut
   const [kind, setKind] = useState<Kind>("dynamic");
   const [name, setName] = useState("");
   const [url, setUrl] = useState("");
+  const [type, setType] = useState<CodeTypeChoice>("url");
+  const [values, setValues] = useState<ContentValues>({});
+  const typed = kind === "static" && type !== "url" ? type : null;
   const backHalf = useBackHalf(name);
   const [lines, setLines] = useState("");
   const [many, setMany] = useState(false);
@@ -264,23 +274,48 @@ function CreateForms({ libraryKind, mutations }: { libraryKind: LibraryKind; mut
             e.preventDefault();
             void run(async () => {
               const code = kind === "dynamic" ? backHalf.code : undefined;
-              await mutations.create.mutateAsync({ scope: libraryKind, kind, name, url, code });
+              await mutations.create.mutateAsync(
+                typed
+                  ? { scope: libraryKind, kind, name, type: typed, content: contentOf(typed, values) }
+                  : { scope: libraryKind, kind, name, url, code },
+              );
               setName("");
               setUrl("");
+              setValues({});
               backHalf.reset();
             });
           }}
         >
           <KindSelect id={`${libraryKind}-kind`} value={kind} onChange={setKind} />
+          {kind === "static" && (
+            <div>
+              <label htmlFor={`${libraryKind}-type`}>Type</label>
+              <select
+                id={`${libraryKind}-type`}
+                value={type}
+                onChange={(e) => setType(e.target.value as CodeTypeChoice)}
+              >
+                {Object.entries(CONTENT_TYPE_LABELS).map(([value, label]) => (
+                  <option key={value} value={value}>
+                    {label}
+                  </option>
+                ))}
+              </select>
+            </div>
+          )}
           <div>
             <label htmlFor={`${libraryKind}-name`}>Name</label>
             <input id={`${libraryKind}-name`} value={name} onChange={(e) => setName(e.target.value)} required />
           </div>
-          <div>
-            {/* The label the API's field has, so an error about it reads the same ("Destination URL must be…"). */}
-            <label htmlFor={`${libraryKind}-url`}>{kind === "dynamic" ? "Destination URL" : "URL"}</label>
-            <UrlInput id={`${libraryKind}-url`} value={url} onValue={setUrl} required placeholder="https://" />
-          </div>
+          {typed ? (
+            <ContentFields type={typed} values={values} onValues={setValues} />
+          ) : (
+            <div>
+              {/* The label the API's field has, so an error about it reads the same ("Destination URL must be…"). */}
+              <label htmlFor={`${libraryKind}-url`}>{kind === "dynamic" ? "Destination URL" : "URL"}</label>
+              <UrlInput id={`${libraryKind}-url`} value={url} onValue={setUrl} required placeholder="https://" />
+            </div>
+          )}
           {kind === "dynamic" && backHalf.field(`${libraryKind}-code`)}
           <button type="submit" disabled={creating}>
             Create

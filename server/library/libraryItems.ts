@@ -17,7 +17,13 @@ import {
   type PendingChangeRecord,
 } from "../teams/pendingChanges";
 import { createStaticCodes, deleteStaticCode, staticDestinations } from "./staticCodes";
-import { staticBatchInput, staticPayload, staticShownText, typedFieldsOfRow } from "./staticRecords";
+import {
+  staticBatchInput,
+  staticPayload,
+  staticShownText,
+  typedFieldsOfRow,
+  type StaticCodeInput,
+} from "./staticRecords";
 import type { CodeType } from "../codeTypes/content";
 import { parseLines } from "./pastedLines";
 import { capacityProblem } from "../images/qrImage";
@@ -255,14 +261,18 @@ export type LibraryPage = Awaited<ReturnType<typeof libraryPage>>;
 async function createItems(
   actor: Actor,
   kind: ItemKind,
-  items: { name: string; url: string; code?: string }[],
+  items: { name: string; url?: string; code?: string; type?: string; content?: unknown }[],
   reportedIndex: (i: number) => number,
   /** Problems found before (pasted lines that are not `name, url`), reported with the items' own. */
   earlier: BatchItemError[] = [],
 ): Promise<number> {
   const batch =
     kind === "static"
-      ? staticBatchInput.safeParse({ qrcodes: items.map((i) => ({ name: i.name, url: i.url })) })
+      ? staticBatchInput.safeParse({
+          qrcodes: items.map((i) =>
+            i.type === undefined ? { name: i.name, url: i.url } : { name: i.name, type: i.type, content: i.content },
+          ),
+        })
       : dynamicBatchInput.safeParse({
           dynqrcodes: items.map((i) => ({ name: i.name, destination_url: i.url, code: i.code })),
         });
@@ -271,7 +281,7 @@ async function createItems(
   const issues = [
     ...servedShortLinkIssues(
       actor.servedHosts,
-      items.flatMap((item, i) => itemDestinations(kind, item.url, i)),
+      items.flatMap((item, i) => itemDestinations(kind, item.url ?? "", i)),
     ),
     ...(batch.success ? [] : batch.error.issues),
   ];
@@ -285,7 +295,7 @@ async function createItems(
   }
   if (earlier.length > 0) throw new DomainError("invalid", "Some lines are invalid", earlier);
   const data = batch.data as {
-    qrcodes?: { name: string; url: string }[];
+    qrcodes?: StaticCodeInput[];
     dynqrcodes?: { name: string; destination_url: string; code?: string }[];
   };
   const created =
@@ -299,7 +309,7 @@ async function createItems(
 export async function createItem(
   actor: Actor,
   kind: ItemKind,
-  item: { name: string; url: string; code?: string },
+  item: { name: string; url?: string; code?: string; type?: string; content?: unknown },
 ): Promise<void> {
   requireEditor(actor);
   if (kind === "static" && item.code !== undefined) throw invalid("code is only for dynamic codes");

@@ -19,12 +19,14 @@ describe("static QR codes", () => {
     assert.equal(created.length, 1);
     const rec = created[0];
     assert.deepEqual(Object.keys(rec).sort(), [
+      "content",
       "created_at",
       "external_id",
       "metadata",
       "name",
       "qr_id",
       "style",
+      "type",
       "updated_at",
       "url",
     ]);

@@ -6,6 +6,7 @@ import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { parse } from "csv-parse/sync";
 import { stringify } from "csv-stringify/sync";
 import type { Client } from "../client";
+import type { paths } from "../schema";
 import { ApiError, apiError, InvalidRequestError } from "../errors";
 import { progress } from "./progress";
 import {
@@ -13,6 +14,7 @@ import {
   IMPORT_BATCH_SIZE as BATCH_SIZE,
   IMPORT_STATUSES,
   importTable,
+  staticItemOfCells,
   REPORT_COLUMNS,
   type ImportKind,
   type ImportRow as Row,
@@ -21,6 +23,9 @@ import {
 } from "../csv-rows";
 
 export { BATCH_SIZE };
+
+/** A static create item: the API refuses by name whatever the file's cells got wrong. */
+type StaticItem = paths["/qrcodes/batch"]["post"]["requestBody"]["content"]["application/json"]["qrcodes"][number];
 
 const isStatus = (value: string): value is ImportStatus => (IMPORT_STATUSES as readonly string[]).includes(value);
 export type ImportResult = {
@@ -45,10 +50,14 @@ export async function importFile(
   const { kind, header, rows, cell } = importTable(records);
   // Creating takes no status: a row's status other than the one the code gets is set by a PATCH after it.
   const status = (row: Row) => cell(row, "status") || null;
-  const statusProblem = (row: Row) =>
-    kind === "dynamic" && status(row) !== null && !isStatus(status(row)!)
-      ? `status must be one of ${IMPORT_STATUSES.join(", ")}`
-      : null;
+  const staticItem = (row: Row) => staticItemOfCells((column) => cell(row, column));
+  /** What is wrong with a row before it is sent: a dynamic code's status, a cell in another type's column. */
+  const rowProblem = (row: Row) =>
+    kind === "static"
+      ? staticItem(row).problem
+      : status(row) !== null && !isStatus(status(row)!)
+        ? `status must be one of ${IMPORT_STATUSES.join(", ")}`
+        : null;
   const keyOf = (what: string) => `qr-records-import-${fileId}-${what}`;
 
   /** One request; a 2xx answer's created records and whether it was the replay of an earlier run's. */
@@ -58,7 +67,7 @@ export async function importFile(
       kind === "static"
         ? await client.api.POST("/qrcodes/batch", {
             params,
-            body: { qrcodes: batch.map((row) => ({ name: cell(row, "name"), url: cell(row, "url") })) },
+            body: { qrcodes: batch.map((row) => staticItem(row).item as StaticItem) },
           })
         : await client.api.POST("/dynqrcodes/batch", {
             params,
@@ -98,9 +107,8 @@ export async function importFile(
   /** A batch with invalid rows creates nothing: those rows are set aside and the rest sent again, under a key of its own. */
   async function importBatch(position: number) {
     let batch = rows.slice(position * BATCH_SIZE, (position + 1) * BATCH_SIZE);
-    for (const row of batch)
-      if (statusProblem(row)) result.rejected.push({ line: row.line, error: statusProblem(row)! });
-    batch = batch.filter((row) => !statusProblem(row));
+    for (const row of batch) if (rowProblem(row)) result.rejected.push({ line: row.line, error: rowProblem(row)! });
+    batch = batch.filter((row) => !rowProblem(row));
     for (let round = 0; batch.length > 0; round++) {
       try {
         const sent = await send(batch, keyOf(`${position}${round ? `-valid-${round}` : ""}`));
