@@ -201,8 +201,10 @@ export function CsvImport({ libraryKind }: { libraryKind: LibraryKind }) {
       <h2 id={headingId}>Import a CSV file</h2>
       <p className="muted">
         Columns <code>name,url</code> for static codes or <code>name,destination_url,status,code</code> for dynamic ones
-        (status and code, your own back-half, optional), a header row first; any number of rows. Every row is checked
-        before anything is created.
+        (status and code, your own back-half, optional), a header row first; any number of rows. Static codes of other
+        kinds add a <code>type</code> column and one column per field of the type, named <code>type_field</code>:{" "}
+        <code>wifi_ssid</code>, <code>wifi_password</code>, <code>vcard_phones</code> (several separated by{" "}
+        <code>;</code>), <code>event_start</code>… Every row is checked before anything is created.
         {draftNote}
       </p>
       {unfinished && stage.step === "idle" && (

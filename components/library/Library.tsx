@@ -190,7 +190,7 @@ function KindSelect({ id, value, onChange }: { id: string; value: Kind; onChange
       <select id={id} value={value} onChange={(e) => onChange(e.target.value as Kind)}>
         {/* Short enough for the narrowest field; the page's introduction says what each kind is. */}
         <option value="dynamic">Dynamic (short link)</option>
-        <option value="static">Static (URL itself)</option>
+        <option value="static">Static (holds its content)</option>
       </select>
     </div>
   );
