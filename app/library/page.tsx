@@ -1,6 +1,7 @@
 import { redirect } from "next/navigation";
 import { CsvImport } from "@/components/library/CsvImport";
-import { CreateCodes, Library } from "@/components/library/Library";
+import { Library } from "@/components/library/Library";
+import { CreateCodes } from "@/components/library/CreateCodes";
 import { libraryPageInput } from "@/components/library/libraryPageInput";
 import { sessionUserId } from "@/server/accounts/auth";
 import { HydrateClient, prefetch, trpc } from "@/trpc/server";

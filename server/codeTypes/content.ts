@@ -24,8 +24,10 @@ export const LIMITS = {
 } as const;
 
 /** Line breaks and tabs are text; any other control character (NUL, escape) is refused. */
-const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
-const LINE_CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+const CONTROL_CLASS = "\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f";
+const LINE_CONTROL_CLASS = "\\u0000-\\u001f\\u007f-\\u009f";
+const CONTROL = new RegExp(`[${CONTROL_CLASS}]`);
+const LINE_CONTROL = new RegExp(`[${LINE_CONTROL_CLASS}]`);
 
 type StringRule = { min?: number; max: number; lines?: boolean };
 /** A string of `min` to `max` characters (an emoji is one), counted only when it can pass. */
@@ -40,7 +42,11 @@ function text(field: string, { min = 0, max, lines = false }: StringRule) {
     .refine((value) => !(lines ? CONTROL : LINE_CONTROL).test(value), {
       message: `${field} must not contain control characters${lines ? " (line breaks and tabs are fine)" : " (line breaks, tabs, NUL)"}`,
     })
-    .meta({ maxLength: max, ...(min > 0 ? { minLength: min } : {}) });
+    .meta({
+      maxLength: max,
+      ...(min > 0 ? { minLength: min } : {}),
+      pattern: `^[^${lines ? CONTROL_CLASS : LINE_CONTROL_CLASS}]${min > 0 ? "+" : "*"}$`,
+    });
 }
 
 /** Digits with an optional leading `+` and the usual separators; 3 to 15 digits (E.164 at most). */
@@ -86,7 +92,8 @@ const httpUrl = (field: string) =>
       {
         message: `${field} must be an absolute http or https URL of at most ${LIMITS.url} characters`,
       },
-    );
+    )
+    .meta({ maxLength: LIMITS.url, format: "uri" });
 
 const coordinate = (field: string, limit: number) =>
   z
@@ -108,7 +115,9 @@ export function instantOf(value: string): number | null {
   if (date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day || hour > 23 || minute > 59 || second > 59)
     return null;
   const offset =
-    m[7].toUpperCase() === "Z" ? 0 : (m[7][0] === "-" ? -1 : 1) * (Number(m[7].slice(1, 3)) * 60 + Number(m[7].slice(4)));
+    m[7].toUpperCase() === "Z"
+      ? 0
+      : (m[7][0] === "-" ? -1 : 1) * (Number(m[7].slice(1, 3)) * 60 + Number(m[7].slice(4)));
   return Math.abs(offset) > 18 * 60 ? null : local - offset * 60_000;
 }
 const time = (field: string) =>
@@ -157,7 +166,12 @@ export const CONTENT_SCHEMAS = {
         abort: true,
       })
       .refine((v) => !LINE_CONTROL.test(v), { message: "content.ssid must not contain control characters" })
-      .meta({ minLength: 1, maxLength: LIMITS.ssidBytes, description: "1 to 32 bytes as UTF-8." }),
+      .meta({
+        minLength: 1,
+        maxLength: LIMITS.ssidBytes,
+        pattern: `^[^${LINE_CONTROL_CLASS}]+$`,
+        description: "1 to 32 bytes as UTF-8.",
+      }),
     password: z
       .string({ error: "content.password must be a string" })
       .meta({

@@ -1071,6 +1071,7 @@ export interface components {
             title?: string;
             phones?: string[];
             emails?: string[];
+            /** Format: uri */
             url?: string;
             address?: string;
             note?: string;

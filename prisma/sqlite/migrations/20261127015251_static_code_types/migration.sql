@@ -35,3 +35,20 @@ CREATE UNIQUE INDEX "StaticCode_userId_externalId_key" ON "StaticCode"("userId",
 CREATE UNIQUE INDEX "StaticCode_teamId_externalId_key" ON "StaticCode"("teamId", "externalId");
 PRAGMA foreign_keys=ON;
 PRAGMA defer_foreign_keys=OFF;
+
+-- The table was rebuilt (SQLite cannot drop NOT NULL in place): its library-version triggers
+-- (20261122070932_library_version) went with the old one and are made again, unchanged.
+CREATE TRIGGER "StaticCode_library_version_insert" AFTER INSERT ON "StaticCode" FOR EACH ROW BEGIN
+  UPDATE "User" SET "libraryVersion" = "libraryVersion" + 1 WHERE NEW."teamId" IS NULL AND "id" = NEW."userId";
+  UPDATE "Team" SET "libraryVersion" = "libraryVersion" + 1 WHERE "id" = NEW."teamId";
+END;
+CREATE TRIGGER "StaticCode_library_version_update" AFTER UPDATE ON "StaticCode" FOR EACH ROW BEGIN
+  UPDATE "User" SET "libraryVersion" = "libraryVersion" + 1 WHERE OLD."teamId" IS NULL AND "id" = OLD."userId";
+  UPDATE "Team" SET "libraryVersion" = "libraryVersion" + 1 WHERE "id" = OLD."teamId";
+  UPDATE "User" SET "libraryVersion" = "libraryVersion" + 1 WHERE NEW."teamId" IS NULL AND "id" = NEW."userId";
+  UPDATE "Team" SET "libraryVersion" = "libraryVersion" + 1 WHERE "id" = NEW."teamId";
+END;
+CREATE TRIGGER "StaticCode_library_version_delete" AFTER DELETE ON "StaticCode" FOR EACH ROW BEGIN
+  UPDATE "User" SET "libraryVersion" = "libraryVersion" + 1 WHERE OLD."teamId" IS NULL AND "id" = OLD."userId";
+  UPDATE "Team" SET "libraryVersion" = "libraryVersion" + 1 WHERE "id" = OLD."teamId";
+END;
