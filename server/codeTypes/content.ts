@@ -26,8 +26,9 @@ export const LIMITS = {
 /** Line breaks and tabs are text; any other control character (NUL, escape) is refused. */
 const CONTROL_CLASS = "\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f";
 const LINE_CONTROL_CLASS = "\\u0000-\\u001f\\u007f-\\u009f";
-const CONTROL = new RegExp(`[${CONTROL_CLASS}]`);
-const LINE_CONTROL = new RegExp(`[${LINE_CONTROL_CLASS}]`);
+// The same classes as literals (a module-level RegExp object would be state: processSingleton's check).
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
+const LINE_CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
 type StringRule = { min?: number; max: number; lines?: boolean };
 /** A string of `min` to `max` characters (an emoji is one), counted only when it can pass. */
