@@ -12,6 +12,7 @@ import {
   IMPORT_BATCH_SIZE,
   IMPORT_CHECK_SIZE,
   importTable,
+  TYPED_COLUMNS,
   type ImportKind,
   type ParsedRecord,
 } from "@/clients/typescript/src/csv-rows";
@@ -63,7 +64,9 @@ async function readFile(file: File): Promise<Prepared> {
       line: row.line,
       name: cell(row, "name"),
       url: cell(row, kind === "static" ? "url" : "destination_url"),
-      ...(kind === "dynamic" ? { status: cell(row, "status"), code: cell(row, "code") } : {}),
+      ...(kind === "dynamic"
+        ? { status: cell(row, "status"), code: cell(row, "code") }
+        : { cells: Object.fromEntries(TYPED_COLUMNS.map((c) => [c, cell(row, c)]).filter(([, v]) => v !== "")) }),
     })),
   };
 }
@@ -177,8 +180,10 @@ export function CsvImport({ libraryKind }: { libraryKind: LibraryKind }) {
       <h2 id={headingId}>Import a CSV file</h2>
       <p className="muted">
         Columns <code>name,url</code> for static codes or <code>name,destination_url,status,code</code> for dynamic ones
-        (status and code, your own back-half, optional), a header row first; any number of rows. Every row is checked
-        before anything is created.
+        (status and code, your own back-half, optional), a header row first; any number of rows. Static codes of other
+        kinds add a <code>type</code> column and one column per field of the type, named <code>type_field</code>:{" "}
+        <code>wifi_ssid</code>, <code>wifi_password</code>, <code>vcard_phones</code> (several separated by{" "}
+        <code>;</code>), <code>event_start</code>… Every row is checked before anything is created.
         {draftNote}
       </p>
       {unfinished && stage.step === "idle" && (

@@ -1,17 +1,15 @@
 "use client";
 // A library on the page: /library (personal) or the team library on /business. Search,
-// pages, create (one, or pasted lines), edit, delete, copy the short URL, QR images and the
+// pages, edit, delete, copy the short URL, QR images and the
 // style editor. Every change is a call to the same domain functions as /v1.
 import { useQueryClient, useSuspenseQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
 import type { LibraryKind } from "@/server/library/libraryItems";
 import { CopyButton } from "../ui/CopyButton";
-import { UrlInput } from "../ui/UrlInput";
 import { useTRPC, type RouterOutputs } from "@/trpc/react";
 import { FIRST_PAGE, libraryPageInput, type LibraryQuery } from "./libraryPageInput";
 import { Email } from "../ui/Email";
-import { FormError } from "../ui/FormError";
 import { NotLiveNote } from "./NotLiveNote";
 import { Pager } from "../ui/Pager";
 import { ChangeNotes } from "./PendingChanges";
@@ -21,12 +19,10 @@ import { EditForm } from "./EditForm";
 import { useAction } from "../ui/useAction";
 import { useLibraryMutations, type LibraryMutations } from "./useLibraryMutations";
 import { ZipDownload } from "./ZipDownload";
-import { useBackHalf } from "./BackHalfInput";
 import { plural } from "../ui/words";
 
 type LibraryPage = RouterOutputs["library"]["page"];
 type LibraryItem = LibraryPage["items"][number];
-type Kind = LibraryItem["kind"];
 type Run = (action: () => Promise<unknown>) => Promise<void>;
 
 /** A ticked code, as `static:<qr_id>` or `dynamic:<code>`. */
@@ -173,124 +169,6 @@ export function Library({ libraryKind, title }: Props) {
         </a>
       </p>
     </section>
-  );
-}
-
-function KindSelect({ id, value, onChange }: { id: string; value: Kind; onChange: (kind: Kind) => void }) {
-  return (
-    <div className="kind-field">
-      <label htmlFor={id}>Kind</label>
-      <select id={id} value={value} onChange={(e) => onChange(e.target.value as Kind)}>
-        {/* Short enough for the narrowest field; the page's introduction says what each kind is. */}
-        <option value="dynamic">Dynamic (short link)</option>
-        <option value="static">Static (URL itself)</option>
-      </select>
-    </div>
-  );
-}
-
-/**
- * Creating codes, a card of its own above the library's import and list (a viewer of the
- * team library gets none).
- */
-export function CreateCodes({ libraryKind }: { libraryKind: LibraryKind }) {
-  const mutations = useLibraryMutations(libraryKind);
-  const headingId = `${libraryKind}-create-title`;
-  return (
-    <section className="card" aria-labelledby={headingId}>
-      <h2 id={headingId}>Create codes</h2>
-      <CreateForms libraryKind={libraryKind} mutations={mutations} />
-    </section>
-  );
-}
-
-function CreateForms({ libraryKind, mutations }: { libraryKind: LibraryKind; mutations: LibraryMutations }) {
-  const [kind, setKind] = useState<Kind>("dynamic");
-  const [name, setName] = useState("");
-  const [url, setUrl] = useState("");
-  const backHalf = useBackHalf(name);
-  const [lines, setLines] = useState("");
-  const [many, setMany] = useState(false);
-  const draftNote = libraryKind === "team" ? " New team codes are drafts until an admin approves them." : "";
-  // Creating has its own error, shown under its form and cleared by the next change.
-  const { error, busy: creating, run, clear } = useAction();
-  const show = (next: boolean) => {
-    clear();
-    setMany(next);
-  };
-  return (
-    <div>
-      <div className="tabs" role="group" aria-label="How to create">
-        <button type="button" className={many ? "secondary" : ""} aria-pressed={!many} onClick={() => show(false)}>
-          One code
-        </button>
-        <button type="button" className={many ? "" : "secondary"} aria-pressed={many} onClick={() => show(true)}>
-          Paste many
-        </button>
-      </div>
-      {many ? (
-        <form
-          onChange={clear}
-          onSubmit={(e) => {
-            e.preventDefault();
-            void run(async () => {
-              await mutations.createMany.mutateAsync({ scope: libraryKind, kind, lines });
-              setLines("");
-            });
-          }}
-        >
-          <KindSelect id={`${libraryKind}-many-kind`} value={kind} onChange={setKind} />
-          <label htmlFor={`${libraryKind}-lines`}>Lines</label>
-          <textarea
-            id={`${libraryKind}-lines`}
-            rows={5}
-            value={lines}
-            onChange={(e) => setLines(e.target.value)}
-            placeholder={"Lunch menu, https://example.com/lunch\nWine list, https://example.com/wine"}
-            required
-          />
-          <p className="muted">
-            One code per line, as <code>name, url</code>; up to 50. All are created or none.{draftNote}
-          </p>
-          <button type="submit" disabled={creating}>
-            Create all
-          </button>
-        </form>
-      ) : (
-        <form
-          className="inline-form"
-          onChange={clear}
-          onSubmit={(e) => {
-            e.preventDefault();
-            void run(async () => {
-              const code = kind === "dynamic" ? backHalf.code : undefined;
-              await mutations.create.mutateAsync({ scope: libraryKind, kind, name, url, code });
-              setName("");
-              setUrl("");
-              backHalf.reset();
-            });
-          }}
-        >
-          <KindSelect id={`${libraryKind}-kind`} value={kind} onChange={setKind} />
-          <div>
-            <label htmlFor={`${libraryKind}-name`}>Name</label>
-            <input id={`${libraryKind}-name`} value={name} onChange={(e) => setName(e.target.value)} required />
-          </div>
-          <div>
-            {/* The label the API's field has, so an error about it reads the same ("Destination URL must be…"). */}
-            <label htmlFor={`${libraryKind}-url`}>{kind === "dynamic" ? "Destination URL" : "URL"}</label>
-            <UrlInput id={`${libraryKind}-url`} value={url} onValue={setUrl} required placeholder="https://" />
-          </div>
-          {kind === "dynamic" && backHalf.field(`${libraryKind}-code`)}
-          <button type="submit" disabled={creating}>
-            Create
-          </button>
-          {kind === "dynamic" && backHalf.hint(`${libraryKind}-code`)}
-          {draftNote && <p className="muted full">{draftNote.trim()}</p>}
-        </form>
-      )}
-      <FormError error={error} testId="library-error" />
-    </div>
   );
 }
 

@@ -10,6 +10,7 @@ import { v1Router } from "./root";
 import { withBounds } from "./openapi-bounds";
 import { webhookOperations } from "./openapi-webhooks";
 import { V1_ROUTES, type RawRoute } from "./routes";
+import { contentComponents } from "../codeTypes/typedFields";
 
 // Named ApiError, not Error: generated clients would shadow the language's own Error with it.
 const errorSchema = {
@@ -235,6 +236,8 @@ function buildDocument() {
     baseUrl: "/v1",
     securitySchemes: { ApiKey: { type: "apiKey", in: "header", name: "x-api-key" } },
     paths: rawPaths(),
+    // Referenced by hand from `content`, whose rules depend on `type` (server/codeTypes/typedFields.ts).
+    defs: contentComponents,
   });
   doc.info = {
     ...doc.info,

@@ -10,28 +10,32 @@ import { capacityProblem } from "./qrImage";
 import { DEFAULT_SIZE, IMAGE_FORMATS, MAX_SIZE, MIN_SIZE, resolvedStyle, SIZE_MM, type ImageFormat } from "./qrStyle";
 import type { ItemKind } from "../teams/teams";
 import type { Style } from "../library/validation";
-import { sendableUrl } from "../platform/urls";
+import { staticPayload, typedFieldsOfRow } from "../library/staticRecords";
 
 /** What the image encodes: a static code's URL, a dynamic code's short URL (so scans are recorded), with the dynamic code's status. */
 async function encodedText(
   library: Library,
   kind: ItemKind,
   id: string,
-): Promise<{ text: string; style: Style; status?: string }> {
+): Promise<{ text: string; style: Style; status?: string; field: PayloadField }> {
   if (kind === "static") {
     const row = await db.staticCode.findFirst({
       where: { id, ...libraryWhere(library) },
-      select: { url: true, style: true },
+      select: { type: true, url: true, content: true, style: true },
     });
     if (!row) throw notFound("QR code not found");
-    return { text: sendableUrl(row.url), style: JSON.parse(row.style) };
+    return {
+      text: staticPayload(typedFieldsOfRow(row)),
+      style: JSON.parse(row.style),
+      field: row.type === "url" ? "url" : "content",
+    };
   }
   const row = await db.dynamicCode.findFirst({
     where: { code: id, ...libraryWhere(library), deletedAt: null },
     select: { style: true, status: true },
   });
   if (!row) throw notFound("Dynamic QR code not found");
-  return { text: shortUrl(id), style: JSON.parse(row.style), status: row.status };
+  return { text: shortUrl(id), style: JSON.parse(row.style), status: row.status, field: "short_url" };
 }
 
 /**
@@ -85,13 +89,16 @@ export const renderJob = (text: string, style: Style, { format, size, size_mm }:
   sizeMm: size_mm,
 });
 
+/** The field whose payload an image encodes: a static code's url or content, a dynamic code's short_url. */
+export type PayloadField = "url" | "content" | "short_url";
+
 /**
- * Why a stored record cannot be drawn (one stored before the capacity rule): "url is …" or
- * "short_url is …", or null. Refused clearly by the image routes, listed by the ZIP.
+ * Why a stored record cannot be drawn (one stored before the capacity rule): "url is …",
+ * "content is …" or "short_url is …", or null. Refused clearly by the image routes, listed by the ZIP.
  */
-export function drawingProblem(kind: ItemKind, text: string, style: Style): string | null {
+export function drawingProblem(field: PayloadField, text: string, style: Style): string | null {
   const problem = capacityProblem(text, resolvedStyle(style).error_correction);
-  return problem && `${kind === "static" ? "url" : "short_url"} ${problem}`;
+  return problem && `${field} ${problem}`;
 }
 
 const CONTENT_TYPES: Record<ImageFormat, string> = { svg: "image/svg+xml", png: "image/png", pdf: "application/pdf" };
@@ -108,9 +115,9 @@ export async function qrImage(
   id: string,
   query: ImageQuery,
 ): Promise<QrImage> {
-  const { text, style, status } = await encodedText(library, kind, id);
+  const { text, style, status, field } = await encodedText(library, kind, id);
   // A clear refusal, never a 500.
-  const problem = drawingProblem(kind, text, style);
+  const problem = drawingProblem(field, text, style);
   if (problem) throw invalid(`This code's ${problem}: shorten it or lower style.error_correction`);
   return {
     bytes: await renderImage(key, renderJob(text, style, query)),

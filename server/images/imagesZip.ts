@@ -12,13 +12,13 @@ import { invalid, notFound } from "../platform/errors";
 import { processSingleton } from "../platform/process-singleton";
 import { IMAGES_PER_KEY, renderImage } from "./renderer";
 import { shortUrl } from "../library/dynamicRecords";
-import { drawingProblem, imageQuery, notLiveSuffix, renderJob, type ImageQuery } from "./images";
+import { drawingProblem, imageQuery, notLiveSuffix, renderJob, type ImageQuery, type PayloadField } from "./images";
+import { staticPayload, typedFieldsOfRow } from "../library/staticRecords";
 import { libraryWhere, type Library } from "../library/library";
 import { searchWhere } from "../library/libraryItems";
 import { keysetPages } from "../library/paging";
 import type { ItemKind } from "../teams/teams";
 import type { Style } from "../library/validation";
-import { sendableUrl } from "../platform/urls";
 
 /** Ids one request may name (a URL holds about this many anyway). */
 export const MAX_ZIP_IDS = 1000;
@@ -43,7 +43,15 @@ export const zipIdsField = (kind: ItemKind) =>
 export type ZipPick = { ids: string[] | null; where?: object };
 export type ZipSelection = Partial<Record<ItemKind, ZipPick>>;
 
-type ZipItem = { kind: ItemKind; id: string; name: string; text: string; style: Style; status?: string };
+type ZipItem = {
+  kind: ItemKind;
+  id: string;
+  name: string;
+  text: string;
+  field: PayloadField;
+  style: Style;
+  status?: string;
+};
 
 const notFoundMessage = (kind: ItemKind, id: string) =>
   `${kind === "static" ? "QR code" : "Dynamic QR code"} not found: ${id}`;
@@ -68,7 +76,7 @@ function recordPages(library: Library, kind: ItemKind, pick: ZipPick): AsyncGene
             where: where(after) as never,
             orderBy: { id: "asc" },
             take,
-            select: { id: true, name: true, url: true, style: true },
+            select: { id: true, name: true, type: true, url: true, content: true, style: true },
           }),
         ZIP_PAGE,
       );
@@ -77,7 +85,8 @@ function recordPages(library: Library, kind: ItemKind, pick: ZipPick): AsyncGene
           kind,
           id: r.id,
           name: r.name,
-          text: sendableUrl(r.url),
+          text: staticPayload(typedFieldsOfRow(r)),
+          field: r.type === "url" ? ("url" as const) : ("content" as const),
           style: JSON.parse(r.style) as Style,
         }));
     })();
@@ -99,6 +108,7 @@ function recordPages(library: Library, kind: ItemKind, pick: ZipPick): AsyncGene
         id: r.code,
         name: r.name,
         text: shortUrl(r.code),
+        field: "short_url" as const,
         style: JSON.parse(r.style) as Style,
         status: r.status,
       }));
@@ -220,7 +230,7 @@ async function* zipChunks(
           while (!closed && queue.length > ZIP_RENDERS_AHEAD) await new Promise<void>((resolve) => (wake = resolve));
           if (closed) return;
           // A record that cannot be drawn is listed, not a broken archive.
-          const problem = drawingProblem(kind, item.text, item.style);
+          const problem = drawingProblem(item.field, item.text, item.style);
           if (problem) skipped.push(`${item.id} (${item.name}): ${problem}`);
           else add(item);
         }

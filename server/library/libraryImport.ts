@@ -5,7 +5,7 @@
 // (the /v1 keys' table and rules: server/idempotency/). The same file imported again, after a
 // closed tab or a reload, replays the batches that were created and creates only the rest.
 import { z } from "zod";
-import { IMPORT_BATCH_SIZE, IMPORT_CHECK_SIZE } from "../../clients/typescript/src/csv-rows";
+import { IMPORT_BATCH_SIZE, IMPORT_CHECK_SIZE, staticItemOfCells } from "../../clients/typescript/src/csv-rows";
 import { db } from "../platform/db";
 import { DomainError, fromZodIssues } from "../platform/errors";
 import { inSlices } from "../platform/event-loop";
@@ -35,6 +35,8 @@ const importRow = z.strictObject({
   /** A dynamic code's metadata and external_id: what "Import from another service" keeps of a link. */
   metadata: z.record(z.string(), z.string()).optional(),
   external_id: z.string().optional(),
+  /** A static code's `type` and its content columns' cells (docs/TYPES.md, "CSV import"), by column. */
+  cells: z.record(z.string().max(40), z.string()).optional(),
 });
 type ImportRow = z.infer<typeof importRow>;
 
@@ -62,18 +64,25 @@ function requestedStatus(actor: Actor, row: ImportRow): DynamicStatus | null {
   return status === "" || status === initialReviewStatus(actor.library) ? null : (status as DynamicStatus);
 }
 
+/** A static row as a create item, and the problem of a cell in another type's column. */
+const staticItemOf = (row: ImportRow) =>
+  staticItemOfCells((column) =>
+    column === "name" ? row.name : column === "url" ? row.url : (row.cells?.[column] ?? ""),
+  );
+
 /** The first problem of a row under the API's rules (a create's body, then who may set its status), or null. */
 function rowProblem(actor: Actor, kind: ItemKind, row: ImportRow): string | null {
-  const parsed =
-    kind === "static"
-      ? staticCodeInput.safeParse({ name: row.name, url: row.url })
-      : dynamicCodeInput.safeParse({
-          name: row.name,
-          destination_url: row.url,
-          code: chosenCode(row),
-          metadata: row.metadata,
-          external_id: row.external_id,
-        });
+  const typed = kind === "static" ? staticItemOf(row) : null;
+  if (typed?.problem) return typed.problem;
+  const parsed = typed
+    ? staticCodeInput.safeParse(typed.item)
+    : dynamicCodeInput.safeParse({
+        name: row.name,
+        destination_url: row.url,
+        code: chosenCode(row),
+        metadata: row.metadata,
+        external_id: row.external_id,
+      });
   const issues = [
     ...servedShortLinkIssues(actor.servedHosts, itemDestinations(kind, row.url)),
     ...(parsed.success ? [] : parsed.error.issues),
@@ -165,7 +174,8 @@ export async function importBatch(actor: Actor, input: z.infer<typeof importBatc
       input.kind === "static"
         ? await createStaticCodes(
             actor,
-            input.rows.map((r) => ({ name: r.name, url: serialisedDestination(r.url) })),
+            // Parsed again as checked above: the url serialised, the content's cells as fields.
+            input.rows.map((r) => staticCodeInput.parse(staticItemOf(r).item)),
           )
         : await createDynamicCodes(
             actor,

@@ -17,7 +17,14 @@ import {
   type PendingChangeRecord,
 } from "../teams/pendingChanges";
 import { createStaticCodes, deleteStaticCode, staticDestinations } from "./staticCodes";
-import { staticBatchInput } from "./staticRecords";
+import {
+  staticBatchInput,
+  staticPayload,
+  staticShownText,
+  typedFieldsOfRow,
+  type StaticCodeInput,
+} from "./staticRecords";
+import type { CodeType } from "../codeTypes/content";
 import { parseLines } from "./pastedLines";
 import { capacityProblem } from "../images/qrImage";
 import { renderImage } from "../images/renderer";
@@ -90,8 +97,10 @@ export type LibraryItem = {
   /** qr_id of a static code, code of a dynamic one. */
   id: string;
   name: string;
-  /** A static code's url, a dynamic code's destination. */
+  /** A static code's url (or what its content is: `Wi-Fi: Café (WPA)`), a dynamic code's destination. */
   url: string;
+  /** A static code's type (docs/TYPES.md); `url` for a dynamic code. */
+  type: CodeType;
   shortUrl: string | null;
   status: "active" | "paused" | "draft";
   style: Style;
@@ -206,7 +215,8 @@ export async function libraryPage(actor: Actor, query: LibraryPageQuery) {
         ...common,
         kind,
         id: s.id,
-        url: sendableUrl(s.url),
+        url: staticShownText(typedFieldsOfRow(s)),
+        type: s.type as CodeType,
         shortUrl: null,
         status: s.reviewStatus as LibraryItem["status"],
         totalScans: null,
@@ -221,6 +231,7 @@ export async function libraryPage(actor: Actor, query: LibraryPageQuery) {
       kind,
       id: d.code,
       url: sendableUrl(d.destinationUrl),
+      type: "url",
       shortUrl: shortUrl(d.code),
       status: d.status as LibraryItem["status"],
       totalScans: totals.get(d.id) ?? 0,
@@ -250,14 +261,18 @@ export type LibraryPage = Awaited<ReturnType<typeof libraryPage>>;
 async function createItems(
   actor: Actor,
   kind: ItemKind,
-  items: { name: string; url: string; code?: string }[],
+  items: { name: string; url?: string; code?: string; type?: string; content?: unknown }[],
   reportedIndex: (i: number) => number,
   /** Problems found before (pasted lines that are not `name, url`), reported with the items' own. */
   earlier: BatchItemError[] = [],
 ): Promise<number> {
   const batch =
     kind === "static"
-      ? staticBatchInput.safeParse({ qrcodes: items.map((i) => ({ name: i.name, url: i.url })) })
+      ? staticBatchInput.safeParse({
+          qrcodes: items.map((i) =>
+            i.type === undefined ? { name: i.name, url: i.url } : { name: i.name, type: i.type, content: i.content },
+          ),
+        })
       : dynamicBatchInput.safeParse({
           dynqrcodes: items.map((i) => ({ name: i.name, destination_url: i.url, code: i.code })),
         });
@@ -266,7 +281,7 @@ async function createItems(
   const issues = [
     ...servedShortLinkIssues(
       actor.servedHosts,
-      items.flatMap((item, i) => itemDestinations(kind, item.url, i)),
+      items.flatMap((item, i) => itemDestinations(kind, item.url ?? "", i)),
     ),
     ...(batch.success ? [] : batch.error.issues),
   ];
@@ -280,7 +295,7 @@ async function createItems(
   }
   if (earlier.length > 0) throw new DomainError("invalid", "Some lines are invalid", earlier);
   const data = batch.data as {
-    qrcodes?: { name: string; url: string }[];
+    qrcodes?: StaticCodeInput[];
     dynqrcodes?: { name: string; destination_url: string; code?: string }[];
   };
   const created =
@@ -294,7 +309,7 @@ async function createItems(
 export async function createItem(
   actor: Actor,
   kind: ItemKind,
-  item: { name: string; url: string; code?: string },
+  item: { name: string; url?: string; code?: string; type?: string; content?: unknown },
 ): Promise<void> {
   requireEditor(actor);
   if (kind === "static" && item.code !== undefined) throw invalid("code is only for dynamic codes");
@@ -331,9 +346,12 @@ export async function removeItem(actor: Actor, kind: ItemKind, id: string) {
 async function encodedTextOf(actor: Actor, kind: ItemKind, id: string): Promise<string> {
   const where = libraryWhere(actor.library);
   if (kind === "static") {
-    const record = await db.staticCode.findFirst({ where: { id, ...where }, select: { url: true } });
+    const record = await db.staticCode.findFirst({
+      where: { id, ...where },
+      select: { type: true, url: true, content: true },
+    });
     if (!record) throw notFound("QR code not found");
-    return sendableUrl(record.url);
+    return staticPayload(typedFieldsOfRow(record));
   }
   const record = await db.dynamicCode.findFirst({
     where: { code: id, ...where, deletedAt: null },

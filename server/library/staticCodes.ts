@@ -19,17 +19,39 @@ import { refuseUnreadableStyles } from "../images/readableStyles";
 import { sendableUrl } from "../platform/urls";
 import { refuseServedShortLinks, type NamedDestination } from "./validation";
 import { externalIdRace, extrasColumnsOf, refuseUsedExternalIds } from "./recordExtras";
-import { staticRecordOf, type StaticCodeInput, type StaticRecord } from "./staticRecords";
+import { staticPayload, staticRecordOf, type StaticCodeInput, type StaticRecord } from "./staticRecords";
+import type { AnyContent } from "../codeTypes/content";
+import type { TypedFields } from "../codeTypes/typedFields";
+
+/** The columns of a code's type, url and content. */
+export const storedTyped = (fields: TypedFields) => ({
+  type: fields.type,
+  url: fields.url,
+  content: fields.content === null ? null : JSON.stringify(fields.content),
+});
 
 export async function listStaticCodes(library: Library, query: ListFilters) {
-  const result = await listPage(STATIC_LIST, ["url", "name", "style", "metadata", "externalId"], library, query);
+  const result = await listPage(
+    STATIC_LIST,
+    ["type", "url", "content", "name", "style", "metadata", "externalId"],
+    library,
+    query,
+  );
   return { qrcodes: result.rows.map(staticRecordOf), next_cursor: result.next_cursor };
 }
 
 /** A static code's destination, at `at` in the input (a batch's item). */
-export const staticDestinations = (item: { url: string }, at: PropertyKey[] = []): NamedDestination[] => [
+export const staticDestinations = (item: { url?: string | null }, at: PropertyKey[] = []): NamedDestination[] => [
   { path: [...at, "url"], label: "url", url: item.url },
 ];
+
+/** A checked input's stored fields: the url of a `url` code, the content of any other. */
+const typedFieldsOf = (item: StaticCodeInput): TypedFields => {
+  const type = item.type ?? "url";
+  return type === "url"
+    ? { type, url: item.url!, content: null }
+    : { type, url: null, content: item.content as AnyContent };
+};
 
 /** Creates every item or none (one statement, one transaction); `batch`: refusals are listed by index. */
 export async function createStaticCodes(
@@ -42,7 +64,7 @@ export async function createStaticCodes(
     items.flatMap((item, i) => staticDestinations(item, batch ? ["qrcodes", i] : [])),
   );
   await refuseUnreadableStyles(
-    items.map((item) => ({ text: item.url, style: item.style })),
+    items.map((item) => ({ text: staticPayload(typedFieldsOf(item)), style: item.style })),
     batch ? "qrcodes" : null,
   );
   const taken = items.map((item) => ({ externalId: item.external_id }));
@@ -54,7 +76,7 @@ export async function createStaticCodes(
     createdById: actor.userId,
     apiKeyId: actor.apiKeyId ?? null,
     name: item.name.trim(),
-    url: item.url,
+    ...storedTyped(typedFieldsOf(item)),
     style: JSON.stringify(item.style ?? {}),
     reviewStatus: initialReviewStatus(actor.library),
     createdAt: now,
@@ -125,6 +147,8 @@ export const STATIC_EXPORT_COLUMNS = [
   "updated_at",
   "metadata",
   "external_id",
+  "type",
+  "content",
 ] as const;
 
 /** Every record of the library, oldest first, a page at a time (for streamed CSV). */
@@ -134,17 +158,29 @@ export async function* staticExportRows(library: Library): AsyncGenerator<unknow
       where: { ...libraryWhere(library), ...(after ? { id: { gt: after } } : {}) },
       orderBy: { id: "asc" },
       take,
-      select: { id: true, name: true, url: true, createdAt: true, updatedAt: true, metadata: true, externalId: true },
+      select: {
+        id: true,
+        name: true,
+        url: true,
+        createdAt: true,
+        updatedAt: true,
+        metadata: true,
+        externalId: true,
+        type: true,
+        content: true,
+      },
     }),
   );
   for await (const rows of pages)
     yield rows.map((r) => [
       r.id,
       r.name,
-      sendableUrl(r.url),
+      r.url === null ? null : sendableUrl(r.url),
       r.createdAt,
       r.updatedAt,
       r.metadata ?? "{}",
       r.externalId,
+      r.type,
+      r.content,
     ]);
 }

@@ -3,20 +3,29 @@
 // code has nothing held for review: its image encodes the URL itself, so a change makes a new
 // image rather than changing where printed ones lead (README "Reading one record, changing many").
 import { isRecordMissing } from "../platform/db";
-import { DomainError, invalid } from "../platform/errors";
-import { capacityProblem } from "../images/qrImage";
-import { resolvedStyle } from "../images/qrStyle";
+import { DomainError, fromZodIssues, invalid } from "../platform/errors";
+import type { AnyContent } from "../codeTypes/content";
+import { typedFieldIssues, type TypedFields } from "../codeTypes/typedFields";
 import { refuseUnreadableStyles } from "../images/readableStyles";
 import { changedFields } from "../teams/pendingChanges";
 import { recordCodeActivity, type Actor } from "./library";
 import { applyChange, type PreparedChange } from "./preparedChange";
 import { extrasColumnsOf, refuseUsedExternalIds } from "./recordExtras";
 import { refuseStale, staleSave, type LastSeen } from "./staleSave";
-import { findStaticCode, staticDestinations } from "./staticCodes";
-import { staticRecordOf, type StaticPatchInput, type StaticRecord } from "./staticRecords";
+import { findStaticCode, staticDestinations, storedTyped } from "./staticCodes";
+import {
+  payloadCapacityProblem,
+  staticPayload,
+  staticRecordOf,
+  typedFieldsOfRow,
+  type StaticPatchInput,
+  type StaticRecord,
+} from "./staticRecords";
+
+type StaticRow = Awaited<ReturnType<typeof findStaticCode>>;
 import { refuseServedShortLinks } from "./validation";
 
-const FIELDS = ["url", "name", "style", "metadata", "external_id"] as const;
+const FIELDS = ["type", "url", "content", "name", "style", "metadata", "external_id"] as const;
 
 /** Checks a PATCH against the stored code (404, 412, 400, 409) and returns its write. */
 export async function prepareStaticUpdate(
@@ -29,18 +38,19 @@ export async function prepareStaticUpdate(
   if (input.url !== undefined) refuseServedShortLinks(actor.servedHosts, staticDestinations({ url: input.url }));
   const row = await findStaticCode(actor.library, input.qr_id);
   refuseStale(row.updatedAt, lastSeen);
-  if (input.url !== undefined || input.style !== undefined) {
-    // The image encodes the URL: the new pair must still fit and scan.
-    const url = input.url ?? row.url;
+  const typed = changedTyped(row, input);
+  if (typed || input.style !== undefined) {
+    // The image encodes the payload: the new pair must still fit and scan.
+    const fields = typed ?? typedFieldsOfRow(row);
     const style = input.style ?? JSON.parse(row.style);
-    const problem = capacityProblem(url, resolvedStyle(style).error_correction);
-    if (problem) throw invalid(`url ${problem}`);
-    await refuseUnreadableStyles([{ text: url, style }]);
+    const problem = payloadCapacityProblem(fields, style);
+    if (problem) throw invalid(problem);
+    await refuseUnreadableStyles([{ text: staticPayload(fields), style }]);
   }
   const claim = { table: "staticCode" as const, self: row.id, externalId: input.external_id };
   await refuseUsedExternalIds(claim.table, actor.library, [claim], null);
   const data = {
-    ...(input.url !== undefined ? { url: input.url } : {}),
+    ...(typed ? storedTyped(typed) : {}),
     ...(input.name !== undefined ? { name: input.name.trim() } : {}),
     ...(input.style !== undefined ? { style: JSON.stringify(input.style) } : {}),
     ...extrasColumnsOf(input),
@@ -64,6 +74,22 @@ export async function prepareStaticUpdate(
       return { result: after, events: [{ type: "qrcode.updated", data: after }] };
     },
   };
+}
+
+/**
+ * The type, url and content after a PATCH that sends any of them, or null: a field not sent keeps
+ * its stored value while the type stays; a new type takes its own url or content (docs/TYPES.md).
+ */
+function changedTyped(row: StaticRow, input: StaticPatchInput): TypedFields | null {
+  if (input.type === undefined && input.url === undefined && input.content === undefined) return null;
+  const stored = typedFieldsOfRow(row);
+  const type = input.type ?? stored.type;
+  const kept = type === stored.type;
+  const url = input.url !== undefined ? input.url : kept ? stored.url : undefined;
+  const content = input.content !== undefined ? input.content : kept ? stored.content : undefined;
+  const issues = typedFieldIssues(type, url, content);
+  if (issues.length > 0) throw fromZodIssues(issues);
+  return type === "url" ? { type, url: url!, content: null } : { type, url: null, content: content as AnyContent };
 }
 
 export async function updateStaticCode(actor: Actor, input: StaticPatchInput, lastSeen?: LastSeen) {

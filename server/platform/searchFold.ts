@@ -22,7 +22,12 @@ function withFolded(columns: Record<string, string>, data: unknown): unknown {
   if (!data || typeof data !== "object") return data;
   const row = data as Record<string, unknown>;
   const folded = Object.entries(columns).flatMap(([column, target]) =>
-    typeof row[column] === "string" ? [[target, foldForSearch(row[column] as string)]] : [],
+    // A static code of another type than url has none: nothing left to find by the old one.
+    typeof row[column] === "string"
+      ? [[target, foldForSearch(row[column] as string)]]
+      : row[column] === null
+        ? [[target, ""]]
+        : [],
   );
   return folded.length === 0 ? data : { ...row, ...Object.fromEntries(folded) };
 }

@@ -11,7 +11,7 @@ import { invalidateResolution } from "../scan/resolve";
 import { changeWithEvents } from "../webhooks";
 import { dynamicRecordOf } from "../library/dynamicRecords";
 import type { Library } from "../library/library";
-import { staticRecordOf } from "../library/staticRecords";
+import { staticRecordOf, staticShownText, typedFieldsOfRow } from "../library/staticRecords";
 import { mailDraftRejections, recordDraftRejections, undecidableDraft, type RejectedDraft } from "./draftRejections";
 
 export const ROLES = ["admin", "writer", "viewer"] as const;
@@ -338,7 +338,7 @@ export async function reviewDrafts(
           kind: "static" as const,
           target: r.id,
           name: r.name,
-          url: r.url,
+          url: staticShownText(typedFieldsOfRow(r)),
           writerId: r.createdById,
         })),
         ...dynamicRows.map((r) => ({

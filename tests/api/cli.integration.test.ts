@@ -243,8 +243,8 @@ describe("qr-records", () => {
       )
     ).created;
     const expected = new Map<string, string>([
-      [`${statics[0].qr_id}-lunch-menu.png`, statics[0].url],
-      [`${statics[1].qr_id}-wine.png`, statics[1].url],
+      [`${statics[0].qr_id}-lunch-menu.png`, statics[0].url!],
+      [`${statics[1].qr_id}-wine.png`, statics[1].url!],
       [`${dynamics[0].code}-poster.png`, dynamics[0].short_url],
     ]);
 

@@ -69,7 +69,7 @@ describe("typed client", () => {
     const listed = await unwrap(api.GET("/qrcodes", { params: { query: { limit: 2 } } }));
     assert.deepEqual([listed.qrcodes.map((q) => q.name), typeof listed.next_cursor], [["B", "A"], "string"]);
     const staticCsv = await unwrap(api.GET("/qrcodes/export", { parseAs: "text" }));
-    assert.match(staticCsv, /^qr_id,name,url,created_at,updated_at,metadata,external_id\r?\n/);
+    assert.match(staticCsv, /^qr_id,name,url,created_at,updated_at,metadata,external_id,type,content\r?\n/);
     const svg = await unwrap(
       api.GET("/qrcodes/{qr_id}/image", {
         params: { path: { qr_id: one.qr_id }, query: { format: "svg", size: 128 } },

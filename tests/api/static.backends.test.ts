@@ -19,12 +19,14 @@ describe("static QR codes", () => {
     assert.equal(created.length, 1);
     const rec = created[0];
     assert.deepEqual(Object.keys(rec).sort(), [
+      "content",
       "created_at",
       "external_id",
       "metadata",
       "name",
       "qr_id",
       "style",
+      "type",
       "updated_at",
       "url",
     ]);
@@ -176,7 +178,7 @@ describe("static QR codes", () => {
     const del = await http("DELETE", `/v1/qrcodes/${created[0].qr_id}`, { key: bob.key });
     assert.equal(del.status, 404);
     const csv = await http("GET", "/v1/qrcodes/export", { key: bob.key });
-    assert.equal(csv.text.trim(), "qr_id,name,url,created_at,updated_at,metadata,external_id");
+    assert.equal(csv.text.trim(), "qr_id,name,url,created_at,updated_at,metadata,external_id,type,content");
     assert.equal(
       ((await http("GET", "/v1/qrcodes", { key: alice.key })).body as { qrcodes: unknown[] }).qrcodes.length,
       1,
@@ -194,7 +196,7 @@ describe("static QR codes", () => {
     assert.equal(r.status, 200);
     assert.equal(r.headers.get("content-type"), "text/csv; charset=utf-8");
     assert.match(r.headers.get("content-disposition") ?? "", /^attachment; filename="qrcodes-\d{4}-\d{2}-\d{2}\.csv"$/);
-    assert.ok(r.text.startsWith("qr_id,name,url,created_at,updated_at,metadata,external_id\r\n"));
+    assert.ok(r.text.startsWith("qr_id,name,url,created_at,updated_at,metadata,external_id,type,content\r\n"));
     const rows = parse(r.text, { columns: true }) as Record<string, string>[];
     assert.equal(rows.length, names.length);
     assert.deepEqual(

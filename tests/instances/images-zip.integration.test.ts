@@ -35,7 +35,7 @@ describe("ZIP of 500 QR images", () => {
         name: `Table ${start + i + 1}`,
         url: `https://example.com/menu/table-${start + i + 1}?lang=en`,
       }));
-      for (const record of await createStaticCodes(actor, items)) urls.set(record.qr_id, record.url);
+      for (const record of await createStaticCodes(actor, items)) urls.set(record.qr_id, record.url!);
     }
     const headers = { "x-api-key": key };
     // Warm: the route's modules and the image pool's threads are loaded before the baseline.

@@ -248,13 +248,13 @@ describe("image requests", () => {
       "",
       "",
     ]);
-    assert.equal(drawingProblem("static", "a".repeat(2000), {}), null);
+    assert.equal(drawingProblem("url", "a".repeat(2000), {}), null);
     assert.equal(
-      drawingProblem("static", "a".repeat(2000), { logo: LOGO }),
+      drawingProblem("url", "a".repeat(2000), { logo: LOGO }),
       "url is too long for a QR code at error correction H: at most 1273 bytes (UTF-8)",
     );
     assert.equal(
-      drawingProblem("dynamic", "a".repeat(1400), { error_correction: "H" }),
+      drawingProblem("short_url", "a".repeat(1400), { error_correction: "H" }),
       "short_url is too long for a QR code at error correction H: at most 1273 bytes (UTF-8)",
     );
   });

@@ -820,7 +820,12 @@ export interface components {
         };
         StaticQrCode: {
             qr_id: string;
-            url: string;
+            /** @enum {string} */
+            type: "url" | "text" | "email" | "phone" | "sms" | "wifi" | "vcard" | "geo" | "event";
+            /** @description The address of a `url` code; null for every other type. */
+            url: string | null;
+            /** @description The fields of a code whose `type` is not `url` (null for `url`), one object per type (docs/TYPES.md). A PATCH replaces it whole. */
+            content: components["schemas"]["TextContent"] | components["schemas"]["EmailContent"] | components["schemas"]["PhoneContent"] | components["schemas"]["SmsContent"] | components["schemas"]["WifiContent"] | components["schemas"]["VcardContent"] | components["schemas"]["GeoContent"] | components["schemas"]["EventContent"] | null;
             name: string;
             style: components["schemas"]["Style"];
             /**
@@ -1011,6 +1016,115 @@ export interface components {
             response_status: number | null;
             last_attempt_at: number | null;
             next_attempt_at: number | null;
+        };
+        /**
+         * @example {
+         *       "text": "Table 12: ask for the lunch menu"
+         *     }
+         */
+        TextContent: {
+            text: string;
+        };
+        /**
+         * @example {
+         *       "to": "bookings@example.com",
+         *       "subject": "Table for two",
+         *       "body": "Hello!"
+         *     }
+         */
+        EmailContent: {
+            /** Format: email */
+            to: string;
+            subject?: string;
+            body?: string;
+        };
+        /**
+         * @example {
+         *       "number": "+49 30 1234567"
+         *     }
+         */
+        PhoneContent: {
+            /** @example +49 30 1234567 */
+            number: string;
+        };
+        /**
+         * @example {
+         *       "number": "+4930123456",
+         *       "body": "MENU"
+         *     }
+         */
+        SmsContent: {
+            /** @example +49 30 1234567 */
+            number: string;
+            body?: string;
+        };
+        /**
+         * @example {
+         *       "ssid": "Café Gäste",
+         *       "password": "espresso;2026",
+         *       "encryption": "WPA"
+         *     }
+         */
+        WifiContent: {
+            /** @description 1 to 32 bytes as UTF-8. */
+            ssid: string;
+            /** @description WPA: 8 to 63 characters or 64 hex digits; WEP: 5 or 13 characters or 10 or 26 hex digits; none for nopass. */
+            password?: string;
+            /** @enum {string} */
+            encryption: "WPA" | "WEP" | "nopass";
+            hidden?: boolean;
+        };
+        /**
+         * @example {
+         *       "first_name": "Zoë",
+         *       "last_name": "Müller",
+         *       "organization": "Müller & Söhne, Berlin",
+         *       "phones": [
+         *         "+49 30 1234567"
+         *       ],
+         *       "emails": [
+         *         "zoe@example.com"
+         *       ],
+         *       "url": "https://example.com"
+         *     }
+         */
+        VcardContent: {
+            first_name: string;
+            last_name?: string;
+            organization?: string;
+            title?: string;
+            phones?: string[];
+            emails?: string[];
+            /** Format: uri */
+            url?: string;
+            address?: string;
+            note?: string;
+        };
+        /**
+         * @example {
+         *       "latitude": 52.520008,
+         *       "longitude": 13.404954
+         *     }
+         */
+        GeoContent: {
+            latitude: number;
+            longitude: number;
+        };
+        /**
+         * @example {
+         *       "title": "Summer party",
+         *       "start": "2026-07-04T18:00:00+02:00",
+         *       "end": "2026-07-04T23:00:00+02:00"
+         *     }
+         */
+        EventContent: {
+            title: string;
+            /** Format: date-time */
+            start: string;
+            /** Format: date-time */
+            end?: string;
+            location?: string;
+            description?: string;
         };
         ApiError: {
             /** @description What was wrong, in words a person can act on. */
@@ -1231,11 +1345,13 @@ export interface operations {
                  */
                 "application/json": {
                     /**
-                     * Format: uri
-                     * @description Absolute http or https URL, at most 2048 characters as sent and once encoded, no credentials; stored and echoed as its WHATWG serialisation (punycode host, percent-encoded UTF-8).
-                     * @example https://example.com/menu
+                     * @description What the code holds: `url` (the default) or the fields of `content` (docs/TYPES.md).
+                     * @enum {string}
                      */
-                    url: string;
+                    type?: "url" | "text" | "email" | "phone" | "sms" | "wifi" | "vcard" | "geo" | "event";
+                    url?: string | null;
+                    /** @description The fields of a code whose `type` is not `url` (null for `url`), one object per type (docs/TYPES.md). A PATCH replaces it whole. */
+                    content?: components["schemas"]["TextContent"] | components["schemas"]["EmailContent"] | components["schemas"]["PhoneContent"] | components["schemas"]["SmsContent"] | components["schemas"]["WifiContent"] | components["schemas"]["VcardContent"] | components["schemas"]["GeoContent"] | components["schemas"]["EventContent"] | null;
                     /**
                      * @description Display name, 1 to 200 characters (after trimming), no control characters.
                      * @example Lunch menu
@@ -1456,11 +1572,13 @@ export interface operations {
                 "application/json": {
                     qrcodes: {
                         /**
-                         * Format: uri
-                         * @description Absolute http or https URL, at most 2048 characters as sent and once encoded, no credentials; stored and echoed as its WHATWG serialisation (punycode host, percent-encoded UTF-8).
-                         * @example https://example.com/menu
+                         * @description What the code holds: `url` (the default) or the fields of `content` (docs/TYPES.md).
+                         * @enum {string}
                          */
-                        url: string;
+                        type?: "url" | "text" | "email" | "phone" | "sms" | "wifi" | "vcard" | "geo" | "event";
+                        url?: string | null;
+                        /** @description The fields of a code whose `type` is not `url` (null for `url`), one object per type (docs/TYPES.md). A PATCH replaces it whole. */
+                        content?: components["schemas"]["TextContent"] | components["schemas"]["EmailContent"] | components["schemas"]["PhoneContent"] | components["schemas"]["SmsContent"] | components["schemas"]["WifiContent"] | components["schemas"]["VcardContent"] | components["schemas"]["GeoContent"] | components["schemas"]["EventContent"] | null;
                         /**
                          * @description Display name, 1 to 200 characters (after trimming), no control characters.
                          * @example Lunch menu
@@ -1694,11 +1812,13 @@ export interface operations {
                         /** @description The code's qr_id, as its create answered. */
                         qr_id: string;
                         /**
-                         * Format: uri
-                         * @description Absolute http or https URL, at most 2048 characters as sent and once encoded, no credentials; stored and echoed as its WHATWG serialisation (punycode host, percent-encoded UTF-8).
-                         * @example https://example.com/menu
+                         * @description What the code holds: `url` (the default) or the fields of `content` (docs/TYPES.md).
+                         * @enum {string}
                          */
-                        url?: string;
+                        type?: "url" | "text" | "email" | "phone" | "sms" | "wifi" | "vcard" | "geo" | "event";
+                        url?: string | null;
+                        /** @description The fields of a code whose `type` is not `url` (null for `url`), one object per type (docs/TYPES.md). A PATCH replaces it whole. */
+                        content?: components["schemas"]["TextContent"] | components["schemas"]["EmailContent"] | components["schemas"]["PhoneContent"] | components["schemas"]["SmsContent"] | components["schemas"]["WifiContent"] | components["schemas"]["VcardContent"] | components["schemas"]["GeoContent"] | components["schemas"]["EventContent"] | null;
                         /**
                          * @description Display name, 1 to 200 characters (after trimming), no control characters.
                          * @example Lunch menu
@@ -2245,11 +2365,13 @@ export interface operations {
                  */
                 "application/json": {
                     /**
-                     * Format: uri
-                     * @description Absolute http or https URL, at most 2048 characters as sent and once encoded, no credentials; stored and echoed as its WHATWG serialisation (punycode host, percent-encoded UTF-8).
-                     * @example https://example.com/menu
+                     * @description What the code holds: `url` (the default) or the fields of `content` (docs/TYPES.md).
+                     * @enum {string}
                      */
-                    url?: string;
+                    type?: "url" | "text" | "email" | "phone" | "sms" | "wifi" | "vcard" | "geo" | "event";
+                    url?: string | null;
+                    /** @description The fields of a code whose `type` is not `url` (null for `url`), one object per type (docs/TYPES.md). A PATCH replaces it whole. */
+                    content?: components["schemas"]["TextContent"] | components["schemas"]["EmailContent"] | components["schemas"]["PhoneContent"] | components["schemas"]["SmsContent"] | components["schemas"]["WifiContent"] | components["schemas"]["VcardContent"] | components["schemas"]["GeoContent"] | components["schemas"]["EventContent"] | null;
                     /**
                      * @description Display name, 1 to 200 characters (after trimming), no control characters.
                      * @example Lunch menu
@@ -6410,7 +6532,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description CSV, columns qr_id,name,url,created_at,updated_at,metadata,external_id */
+            /** @description CSV, columns qr_id,name,url,created_at,updated_at,metadata,external_id,type,content */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

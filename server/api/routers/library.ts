@@ -42,7 +42,17 @@ export const libraryRouter = createTRPCRouter({
     .query(async ({ ctx, input }) => libraryPage(await actorFor(ctx.session.userId, input.scope, null), input)),
 
   create: sessionProcedure
-    .input(inLibrary.extend({ kind: itemKind, name: z.string(), url: z.string(), code: z.string().optional() }))
+    .input(
+      inLibrary.extend({
+        kind: itemKind,
+        name: z.string(),
+        // A static code of another type sends its type and content instead (docs/TYPES.md).
+        url: z.string().optional(),
+        code: z.string().optional(),
+        type: z.string().optional(),
+        content: z.unknown().optional(),
+      }),
+    )
     .mutation(async ({ ctx, input }) =>
       createItem(await actorFor(ctx.session.userId, input.scope, ctx.servedHosts), input.kind, input).then(() => ({
         created: 1,

@@ -5,6 +5,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { parse } from "csv-parse/sync";
 import type { Client } from "../client";
+import type { paths } from "../schema";
 import { apiError } from "../errors";
 import { createInBatches, writeRejected, type Refusal } from "./batches";
 import {
@@ -12,6 +13,7 @@ import {
   IMPORT_BATCH_SIZE as BATCH_SIZE,
   IMPORT_STATUSES,
   importTable,
+  staticItemOfCells,
   REPORT_COLUMNS,
   type ImportKind,
   type ImportRow as Row,
@@ -20,6 +22,9 @@ import {
 } from "../csv-rows";
 
 export { BATCH_SIZE };
+
+/** A static create item: the API refuses by name whatever the file's cells got wrong. */
+type StaticItem = paths["/qrcodes/batch"]["post"]["requestBody"]["content"]["application/json"]["qrcodes"][number];
 
 const isStatus = (value: string): value is ImportStatus => (IMPORT_STATUSES as readonly string[]).includes(value);
 export type ImportResult = {
@@ -44,10 +49,14 @@ export async function importFile(
   const { kind, header, rows, cell } = importTable(records);
   // Creating takes no status: a row's status other than the one the code gets is set by a PATCH after it.
   const status = (row: Row) => cell(row, "status") || null;
-  const statusProblem = (row: Row) =>
-    kind === "dynamic" && status(row) !== null && !isStatus(status(row)!)
-      ? `status must be one of ${IMPORT_STATUSES.join(", ")}`
-      : null;
+  const staticItem = (row: Row) => staticItemOfCells((column) => cell(row, column));
+  /** What is wrong with a row before it is sent: a dynamic code's status, a cell in another type's column. */
+  const rowProblem = (row: Row) =>
+    kind === "static"
+      ? staticItem(row).problem
+      : status(row) !== null && !isStatus(status(row)!)
+        ? `status must be one of ${IMPORT_STATUSES.join(", ")}`
+        : null;
   const keyOf = (what: string) => `qr-records-import-${fileId}-${what}`;
 
   /** One request; a 2xx answer's created records and whether it was the replay of an earlier run's. */
@@ -57,7 +66,7 @@ export async function importFile(
       kind === "static"
         ? await client.api.POST("/qrcodes/batch", {
             params,
-            body: { qrcodes: batch.map((row) => ({ name: cell(row, "name"), url: cell(row, "url") })) },
+            body: { qrcodes: batch.map((row) => staticItem(row).item as StaticItem) },
           })
         : await client.api.POST("/dynqrcodes/batch", {
             params,
@@ -91,7 +100,7 @@ export async function importFile(
     progressTo: options.progressTo,
     keyOf: (position, round) => keyOf(`${position}${round ? `-valid-${round}` : ""}`),
     send,
-    problem: statusProblem,
+    problem: rowProblem,
     after: async (batch, sent) => {
       const refused: Refusal[] = [];
       for (const [i, row] of batch.entries()) {
