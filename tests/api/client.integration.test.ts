@@ -204,6 +204,13 @@ describe("typed client", () => {
     );
     assert.deepEqual(await client.deleteMany.dynqrcodes([dynBatch[0].code]), [dynBatch[0].code]);
 
+    // The library out and back in: already there, so nothing is created twice.
+    const bundle = await new Response(await client.bundle.export()).text();
+    assert.match(bundle, /^\{"type":"bundle","version":1,"exported_at":\d+\}\n\{"type":"static"/);
+    const moved = await client.bundle.import(bundle);
+    assert.deepEqual(moved.created, { static: 0, dynamic: 0, scans: 0 });
+    assert.ok(moved.skipped.static > 0 && moved.skipped.dynamic > 0);
+
     // Every operation of the served document answered 2xx to one of these calls.
     const template = (path: string) => new RegExp(`^/v1${path.replace(/\{[^}]+\}/g, "[^/]+")}$`);
     const ok = sent.filter((s) => s.status < 300);
@@ -212,7 +219,8 @@ describe("typed client", () => {
         ok.some((s) => s.method === op.method && template(op.path).test(s.path)),
         `${op.method} ${op.path} was called`,
       );
-    const writes = sent.filter((s) => s.method !== "GET");
+    // The bundle's import is idempotent of itself (a stream is not sent twice): no key.
+    const writes = sent.filter((s) => s.method !== "GET" && s.path !== "/v1/bundle");
     assert.ok(
       writes.every((s) => s.idempotencyKey),
       "every write carries an Idempotency-Key",
