@@ -1,11 +1,12 @@
 // npm run bench: figures, each against a baseline measured in the same run (never a test).
-//   tsx scripts/bench.ts [--duration S] [--connections N] [--rounds R] [--only shortlink|operations|rules|api|ratelimit|analytics|lists|images|webhooks|spool|writepath|growth|hostile|cluster] [--fill N] [--replay-scans N] [--cluster-seconds S] [--cluster-rate R] [--cluster-outage S]
+//   tsx scripts/bench.ts [--duration S] [--connections N] [--rounds R] [--only shortlink|operations|rules|api|ratelimit|analytics|bundle|lists|images|webhooks|spool|writepath|growth|hostile|cluster] [--bundle-scans N] [--fill N] [--replay-scans N] [--cluster-seconds S] [--cluster-rate R] [--cluster-outage S]
 // Each section is a file of scripts/bench/ (its figures described at its top), run in a process
 // of its own; scripts/bench/common.ts holds what they share (options, wrk, the baseline server).
 // Cluster (PostgreSQL only): three instances behind nginx at a fixed rate (scripts/bench/cluster.ts).
 import { spawnSync } from "node:child_process";
 import { analytics } from "./bench/analytics";
 import { api } from "./bench/api";
+import { bundle } from "./bench/bundle";
 import { growth } from "./bench/growth";
 import { images } from "./bench/images";
 import { lists } from "./bench/lists";
@@ -28,6 +29,7 @@ const SECTIONS: Record<string, () => Promise<void>> = {
   api,
   ratelimit: rateLimiter,
   analytics,
+  bundle,
   lists,
   images,
   webhooks,

@@ -50,7 +50,10 @@ const lineErrorsSchema = {
         type: "object",
         required: ["line", "error"],
         additionalProperties: false,
-        properties: { line: { type: "integer", minimum: 1 }, error: { type: "string" } },
+        properties: {
+          line: { type: "integer", minimum: 1, maximum: Number.MAX_SAFE_INTEGER },
+          error: { type: "string" },
+        },
       },
     },
   },

@@ -9,7 +9,7 @@ import { libraryWhere, type Library } from "../library/library";
 import { keysetPages } from "../library/paging";
 import { toSeconds } from "../library/validation";
 import { BUNDLE_VERSION, LineProblem, MAX_LINE_ERRORS, parseLine } from "./lines";
-import { spooledLines } from "./spool";
+import type { Lines } from "./spool";
 
 type CodeEntry = { line: number; qrId?: string; createdAt?: number; externalId?: string | null };
 type StaticEntry = CodeEntry & { name: string; url: string };
@@ -39,7 +39,7 @@ class Problems {
 }
 
 /** The lines' own checks: shape, order, duplicates, a scan's code. */
-async function readEntries(file: string) {
+async function readEntries(lines: Lines) {
   const problems = new Problems();
   const statics: StaticEntry[] = [];
   const dynamics = new Map<string, DynamicEntry>();
@@ -48,7 +48,7 @@ async function readEntries(file: string) {
     if (set.has(key)) problems.add(line, `${what} appears twice in the bundle`);
     set.add(key);
   };
-  for await (const [line, text] of spooledLines(file)) {
+  for await (const [line, text] of lines()) {
     let entry;
     try {
       entry = parseLine(text);
@@ -215,8 +215,8 @@ async function refuseUsedExternalIds(
 }
 
 /** The whole check: the bundle's lines (400), then the instance (409). */
-export async function checkBundle(file: string, library: Library): Promise<Plan> {
-  const { statics, dynamics } = await readEntries(file);
+export async function checkBundle(lines: Lines, library: Library): Promise<Plan> {
+  const { statics, dynamics } = await readEntries(lines);
   const plan: Plan = { ids: new Map(), skipped: new Set(), created: new Map() };
   const conflicts = new Problems();
   await planStatic(library, statics, plan, conflicts);

@@ -1,7 +1,6 @@
 // GET /v1/bundle (docs/BUNDLE.md): the library as NDJSON, read in keyset pages and sent page by
 // page, so that memory holds one page whatever the library's size. Each page of dynamic codes
-// is followed by their scans (one keyset walk over the (dynamicCodeId, id) index for the page,
-// not a query per code).
+// is followed by their scans, code by code, a page at a time.
 import { db, dialectSql, readRows } from "../platform/db";
 import { now } from "../platform/clock";
 import { sendableUrl } from "../platform/urls";
@@ -18,19 +17,18 @@ const lines = (values: object[]) => values.map((value) => `${JSON.stringify(valu
 const seconds = (time: Date | null) => (time === null ? null : toSeconds(time));
 
 /**
- * The scans of a page of codes, in (dynamicCodeId, id) order: `scanned_at` as whole seconds,
- * the keyset as a row value (both dialects compare them in index order).
+ * A code's scans after an id, `scanned_at` as whole seconds: the scan export's walk of the
+ * (dynamicCodeId, id) index (a query over a page of codes at once, with a row-value keyset,
+ * was sorted anew for every page on SQLite).
  */
 const SCANS_SQL = dialectSql((d) =>
   d === "sqlite"
-    ? `SELECT "dynamicCodeId", "id", CAST(strftime('%s', "scannedAt") AS INTEGER), "country", "device", "os", "browser", "unique", "destinationUrl"
-       FROM "ScanEvent" WHERE "dynamicCodeId" IN (SELECT value FROM json_each(?)) AND ("dynamicCodeId", "id") > (?, ?)
-       ORDER BY "dynamicCodeId", "id" LIMIT ?`
-    : `SELECT "dynamicCodeId", "id", floor(extract(epoch from "scannedAt"))::int8, "country", "device", "os", "browser", "unique", "destinationUrl"
-       FROM "ScanEvent" WHERE "dynamicCodeId" IN (SELECT jsonb_array_elements_text(?::jsonb)) AND ("dynamicCodeId", "id") > (?, ?)
-       ORDER BY "dynamicCodeId", "id" LIMIT ?`,
+    ? `SELECT "id", CAST(strftime('%s', "scannedAt") AS INTEGER), "country", "device", "os", "browser", "unique", "destinationUrl"
+       FROM "ScanEvent" WHERE "dynamicCodeId" = ? AND "id" > ? ORDER BY "dynamicCodeId", "id" LIMIT ?`
+    : `SELECT "id", floor(extract(epoch from "scannedAt"))::int8, "country", "device", "os", "browser", "unique", "destinationUrl"
+       FROM "ScanEvent" WHERE "dynamicCodeId" = ? AND "id" > ? ORDER BY "dynamicCodeId", "id" LIMIT ?`,
 );
-type ScanRow = [string, string, number | string, string, string, string, string, boolean | number, string];
+type ScanRow = [string, number | string, string, string, string, string, boolean | number, string];
 
 async function* staticLines(library: Library): AsyncGenerator<string> {
   const pages = keysetPages(
@@ -59,16 +57,17 @@ async function* staticLines(library: Library): AsyncGenerator<string> {
     );
 }
 
-async function* scanLines(codes: Map<string, string>): AsyncGenerator<string> {
-  const ids = JSON.stringify([...codes.keys()]);
-  let after: [string, string] = ["", ""];
-  for (;;) {
-    const rows = (await readRows(SCANS_SQL, [ids, ...after, SCAN_PAGE])) as ScanRow[];
-    if (rows.length === 0) return;
+async function* scanLines(codeId: string, code: string): AsyncGenerator<string> {
+  const pages = keysetPages(
+    (after, take) => readRows(SCANS_SQL, [codeId, after ?? "", take]) as Promise<ScanRow[]>,
+    SCAN_PAGE,
+    (row) => row[0],
+  );
+  for await (const rows of pages)
     yield lines(
-      rows.map(([codeId, , scannedAt, country, device, os, browser, unique, destination]): ScanLine => ({
+      rows.map(([, scannedAt, country, device, os, browser, unique, destination]): ScanLine => ({
         type: "scan",
-        code: codes.get(codeId)!,
+        code,
         domain: null,
         scanned_at: Number(scannedAt),
         country,
@@ -79,9 +78,6 @@ async function* scanLines(codes: Map<string, string>): AsyncGenerator<string> {
         destination: sendableUrl(destination),
       })),
     );
-    if (rows.length < SCAN_PAGE) return;
-    after = [rows[rows.length - 1][0], rows[rows.length - 1][1]];
-  }
 }
 
 async function* dynamicLines(library: Library): AsyncGenerator<string> {
@@ -120,7 +116,7 @@ async function* dynamicLines(library: Library): AsyncGenerator<string> {
         };
       }),
     );
-    yield* scanLines(new Map(rows.map((r) => [r.id, r.code])));
+    for (const r of rows) yield* scanLines(r.id, r.code);
   }
 }
 

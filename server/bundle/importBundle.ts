@@ -10,7 +10,7 @@ import { processSingleton } from "../platform/process-singleton";
 import { startModuleThread } from "../platform/threads";
 import { refreshCopy } from "../scan/live-copy";
 import { checkBundle } from "./checkBundle";
-import { spoolBody } from "./spool";
+import { spoolBody, spooledLines, type Lines } from "./spool";
 import { writeBundle, type Counts, type Importer, type ImportResult } from "./writeBundle";
 
 /** `longTransactions`: its one transaction holds a connection for as long as the import writes (server/platform/db.ts). */
@@ -26,7 +26,7 @@ if (!isMainThread && parentPort && (workerData as Job | null)?.role === "bundle-
 async function work({ file, importer }: Job): Promise<void> {
   let reply: Reply;
   try {
-    reply = { result: await writeBundle(file, await checkBundle(file, importer.library), importer) };
+    reply = { result: await checkedAndWritten(() => spooledLines(file), importer) };
   } catch (error) {
     reply =
       error instanceof DomainError
@@ -35,6 +35,24 @@ async function work({ file, importer }: Job): Promise<void> {
   }
   parentPort!.postMessage(reply);
   process.exit(0); // in a thread: ends the thread
+}
+
+/** Both readings (a function declaration: the thread calls it while the module is still loading). */
+async function checkedAndWritten(lines: Lines, importer: Importer): Promise<ImportResult> {
+  return writeBundle(lines, await checkBundle(lines, importer.library), importer);
+}
+
+/**
+ * A small bundle (a hand-made file, a few codes) is imported in process, its lines held in
+ * memory: a thread's start (its module graph) would cost it seconds. Its transaction then never
+ * waits for I/O (its lines are read, its SQLite writes synchronous), so no other request's write
+ * on this thread comes between.
+ */
+const SMALL_BUNDLE_BYTES = 256 * 1024;
+async function inProcess(file: string, importer: Importer): Promise<ImportResult> {
+  const lines: [number, string][] = [];
+  for await (const line of spooledLines(file)) lines.push(line);
+  return checkedAndWritten(() => lines, importer);
 }
 
 function inThread(job: Job): Promise<ImportResult> {
@@ -73,7 +91,9 @@ export async function importBundle(
   const spooled = await spoolBody(body);
   const importer: Importer = { userId: principal.userId, apiKeyId: principal.apiKeyId, library: principal.library };
   const run = turns.last.then(() =>
-    inThread({ role: "bundle-import", file: spooled.file, importer, longTransactions: true }),
+    spooled.bytes <= SMALL_BUNDLE_BYTES
+      ? inProcess(spooled.file, importer)
+      : inThread({ role: "bundle-import", file: spooled.file, importer, longTransactions: true }),
   );
   turns.last = run.catch(() => undefined);
   try {

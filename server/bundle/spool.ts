@@ -9,7 +9,9 @@ import { createInterface } from "node:readline";
 import { DomainError } from "../platform/errors";
 import { MAX_LINE_BYTES } from "./lines";
 
-export type Spooled = { file: string; dispose: () => Promise<void> };
+export type Spooled = { file: string; bytes: number; dispose: () => Promise<void> };
+/** A bundle's numbered lines, which can be read more than once (checked, then written). */
+export type Lines = () => AsyncIterable<[number, string]> | Iterable<[number, string]>;
 
 const NEWLINE = 0x0a;
 
@@ -22,6 +24,7 @@ export async function spoolBody(body: AsyncIterable<Uint8Array> | null): Promise
   try {
     let line = 1;
     let length = 0;
+    let bytes = 0;
     for await (const chunk of body ?? []) {
       let start = 0;
       for (let at = chunk.indexOf(NEWLINE); at !== -1; at = chunk.indexOf(NEWLINE, start)) {
@@ -33,9 +36,10 @@ export async function spoolBody(body: AsyncIterable<Uint8Array> | null): Promise
       length += chunk.length - start;
       if (length > MAX_LINE_BYTES) throw lineTooLong(line);
       await handle.write(chunk);
+      bytes += chunk.length;
     }
     await handle.close();
-    return { file, dispose };
+    return { file, bytes, dispose };
   } catch (error) {
     await handle.close().catch(() => undefined);
     await dispose();

@@ -15,7 +15,7 @@ import { SCAN_COLUMNS, type ScanRow } from "../scan/rows";
 import { SCAN_INSERT } from "../scan/write";
 import type { Plan } from "./checkBundle";
 import { parseLine, type DynamicLine, type StaticLine } from "./lines";
-import { spooledLines } from "./spool";
+import type { Lines } from "./spool";
 
 export type Importer = { userId: string; apiKeyId: string; library: Library };
 export type Counts = { static: number; dynamic: number; scans: number };
@@ -98,7 +98,7 @@ function ownedColumns(importer: Importer, id: string, line: StaticLine | Dynamic
 }
 
 /** Writes what the plan creates; the counts, and the codes created (their copies are refreshed after the commit). */
-export async function writeBundle(file: string, plan: Plan, importer: Importer): Promise<ImportResult> {
+export async function writeBundle(lines: Lines, plan: Plan, importer: Importer): Promise<ImportResult> {
   const at = nowMs();
   const team = importer.library.kind === "team";
   const actor = await actorOf(importer.userId);
@@ -119,7 +119,7 @@ export async function writeBundle(file: string, plan: Plan, importer: Importer):
       await runEach(SCAN_INSERT, scans.map(scanColumns));
       await writeRollups(runEach, scans);
     };
-    for await (const [number, text] of spooledLines(file)) {
+    for await (const [number, text] of lines()) {
       const line = parseLine(text);
       if (line === null || line.type === "bundle" || line.type === "domain") continue;
       if (line.type === "scan") {

@@ -23,7 +23,12 @@ export const BUNDLE_EXPORT_DOC = {
   parameters: [],
   ok: {
     description: "NDJSON, one line per record",
-    content: { "application/x-ndjson": { schema: { type: "string" } } },
+    content: {
+      "application/x-ndjson": {
+        // No limit on the body (only on each line): the largest length a JSON number holds exactly.
+        schema: { type: "string", format: "binary", maxLength: Number.MAX_SAFE_INTEGER },
+      },
+    },
   },
 };
 
@@ -37,7 +42,12 @@ export const BUNDLE_IMPORT_DOC = {
   parameters: [],
   requestBody: {
     required: true,
-    content: { "application/x-ndjson": { schema: { type: "string" } } },
+    content: {
+      "application/x-ndjson": {
+        // No limit on the body (only on each line): the largest length a JSON number holds exactly.
+        schema: { type: "string", format: "binary", maxLength: Number.MAX_SAFE_INTEGER },
+      },
+    },
   },
   ok: {
     description: "What was created, and what was already imported",
@@ -50,7 +60,12 @@ export const BUNDLE_IMPORT_DOC = {
               name,
               {
                 type: "object",
-                properties: { static: { type: "integer" }, dynamic: { type: "integer" }, scans: { type: "integer" } },
+                properties: Object.fromEntries(
+                  ["static", "dynamic", "scans"].map((kind) => [
+                    kind,
+                    { type: "integer", minimum: 0, maximum: Number.MAX_SAFE_INTEGER },
+                  ]),
+                ),
               },
             ]),
           ),

@@ -325,6 +325,15 @@ const COVERAGE: Record<string, Coverage> = {
     actions: ["code.deleted"],
     beforeAfter: true,
   },
+  "POST /bundle": {
+    run: (fx) =>
+      http("POST", "/v1/bundle", {
+        key: fx.team.adminKey,
+        body: '{"type": "bundle", "version": 1}\n{"type": "static", "url": "https://example.com/b", "name": "Moved in"}\n',
+        headers: { "content-type": "application/x-ndjson" },
+      }),
+    actions: ["bundle.imported"],
+  },
   "POST /webhooks": {
     run: (fx) => http("POST", "/v1/webhooks", { key: fx.team.adminKey, json: { url: HOOK, events: ["scan.created"] } }),
     actions: ["webhook.created"],

@@ -66,6 +66,12 @@ describe("typed client", () => {
       )
     ).created;
     assert.equal(batch.length, 2);
+    // The library out and back in: already there, so nothing is created twice.
+    const bundle = await new Response(await client.bundle.export()).text();
+    assert.match(bundle, /^\{"type":"bundle","version":1,"exported_at":\d+\}\n\{"type":"static"/);
+    const moved = await client.bundle.import(bundle);
+    assert.deepEqual(moved.created, { static: 0, dynamic: 0, scans: 0 });
+    assert.deepEqual(moved.skipped, { static: 3, dynamic: 0, scans: 0 });
     const listed = await unwrap(api.GET("/qrcodes", { params: { query: { limit: 2 } } }));
     assert.deepEqual([listed.qrcodes.map((q) => q.name), typeof listed.next_cursor], [["B", "A"], "string"]);
     const staticCsv = await unwrap(api.GET("/qrcodes/export", { parseAs: "text" }));
@@ -212,7 +218,8 @@ describe("typed client", () => {
         ok.some((s) => s.method === op.method && template(op.path).test(s.path)),
         `${op.method} ${op.path} was called`,
       );
-    const writes = sent.filter((s) => s.method !== "GET");
+    // The bundle's import is idempotent of itself (a stream is not sent twice): no key.
+    const writes = sent.filter((s) => s.method !== "GET" && s.path !== "/v1/bundle");
     assert.ok(
       writes.every((s) => s.idempotencyKey),
       "every write carries an Idempotency-Key",

@@ -4,6 +4,7 @@
 import { randomUUID } from "node:crypto";
 import createFetchClient, { type Middleware } from "openapi-fetch";
 import { apiError, retryAfterSeconds } from "./errors";
+import { bundleCalls } from "./bundle";
 import { recordCalls } from "./records";
 import type { components, operations, paths } from "./schema";
 
@@ -160,7 +161,10 @@ export function createClient(options: ClientOptions) {
       (await unwrap(api.POST("/dynqrcodes/batch-delete", { body: { ids: codes } }))).deleted,
   };
 
-  return { api, unwrap, staticCodes, dynamicCodes, search, deleteMany, webhooks, ...recordCalls(api, unwrap) };
+  /** The whole library out and in (the bundle): `bundle.export()`, `bundle.import(body)`. */
+  const bundle = bundleCalls(options, api, unwrap);
+
+  return { api, unwrap, staticCodes, dynamicCodes, search, deleteMany, webhooks, bundle, ...recordCalls(api, unwrap) };
 }
 
 export type Client = ReturnType<typeof createClient>;

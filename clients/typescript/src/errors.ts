@@ -1,7 +1,8 @@
 // The contract's error answers as exceptions: every non-2xx answer of /v1 has the body
 // {"error": "<message>"} or, for a batch that failed validation, {"errors": [{index, error}]}.
 
-export type ItemError = { index: number; error: string };
+/** A batch's refused item by its index; a bundle's problem also by its line (from 1; `index` is line - 1). */
+export type ItemError = { index: number; error: string; line?: number };
 
 /** Any error answer of the API: its status, message, request id, and a batch's per-item errors. */
 export class ApiError extends Error {
@@ -74,12 +75,18 @@ export function retryAfterSeconds(response: Response): number | null {
 /** The typed exception for an error answer and its parsed body (if it was JSON). */
 export function apiError(response: Response, body: unknown): ApiError {
   const shape = (body ?? {}) as { error?: unknown; errors?: unknown };
-  const errors = Array.isArray(shape.errors) ? (shape.errors as ItemError[]) : [];
+  const errors: ItemError[] = Array.isArray(shape.errors)
+    ? (shape.errors as ({ error: string } & ({ index: number } | { line: number }))[]).map((e) =>
+        "line" in e ? { index: e.line - 1, line: e.line, error: e.error } : e,
+      )
+    : [];
   const message =
     typeof shape.error === "string"
       ? shape.error
       : errors.length > 0
-        ? `${errors.length} invalid item${errors.length === 1 ? "" : "s"} in the batch: ${errors.map((e) => `#${e.index}: ${e.error}`).join("; ")}`
+        ? errors[0].line !== undefined
+          ? `${errors.length} problem${errors.length === 1 ? "" : "s"} in the bundle: ${errors.map((e) => `line ${e.line}: ${e.error}`).join("; ")}`
+          : `${errors.length} invalid item${errors.length === 1 ? "" : "s"} in the batch: ${errors.map((e) => `#${e.index}: ${e.error}`).join("; ")}`
         : `HTTP ${response.status}${typeof body === "string" && body ? `: ${body.slice(0, 200)}` : ""}`;
   const Type = BY_STATUS[response.status] ?? ApiError;
   return new Type(response.status, message, errors, response.headers.get("x-request-id"), retryAfterSeconds(response));

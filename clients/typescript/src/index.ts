@@ -10,5 +10,6 @@ export {
   type AnalyticsSummary,
   type CodeAnalytics,
 } from "./client";
+export type { BundleBody, BundleCounts, BundleImport } from "./bundle";
 export * from "./errors";
 export type { components, paths, operations } from "./schema";

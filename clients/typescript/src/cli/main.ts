@@ -4,6 +4,7 @@ import { parseArgs, type ParseArgsConfig } from "node:util";
 import { createClient } from "../client";
 import { ApiError } from "../errors";
 import { analytics } from "./analytics";
+import { BUNDLE_HELP, bundleExport, bundleImport } from "./bundle";
 import { exportCsv, type ExportWhat } from "./export";
 import { downloadImages, type ImagesKind } from "./images";
 import { BATCH_SIZE, importFile } from "./import";
@@ -28,6 +29,7 @@ Commands:
   images <dir>                          the QR images of the library's codes, one file per code
   get <qr_id|code>                      one code's record as JSON
   update-many <file.csv>                change the codes a CSV file names, in batches of ${BATCH_SIZE}
+  bundle <export|import> [file]         the whole library with its scans out, or into another library
 
 Run \`qr-records <command> --help\` for a command's options.
 
@@ -115,6 +117,7 @@ ${ENVIRONMENT}`,
   "import-from": `${IMPORT_FROM_HELP}\n\n${ENVIRONMENT}`,
   get: `${RECORDS_HELP.get}\n\n${ENVIRONMENT}`,
   "update-many": `${RECORDS_HELP["update-many"]}\n\n${ENVIRONMENT}`,
+  bundle: `${BUNDLE_HELP}\n\n${ENVIRONMENT}`,
 };
 
 type Command = keyof typeof HELP;
@@ -215,6 +218,16 @@ async function run(argv: string[]): Promise<number> {
     const target: ExportWhat =
       what === "scans" ? { what, code, from: values.from, to: values.to } : { what: what as "static" | "dynamic" };
     await exportCsv(client(), target, values.out);
+    return 0;
+  }
+  if (command === "bundle") {
+    const { values, positionals } = args(command, rest, { out: { type: "string" } });
+    if (values.help) return help();
+    const [what, file, ...extra] = positionals;
+    if (what === "export" && !file && !extra.length) await bundleExport(client(), values.out);
+    else if (what === "import" && file && !extra.length && !values.out)
+      process.stdout.write(`${await bundleImport(client(), file)}\n`);
+    else throw usage("bundle takes export [--out FILE], or import and a file");
     return 0;
   }
   if (command === "images") {
