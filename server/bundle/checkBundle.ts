@@ -12,7 +12,8 @@ import { BUNDLE_VERSION, LineProblem, MAX_LINE_ERRORS, parseLine } from "./lines
 import type { Lines } from "./spool";
 
 type CodeEntry = { line: number; qrId?: string; createdAt?: number; externalId?: string | null };
-type StaticEntry = CodeEntry & { name: string; url: string };
+/** `holds`: its url, or its content as stored (JSON): with created_at and name, what says "already imported". */
+type StaticEntry = CodeEntry & { name: string; holds: string };
 type DynamicEntry = CodeEntry & { code: string };
 
 /** What the write does with each code line (by line number): its id, or skipped. */
@@ -82,7 +83,7 @@ async function readEntries(lines: Lines) {
           createdAt: entry.created_at,
           externalId: entry.external_id,
           name: entry.name.trim(),
-          url: entry.url,
+          holds: entry.url ?? JSON.stringify(entry.content ?? null),
         });
         break;
       case "dynamic":
@@ -143,7 +144,7 @@ async function planDynamic(library: Library, entries: DynamicEntry[], plan: Plan
   await refuseUsedExternalIds("dynamic", library, create, conflicts);
 }
 
-/** Static lines: already imported (its qr_id in the library, or its created_at, name and url), or created. */
+/** Static lines: already imported (its qr_id in the library, or its created_at, name and url or content), or created. */
 async function planStatic(library: Library, entries: StaticEntry[], plan: Plan, conflicts: Problems) {
   const ids = new Map<string, { userId: string | null; teamId: string | null }>();
   for (const part of chunks(entries.filter((e) => e.qrId)))
@@ -159,16 +160,16 @@ async function planStatic(library: Library, entries: StaticEntry[], plan: Plan, 
   const same = rest.some((e) => e.createdAt !== undefined) ? await staticFingerprints(library) : new Set<string>();
   const create: StaticEntry[] = [];
   for (const entry of rest)
-    if (same.has(fingerprint(entry.createdAt, entry.name, entry.url))) plan.skipped.add(entry.line);
+    if (same.has(fingerprint(entry.createdAt, entry.name, entry.holds))) plan.skipped.add(entry.line);
     else create.push(entry);
   for (const entry of create)
     plan.ids.set(entry.line, entry.qrId && !ids.has(entry.qrId) ? entry.qrId : timeOrderedId("qr"));
   await refuseUsedExternalIds("static", library, create, conflicts);
 }
 
-const fingerprint = (createdAt: number | undefined, name: string, url: string) => `${createdAt}\n${name}\n${url}`;
+const fingerprint = (createdAt: number | undefined, name: string, holds: string) => `${createdAt}\n${name}\n${holds}`;
 
-/** The library's static codes as (created_at, name, url): a qr_id taken elsewhere made them new ids. */
+/** The library's static codes as (created_at, name, url or content): a qr_id taken elsewhere made them new ids. */
 async function staticFingerprints(library: Library): Promise<Set<string>> {
   const set = new Set<string>();
   const pages = keysetPages((after, take) =>
@@ -176,10 +177,11 @@ async function staticFingerprints(library: Library): Promise<Set<string>> {
       where: { ...libraryWhere(library), ...(after ? { id: { gt: after } } : {}) },
       orderBy: { id: "asc" },
       take,
-      select: { id: true, createdAt: true, name: true, url: true },
+      select: { id: true, createdAt: true, name: true, url: true, content: true },
     }),
   );
-  for await (const rows of pages) for (const r of rows) set.add(fingerprint(toSeconds(r.createdAt), r.name, r.url));
+  for await (const rows of pages)
+    for (const r of rows) set.add(fingerprint(toSeconds(r.createdAt), r.name, r.url ?? r.content ?? "null"));
   return set;
 }
 

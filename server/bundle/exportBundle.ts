@@ -45,7 +45,9 @@ async function* staticLines(library: Library): AsyncGenerator<string> {
       rows.map((r): StaticLine => ({
         type: "static",
         qr_id: r.id,
-        url: sendableUrl(r.url),
+        code_type: r.type as StaticLine["code_type"],
+        url: r.url === null ? null : sendableUrl(r.url),
+        content: r.content === null ? null : JSON.parse(r.content),
         name: r.name,
         style: JSON.parse(r.style),
         status: r.reviewStatus as "active" | "draft",

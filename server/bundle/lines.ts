@@ -8,6 +8,8 @@ import { memoize } from "../platform/memoize";
 import { STATUSES } from "../library/dynamicRecords";
 import { externalIdField, metadataField } from "../library/recordExtras";
 import { bodyObject, nameField, styleField, urlField } from "../library/validation";
+import { refineTyped } from "../library/staticRecords";
+import { contentField, typeField } from "../codeTypes/typedFields";
 
 export const BUNDLE_VERSION = 1;
 /** A line's bytes at most (a style's logo is at most 64 KiB: any real line fits). */
@@ -49,7 +51,10 @@ const domainLine = bodyObject({
 const staticLine = bodyObject({
   type: z.literal("static"),
   qr_id: idField.optional(),
-  url: urlField("url"),
+  // The record's `type` (url, wifi, …): `type` names the line's kind here.
+  code_type: typeField.optional(),
+  url: urlField("url").nullable().optional(),
+  content: contentField.optional(),
   name: nameField,
   style: styleField.optional(),
   status: z.enum(["active", "draft"], { error: "status must be one of active, draft" }).optional(),
@@ -57,7 +62,7 @@ const staticLine = bodyObject({
   external_id: externalIdField.nullable().optional(),
   created_at: seconds("created_at").optional(),
   updated_at: seconds("updated_at").optional(),
-});
+}).superRefine((line, ctx) => refineTyped({ ...line, type: line.code_type }, ctx));
 const dynamicLine = bodyObject({
   type: z.literal("dynamic"),
   code: backHalfField,

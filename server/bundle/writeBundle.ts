@@ -43,7 +43,7 @@ const OWNED = [
 ] as const;
 const TIMES = { reviewedAt: "timestamp(3)", createdAt: "timestamp(3)", updatedAt: "timestamp(3)" };
 const SQL = {
-  static: insertEach("StaticCode", [...OWNED, "url", "reviewStatus"], TIMES),
+  static: insertEach("StaticCode", [...OWNED, "type", "url", "content", "reviewStatus"], TIMES),
   dynamic: insertEach(
     "DynamicCode",
     [
@@ -77,7 +77,8 @@ function ownedColumns(importer: Importer, id: string, line: StaticLine | Dynamic
   const createdAt = line.created_at ?? Math.floor(at / 1000);
   const reviewed = importer.library.kind === "team" && !draft;
   const metadata = line.metadata && Object.keys(line.metadata).length > 0 ? line.metadata : null;
-  const url = line.type === "static" ? line.url : line.destination_url;
+  // A static code of another type than url has no URL to find it by (server/platform/searchFold.ts).
+  const url = line.type === "static" ? (line.url ?? "") : line.destination_url;
   return [
     id,
     owner.userId,
@@ -141,7 +142,13 @@ export async function writeBundle(lines: Lines, plan: Plan, importer: Importer):
       created[line.type]++;
       if (line.type === "static") {
         const draft = team && line.status === "draft";
-        rows.static.push([...ownedColumns(importer, id, line, draft, at), line.url, draft ? "draft" : "active"]);
+        rows.static.push([
+          ...ownedColumns(importer, id, line, draft, at),
+          line.code_type ?? "url",
+          line.url ?? null,
+          line.content === undefined || line.content === null ? null : JSON.stringify(line.content),
+          draft ? "draft" : "active",
+        ]);
       } else {
         // A personal library has no review: a team's draft arrives there active.
         const status = !team && line.status === "draft" ? "active" : (line.status ?? "active");

@@ -32,7 +32,7 @@ export function payloadCapacityProblem(fields: TypedFields, style: Style): strin
 }
 
 /** The issues of a record's type, url and content, then whether its payload fits (at `ctx`'s place). */
-function refineTyped(
+export function refineTyped(
   item: { type?: CodeType; url?: string | null; content?: unknown; style?: Style },
   ctx: z.RefinementCtx,
 ) {

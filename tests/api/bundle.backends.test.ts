@@ -250,4 +250,50 @@ describe("the bundle", () => {
     const entries = await db.activityEntry.findMany({ where: { teamId: team.id, action: { startsWith: "bundle." } } });
     assert.deepEqual(entries.map((e) => e.action).sort(), ["bundle.exported", "bundle.imported"]);
   });
+
+  it("moves static codes of every type with their code_type and content, and checks them as a create does", async () => {
+    const target = await personalKey();
+    const wifi = { ssid: "Café; Gäste", password: "p:a,s\\s;word", encryption: "WPA", hidden: false };
+    const bad = await post(
+      target.key,
+      bundleOf({ type: "static", code_type: "wifi", url: "https://example.com/w", name: "W" }),
+    );
+    assert.equal(bad.status, 400, bad.text);
+    assert.match(JSON.stringify(bad.body), /"line":2,"error":"url must be null for type wifi/);
+    const typed = bundleOf(
+      { type: "static", code_type: "wifi", content: wifi, name: "Wi-Fi", created_at: 1790000000 },
+      {
+        type: "static",
+        code_type: "geo",
+        content: { latitude: 48.8584, longitude: 2.2945 },
+        name: "Tower",
+        created_at: 1790000001,
+      },
+    );
+    const first = await post(target.key, typed);
+    assert.deepEqual(first.body, {
+      created: { static: 2, dynamic: 0, scans: 0 },
+      skipped: { static: 0, dynamic: 0, scans: 0 },
+    });
+    const again = await post(target.key, typed);
+    assert.deepEqual(again.body, {
+      created: { static: 0, dynamic: 0, scans: 0 },
+      skipped: { static: 2, dynamic: 0, scans: 0 },
+    });
+    const list = (await http("GET", "/v1/qrcodes", { key: target.key })).body as { qrcodes: Record<string, unknown>[] };
+    const byName = new Map(list.qrcodes.map((r) => [r.name, r]));
+    assert.deepEqual(
+      [byName.get("Wi-Fi")?.type, byName.get("Wi-Fi")?.url, byName.get("Wi-Fi")?.content],
+      ["wifi", null, wifi],
+    );
+    assert.equal(byName.get("Tower")?.type, "geo");
+    const out = (await http("GET", "/v1/bundle", { key: target.key })).text
+      .trimEnd()
+      .split("\n")
+      .slice(1)
+      .map((l) => JSON.parse(l));
+    const line = out.find((l) => l.name === "Wi-Fi");
+    assert.deepEqual([line.code_type, line.url, line.content], ["wifi", null, wifi]);
+    assert.equal(out.find((l) => l.name === "Tower").code_type, "geo");
+  });
 });
