@@ -74,7 +74,9 @@ async function readFile(file: File): Promise<Prepared> {
       line: row.line,
       name: cell(row, "name"),
       url: cell(row, kind === "static" ? "url" : "destination_url"),
-      ...(kind === "dynamic" ? { status: cell(row, "status"), code: cell(row, "code") } : {}),
+      ...(kind === "dynamic"
+        ? { status: cell(row, "status"), code: cell(row, "code"), domain: cell(row, "domain") }
+        : {}),
     })),
   };
 }

@@ -57,7 +57,7 @@ export async function shortlink() {
     figure(`/q not recorded ÷ bare, ${GOAL_INSTANCE} (${backend})`, ratio.toFixed(2), "≥ 0.50", ratio >= 0.5);
 
     // Every answered redirect must be recorded: the buffer is written within 200 ms.
-    const { id } = await db.dynamicCode.findUniqueOrThrow({ where: { code: record.code } });
+    const { id } = await db.dynamicCode.findFirstOrThrow({ where: { code: record.code } });
     let recorded = 0;
     const answered = recordedSeries.reduce((sum, s) => sum + s.load.redirects + s.warmUp.redirects, 0);
     for (let i = 0; i < 50 && (recorded < answered || i < 3); i++) {

@@ -39,6 +39,9 @@ export const TEAM_ACTIONS = [
   "webhook.updated",
   "webhook.deleted",
   "webhook.secret_rotated",
+  "domain.added",
+  "domain.verified",
+  "domain.deleted",
 ] as const;
 
 /** What an account's own log shows. */

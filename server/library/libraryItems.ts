@@ -75,13 +75,17 @@ export function requireEditor(actor: Actor): void {
  * Null when the record is in neither (the page answers 404).
  */
 export async function libraryOfItemFor(userId: string, kind: ItemKind, id: string): Promise<Library | null> {
+  // A code is unique within its library, not across the service (one per domain): the account's own or its team's.
+  const membership = await db.membership.findUnique({ where: { userId }, select: { teamId: true } });
   const owner =
     kind === "dynamic"
-      ? await db.dynamicCode.findUnique({ where: { code: id }, select: { userId: true, teamId: true } })
+      ? await db.dynamicCode.findFirst({
+          where: { code: id, OR: [{ userId, teamId: null }, ...(membership ? [{ teamId: membership.teamId }] : [])] },
+          select: { userId: true, teamId: true },
+        })
       : await db.staticCode.findUnique({ where: { id }, select: { userId: true, teamId: true } });
   if (!owner) return null;
   if (owner.teamId === null) return owner.userId === userId ? { kind: "personal", userId } : null;
-  const membership = await db.membership.findUnique({ where: { userId } });
   return membership?.teamId === owner.teamId ? { kind: "team", teamId: owner.teamId } : null;
 }
 
@@ -221,7 +225,7 @@ export async function libraryPage(actor: Actor, query: LibraryPageQuery) {
       kind,
       id: d.code,
       url: sendableUrl(d.destinationUrl),
-      shortUrl: shortUrl(d.code),
+      shortUrl: shortUrl(d.code, d.domain),
       status: d.status as LibraryItem["status"],
       totalScans: totals.get(d.id) ?? 0,
       rules: rulesRecordOf(d),
@@ -337,10 +341,10 @@ async function encodedTextOf(actor: Actor, kind: ItemKind, id: string): Promise<
   }
   const record = await db.dynamicCode.findFirst({
     where: { code: id, ...where, deletedAt: null },
-    select: { code: true },
+    select: { code: true, domain: true },
   });
   if (!record) throw notFound("Dynamic QR code not found");
-  return shortUrl(record.code);
+  return shortUrl(record.code, record.domain);
 }
 
 /** The API's style rules, thrown as its input error. */

@@ -180,9 +180,11 @@ describe("routing and body errors", () => {
       .flatMap(([p, item]) => Object.keys(item).map((m) => `${m.toUpperCase()} ${p}`))
       .sort();
     assert.deepEqual(routes, [
+      "DELETE /domains/{domain}",
       "DELETE /dynqrcodes/{code}",
       "DELETE /qrcodes/{qr_id}",
       "DELETE /webhooks/{webhook_id}",
+      "GET /domains",
       "GET /dynqrcodes",
       "GET /dynqrcodes/analytics",
       "GET /dynqrcodes/export",
@@ -203,6 +205,8 @@ describe("routing and body errors", () => {
       "PATCH /qrcodes/batch",
       "PATCH /qrcodes/{qr_id}",
       "PATCH /webhooks/{webhook_id}",
+      "POST /domains",
+      "POST /domains/{domain}/verify",
       "POST /dynqrcodes",
       "POST /dynqrcodes/batch",
       "POST /dynqrcodes/batch-delete",

@@ -10,7 +10,7 @@ export const IMPORT_CHECK_SIZE = 1000;
 
 export const IMPORT_COLUMNS = {
   static: ["name", "url"],
-  dynamic: ["name", "destination_url", "status", "code"],
+  dynamic: ["name", "destination_url", "status", "code", "domain"],
 } as const;
 export const IMPORT_STATUSES = ["active", "paused", "draft"] as const;
 export type ImportKind = keyof typeof IMPORT_COLUMNS;
@@ -31,7 +31,7 @@ export function importKindOf(header: string[]): ImportKind {
       : null;
   if (!kind || !header.includes("name"))
     throw new Error(
-      "The header must be name,url (static codes) or name,destination_url[,status][,code] (dynamic codes)",
+      "The header must be name,url (static codes) or name,destination_url[,status][,code][,domain] (dynamic codes)",
     );
   const unknown = header.filter(
     (c) => !(IMPORT_COLUMNS[kind] as readonly string[]).includes(c) && !REPORT_COLUMNS.includes(c),
