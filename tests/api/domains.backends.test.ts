@@ -3,10 +3,12 @@
 // are the database's, so this runs on both backends.
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
+import { request } from "node:http";
 import { describe, it } from "node:test";
 import { db } from "../../server/platform/db";
 import { setTxtRecord } from "../dns-server";
 import { BASE_URL, http, makeTeam, personalKey } from "../helpers";
+import { scansOf } from "../scans";
 
 type DomainRecord = {
   domain: string;
@@ -228,5 +230,114 @@ describe("custom domains on /v1", () => {
       ["domain.added", "domain.verified", "domain.deleted"],
     );
     assert.ok(actions.every((a) => a.actorId === team.admin.id));
+  });
+});
+
+const PHONE =
+  "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Version/17.0 Mobile/15E148 Safari/604.1";
+
+/** A request to the server with another Host, as a proxy in front passes a custom domain's (fetch cannot set Host). */
+function onHost(host: string, method: string, path: string, body?: string) {
+  const base = new URL(BASE_URL);
+  return new Promise<{ status: number; location?: string; text: string }>((resolve, reject) => {
+    const req = request(
+      {
+        host: base.hostname,
+        port: base.port,
+        method,
+        path,
+        headers: {
+          host,
+          "user-agent": PHONE,
+          ...(body === undefined ? {} : { "content-type": "application/x-www-form-urlencoded" }),
+        },
+      },
+      (res) => {
+        let text = "";
+        res.setEncoding("utf8");
+        res.on("data", (chunk: string) => (text += chunk));
+        res.on("end", () => resolve({ status: res.statusCode!, location: res.headers.location, text }));
+      },
+    );
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+describe("requests on a custom domain's Host", () => {
+  it("/<code> is answered as /q/<code> is: 302 and a scan; HEAD redirects without one", async () => {
+    const { key } = await personalKey();
+    const domain = await verified(key);
+    const code = `menu-${randomBytes(3).toString("hex")}`;
+    assert.equal((await dynamic(key, { domain, code, destination_url: "https://example.com/menu" })).status, 201);
+    const id = (await db.dynamicCode.findFirstOrThrow({ where: { domain, code } })).id;
+    const got = await onHost(domain, "GET", `/${code}`);
+    assert.equal(got.status, 302, got.text);
+    assert.equal(got.location, "https://example.com/menu");
+    const upper = await onHost(`${domain.toUpperCase()}:443`, "HEAD", `/${code}?utm=x`);
+    assert.equal(upper.status, 302);
+    const rows = await scansOf(id, 1);
+    assert.equal(rows.length, 1);
+    assert.equal(rows[0].destinationUrl, "https://example.com/menu");
+    assert.equal(rows[0].device, "mobile");
+    // The code lives on its domain only: /q/ on the service's own host does not know it.
+    assert.equal((await http("GET", `/q/${code}`)).status, 404);
+    assert.equal((await onHost(domain, "GET", "/unknown-code")).status, 404);
+  });
+
+  it("every other path of the domain is 404: no pages, no /v1, no /q", async () => {
+    const { key } = await personalKey();
+    const domain = await verified(key);
+    const defaultCode = ((await dynamic(key, {})).body as { created: Dyn[] }).created[0].code;
+    for (const path of ["/", "/login", "/v1/dynqrcodes", "/v1/openapi.json", `/q/${defaultCode}`, "/a/b", "/mcp"]) {
+      const r = await onHost(domain, "GET", path);
+      assert.equal(r.status, 404, `${path}: ${r.text.slice(0, 100)}`);
+    }
+    const v1 = await onHost(domain, "POST", "/v1/dynqrcodes", "{}");
+    assert.equal(v1.status, 404);
+  });
+
+  it("a host that is no verified domain behaves as today; verifying it makes it a domain at once", async () => {
+    const { key } = await personalKey();
+    const record = await added(key);
+    const defaultCode = ((await dynamic(key, {})).body as { created: Dyn[] }).created[0].code;
+    assert.equal((await onHost(record.domain, "GET", `/q/${defaultCode}`)).status, 302, "an unknown host serves /q/");
+    assert.equal((await onHost(record.domain, "GET", "/login")).status, 200, "and the pages");
+    setTxtRecord(record.verification.name, [record.verification.value]);
+    assert.equal((await http("POST", `/v1/domains/${record.domain}/verify`, { key })).status, 200);
+    assert.equal((await onHost(record.domain, "GET", "/login")).status, 404);
+  });
+
+  it("changes reach the domain's links at once: paused 404, deleted 410; a protected code's form posts to /<code>", async () => {
+    const { key } = await personalKey();
+    const domain = await verified(key);
+    const code = ((await dynamic(key, { domain })).body as { created: Dyn[] }).created[0].code;
+    assert.equal((await onHost(domain, "GET", `/${code}`)).status, 302);
+    assert.equal((await http("PATCH", `/v1/dynqrcodes/${code}`, { key, json: { status: "paused" } })).status, 200);
+    assert.equal((await onHost(domain, "GET", `/${code}`)).status, 404);
+    assert.equal((await http("DELETE", `/v1/dynqrcodes/${code}`, { key })).status, 200);
+    assert.equal((await onHost(domain, "GET", `/${code}`)).status, 410);
+
+    const locked = ((await dynamic(key, { domain, password: "open sesame" })).body as { created: Dyn[] }).created[0]
+      .code;
+    const form = await onHost(domain, "GET", `/${locked}`);
+    assert.equal(form.status, 200);
+    assert.match(form.text, new RegExp(`<form method="post" action="/${locked}">`));
+    assert.equal((await onHost(domain, "POST", `/${locked}`, "password=wrong")).status, 401);
+    const opened = await onHost(domain, "POST", `/${locked}`, "password=open+sesame");
+    assert.equal(opened.status, 302);
+    assert.equal(opened.location, "https://example.com/d");
+  });
+
+  it("GET /tls/ask?domain=: 200 for a verified domain, else 404 (a deleted one at once)", async () => {
+    const { key } = await personalKey();
+    const domain = await verified(key);
+    const ask = (d: string) => http("GET", `/tls/ask?domain=${encodeURIComponent(d)}`);
+    assert.equal((await ask(domain)).status, 200);
+    assert.equal((await ask((await added(key)).domain)).status, 404, "not verified");
+    for (const other of [fresh(), "", "127.0.0.1", new URL(BASE_URL).hostname, "x".repeat(5000)])
+      assert.equal((await ask(other)).status, 404, other.slice(0, 40));
+    assert.equal((await http("DELETE", `/v1/domains/${domain}`, { key })).status, 200);
+    assert.equal((await ask(domain)).status, 404);
   });
 });
