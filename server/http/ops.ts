@@ -157,13 +157,17 @@ export async function answerOps(req: OpsRequest): Promise<Answer> {
       NO_STORE,
     );
   }
-  if (req.path !== "/metrics" && req.path !== "/tls/ask") return notFound();
-  // Both for the operator only: METRICS_TOKEN's bearer, or without it a loopback client.
+  if (req.path === "/tls/ask") {
+    // A proxy on the same machine asks (Caddy's `ask` sends no credentials), or one holding METRICS_TOKEN.
+    const loopback = isLoopbackClient(req.peer, req.headers.get("x-forwarded-for"));
+    const token = env.metricsToken !== null && tokenMatches(req.headers.get("authorization"), env.metricsToken);
+    return loopback || token ? answerTlsAsk(req.query?.get("domain") ?? "") : notFound();
+  }
+  if (req.path !== "/metrics") return notFound();
   if (env.metricsToken !== null) {
     if (!tokenMatches(req.headers.get("authorization"), env.metricsToken))
       return jsonAnswer(401, { error: "Unauthorized" }, { ...NO_STORE, "WWW-Authenticate": "Bearer" });
   } else if (!isLoopbackClient(req.peer, req.headers.get("x-forwarded-for"))) return notFound();
-  if (req.path === "/tls/ask") return answerTlsAsk(req.query?.get("domain") ?? "");
   const { contentType, text } = await metricsText();
   return { status: 200, headers: { ...NO_STORE, "Content-Type": contentType }, body: text };
 }
