@@ -2,7 +2,7 @@
 // A library on the page: /library (personal) or the team library on /business. Search,
 // pages, create (one, or pasted lines), edit, delete, copy the short URL, QR images and the
 // style editor. Every change is a call to the same domain functions as /v1.
-import { useQueryClient, useSuspenseQuery } from "@tanstack/react-query";
+import { useQuery, useQueryClient, useSuspenseQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
 import type { LibraryKind } from "@/server/library/libraryItems";
@@ -209,6 +209,9 @@ function CreateForms({ libraryKind, mutations }: { libraryKind: LibraryKind; mut
   const [name, setName] = useState("");
   const [url, setUrl] = useState("");
   const backHalf = useBackHalf(name);
+  const trpc = useTRPC();
+  const usable = useQuery(trpc.domains.usable.queryOptions({ scope: libraryKind })).data ?? [];
+  const [domain, setDomain] = useState("");
   const [lines, setLines] = useState("");
   const [many, setMany] = useState(false);
   const draftNote = libraryKind === "team" ? " New team codes are drafts until an admin approves them." : "";
@@ -264,7 +267,8 @@ function CreateForms({ libraryKind, mutations }: { libraryKind: LibraryKind; mut
             e.preventDefault();
             void run(async () => {
               const code = kind === "dynamic" ? backHalf.code : undefined;
-              await mutations.create.mutateAsync({ scope: libraryKind, kind, name, url, code });
+              const onDomain = kind === "dynamic" && domain !== "" ? domain : undefined;
+              await mutations.create.mutateAsync({ scope: libraryKind, kind, name, url, code, domain: onDomain });
               setName("");
               setUrl("");
               backHalf.reset();
@@ -281,11 +285,24 @@ function CreateForms({ libraryKind, mutations }: { libraryKind: LibraryKind; mut
             <label htmlFor={`${libraryKind}-url`}>{kind === "dynamic" ? "Destination URL" : "URL"}</label>
             <UrlInput id={`${libraryKind}-url`} value={url} onValue={setUrl} required placeholder="https://" />
           </div>
+          {kind === "dynamic" && usable.length > 0 && (
+            <div>
+              <label htmlFor={`${libraryKind}-domain`}>Domain</label>
+              <select id={`${libraryKind}-domain`} value={domain} onChange={(e) => setDomain(e.target.value)}>
+                <option value="">This service (/q/)</option>
+                {usable.map((d) => (
+                  <option key={d} value={d}>
+                    {d}
+                  </option>
+                ))}
+              </select>
+            </div>
+          )}
           {kind === "dynamic" && backHalf.field(`${libraryKind}-code`)}
           <button type="submit" disabled={creating}>
             Create
           </button>
-          {kind === "dynamic" && backHalf.hint(`${libraryKind}-code`)}
+          {kind === "dynamic" && backHalf.hint(`${libraryKind}-code`, domain)}
           {draftNote && <p className="muted full">{draftNote.trim()}</p>}
         </form>
       )}

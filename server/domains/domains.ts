@@ -84,6 +84,16 @@ export async function listDomains(actor: Actor) {
   return { domains: rows.map(toRecord) };
 }
 
+/** The library's verified domains, for any member's create form (managing them is the admins'). */
+export async function verifiedDomainNames(library: Library): Promise<string[]> {
+  const rows = await db.domain.findMany({
+    where: { library: libraryKey(library), verifiedAt: { not: null } },
+    orderBy: { domain: "asc" },
+    select: { domain: true },
+  });
+  return rows.map((row) => row.domain);
+}
+
 export async function addDomain(actor: Actor, input: z.infer<typeof domainCreateInput>) {
   const library = requireManager(actor);
   const domain = spelledDomain(input.domain);

@@ -254,7 +254,7 @@ export type LibraryPage = Awaited<ReturnType<typeof libraryPage>>;
 async function createItems(
   actor: Actor,
   kind: ItemKind,
-  items: { name: string; url: string; code?: string }[],
+  items: { name: string; url: string; code?: string; domain?: string }[],
   reportedIndex: (i: number) => number,
   /** Problems found before (pasted lines that are not `name, url`), reported with the items' own. */
   earlier: BatchItemError[] = [],
@@ -263,7 +263,7 @@ async function createItems(
     kind === "static"
       ? staticBatchInput.safeParse({ qrcodes: items.map((i) => ({ name: i.name, url: i.url })) })
       : dynamicBatchInput.safeParse({
-          dynqrcodes: items.map((i) => ({ name: i.name, destination_url: i.url, code: i.code })),
+          dynqrcodes: items.map((i) => ({ name: i.name, destination_url: i.url, code: i.code, domain: i.domain })),
         });
   // With the destinations on a /q/ of a host the request reached: every bad line at once (the
   // create functions check those again, as they do for /v1).
@@ -298,10 +298,11 @@ async function createItems(
 export async function createItem(
   actor: Actor,
   kind: ItemKind,
-  item: { name: string; url: string; code?: string },
+  item: { name: string; url: string; code?: string; domain?: string },
 ): Promise<void> {
   requireEditor(actor);
   if (kind === "static" && item.code !== undefined) throw invalid("code is only for dynamic codes");
+  if (kind === "static" && item.domain !== undefined) throw invalid("domain is only for dynamic codes");
   try {
     await createItems(actor, kind, [item], (i) => i);
   } catch (error) {

@@ -9,6 +9,7 @@ import {
   domainParam,
   domainRecord,
   listDomains,
+  verifiedDomainNames,
   verifyDomain,
 } from "../../domains/domains";
 import { actorFor, libraryKindField } from "../../library/libraryItems";
@@ -79,6 +80,12 @@ export const domainPagesRouter = createTRPCRouter({
   list: sessionProcedure
     .input(inLibrary)
     .query(async ({ ctx, input }) => listDomains(await actorFor(ctx.session.userId, input.scope, null))),
+  /** The verified domains a create form offers (any member of the library). */
+  usable: sessionProcedure
+    .input(inLibrary)
+    .query(async ({ ctx, input }) =>
+      verifiedDomainNames((await actorFor(ctx.session.userId, input.scope, null)).library),
+    ),
   create: sessionProcedure
     .input(inLibrary.extend({ body: domainCreateInput }))
     .mutation(async ({ ctx, input }) => addDomain(await actorFor(ctx.session.userId, input.scope, null), input.body)),

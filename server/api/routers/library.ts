@@ -42,7 +42,15 @@ export const libraryRouter = createTRPCRouter({
     .query(async ({ ctx, input }) => libraryPage(await actorFor(ctx.session.userId, input.scope, null), input)),
 
   create: sessionProcedure
-    .input(inLibrary.extend({ kind: itemKind, name: z.string(), url: z.string(), code: z.string().optional() }))
+    .input(
+      inLibrary.extend({
+        kind: itemKind,
+        name: z.string(),
+        url: z.string(),
+        code: z.string().optional(),
+        domain: z.string().optional(),
+      }),
+    )
     .mutation(async ({ ctx, input }) =>
       createItem(await actorFor(ctx.session.userId, input.scope, ctx.servedHosts), input.kind, input).then(() => ({
         created: 1,
