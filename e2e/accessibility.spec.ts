@@ -9,6 +9,7 @@ import { createDynamicCodes } from "../server/library/dynamicCodes";
 import { createStaticCodes } from "../server/library/staticCodes";
 import { addMember, createTeam, generateBusinessKey } from "../server/teams/teams";
 import { createWebhook } from "../server/webhooks";
+import { addDomain } from "../server/domains/domains";
 import { accessibilityErrors, account, logIn, shot } from "./helpers";
 
 const DESKTOP = { width: 1280, height: 800 };
@@ -48,6 +49,12 @@ test("every page has no WCAG 2 AA error (HTML_CodeSniffer) and no sideways scrol
   await createWebhook(
     { userId: owner.id, library: { kind: "team", teamId: team.id }, role: "admin" },
     { url: "http://127.0.0.1:9/team", events: ["scan.created"] },
+  );
+  // A domain waiting for its TXT record: its row shows the record to create.
+  const teamDomain = `a11y-${owner.id.slice(-8).toLowerCase()}.example.com`;
+  await addDomain(
+    { userId: owner.id, library: { kind: "team", teamId: team.id }, role: "admin" },
+    { domain: teamDomain },
   );
   const browserAgent =
     "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36";
@@ -105,6 +112,7 @@ test("every page has no WCAG 2 AA error (HTML_CodeSniffer) and no sideways scrol
           ["members", () => expect(page.getByTestId(`member-${writer.email}`)).toBeVisible()],
           ["keys", () => expect(page.getByTestId(`team-key-${writer.email}`)).toBeVisible()],
           ["webhooks", () => expect(page.getByTestId("webhook-http://127.0.0.1:9/team")).toBeVisible()],
+          ["domains", () => expect(page.getByTestId(`domain-${teamDomain}`)).toBeVisible()],
           ["activity", () => expect(page.getByTestId("activity-entry").first()).toBeVisible()],
         ] as const
       ).map(([section, ready]): [string, string, () => Promise<void>] => [

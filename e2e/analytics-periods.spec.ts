@@ -45,7 +45,7 @@ test("By hour moves to the last 7 days, the presets set their days in the viewer
       data: { destination_url: "https://example.com/periods", name: "Periods" },
     });
     const code = (await created.json()).created[0].code as string;
-    const { id } = await db.dynamicCode.findUniqueOrThrow({ where: { code } });
+    const { id } = await db.dynamicCode.findFirstOrThrow({ where: { code } });
     await writeScans(
       SCANS.map((at, i) =>
         newScan({

@@ -48,7 +48,7 @@ test("the analytics pages follow the browser's time zone, and show the API's fig
     data: { destination_url: "https://example.com/zones", name: "Zoned" },
   });
   const code = (await created.json()).created[0].code as string;
-  const { id } = await db.dynamicCode.findUniqueOrThrow({ where: { code } });
+  const { id } = await db.dynamicCode.findFirstOrThrow({ where: { code } });
   await writeScans(
     INSTANTS.map((at, i) =>
       newScan({

@@ -42,7 +42,7 @@ test("/library: tick two codes, download one ZIP of their PNGs, every entry deco
   const decoded = Object.fromEntries(entries.map((e) => [e.name, decodePng(e.data)]));
   expect(decoded).toEqual({
     [`${wine.qr_id}-wine-list.png`]: wine.url,
-    [`${poster.code}-menu-poster.png`]: shortUrl(poster.code),
+    [`${poster.code}-menu-poster.png`]: shortUrl(poster.code, ""),
   });
   for (const entry of entries) expect(pngSize(entry.data)).toEqual({ width: 256, height: 256 });
 
@@ -60,6 +60,6 @@ test("/library: tick two codes, download one ZIP of their PNGs, every entry deco
   expect(searched.map((e) => e.name).sort()).toEqual(
     [`${menu.qr_id}-menu-card.png`, `${poster.code}-menu-poster.png`].sort(),
   );
-  expect(searched.map((e) => decodePng(e.data)).sort()).toEqual([menu.url, shortUrl(poster.code)].sort());
+  expect(searched.map((e) => decodePng(e.data)).sort()).toEqual([menu.url, shortUrl(poster.code, "")].sort());
   await shot(page, "library-zip-search");
 });

@@ -72,9 +72,9 @@ if (!empty) {
   ];
   const countries = ["US", "DE", "IN", "GB", "JP", "BR", "ZZ"];
   const ids = await Promise.all(
-    dynamic.slice(0, 2).map(async (d) => (await db.dynamicCode.findUniqueOrThrow({ where: { code: d.code } })).id),
+    dynamic.slice(0, 2).map(async (d) => (await db.dynamicCode.findFirstOrThrow({ where: { code: d.code } })).id),
   );
-  await db.dynamicCode.update({ where: { code: dynamic[2].code }, data: { status: "paused" } });
+  await db.dynamicCode.updateMany({ where: { code: dynamic[2].code }, data: { status: "paused" } });
   // Over the last 60 days, at every minute of the day (both zones' midnights among them), repeat visitors.
   const DAYS_MS = 60 * 86_400_000;
   const start = Date.now() - DAYS_MS;

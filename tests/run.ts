@@ -12,6 +12,7 @@ import path from "node:path";
 import { backendOf } from "../server/platform/database-url";
 import { freePort, freshDatabase, startServer, type RunningServer } from "../scripts/harness";
 import { startMailSink } from "./mail-sink";
+import { startDnsServer } from "./dns-server";
 import { runFiles, runNode } from "./schedule";
 import { ALONE, integrationFiles, unitFiles } from "./tiers";
 
@@ -75,6 +76,9 @@ async function main(): Promise<number> {
   // Every mail of the run goes over SMTP to this server; the tests read what it received.
   const mailDir = mkdtempSync(path.join(tmpdir(), "qr-mail-"));
   const mailSink = await startMailSink(mailDir);
+  // Every custom domain's TXT record is looked up on this server; the tests write its records.
+  const dnsDir = mkdtempSync(path.join(tmpdir(), "qr-dns-"));
+  const dnsServer = await startDnsServer(dnsDir);
   /** The environment of a server of this run on `port`: the same database and mail, its own address. */
   const serverEnv = (port: number): NodeJS.ProcessEnv => {
     const baseUrl = `http://127.0.0.1:${port}`;
@@ -92,6 +96,8 @@ async function main(): Promise<number> {
       WEBHOOK_RETRY_SCALE: "0.01",
       SMTP_URL: mailSink.url,
       MAIL_SINK_DIR: mailDir,
+      DNS_SERVERS: dnsServer.servers,
+      DNS_RECORDS_DIR: dnsDir,
     };
     // With REDIS_URL (CI's Redis), each server keeps to keys and channels of its own.
     if (env.REDIS_URL) env.REDIS_KEY_PREFIX = `qrtest:${Date.now()}:${process.pid}:${port}:`;
@@ -140,7 +146,9 @@ async function main(): Promise<number> {
     await server?.stop();
     await db.cleanup();
     await mailSink.stop();
+    await dnsServer.stop();
     rmSync(mailDir, { recursive: true, force: true });
+    rmSync(dnsDir, { recursive: true, force: true });
   }
   return summary(results);
 }

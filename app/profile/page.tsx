@@ -7,6 +7,7 @@ import { PersonalKeyPanel } from "@/components/keys/PersonalKeyPanel";
 import { SessionsPanel } from "@/components/account/SessionsPanel";
 import { TwoFactorPanel } from "@/components/account/TwoFactorPanel";
 import { WebhooksPanel } from "@/components/webhooks/WebhooksPanel";
+import { DomainsPanel } from "@/components/domains/DomainsPanel";
 import { sessionUserId } from "@/server/accounts/auth";
 import { accountOf } from "@/server/accounts/users";
 import { HydrateClient, prefetch, trpc } from "@/trpc/server";
@@ -40,6 +41,7 @@ export default async function ProfilePage() {
       <TwoFactorPanel />
       <PersonalKeyPanel />
       <WebhooksPanel scope="personal" />
+      <DomainsPanel scope="personal" />
       <PasswordPanel />
       <EmailPanel />
       <SessionsPanel />

@@ -15,6 +15,7 @@ import { PendingChanges } from "../library/PendingChanges";
 import { ReviewQueue } from "./ReviewQueue";
 import { useAction } from "../ui/useAction";
 import { WebhooksPanel } from "../webhooks/WebhooksPanel";
+import { DomainsPanel } from "../domains/DomainsPanel";
 import { Keys } from "./Keys";
 import { Members } from "./Members";
 import { sectionOf, sectionsFor, type SectionId } from "./sections";
@@ -179,6 +180,8 @@ function TeamSection({ section, overview, mutations }: Section & { section: Sect
       return <Keys overview={overview} mutations={mutations} />;
     case "webhooks":
       return <WebhooksPanel scope="team" />;
+    case "domains":
+      return <DomainsPanel scope="team" />;
     case "activity":
       return <ActivityPanel scope="team" />;
   }

@@ -36,10 +36,14 @@ export function useBackHalf(name: string) {
       </div>
     ),
     /** Under the form, full width: what the field is for. */
-    hint: (id: string) => (
+    hint: (id: string, domain = "") => (
       <p id={`${id}-hint`} className="muted full">
-        Back-half (optional): the short link ends <code>/q/{value || "<generated>"}</code>. Up to 64 of 0-9, A-Z, a-z, _
-        and -; suggested from the name.
+        Back-half (optional): the short link is{" "}
+        <code>
+          {domain ? `https://${domain}/` : "…/q/"}
+          {value || "<generated>"}
+        </code>
+        . Up to 64 of 0-9, A-Z, a-z, _ and -; suggested from the name.
       </p>
     ),
   };

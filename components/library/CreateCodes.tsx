@@ -1,9 +1,10 @@
 "use client";
 // Creating codes on /library and the team library: one code (a static code of any type, with
 // its own fields: ./ContentFields.tsx) or pasted lines, all created or none.
+import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import type { LibraryKind } from "@/server/library/libraryItems";
-import type { RouterOutputs } from "@/trpc/react";
+import { useTRPC, type RouterOutputs } from "@/trpc/react";
 import { UrlInput } from "../ui/UrlInput";
 import { FormError } from "../ui/FormError";
 import { useAction } from "../ui/useAction";
@@ -55,6 +56,9 @@ function CreateForms({ libraryKind, mutations }: { libraryKind: LibraryKind; mut
   const [values, setValues] = useState<ContentValues>({});
   const typed = kind === "static" && type !== "url" ? type : null;
   const backHalf = useBackHalf(name);
+  const trpc = useTRPC();
+  const usable = useQuery(trpc.domains.usable.queryOptions({ scope: libraryKind })).data ?? [];
+  const [domain, setDomain] = useState("");
   const [lines, setLines] = useState("");
   const [many, setMany] = useState(false);
   const draftNote = libraryKind === "team" ? " New team codes are drafts until an admin approves them." : "";
@@ -110,10 +114,11 @@ function CreateForms({ libraryKind, mutations }: { libraryKind: LibraryKind; mut
             e.preventDefault();
             void run(async () => {
               const code = kind === "dynamic" ? backHalf.code : undefined;
+              const onDomain = kind === "dynamic" && domain !== "" ? domain : undefined;
               await mutations.create.mutateAsync(
                 typed
                   ? { scope: libraryKind, kind, name, type: typed, content: contentOf(typed, values) }
-                  : { scope: libraryKind, kind, name, url, code },
+                  : { scope: libraryKind, kind, name, url, code, domain: onDomain },
               );
               setName("");
               setUrl("");
@@ -152,11 +157,24 @@ function CreateForms({ libraryKind, mutations }: { libraryKind: LibraryKind; mut
               <UrlInput id={`${libraryKind}-url`} value={url} onValue={setUrl} required placeholder="https://" />
             </div>
           )}
+          {kind === "dynamic" && usable.length > 0 && (
+            <div>
+              <label htmlFor={`${libraryKind}-domain`}>Domain</label>
+              <select id={`${libraryKind}-domain`} value={domain} onChange={(e) => setDomain(e.target.value)}>
+                <option value="">This service (/q/)</option>
+                {usable.map((d) => (
+                  <option key={d} value={d}>
+                    {d}
+                  </option>
+                ))}
+              </select>
+            </div>
+          )}
           {kind === "dynamic" && backHalf.field(`${libraryKind}-code`)}
           <button type="submit" disabled={creating}>
             Create
           </button>
-          {kind === "dynamic" && backHalf.hint(`${libraryKind}-code`)}
+          {kind === "dynamic" && backHalf.hint(`${libraryKind}-code`, domain)}
           {draftNote && <p className="muted full">{draftNote.trim()}</p>}
         </form>
       )}

@@ -65,7 +65,7 @@ async function readFile(file: File): Promise<Prepared> {
       name: cell(row, "name"),
       url: cell(row, kind === "static" ? "url" : "destination_url"),
       ...(kind === "dynamic"
-        ? { status: cell(row, "status"), code: cell(row, "code") }
+        ? { status: cell(row, "status"), code: cell(row, "code"), domain: cell(row, "domain") }
         : { cells: Object.fromEntries(TYPED_COLUMNS.map((c) => [c, cell(row, c)]).filter(([, v]) => v !== "")) }),
     })),
   };

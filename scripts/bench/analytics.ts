@@ -40,7 +40,7 @@ export async function analytics() {
   for (const size of sizes) {
     const [record] = await createDynamicCodes(actor, [{ destination_url: DESTINATION, name: `Bench ${size}` }]);
     codes.push(record.code);
-    const { id } = await db.dynamicCode.findUniqueOrThrow({ where: { code: record.code } });
+    const { id } = await db.dynamicCode.findFirstOrThrow({ where: { code: record.code } });
     const start = performance.now();
     for (let done = 0; done < size; done += 5000) {
       const batch = Array.from({ length: Math.min(5000, size - done) }, (_, i) => {

@@ -56,7 +56,14 @@ export type Load = {
  * an error is a 302, so wrk's "Non-2xx or 3xx responses" and socket errors are the others.
  * `script`: a wrk Lua script that makes the requests (the API's keys in turn).
  */
-export async function load(url: string, userAgent = USER_AGENT, seconds = duration, script?: string): Promise<Load> {
+export async function load(
+  url: string,
+  userAgent = USER_AGENT,
+  seconds = duration,
+  script?: string,
+  /** More request headers (`Host: go.example.com`, a custom domain's). */
+  headers: string[] = [],
+): Promise<Load> {
   const args = [
     "-t1",
     `-c${connections}`,
@@ -64,6 +71,7 @@ export async function load(url: string, userAgent = USER_AGENT, seconds = durati
     "--latency",
     "-H",
     `User-Agent: ${userAgent}`,
+    ...headers.flatMap((header) => ["-H", header]),
     ...(script ? ["-s", script] : []),
     url,
   ];

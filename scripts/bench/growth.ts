@@ -37,7 +37,7 @@ export async function growth() {
     Array.from({ length: 12 }, (_, i) => ({ destination_url: DESTINATION, name: i === 0 ? "Read" : `Filler ${i}` })),
   );
   const ids = await Promise.all(
-    created.map(async (c) => (await db.dynamicCode.findUniqueOrThrow({ where: { code: c.code } })).id),
+    created.map(async (c) => (await db.dynamicCode.findFirstOrThrow({ where: { code: c.code } })).id),
   );
   const YEAR_MS = 365 * 86_400_000;
   const end = Date.now() - 3_600_000; // all before the hour the load records in

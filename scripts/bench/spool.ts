@@ -53,7 +53,7 @@ export async function spool() {
     }
     const [withSpool, synced, without] = kinds.map((k) => combined(loads[k]));
     answered += withSpool.redirects + synced.redirects + without.redirects;
-    const { id } = await db.dynamicCode.findUniqueOrThrow({ where: { code: record.code } });
+    const { id } = await db.dynamicCode.findFirstOrThrow({ where: { code: record.code } });
     let recorded = 0;
     for (let i = 0; i < 100 && (recorded < answered || i < 3); i++) {
       await new Promise((r) => setTimeout(r, 200));

@@ -52,7 +52,7 @@ export async function webhooks() {
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: "1",
   });
   const backend = backendName(database.url);
-  const { id: hookedId } = await db.dynamicCode.findUniqueOrThrow({ where: { code: hooked.code } });
+  const { id: hookedId } = await db.dynamicCode.findFirstOrThrow({ where: { code: hooked.code } });
   const recorded = () => db.scanEvent.count({ where: { dynamicCodeId: hookedId } });
   /** Waits until the receiver holds an event for every recorded scan of the subscribed code; the seconds it took. */
   const drained = async (limitS: number) => {

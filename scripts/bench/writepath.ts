@@ -16,7 +16,7 @@ export async function writePath() {
   }
   const { database, db, withCode } = await benchDatabase();
   const { record } = await withCode("bench@example.com", "Bench");
-  const { id: codeId } = await db.dynamicCode.findUniqueOrThrow({ where: { code: record.code } });
+  const { id: codeId } = await db.dynamicCode.findFirstOrThrow({ where: { code: record.code } });
   const { default: pgModule } = await import("pg");
   const { from: copyFrom } = await import("pg-copy-streams");
   const { pipeline } = await import("node:stream/promises");

@@ -41,6 +41,9 @@ export const TEAM_ACTIONS = [
   "webhook.secret_rotated",
   "bundle.exported",
   "bundle.imported",
+  "domain.added",
+  "domain.verified",
+  "domain.deleted",
 ] as const;
 
 /** What an account's own log shows. */

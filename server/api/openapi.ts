@@ -226,6 +226,11 @@ const TAGS = [
     description:
       "Events of the library POSTed to your endpoints, signed as Standard Webhooks, retried until delivered.",
   },
+  {
+    name: "Custom domains",
+    description:
+      "Your own domains for dynamic codes' short links (`https://<domain>/<code>`), verified by a DNS TXT record.",
+  },
 ];
 
 function buildDocument() {

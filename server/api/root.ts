@@ -1,5 +1,6 @@
 import { accountRouter } from "./routers/account";
 import { activityRouter } from "./routers/activity";
+import { domainPagesRouter, domainsRouter } from "./routers/domains";
 import { dynqrcodesRouter } from "./routers/dynqrcodes";
 import { invitationsRouter } from "./routers/invitations";
 import { keysRouter } from "./routers/keys";
@@ -16,6 +17,7 @@ export const v1Router = createTRPCRouter({
   qrcodes: qrcodesRouter,
   dynqrcodes: dynqrcodesRouter,
   webhooks: webhooksRouter,
+  domains: domainsRouter,
 });
 
 /** The web pages' calls on /api/trpc (session and public procedures). */
@@ -27,6 +29,7 @@ export const appRouter = createTRPCRouter({
   library: libraryRouter,
   libraryImport: libraryImportRouter,
   webhooks: webhookPagesRouter,
+  domains: domainPagesRouter,
   twoFactor: twoFactorRouter,
   activity: activityRouter,
 });

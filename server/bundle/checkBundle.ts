@@ -24,7 +24,9 @@ export type Plan = {
   created: Map<string, string>;
 };
 
-export const DOMAINS_UNAVAILABLE = "custom domains are not available on this instance";
+// Exported with the library, not imported yet: an import of codes on custom domains (and of the
+// domains themselves) is refused whole rather than moving those codes to this instance's /q/.
+export const DOMAINS_UNAVAILABLE = "importing custom domains and codes on them is not supported yet";
 const LOOKUP = 500;
 
 class Problems {

@@ -5,10 +5,11 @@ import { db, dialectSql, readRows } from "../platform/db";
 import { now } from "../platform/clock";
 import { sendableUrl } from "../platform/urls";
 import { libraryWhere, type Library } from "../library/library";
+import { libraryKey } from "../library/libraryKey";
 import { keysetPages } from "../library/paging";
 import { toSeconds } from "../library/validation";
 import { rulesRecordOf } from "../rules";
-import { BUNDLE_VERSION, type DynamicLine, type ScanLine, type StaticLine } from "./lines";
+import { BUNDLE_VERSION, type DomainLine, type DynamicLine, type ScanLine, type StaticLine } from "./lines";
 
 const CODE_PAGE = 500;
 const SCAN_PAGE = 5000;
@@ -59,7 +60,7 @@ async function* staticLines(library: Library): AsyncGenerator<string> {
     );
 }
 
-async function* scanLines(codeId: string, code: string): AsyncGenerator<string> {
+async function* scanLines(codeId: string, code: string, domain: string | null): AsyncGenerator<string> {
   const pages = keysetPages(
     (after, take) => readRows(SCANS_SQL, [codeId, after ?? "", take]) as Promise<ScanRow[]>,
     SCAN_PAGE,
@@ -70,7 +71,7 @@ async function* scanLines(codeId: string, code: string): AsyncGenerator<string> 
       rows.map(([, scannedAt, country, device, os, browser, unique, destination]): ScanLine => ({
         type: "scan",
         code,
-        domain: null,
+        domain,
         scanned_at: Number(scannedAt),
         country,
         device,
@@ -99,7 +100,7 @@ async function* dynamicLines(library: Library): AsyncGenerator<string> {
         return {
           type: "dynamic",
           code: r.code,
-          domain: null,
+          domain: r.domain || null,
           qr_id: r.id,
           destination_url: sendableUrl(r.destinationUrl),
           name: r.name,
@@ -118,13 +119,21 @@ async function* dynamicLines(library: Library): AsyncGenerator<string> {
         };
       }),
     );
-    for (const r of rows) yield* scanLines(r.id, r.code);
+    for (const r of rows) yield* scanLines(r.id, r.code, r.domain || null);
   }
+}
+
+/** The library's custom domains (a handful: one read), each with whether it was verified here. */
+async function* domainLines(library: Library): AsyncGenerator<string> {
+  const rows = await db.domain.findMany({ where: { library: libraryKey(library) }, orderBy: { domain: "asc" } });
+  if (rows.length > 0)
+    yield lines(rows.map((r): DomainLine => ({ type: "domain", domain: r.domain, verified: r.verifiedAt !== null })));
 }
 
 /** The whole library, a page of lines at a time. */
 export async function* bundleChunks(library: Library): AsyncGenerator<string> {
   yield lines([{ type: "bundle", version: BUNDLE_VERSION, exported_at: toSeconds(now()) }]);
+  yield* domainLines(library);
   yield* staticLines(library);
   yield* dynamicLines(library);
 }

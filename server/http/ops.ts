@@ -1,4 +1,5 @@
-// /healthz, /readyz and /metrics (contract: "Operations"): answered by the Node server before
+// /healthz, /readyz, /metrics (contract: "Operations") and /tls/ask (a proxy's on-demand
+// certificates for custom domains, contract Part 3): answered by the Node server before
 // Next and outside the /v1 gate and its rate limits (server/http/server.ts), and by
 // app/healthz, app/readyz and app/metrics under `next dev`.
 import { existsSync, readdirSync } from "node:fs";
@@ -13,8 +14,10 @@ import { spoolCheck } from "../scan/spool";
 import { copyLoaded } from "../scan/live-copy";
 import { scansBehind, secondsBehind } from "../scan/recorder";
 import { jsonAnswer, type Answer } from "./answer";
+import { customHostOf, isVerifiedHost } from "../domains/hosts";
+import { MAX_DOMAIN_LENGTH } from "../domains/names";
 
-const PATHS = ["/healthz", "/readyz", "/metrics"];
+const PATHS = ["/healthz", "/readyz", "/metrics", "/tls/ask"];
 export const isOpsPath = (path: string) => PATHS.includes(path);
 
 /** What the three endpoints need of a request. */
@@ -24,6 +27,8 @@ export type OpsRequest = {
   headers: { get(name: string): string | null };
   /** The TCP peer's address (null under `next dev`, where the last X-Forwarded-For entry stands in). */
   peer: string | null;
+  /** The query string's parameters (/tls/ask's `domain`). */
+  query?: URLSearchParams;
 };
 
 const state = processSingleton("ops.state", () => ({ draining: false, migrationsApplied: false }));
@@ -128,6 +133,13 @@ function tokenMatches(header: string | null, token: string): boolean {
 
 const notFound = (): Answer => jsonAnswer(404, { error: "Not found" }, NO_STORE);
 
+/** 200 when `domain` is a verified custom domain (its certificate may be issued), else 404. */
+async function answerTlsAsk(domain: string): Promise<Answer> {
+  const host = domain.length <= MAX_DOMAIN_LENGTH ? customHostOf(domain) : null;
+  if (host === null || host !== domain.toLowerCase() || !(await isVerifiedHost(host))) return notFound();
+  return jsonAnswer(200, { domain: host, verified: true }, NO_STORE);
+}
+
 /** The answer of one of OPS_PATHS. */
 export async function answerOps(req: OpsRequest): Promise<Answer> {
   if (req.method !== "GET" && req.method !== "HEAD")
@@ -144,6 +156,12 @@ export async function answerOps(req: OpsRequest): Promise<Answer> {
       { status: !ready ? "not ready" : degraded ? "degraded" : "ready", checks, scans_behind: behind },
       NO_STORE,
     );
+  }
+  if (req.path === "/tls/ask") {
+    // A proxy on the same machine asks (Caddy's `ask` sends no credentials), or one holding METRICS_TOKEN.
+    const loopback = isLoopbackClient(req.peer, req.headers.get("x-forwarded-for"));
+    const token = env.metricsToken !== null && tokenMatches(req.headers.get("authorization"), env.metricsToken);
+    return loopback || token ? answerTlsAsk(req.query?.get("domain") ?? "") : notFound();
   }
   if (req.path !== "/metrics") return notFound();
   if (env.metricsToken !== null) {

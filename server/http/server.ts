@@ -6,7 +6,8 @@
 // Next, unless the instance serves only /v1 and /q (SERVE_PAGES=0: Next is not even loaded).
 // The client address is decided here from the socket (server/platform/client-address.ts).
 //
-// /healthz, /readyz and /metrics are answered first (server/http/ops.ts), outside the /v1 gate.
+// /healthz, /readyz, /metrics and /tls/ask are answered first (server/http/ops.ts), outside the /v1 gate.
+// A request whose Host is a verified custom domain is answered by its short links alone (serveCustomHost).
 // Every request is counted (server/platform/metrics.ts) under its route template and access-logged
 // (server/platform/log.ts; /q only with LOG_SHORT_LINKS=1).
 //
@@ -47,6 +48,8 @@ import { redis, whenReady } from "../platform/redis";
 import { startRetentionSweep } from "../activity";
 import { startScanRetention } from "../scan/retention";
 import { shortLinkCodeOf, SHORT_LINK } from "../platform/urls";
+import { customHostOf, isVerifiedHost } from "../domains/hosts";
+import { HTML_HEADERS, shortLinkPage } from "../scan/page";
 import { keepNewFilesPrivate, tightenDataFiles } from "../platform/private-files";
 
 // Before anything is written: what this process creates is its user's alone.
@@ -60,6 +63,8 @@ const host = option("--host") ?? env.host;
 /** How long requests in flight may take to finish once a stop signal arrives. */
 const GRACE_MS = 5_000;
 const SHORT_LINK_ROUTE = "/q/{code}";
+/** `/<code>` (a query string allowed) on a custom domain. */
+const CUSTOM_SHORT_LINK = /^\/([0-9A-Za-z_-]{1,64})(?:\?.*)?$/;
 /** The pages' first path segments (app/*): a page's label is `/<segment>` or `/<segment>/*`, never its raw path. */
 const PAGE_SEGMENTS = new Set(
   readdirSync(new URL("../../app", import.meta.url), { withFileTypes: true })
@@ -87,7 +92,13 @@ function headerOf(req: IncomingMessage, name: string): string | null {
 }
 
 // (No closure is made per redirect: tsx names every function it creates, at a cost.)
-async function serveShortLink(req: IncomingMessage, res: ServerResponse, code: string, address: string) {
+async function serveShortLink(
+  req: IncomingMessage,
+  res: ServerResponse,
+  code: string,
+  address: string,
+  domain?: string,
+) {
   const started = sampleShortLink() || env.logShortLinks ? performance.now() : 0;
   try {
     const countryHeader = env.countryHeader;
@@ -98,6 +109,7 @@ async function serveShortLink(req: IncomingMessage, res: ServerResponse, code: s
         : await answerShortLink({
             method: req.method!,
             code,
+            domain,
             userAgent: headerOf(req, "user-agent") ?? "",
             address,
             countryHeader: countryHeader ? headerOf(req, countryHeader) : null,
@@ -175,6 +187,7 @@ async function serveOps(req: IncomingMessage, res: ServerResponse, path: string,
     path,
     headers: { get: (name) => (name === "x-forwarded-for" ? (forwardedFor ?? null) : headerOf(req, name)) },
     peer: req.socket.remoteAddress ?? "",
+    query: new URLSearchParams((req.url ?? "").split("?")[1] ?? ""),
   }).catch((error) => {
     logError("ops.failed", { path }, error);
     return jsonAnswer(ERROR_TABLE.internal.status, { error: "Internal error" });
@@ -260,6 +273,41 @@ async function serveV1(req: IncomingMessage, res: ServerResponse) {
   finished(route, requestId, req.method ?? "GET", res.statusCode, started);
 }
 
+const NOT_ON_CUSTOM_DOMAIN = {
+  status: 404,
+  headers: { ...HTML_HEADERS },
+  body: shortLinkPage("Nothing here", "This address only answers its QR codes' short links."),
+};
+
+/**
+ * A request whose Host is not ours: on a verified custom domain, `/<code>` is answered exactly as
+ * `/q/<code>` (answerShortLink, with the domain) and every other path 404; any other host as today.
+ * While the database cannot say (an outage), a code-shaped path is tried as a short link on the
+ * host: the live copy answers it, as it answers /q/.
+ */
+async function serveCustomHost(
+  req: IncomingMessage,
+  res: ServerResponse,
+  host: string,
+  address: string,
+  forwardedFor: string | string[] | undefined,
+) {
+  let verified: boolean | null;
+  try {
+    verified = await isVerifiedHost(host);
+  } catch (error) {
+    logError("custom_host.failed", { host }, error);
+    return writeAnswer(res, req.method ?? "GET", DATABASE_UNAVAILABLE);
+  }
+  if (verified === false) return route(req, res, address, forwardedFor);
+  const code = CUSTOM_SHORT_LINK.exec(req.url ?? "")?.[1];
+  if (code !== undefined && (req.method === "GET" || req.method === "HEAD" || req.method === "POST"))
+    return serveShortLink(req, res, code, address, host);
+  if (verified === null) return route(req, res, address, forwardedFor);
+  await writeAnswer(res, req.method ?? "GET", NOT_ON_CUSTOM_DOMAIN);
+  countRequest("/{other}", req.method ?? "GET", 404, null);
+}
+
 /** Everything else: Next's request handler, counted when the response is done. */
 function serveWithNext(req: IncomingMessage, res: ServerResponse) {
   const started = performance.now();
@@ -274,12 +322,13 @@ function serveWithNext(req: IncomingMessage, res: ServerResponse) {
     });
 }
 
-const server = createServer((req, res) => {
-  const forwardedFor = req.headers["x-forwarded-for"];
-  const address = addressFromSocket(req.socket.remoteAddress, forwardedFor);
-  // Next and our route handlers read the address from this header: make it the one that counts.
-  req.headers["x-forwarded-for"] = address;
-  if (stopping) res.setHeader("Connection", "close");
+/** The service's own routes. */
+function route(
+  req: IncomingMessage,
+  res: ServerResponse,
+  address: string,
+  forwardedFor: string | string[] | undefined,
+) {
   const shortLink = SHORT_LINK.exec(req.url ?? "");
   if (shortLink && (req.method === "GET" || req.method === "HEAD" || req.method === "POST"))
     void serveShortLink(req, res, shortLink[1], address);
@@ -295,6 +344,18 @@ const server = createServer((req, res) => {
       void serveOps(req, res, path, Array.isArray(forwardedFor) ? forwardedFor.join(", ") : forwardedFor);
     else serveWithNext(req, res);
   }
+}
+
+const server = createServer((req, res) => {
+  const forwardedFor = req.headers["x-forwarded-for"];
+  const address = addressFromSocket(req.socket.remoteAddress, forwardedFor);
+  // Next and our route handlers read the address from this header: make it the one that counts.
+  req.headers["x-forwarded-for"] = address;
+  if (stopping) res.setHeader("Connection", "close");
+  // Our own hosts and addresses cost a few string checks; any other Host may be a custom domain.
+  const custom = customHostOf(req.headers.host);
+  if (custom === null) route(req, res, address, forwardedFor);
+  else void serveCustomHost(req, res, custom, address, forwardedFor);
 });
 server.on("clientError", answerClientError);
 server.keepAliveTimeout = 65_000; // longer than common load balancers' idle timeout

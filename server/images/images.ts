@@ -32,10 +32,10 @@ async function encodedText(
   }
   const row = await db.dynamicCode.findFirst({
     where: { code: id, ...libraryWhere(library), deletedAt: null },
-    select: { style: true, status: true },
+    select: { style: true, status: true, domain: true },
   });
   if (!row) throw notFound("Dynamic QR code not found");
-  return { text: shortUrl(id), style: JSON.parse(row.style), status: row.status, field: "short_url" };
+  return { text: shortUrl(id, row.domain), style: JSON.parse(row.style), status: row.status, field: "short_url" };
 }
 
 /**

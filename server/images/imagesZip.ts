@@ -98,7 +98,7 @@ function recordPages(library: Library, kind: ItemKind, pick: ZipPick): AsyncGene
           where: where(after) as never,
           orderBy: { id: "asc" },
           take,
-          select: { id: true, code: true, name: true, style: true, status: true },
+          select: { id: true, code: true, domain: true, name: true, style: true, status: true },
         }),
       ZIP_PAGE,
     );
@@ -107,7 +107,7 @@ function recordPages(library: Library, kind: ItemKind, pick: ZipPick): AsyncGene
         kind,
         id: r.code,
         name: r.name,
-        text: shortUrl(r.code),
+        text: shortUrl(r.code, r.domain),
         field: "short_url" as const,
         style: JSON.parse(r.style) as Style,
         status: r.status,

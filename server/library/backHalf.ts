@@ -1,9 +1,11 @@
 // Your own back-half (contract Part 3): a dynamic code chosen at create instead of a generated
 // one. Its shape, the words it may not be, and its uniqueness, which the database decides
-// (the unique index on `code`; checked first here so that the answer names the code).
+// (the unique indexes on domain and code, and on library and code; checked first here so that
+// the answer names the code).
 import { z } from "zod";
 import { db } from "../platform/db";
 import { DomainError, type BatchItemError } from "../platform/errors";
+import { libraryWhere, type Library } from "./library";
 
 /** Any dynamic code, generated (8 characters) or chosen: the shape of `{code}` in a path and of `/q/<code>`. */
 const CODE_SHAPE = /^[0-9A-Za-z_-]{1,64}$/;
@@ -31,30 +33,44 @@ export const backHalfField = z
   })
   .meta({
     description:
-      "Your own back-half instead of a generated code: 1 to 64 characters of 0-9, A-Z, a-z, _ and -, case-sensitive, unique (409 `Code already in use: <code>`); not a word the /v1/dynqrcodes/ routes use (`batch`, `export`…).",
+      "Your own back-half instead of a generated code: 1 to 64 characters of 0-9, A-Z, a-z, _ and -, case-sensitive, unique on its domain and in the library (409 `Code already in use: <code>`); not a word the /v1/dynqrcodes/ routes use (`batch`, `export`…).",
     example: "summer-menu-2026",
   });
 
 export const codeInUse = (code: string) => `Code already in use: ${code}`;
 
-/** Each chosen code that is taken, or sent again by an earlier item: `Code already in use: <code>` by index. `codes[i]` is item i's chosen code, if any. */
-export async function takenCodeProblems(codes: (string | undefined)[]): Promise<BatchItemError[]> {
-  const chosen = codes.filter((code): code is string => code !== undefined);
+/** A create's chosen code (if any) on its domain ("" for the service's own base). */
+export type CodeChoice = { code?: string; domain: string };
+
+/**
+ * Each chosen code that is taken on its domain or in the library (the /v1 paths name a code by
+ * it alone), or sent again by an earlier item: `Code already in use: <code>` by index.
+ */
+export async function takenCodeProblems(library: Library, choices: CodeChoice[]): Promise<BatchItemError[]> {
+  const chosen = choices.flatMap((choice) => (choice.code === undefined ? [] : [choice.code]));
   if (chosen.length === 0) return [];
-  const rows = await db.dynamicCode.findMany({ where: { code: { in: chosen } }, select: { code: true } });
-  const taken = new Set(rows.map((row) => row.code));
+  const rows = await db.dynamicCode.findMany({
+    where: {
+      code: { in: chosen },
+      OR: [{ domain: { in: [...new Set(choices.map((choice) => choice.domain))] } }, libraryWhere(library)],
+    },
+    select: { code: true, domain: true, userId: true, teamId: true },
+  });
+  const inLibrary = (row: (typeof rows)[number]) =>
+    library.kind === "personal" ? row.userId === library.userId && row.teamId === null : row.teamId === library.teamId;
+  const taken = new Set(rows.flatMap((row) => [`${row.domain}/${row.code}`, ...(inLibrary(row) ? [row.code] : [])]));
   const seen = new Set<string>();
-  return codes.flatMap((code, index) => {
+  return choices.flatMap(({ code, domain }, index) => {
     if (code === undefined) return [];
-    const refused = taken.has(code) || seen.has(code);
+    const refused = taken.has(`${domain}/${code}`) || taken.has(code) || seen.has(code);
     seen.add(code);
     return refused ? [{ index, error: codeInUse(code) }] : [];
   });
 }
 
 /** The same, thrown: 409, in a batch (`batch`) every such item by index. */
-export async function refuseTakenCodes(codes: (string | undefined)[], batch: boolean): Promise<void> {
-  const items = await takenCodeProblems(codes);
+export async function refuseTakenCodes(library: Library, choices: CodeChoice[], batch: boolean): Promise<void> {
+  const items = await takenCodeProblems(library, choices);
   if (items.length === 0) return;
   throw batch
     ? new DomainError("code_in_use", "Some codes of the batch are already in use", items)

@@ -35,6 +35,7 @@ import { refuseServedShortLinks, type NamedDestination } from "./validation";
 import { sendableUrl } from "../platform/urls";
 import { extrasColumnsOf, refuseUsedExternalIds } from "./recordExtras";
 import { refuseTakenCodes } from "./backHalf";
+import { usableDomains } from "../domains/domains";
 
 type RuleInput = Partial<Pick<z.infer<typeof dynamicPatchInput>, (typeof RULE_FIELDS)[number]>>;
 
@@ -64,6 +65,7 @@ export async function listDynamicCodes(library: Library, query: ListFilters) {
     DYNAMIC_LIST,
     [
       "code",
+      "domain",
       "destinationUrl",
       "name",
       "style",
@@ -126,14 +128,20 @@ export async function createDynamicCodes(
       : {};
   const taken = items.map((item) => ({ externalId: item.external_id }));
   await refuseUsedExternalIds("dynamicCode", actor.library, taken, batch ? "dynqrcodes" : null);
-  const chosen = items.map((item) => item.code);
-  await refuseTakenCodes(chosen, batch);
+  const domains = await usableDomains(
+    actor.library,
+    items.map((item) => item.domain),
+    batch,
+  );
+  const chosen = items.map((item, i) => ({ code: item.code, domain: domains[i] }));
+  await refuseTakenCodes(actor.library, chosen, batch);
   // Hashed once, before the transaction (scrypt is slow on purpose).
   const rules = await Promise.all(items.map(ruleColumnsOf));
   for (let attempt = 1; ; attempt++) {
     const rows = items.map((item, i) => ({
       id: timeOrderedId("dyn"),
       code: item.code ?? randomString(8),
+      domain: domains[i],
       ...libraryOwner(actor.library),
       createdById: actor.userId,
       apiKeyId: actor.apiKeyId ?? null,
@@ -152,7 +160,7 @@ export async function createDynamicCodes(
     }));
     // Checked with the codes themselves: the image encodes the short URL.
     await refuseUnreadableStyles(
-      rows.map((row, i) => ({ text: shortUrl(row.code), style: items[i].style })),
+      rows.map((row, i) => ({ text: shortUrl(row.code, row.domain), style: items[i].style })),
       batch ? "dynqrcodes" : null,
     );
     await yieldToIo();
@@ -189,7 +197,7 @@ export async function createDynamicCodes(
       // A request meanwhile took an external_id (409), else a code collided: new codes.
       await refuseUsedExternalIds("dynamicCode", actor.library, taken, batch ? "dynqrcodes" : null);
       // A chosen code taken meanwhile is the caller's 409; a generated one is drawn again.
-      await refuseTakenCodes(chosen, batch);
+      await refuseTakenCodes(actor.library, chosen, batch);
       if (attempt >= CODE_ATTEMPTS) throw error;
     }
   }
@@ -310,7 +318,7 @@ export async function* dynamicExportRows(library: Library): AsyncGenerator<unkno
       return [
         r.code,
         r.name,
-        shortUrl(r.code),
+        shortUrl(r.code, r.domain),
         sendableUrl(r.destinationUrl),
         r.status,
         r.teamId,

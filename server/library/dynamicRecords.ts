@@ -9,6 +9,7 @@ import { pendingChangeOf, pendingChangeRecord } from "../teams/pendingChanges";
 import { extrasInput, extrasPatch, extrasRecord, extrasRecordOf, type ExtrasColumns } from "./recordExtras";
 import { batchArray, bodyObject, nameField, styleField, toSeconds, urlField } from "./validation";
 import { backHalfField, CODE_MAX_LENGTH, CODE_PATTERN } from "./backHalf";
+import { domainField } from "../domains/names";
 
 export const STATUSES = ["active", "paused", "draft"] as const;
 export type DynamicStatus = (typeof STATUSES)[number];
@@ -17,6 +18,11 @@ export const dynamicCodeInput = bodyObject({
   destination_url: urlField("destination_url"),
   name: nameField,
   code: backHalfField.optional(),
+  domain: domainField.optional().meta({
+    description:
+      "A verified custom domain of the library (POST /v1/domains): the short link is then `https://<domain>/<code>`. A domain the library has not added is 400, one not verified yet 409.",
+    example: "go.example.com",
+  }),
   style: styleField.optional(),
   ...rulesInput,
   expires_at: futureExpiresAtField.optional(),
@@ -51,6 +57,10 @@ export type DynamicCodeInput = z.infer<typeof dynamicCodeInput>;
 export const dynamicRecord = z
   .object({
     code: z.string(),
+    domain: z
+      .string()
+      .nullable()
+      .meta({ description: "The custom domain its short link lives on; null: the service's own `/q/` base." }),
     short_url: z.string(),
     destination_url: z.string(),
     name: z.string(),
@@ -70,6 +80,8 @@ export type DynamicRecord = z.infer<typeof dynamicRecord>;
 
 type Row = {
   code: string;
+  /** "" for the service's own base. */
+  domain: string;
   destinationUrl: string;
   name: string;
   style: string;
@@ -81,12 +93,15 @@ type Row = {
 } & RuleColumns &
   Partial<ExtrasColumns>;
 
-export const shortUrl = (code: string) => `${env.shortBaseUrl}/q/${code}`;
+/** The address a code's QR image encodes: on its custom domain at the root, else under /q/ of the service's base. */
+export const shortUrl = (code: string, domain: string) =>
+  domain === "" ? `${env.shortBaseUrl}/q/${code}` : `https://${domain}/${code}`;
 
 /** A stored row as the API shows it. */
 export const dynamicRecordOf = (row: Row): DynamicRecord => ({
   code: row.code,
-  short_url: shortUrl(row.code),
+  domain: row.domain === "" ? null : row.domain,
+  short_url: shortUrl(row.code, row.domain),
   destination_url: sendableUrl(row.destinationUrl),
   name: row.name,
   style: JSON.parse(row.style),

@@ -32,7 +32,7 @@ export async function prepareDynamicUpdate(
   refuseServedShortLinks(actor.servedHosts, dynamicDestinations(input));
   const row = await findDynamicCode(actor.library, code);
   refuseStale(row.updatedAt, lastSeen);
-  await refuseUnreadableStyles([{ text: shortUrl(code), style }]);
+  await refuseUnreadableStyles([{ text: shortUrl(code, row.domain), style }]);
   if (status !== undefined && status !== row.status) checkStatusChange(actor, status);
   const claim = { table: "dynamicCode" as const, self: row.id, externalId: input.external_id };
   await refuseUsedExternalIds(claim.table, actor.library, [claim], null);

@@ -19,6 +19,7 @@ import { itemDestinations, libraryKindField, requireEditor } from "./libraryItem
 import { createStaticCodes } from "./staticCodes";
 import { staticCodeInput } from "./staticRecords";
 import { takenCodeProblems } from "./backHalf";
+import { domainProblems, spelledDomainOrNone } from "../domains/domains";
 import { boundedArray, serialisedDestination, servedShortLinkIssues } from "./validation";
 import { itemKind, type ItemKind } from "../teams/teams";
 
@@ -37,6 +38,8 @@ const importRow = z.strictObject({
   external_id: z.string().optional(),
   /** A static code's `type` and its content columns' cells (docs/TYPES.md, "CSV import"), by column. */
   cells: z.record(z.string().max(40), z.string()).optional(),
+  /** A dynamic code's custom domain; empty or absent: the service's own base. */
+  domain: z.string().optional(),
 });
 type ImportRow = z.infer<typeof importRow>;
 
@@ -55,6 +58,8 @@ export type ImportProblem = { line: number; error: string; existing?: true };
 
 /** The row's chosen back-half, or undefined for a generated code. */
 const chosenCode = (row: ImportRow) => (row.code?.trim() ? row.code.trim() : undefined);
+/** The row's custom domain, or undefined for the service's own base. */
+const chosenDomain = (row: ImportRow) => (row.domain?.trim() ? row.domain.trim() : undefined);
 
 const isStatus = (value: string): value is DynamicStatus => (STATUSES as readonly string[]).includes(value);
 
@@ -82,6 +87,7 @@ function rowProblem(actor: Actor, kind: ItemKind, row: ImportRow): string | null
         code: chosenCode(row),
         metadata: row.metadata,
         external_id: row.external_id,
+        domain: chosenDomain(row),
       });
   const issues = [
     ...servedShortLinkIssues(actor.servedHosts, itemDestinations(kind, row.url)),
@@ -90,6 +96,7 @@ function rowProblem(actor: Actor, kind: ItemKind, row: ImportRow): string | null
   if (issues.length > 0) return fromZodIssues(issues).message;
   if (kind === "static") {
     if (chosenCode(row)) return "code is only for dynamic codes";
+    if (chosenDomain(row)) return "domain is only for dynamic codes";
     return row.status?.trim() ? "status is only for dynamic codes" : null;
   }
   const status = row.status?.trim() ?? "";
@@ -109,10 +116,16 @@ export async function checkImportRows(actor: Actor, kind: ItemKind, rows: Import
     if (error) problems.push({ line: row.line, error });
   }
   if (kind === "static") return problems;
-  // Back-halves taken, or used by an earlier row: one query for the rows otherwise fine.
+  // Domains the library cannot use; then back-halves taken, or used by an earlier row: a query each for the rows otherwise fine.
   const refused = new Set(problems.map((p) => p.line));
-  const fine = rows.filter((row) => !refused.has(row.line));
-  const taken = await takenCodeProblems(fine.map(chosenCode));
+  let fine = rows.filter((row) => !refused.has(row.line));
+  const spelled = fine.map((row) => spelledDomainOrNone(chosenDomain(row)));
+  const unusable = await domainProblems(actor.library, spelled);
+  problems.push(...unusable.map((u) => ({ line: fine[u.index].line, error: u.error })));
+  const refusedHere = new Set(unusable.map((u) => u.index));
+  const choices = fine.flatMap((row, i) => (refusedHere.has(i) ? [] : [{ code: chosenCode(row), domain: spelled[i] }]));
+  fine = fine.filter((_, i) => !refusedHere.has(i));
+  const taken = await takenCodeProblems(actor.library, choices);
   const before = await importedBefore(
     actor,
     taken.map((t) => fine[t.index]),
@@ -185,6 +198,7 @@ export async function importBatch(actor: Actor, input: z.infer<typeof importBatc
               code: chosenCode(r),
               metadata: r.metadata,
               external_id: r.external_id,
+              domain: chosenDomain(r),
             })),
             { statuses: input.rows.map((r) => requestedStatus(actor, r)) },
           );

@@ -82,13 +82,17 @@ export function requireEditor(actor: Actor): void {
  * Null when the record is in neither (the page answers 404).
  */
 export async function libraryOfItemFor(userId: string, kind: ItemKind, id: string): Promise<Library | null> {
+  // A code is unique within its library, not across the service (one per domain): the account's own or its team's.
+  const membership = await db.membership.findUnique({ where: { userId }, select: { teamId: true } });
   const owner =
     kind === "dynamic"
-      ? await db.dynamicCode.findUnique({ where: { code: id }, select: { userId: true, teamId: true } })
+      ? await db.dynamicCode.findFirst({
+          where: { code: id, OR: [{ userId, teamId: null }, ...(membership ? [{ teamId: membership.teamId }] : [])] },
+          select: { userId: true, teamId: true },
+        })
       : await db.staticCode.findUnique({ where: { id }, select: { userId: true, teamId: true } });
   if (!owner) return null;
   if (owner.teamId === null) return owner.userId === userId ? { kind: "personal", userId } : null;
-  const membership = await db.membership.findUnique({ where: { userId } });
   return membership?.teamId === owner.teamId ? { kind: "team", teamId: owner.teamId } : null;
 }
 
@@ -232,7 +236,7 @@ export async function libraryPage(actor: Actor, query: LibraryPageQuery) {
       id: d.code,
       url: sendableUrl(d.destinationUrl),
       type: "url",
-      shortUrl: shortUrl(d.code),
+      shortUrl: shortUrl(d.code, d.domain),
       status: d.status as LibraryItem["status"],
       totalScans: totals.get(d.id) ?? 0,
       rules: rulesRecordOf(d),
@@ -261,7 +265,7 @@ export type LibraryPage = Awaited<ReturnType<typeof libraryPage>>;
 async function createItems(
   actor: Actor,
   kind: ItemKind,
-  items: { name: string; url?: string; code?: string; type?: string; content?: unknown }[],
+  items: { name: string; url?: string; code?: string; type?: string; content?: unknown; domain?: string }[],
   reportedIndex: (i: number) => number,
   /** Problems found before (pasted lines that are not `name, url`), reported with the items' own. */
   earlier: BatchItemError[] = [],
@@ -274,7 +278,7 @@ async function createItems(
           ),
         })
       : dynamicBatchInput.safeParse({
-          dynqrcodes: items.map((i) => ({ name: i.name, destination_url: i.url, code: i.code })),
+          dynqrcodes: items.map((i) => ({ name: i.name, destination_url: i.url, code: i.code, domain: i.domain })),
         });
   // With the destinations on a /q/ of a host the request reached: every bad line at once (the
   // create functions check those again, as they do for /v1).
@@ -309,10 +313,11 @@ async function createItems(
 export async function createItem(
   actor: Actor,
   kind: ItemKind,
-  item: { name: string; url?: string; code?: string; type?: string; content?: unknown },
+  item: { name: string; url?: string; code?: string; type?: string; content?: unknown; domain?: string },
 ): Promise<void> {
   requireEditor(actor);
   if (kind === "static" && item.code !== undefined) throw invalid("code is only for dynamic codes");
+  if (kind === "static" && item.domain !== undefined) throw invalid("domain is only for dynamic codes");
   try {
     await createItems(actor, kind, [item], (i) => i);
   } catch (error) {
@@ -355,10 +360,10 @@ async function encodedTextOf(actor: Actor, kind: ItemKind, id: string): Promise<
   }
   const record = await db.dynamicCode.findFirst({
     where: { code: id, ...where, deletedAt: null },
-    select: { code: true },
+    select: { code: true, domain: true },
   });
   if (!record) throw notFound("Dynamic QR code not found");
-  return shortUrl(record.code);
+  return shortUrl(record.code, record.domain);
 }
 
 /** The API's style rules, thrown as its input error. */

@@ -92,6 +92,21 @@ const schema = z
         )
         .transform((ports) => [...new Set(ports.map(Number))]),
     ),
+    DNS_SERVERS: z.preprocess(
+      unset,
+      z
+        .string()
+        .transform((list) => list.split(",").map((server) => server.trim()))
+        .refine(
+          (servers) =>
+            servers.every((server) => {
+              const match = /^(\[[0-9a-fA-F:.]+\]|[0-9.]+):(\d{1,5})$/.exec(server);
+              return match !== null && Number(match[2]) >= 1 && Number(match[2]) <= 65535;
+            }),
+          "DNS_SERVERS must be a comma-separated list of host:port with an IP address as host (127.0.0.1:53, [::1]:53)",
+        )
+        .optional(),
+    ),
     METRICS_TOKEN: optional(z.string().min(16, "METRICS_TOKEN must be at least 16 characters")),
     METRICS: flag("METRICS", true),
     LOG_LEVEL: z.preprocess(
@@ -178,6 +193,8 @@ const schema = z
       webhookAllowedPorts: v.WEBHOOK_ALLOWED_PORTS,
       /** With it, /metrics asks for `Authorization: Bearer <token>`; without it, loopback clients only. */
       metricsToken: v.METRICS_TOKEN ?? null,
+      /** The DNS servers a custom domain's TXT record is looked up on (`host:port`); null: the system's resolver. */
+      dnsServers: v.DNS_SERVERS ?? null,
       /** METRICS=0: nothing counted (the benchmark's baseline); /metrics still answers. */
       metricsEnabled: v.METRICS,
       logLevel: v.LOG_LEVEL,

@@ -14,12 +14,13 @@ export type PasswordCheck = { ok: true } | { ok: false; retryAfter?: number };
 
 /** Right, wrong, or refused until `retryAfter` seconds have passed (only wrong tries count). */
 export async function checkPassword(
-  code: string,
+  /** The code, or `<domain>/<code>` (linkKey): tries are counted per short link. */
+  link: string,
   address: string,
   password: string,
   hash: string,
 ): Promise<PasswordCheck> {
-  const key = `qpw:${code}:${address}`;
+  const key = `qpw:${link}:${address}`;
   // Each try takes a token before the (slow) check, so that a burst of concurrent guesses cannot
   // pass the limit; a right password gives its token back: only wrong tries count.
   const allowance = await take(key, passwordRule, 1);
@@ -29,19 +30,20 @@ export async function checkPassword(
   return { ok: true };
 }
 
-const form = (code: string, wrong: boolean) =>
-  `${wrong ? '<p class="alert" role="alert">Wrong password</p>' : ""}<form method="post" action="/q/${code}">
+/** `link`: the code, or `<domain>/<code>` on a custom domain (the form posts to where it was asked: `/<code>` there). */
+const form = (link: string, wrong: boolean) =>
+  `${wrong ? '<p class="alert" role="alert">Wrong password</p>' : ""}<form method="post" action="${link.includes("/") ? link.slice(link.indexOf("/")) : `/q/${link}`}">
 <label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required autofocus>
 <button type="submit">Continue</button></form>`;
 
 /** The form (200), or after a wrong password the form with `Wrong password` (401). */
-export const passwordFormPage = (code: string, wrong: boolean) =>
-  shortLinkPage("This QR code is protected", "Enter its password to continue.", form(code, wrong));
+export const passwordFormPage = (link: string, wrong: boolean) =>
+  shortLinkPage("This QR code is protected", "Enter its password to continue.", form(link, wrong));
 
 type Answer = { status: number; headers: Record<string, string>; body: string | null };
 
 /** The form's answers: 200 asked, 401 wrong, 429 too many wrong tries (with when to come back). */
-export function answerPasswordForm(code: string, method: string, check: PasswordCheck | null): Answer {
+export function answerPasswordForm(link: string, method: string, check: PasswordCheck | null): Answer {
   if (check && !check.ok && check.retryAfter !== undefined) {
     const minutes = Math.ceil(check.retryAfter / 60);
     const at = new Date(Date.now() + check.retryAfter * 1000).toISOString().slice(11, 16);
@@ -56,6 +58,6 @@ export function answerPasswordForm(code: string, method: string, check: Password
   return {
     status: wrong ? 401 : 200,
     headers: { ...HTML_HEADERS },
-    body: method === "HEAD" ? null : passwordFormPage(code, wrong),
+    body: method === "HEAD" ? null : passwordFormPage(link, wrong),
   };
 }

@@ -10,6 +10,7 @@ import { HTML_HEADERS, shortLinkPage } from "./page";
 import { bufferScan } from "./recorder";
 import { isBotAgent } from "./visitor";
 import { resolveCode } from "./resolve";
+import { linkKey } from "./resolution";
 
 const PAGES = {
   unknown: [404, "This QR code is not known", "Check the address, or ask whoever printed the code."],
@@ -23,6 +24,8 @@ const PAGES = {
 export type ShortLinkRequest = {
   method: string;
   code: string;
+  /** The verified custom domain it was asked on (`Host`), or absent for /q/<code>. */
+  domain?: string;
   userAgent: string;
   /** The client address that counts (see server/platform/client-address.ts). */
   address: string;
@@ -41,7 +44,7 @@ const pageAnswer = (method: string, [status, title, text]: (typeof PAGES)[keyof 
 });
 
 export async function answerShortLink(req: ShortLinkRequest): Promise<ShortLinkAnswer> {
-  const resolution = await resolveCode(req.code);
+  const resolution = await resolveCode(req.code, req.domain ?? "");
   if (resolution.state !== "active") {
     countShortLink(resolution.state === "deleted" ? "gone" : "not_found");
     return pageAnswer(req.method, PAGES[resolution.state]);
@@ -56,12 +59,17 @@ export async function answerShortLink(req: ShortLinkRequest): Promise<ShortLinkA
     // Everyone, bots included, gets the form first; only its POST may lead on.
     if (req.method !== "POST") {
       countShortLink("password");
-      return answerPasswordForm(req.code, req.method, null);
+      return answerPasswordForm(linkKey(req.domain ?? "", req.code), req.method, null);
     }
-    const check = await checkPassword(req.code, req.address, req.password ?? "", resolution.passwordHash);
+    const check = await checkPassword(
+      linkKey(req.domain ?? "", req.code),
+      req.address,
+      req.password ?? "",
+      resolution.passwordHash,
+    );
     if (!check.ok) {
       countShortLink("password");
-      return answerPasswordForm(req.code, req.method, check);
+      return answerPasswordForm(linkKey(req.domain ?? "", req.code), req.method, check);
     }
   }
   const destinationUrl = chooseUrl(resolution.targets, resolution.destinationUrl, req);

@@ -15,6 +15,7 @@ export type Resolution =
 export const RESOLUTION_COLUMNS = {
   id: true,
   code: true,
+  domain: true,
   status: true,
   destinationUrl: true,
   deletedAt: true,
@@ -35,3 +36,6 @@ export function resolutionOf(
   const { destination, rules } = resolvedRulesOf(row);
   return { state: "active", id: row.id, destinationUrl: destination(row.destinationUrl), ...rules };
 }
+
+/** The key of a short link in the caches and the copy: the code on the service's base, `<domain>/<code>` on a custom domain (a code holds no `/`). */
+export const linkKey = (domain: string, code: string) => (domain === "" ? code : `${domain}/${code}`);

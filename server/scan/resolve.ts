@@ -18,14 +18,17 @@ import { processSingleton } from "../platform/process-singleton";
 import { isCodeShaped } from "../library/backHalf";
 import { redis, redisPrefix, redisSubscriber, whenReady } from "../platform/redis";
 import { copiedResolution, refreshCopy } from "./live-copy";
-import { RESOLUTION_COLUMNS, resolutionOf, type Resolution } from "./resolution";
+import { linkKey, RESOLUTION_COLUMNS, resolutionOf, type Resolution } from "./resolution";
 
 const MAX_ENTRIES = 50_000;
 /** After a failed read, the database is not asked again before this long (the copy answers). */
 const OUTAGE_PROBE_MS = 1000;
 
 type Cache = {
+  /** By link key (linkKey: the code, or `<domain>/<code>` on a custom domain). */
   entries: Map<string, Resolution>;
+  /** A code's keys on custom domains: changes are told by code alone, and forget them all. */
+  domainKeys: Map<string, Set<string>>;
   /** Until when the database is taken for unreachable. */
   unreachableUntil: number;
   /** Bumped by every invalidation: a lookup that raced one must not cache what it read. */
@@ -35,16 +38,44 @@ type Cache = {
 // One per process: Next and the Node server each load this module; the cache must be one.
 const state: Cache = processSingleton("resolve.cache", () => ({
   entries: new Map(),
+  domainKeys: new Map(),
   generation: 0,
   unreachableUntil: 0,
 }));
 const cache = state.entries;
 const channel = () => `${redisPrefix()}resolutions:invalidate`;
 
+/** Other caches told of the same changes (server/domains/hosts.ts): a key, or null for "forget everything". */
+const listeners = processSingleton("resolve.listeners", () => new Set<(key: string | null) => void>());
+export const onInvalidation = (listener: (key: string | null) => void) => void listeners.add(listener);
+
 const forget = (code: string) => {
   state.generation++;
   cache.delete(code);
+  for (const key of state.domainKeys.get(code) ?? []) cache.delete(key);
+  state.domainKeys.delete(code);
+  for (const listener of listeners) listener(code);
 };
+
+const emptyCache = () => {
+  state.generation++;
+  cache.clear();
+  state.domainKeys.clear();
+  for (const listener of listeners) listener(null);
+};
+
+function remember(key: string, code: string, resolution: Resolution): void {
+  if (cache.size >= MAX_ENTRIES) {
+    const oldest = cache.keys().next().value!;
+    cache.delete(oldest);
+    const slash = oldest.indexOf("/");
+    if (slash >= 0) state.domainKeys.get(oldest.slice(slash + 1))?.delete(oldest);
+  }
+  cache.set(key, resolution);
+  if (key === code) return;
+  const keys = state.domainKeys.get(code) ?? new Set<string>();
+  state.domainKeys.set(code, keys.add(key));
+}
 
 /** The file every process on one SQLite file rewrites at each change, and reads often. */
 const changesFile = () => `${sqliteFileOf(env.databaseUrl)}.servers/changes`;
@@ -62,8 +93,7 @@ function watchLocalChanges(): void {
       void read().then((now) => {
         if (now === local.seen) return;
         local.seen = now;
-        state.generation++;
-        cache.clear();
+        emptyCache();
       });
     }, CHANGES_POLL_MS).unref();
   });
@@ -87,8 +117,7 @@ export function subscribeToChanges(): void {
     subscriber.on("ready", () => {
       subscriber.subscribe(channel()).then(
         () => {
-          state.generation++;
-          cache.clear();
+          emptyCache();
           subscription.live = true;
         },
         (error) => logError("resolutions.subscribe_failed", {}, error),
@@ -99,13 +128,14 @@ export function subscribeToChanges(): void {
 }
 
 /** True when no other instance can change a code unseen: no Redis, or subscribed to it. */
-function cacheTrusted(): boolean {
+export function cacheTrusted(): boolean {
   if (!env.redisUrl) return true;
   subscribeToChanges();
   return state.subscription!.live;
 }
 
-export async function resolveCode(code: string): Promise<Resolution> {
+/** `code` on `domain` ("" for the service's own base, /q/). */
+export async function resolveCode(code: string, domain = ""): Promise<Resolution> {
   // With other instances: Redis writes an invalidation to us in the same instant it confirms
   // it to the instance that made the change, so by the time that change's HTTP answer has led
   // to a scan here, the message is usually waiting on our socket too. Let it be read first:
@@ -113,45 +143,53 @@ export async function resolveCode(code: string): Promise<Resolution> {
   if (env.redisUrl) await nextTurn();
   const trusted = cacheTrusted();
   const generation = state.generation;
-  const hit = trusted ? cache.get(code) : undefined;
+  const key = linkKey(domain, code);
+  const hit = trusted ? cache.get(key) : undefined;
   if (hit) return hit;
   if (!isCodeShaped(code)) return { state: "unknown" };
   let resolution: Resolution;
   try {
     if (Date.now() < state.unreachableUntil) {
-      const copied = await copiedResolution(code);
+      const copied = await copiedResolution(key);
       if (copied) return copied;
     }
-    resolution = resolutionOf(await db.dynamicCode.findUnique({ where: { code }, select: RESOLUTION_COLUMNS }));
+    resolution = resolutionOf(
+      await db.dynamicCode.findUnique({ where: { domain_code: { domain, code } }, select: RESOLUTION_COLUMNS }),
+    );
   } catch (error) {
     if (!isDatabaseUnreachable(error)) throw error;
     state.unreachableUntil = Date.now() + OUTAGE_PROBE_MS;
-    return outageResolution(code, error);
+    return outageResolution(key, error);
   }
-  if (cacheTrusted() && generation === state.generation && resolution.state !== "unknown") {
-    if (cache.size >= MAX_ENTRIES) cache.delete(cache.keys().next().value!);
-    cache.set(code, resolution);
-  }
+  if (cacheTrusted() && generation === state.generation && resolution.state !== "unknown")
+    remember(key, code, resolution);
   return resolution;
 }
 
 /** During an outage: the copy's answer (not cached: the cache follows the database), or the database's error. */
-async function outageResolution(code: string, error: unknown): Promise<Resolution> {
-  const copied = await copiedResolution(code);
+async function outageResolution(key: string, error: unknown): Promise<Resolution> {
+  const copied = await copiedResolution(key);
   if (copied) return copied;
   throw error;
 }
 
 /**
- * After the database has the change: this instance at once, the others through Redis. The
+ * After the database has the change: this instance at once, the others through Redis (by code:
+ * its keys on every domain are forgotten, codes being unique within a library). The
  * caller's answer waits for Redis to take the message (bounded), so by the time the change is
  * acknowledged the other instances have been told.
  */
 export async function invalidateResolution(code: string): Promise<void> {
   forget(code);
+  if (redis()) await refreshCopy([code]);
+  await tellInstances(code);
+}
+
+/** A change of `key` (a code, or another cache's key such as `host:<domain>`) to this instance and every other. */
+export async function tellInstances(code: string): Promise<void> {
+  forget(code);
   const client = redis();
   if (!client) return tellLocalProcesses();
-  await refreshCopy([code]);
   try {
     await whenReady(client);
     await client.publish(channel(), code);

@@ -52,7 +52,7 @@ export async function pendingChangesOf(userId: string): Promise<PendingChangeIte
     return {
       code: row.code,
       name: row.name,
-      shortUrl: shortUrl(row.code),
+      shortUrl: shortUrl(row.code, row.domain),
       by: stored.by,
       createdAt: new Date(stored.created_at * 1000).toISOString(),
       ...pendingComparison(dynamicRecordOf(row), stored.fields),
@@ -113,17 +113,17 @@ export async function reviewChange(
           more: { requested_by: stored.by, reason: why },
         },
       ]);
-      return { result: stored, events: [] };
+      return { result: { ...stored, domain: row.domain }, events: [] };
     }
     const after = dynamicRecordOf(await tx.dynamicCode.findUniqueOrThrow({ where: { id: row.id } }));
     const change = changedFields(dynamicRecordOf(row), after) ?? pendingComparison(after, stored.fields);
     await recordCodeActivity(tx, actor, "code.change_approved", [
       { ...ref, ...change, more: { requested_by: stored.by } },
     ]);
-    return { result: stored, events: [{ type: "dynqrcode.updated" as const, data: after }] };
+    return { result: { ...stored, domain: row.domain }, events: [{ type: "dynqrcode.updated" as const, data: after }] };
   });
   if (decision === "approve") await invalidateResolution(code);
-  else await mailRejection(done.by_id, code, why!, done.fields, adminEmail);
+  else await mailRejection(done.by_id, code, done.domain, why!, done.fields, adminEmail);
   return { ok: true };
 }
 
@@ -131,6 +131,7 @@ export async function reviewChange(
 async function mailRejection(
   writerId: string,
   code: string,
+  domain: string,
   reason: string,
   fields: PendingFields,
   adminEmail: string,
@@ -141,7 +142,7 @@ async function mailRejection(
     to: writer.email,
     subject: `Your change to ${code} was rejected`,
     paragraphs: [
-      `${adminEmail} rejected your change to ${describe(fields)} of the code ${code} (${shortUrl(code)}). The code keeps leading where it did.`,
+      `${adminEmail} rejected your change to ${describe(fields)} of the code ${code} (${shortUrl(code, domain)}). The code keeps leading where it did.`,
       `Reason: ${reason}`,
     ],
     action: { label: "Open the team library", url: appLink("/business") },

@@ -73,11 +73,11 @@ describe("account deletion", () => {
     assert.equal(await db.membership.count({ where: { userId: user.id } }), 0);
     assert.equal(await db.staticCode.count({ where: { userId: user.id } }), 0);
     assert.ok(
-      (await db.dynamicCode.findUniqueOrThrow({ where: { code } })).deletedAt,
+      (await db.dynamicCode.findFirstOrThrow({ where: { code } })).deletedAt,
       "soft-deleted: the code is never reused",
     );
     // The team's library keeps what the member made there.
-    assert.equal((await db.dynamicCode.findUniqueOrThrow({ where: { code: teamDraft } })).deletedAt, null);
+    assert.equal((await db.dynamicCode.findFirstOrThrow({ where: { code: teamDraft } })).deletedAt, null);
 
     // The team's log: the revocation, labelled as the account was shown then.
     const revoked = await db.activityEntry.findFirstOrThrow({

@@ -4,12 +4,14 @@
 // a webhook or the team with its before and after), or named with the reason it changes no team
 // data. A mutation or write added without either fails the first test, by name.
 import assert from "node:assert/strict";
+import { randomBytes } from "node:crypto";
 import { describe, it } from "node:test";
 import type { AnyTRPCProcedure } from "@trpc/server";
 import { appRouter } from "../../server/api/root";
 import { V1_ROUTES } from "../../server/api/routes";
 import { db } from "../../server/platform/db";
 import { linkIn, waitForMail } from "../mail-sink";
+import { setTxtRecord } from "../dns-server";
 import { http, logIn, makeTeam, makeUser, TEST_PASSWORD } from "../helpers";
 
 /** The fixture, the last entry before the change (a scenario that prepares more moves it) and the team whose log is read. */
@@ -55,6 +57,15 @@ const inviteAndToken = async (fx: Fixture) => {
   const token = linkIn(await waitForMail(invitee.email, /Join the team/), "/invite/").pathname.slice("/invite/".length);
   return { invitee, token };
 };
+
+const domainName = () => `log-${randomBytes(5).toString("hex")}.example.com`;
+/** A domain the team's admin added, its TXT record in place at the run's DNS server. */
+async function domainWithRecord(fx: Fixture): Promise<string> {
+  const r = await http("POST", "/v1/domains", { key: fx.team.adminKey, json: { domain: domainName() } });
+  const { domain } = r.body as { domain: { domain: string; verification: { name: string; value: string } } };
+  setTxtRecord(domain.verification.name, [domain.verification.value]);
+  return domain.domain;
+}
 
 /** Every mutation of the pages (by its path) and every /v1 write (METHOD path): how it reaches the team's log, or why it does not. */
 const COVERAGE: Record<string, Coverage> = {
@@ -247,6 +258,21 @@ const COVERAGE: Record<string, Coverage> = {
     beforeAfter: true,
   },
   "webhooks.test": { none: "sends a test event, changes no setting" },
+  "domains.create": {
+    run: (fx) => fx.admin("domains.create", { scope: "team", body: { domain: domainName() } }),
+    actions: ["domain.added"],
+    beforeAfter: true,
+  },
+  "domains.verify": {
+    run: async (fx) => fx.admin("domains.verify", { scope: "team", domain: await domainWithRecord(fx) }),
+    actions: ["domain.added", "domain.verified"],
+    beforeAfter: true,
+  },
+  "domains.remove": {
+    run: async (fx) => fx.admin("domains.remove", { scope: "team", domain: await domainWithRecord(fx) }),
+    actions: ["domain.added", "domain.deleted"],
+    beforeAfter: true,
+  },
   "webhooks.resend": { none: "sends a delivery again, changes no setting" },
 
   "POST /qrcodes": {
@@ -350,6 +376,21 @@ const COVERAGE: Record<string, Coverage> = {
     beforeAfter: true,
   },
   "POST /webhooks/{webhook_id}/test": { none: "sends a test event, changes no setting" },
+  "POST /domains": {
+    run: (fx) => http("POST", "/v1/domains", { key: fx.team.adminKey, json: { domain: domainName() } }),
+    actions: ["domain.added"],
+    beforeAfter: true,
+  },
+  "POST /domains/{domain}/verify": {
+    run: async (fx) => http("POST", `/v1/domains/${await domainWithRecord(fx)}/verify`, { key: fx.team.adminKey }),
+    actions: ["domain.added", "domain.verified"],
+    beforeAfter: true,
+  },
+  "DELETE /domains/{domain}": {
+    run: async (fx) => http("DELETE", `/v1/domains/${await domainWithRecord(fx)}`, { key: fx.team.adminKey }),
+    actions: ["domain.added", "domain.deleted"],
+    beforeAfter: true,
+  },
   "POST /webhooks/{webhook_id}/deliveries/{delivery_id}/retry": { none: "sends a delivery again, changes no setting" },
   "POST /webhooks/{webhook_id}/rotate-secret": {
     run: (fx) => http("POST", `/v1/webhooks/${fx.hook}/rotate-secret`, { key: fx.team.adminKey }),

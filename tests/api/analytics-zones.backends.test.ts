@@ -137,7 +137,7 @@ describe("analytics in a time zone", () => {
       json: { destination_url: "https://example.com/tz", name: "Zones" },
     });
     code = (r.body as { created: { code: string }[] }).created[0].code;
-    const { id } = await db.dynamicCode.findUniqueOrThrow({ where: { code } });
+    const { id } = await db.dynamicCode.findFirstOrThrow({ where: { code } });
     const batch = scans.map((s) =>
       newScan({
         dynamicCodeId: id,

@@ -102,7 +102,7 @@ describe("analytics", () => {
     return (r.body as { created: { code: string }[] }).created[0].code;
   };
   const record = async (codeName: string, visits: Visit[]) => {
-    const { id } = await db.dynamicCode.findUniqueOrThrow({ where: { code: codeName } });
+    const { id } = await db.dynamicCode.findFirstOrThrow({ where: { code: codeName } });
     const scans = visits.map((v) =>
       newScan({
         dynamicCodeId: id,
@@ -127,7 +127,7 @@ describe("analytics", () => {
     await record(deleted, PAST.slice(1, 3));
 
     // Today, through /q: two scans by one visitor, a bot, a scan while paused, a second agent.
-    const { id } = await db.dynamicCode.findUniqueOrThrow({ where: { code } });
+    const { id } = await db.dynamicCode.findFirstOrThrow({ where: { code } });
     const scan = (agent: string, country = "de") =>
       http("GET", `/q/${code}`, { headers: { "user-agent": agent, "cf-ipcountry": country } });
     assert.equal((await scan(AGENTS.iphone.ua)).status, 302);
@@ -270,7 +270,7 @@ describe("analytics", () => {
 
   it("the same visitor scanning 50 times at once → 1 unique in the analytics", async () => {
     const fresh = await create("Rush");
-    const { id } = await db.dynamicCode.findUniqueOrThrow({ where: { code: fresh } });
+    const { id } = await db.dynamicCode.findFirstOrThrow({ where: { code: fresh } });
     await Promise.all(
       Array.from({ length: 50 }, () => http("GET", `/q/${fresh}`, { headers: { "user-agent": AGENTS.android.ua } })),
     );

@@ -180,10 +180,12 @@ describe("routing and body errors", () => {
       .flatMap(([p, item]) => Object.keys(item).map((m) => `${m.toUpperCase()} ${p}`))
       .sort();
     assert.deepEqual(routes, [
+      "DELETE /domains/{domain}",
       "DELETE /dynqrcodes/{code}",
       "DELETE /qrcodes/{qr_id}",
       "DELETE /webhooks/{webhook_id}",
       "GET /bundle",
+      "GET /domains",
       "GET /dynqrcodes",
       "GET /dynqrcodes/analytics",
       "GET /dynqrcodes/export",
@@ -205,6 +207,8 @@ describe("routing and body errors", () => {
       "PATCH /qrcodes/{qr_id}",
       "PATCH /webhooks/{webhook_id}",
       "POST /bundle",
+      "POST /domains",
+      "POST /domains/{domain}/verify",
       "POST /dynqrcodes",
       "POST /dynqrcodes/batch",
       "POST /dynqrcodes/batch-delete",

@@ -2,11 +2,14 @@
 // cannot be left out) × every kind of caller. A team's record is the target; no cell may read
 // or change it unless the caller holds a key of that team.
 import assert from "node:assert/strict";
+import { randomBytes } from "node:crypto";
 import { before, describe, it } from "node:test";
 import { db } from "../../server/platform/db";
 import { createDynamicCodes } from "../../server/library/dynamicCodes";
 import { createStaticCodes } from "../../server/library/staticCodes";
 import { createWebhook, sendTestEvent } from "../../server/webhooks";
+import { addDomain } from "../../server/domains/domains";
+import { setTxtRecord } from "../dns-server";
 import { removeMember } from "../../server/teams/teams";
 import { setTier } from "../../server/accounts/users";
 import { generateKey, http, makeTeam, makeUser, personalKey, revokeKey } from "../helpers";
@@ -20,7 +23,7 @@ type Caller = {
 /** A route as the document says it: whether it takes a body, and the status of its success. */
 type Route = { method: string; path: string; body: boolean; success: number };
 
-type Target = { qrId: string; code: string; webhookId: string; deliveryId: string };
+type Target = { qrId: string; code: string; webhookId: string; deliveryId: string; domain: string };
 class NdjsonBody {
   constructor(readonly text: string) {}
 }
@@ -42,6 +45,7 @@ const BODIES: Record<string, unknown | ((t: Target) => unknown)> = {
   "POST /v1/bundle": new NdjsonBody(
     '{"type": "bundle", "version": 1}\n{"type": "static", "url": "https://example.com/m", "name": "Matrix"}\n',
   ),
+  "POST /v1/domains": () => ({ domain: `matrix-${randomBytes(5).toString("hex")}.example.com` }),
 };
 /** Routes whose body, not path, names the target record: another library's key finds none (404). */
 const NAMES_IN_BODY = new Set([
@@ -50,9 +54,10 @@ const NAMES_IN_BODY = new Set([
   "POST /v1/qrcodes/batch-delete",
   "POST /v1/dynqrcodes/batch-delete",
 ]);
-/** Only a team's admins manage its webhooks and import bundles: a writer's key is refused. */
+/** Only a team's admins manage its webhooks and domains and import bundles: a writer's key is refused. */
 const ADMIN_ONLY: Record<string, string> = {
   "/v1/webhooks": "Only a team admin can manage webhooks",
+  "/v1/domains": "Only a team admin can manage domains",
   "POST /v1/bundle": "Only a team admin can import a bundle into the team library",
 };
 /** The refusal a writer gets on a route (a path prefix, or one method and path), if any. */
@@ -144,7 +149,16 @@ describe("authorization matrix", () => {
     // A delivery of it to resend (a test event's).
     await sendTestEvent(actor, webhook.webhook_id);
     const delivery = await db.webhookDelivery.findFirstOrThrow({ where: { endpointId: webhook.webhook_id } });
-    return { qrId: stat.qr_id, code: dyn.code, webhookId: webhook.webhook_id, deliveryId: delivery.id };
+    // A domain of the team whose TXT record is in place (verify answers 200), used by no code (DELETE answers 200).
+    const { domain } = await addDomain(actor, { domain: `target-${randomBytes(5).toString("hex")}.example.com` });
+    setTxtRecord(domain.verification.name, [domain.verification.value]);
+    return {
+      qrId: stat.qr_id,
+      code: dyn.code,
+      webhookId: webhook.webhook_id,
+      deliveryId: delivery.id,
+      domain: domain.domain,
+    };
   }
 
   /** The library (team id, or null) each created record was stored in. */
@@ -154,15 +168,17 @@ describe("authorization matrix", () => {
       created.map(async (c) =>
         c.qr_id
           ? (await db.staticCode.findUniqueOrThrow({ where: { id: c.qr_id } })).teamId
-          : (await db.dynamicCode.findUniqueOrThrow({ where: { code: c.code! } })).teamId,
+          : (await db.dynamicCode.findFirstOrThrow({ where: { code: c.code! } })).teamId,
       ),
     );
   }
 
   async function unchanged(t: Target, context: string) {
     const stat = await db.staticCode.findUnique({ where: { id: t.qrId } });
-    const dyn = await db.dynamicCode.findUnique({ where: { code: t.code } });
+    const dyn = await db.dynamicCode.findFirst({ where: { code: t.code } });
     const hook = await db.webhookEndpoint.findUnique({ where: { id: t.webhookId } });
+    const domain = await db.domain.findUnique({ where: { domain: t.domain } });
+    assert.ok(domain && domain.verifiedAt === null, `${context}: the domain changed`);
     assert.ok(stat, `${context}: the static record is gone`);
     assert.ok(dyn && dyn.deletedAt === null && dyn.name === "Target", `${context}: the dynamic record changed`);
     assert.ok(hook && hook.description === "Target", `${context}: the webhook changed`);
@@ -187,7 +203,8 @@ describe("authorization matrix", () => {
           .replace("{qr_id}", t.qrId)
           .replace("{code}", t.code)
           .replace("{webhook_id}", t.webhookId)
-          .replace("{delivery_id}", t.deliveryId);
+          .replace("{delivery_id}", t.deliveryId)
+          .replace("{domain}", t.domain);
         const body = BODIES[label];
         const json = needsBody ? (typeof body === "function" ? body(t) : body) : undefined;
         const r = await http(
@@ -206,7 +223,7 @@ describe("authorization matrix", () => {
           continue;
         }
         const hasParam = route.path.includes("{") || NAMES_IN_BODY.has(label);
-        const sees = r.text.includes(t.qrId) || r.text.includes(t.code) || r.text.includes(t.webhookId);
+        const sees = [t.qrId, t.code, t.webhookId, t.domain].some((id) => r.text.includes(id));
         if (caller.expect === "other library") {
           if (hasParam) assert.equal(r.status, 404, context);
           else assert.ok(r.status === 200 || r.status === 201, `${context}: ${r.status}`);

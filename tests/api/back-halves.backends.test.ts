@@ -39,7 +39,7 @@ describe("back-halves", () => {
     const scan = await http("GET", `/q/${code}`, { headers: { "user-agent": PHONE } });
     assert.equal(scan.status, 302);
     assert.equal(scan.headers.get("location"), "https://example.com/b/1");
-    const row = await db.dynamicCode.findUniqueOrThrow({ where: { code } });
+    const row = await db.dynamicCode.findFirstOrThrow({ where: { code } });
     assert.equal((await scansOf(row.id, 1)).length, 1);
     // Without a code, a generated one, as before.
     const generated = await http("POST", "/v1/dynqrcodes", { key, json: item() });

@@ -41,7 +41,7 @@ describe("the bundle", () => {
     ]);
     const [dyn] = await createDynamicCodes(actor, [{ destination_url: "https://example.com/d", name: "Dynamic" }]);
     code = dyn.code;
-    const { id } = await db.dynamicCode.findUniqueOrThrow({ where: { code } });
+    const { id } = await db.dynamicCode.findFirstOrThrow({ where: { code } });
     await writeScans(
       Array.from({ length: 30 }, (_, n) =>
         newScan({
@@ -211,7 +211,7 @@ describe("the bundle", () => {
     assert.equal(analytics.total_scans, 2);
     assert.equal(analytics.unique_scans, 1);
     const scans = await db.scanEvent.findMany({
-      where: { dynamicCodeId: (await db.dynamicCode.findUniqueOrThrow({ where: { code: back } })).id },
+      where: { dynamicCodeId: (await db.dynamicCode.findFirstOrThrow({ where: { code: back } })).id },
       orderBy: { id: "asc" },
     });
     assert.deepEqual(
@@ -242,7 +242,7 @@ describe("the bundle", () => {
     assert.equal(await db.dynamicCode.count({ where: { code: back } }), 0);
     const r = await post(team.adminKey, bundle);
     assert.equal(r.status, 200, r.text);
-    const row = await db.dynamicCode.findUniqueOrThrow({ where: { code: back } });
+    const row = await db.dynamicCode.findFirstOrThrow({ where: { code: back } });
     assert.deepEqual([row.teamId, row.status, row.publishedAt?.getTime()], [team.id, "active", 1790000000_000]);
     const out = await http("GET", "/v1/bundle", { key: writer.key });
     assert.equal(out.status, 200);

@@ -133,7 +133,7 @@ describe("review covers changes to published team codes", () => {
       json: { destination_url: "javascript:alert(1)" },
     });
     assert.equal(bad.status, 400);
-    assert.equal((await db.dynamicCode.findUniqueOrThrow({ where: { code } })).pendingChange, null);
+    assert.equal((await db.dynamicCode.findFirstOrThrow({ where: { code } })).pendingChange, null);
 
     const headers = { "Idempotency-Key": `held-${code}` };
     const first = await http("PATCH", `/v1/dynqrcodes/${code}`, {

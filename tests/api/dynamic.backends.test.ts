@@ -36,6 +36,7 @@ describe("dynamic QR codes", () => {
       "code",
       "created_at",
       "destination_url",
+      "domain",
       "expired_url",
       "expires_at",
       "external_id",

@@ -51,7 +51,7 @@ describe("list pages follow every change to the library", () => {
 
     await db.$executeRawUnsafe(`UPDATE "DynamicCode" SET "name" = 'Renamed elsewhere' WHERE "code" = '${one.code}'`);
     assert.equal((await dynamicList(key)).dynqrcodes.find((d) => d.code === one.code)!.name, "Renamed elsewhere");
-    await db.dynamicCode.update({ where: { code: two.code }, data: { deletedAt: new Date() } });
+    await db.dynamicCode.updateMany({ where: { code: two.code }, data: { deletedAt: new Date() } });
     assert.deepEqual(names((await dynamicList(key)).dynqrcodes), ["Renamed elsewhere"]);
   });
 

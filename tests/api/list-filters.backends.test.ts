@@ -113,7 +113,10 @@ describe("list filters and sorts", () => {
     const base = Math.floor(Date.now() / 1000) - 10 * 3600;
     const all5 = [...made, ...other];
     for (const [i, d] of all5.entries())
-      await db.dynamicCode.update({ where: { code: d.code }, data: { createdAt: new Date((base + i * 3600) * 1000) } });
+      await db.dynamicCode.updateMany({
+        where: { code: d.code },
+        data: { createdAt: new Date((base + i * 3600) * 1000) },
+      });
     const window = await all<Dyn>(key, "dynqrcodes", { created_after: base + 3600, created_before: base + 3 * 3600 });
     assert.deepEqual(names(window), ["Shop 3", "Shop 2"], "at or after, and before");
     assert.deepEqual(names(await all<Dyn>(key, "dynqrcodes", { created_after: base + 4 * 3600 })), ["Other"]);

@@ -13,7 +13,7 @@ async function dynamicCode(destination = "https://example.com/landing") {
   const { key } = await personalKey();
   const r = await http("POST", "/v1/dynqrcodes", { key, json: { destination_url: destination, name: "Scan me" } });
   const code = (r.body as { created: { code: string }[] }).created[0].code;
-  const row = await db.dynamicCode.findUniqueOrThrow({ where: { code } });
+  const row = await db.dynamicCode.findFirstOrThrow({ where: { code } });
   return { key, code, id: row.id };
 }
 

@@ -81,7 +81,7 @@ describe("rules on the record", () => {
     assert.deepEqual(JSON.parse(row.utm), { source: "qr", campaign: "spring" });
     assert.equal(row.password_protected, "true");
     // Stored only as a slow hash.
-    const stored = await db.dynamicCode.findUniqueOrThrow({ where: { code: rec.code } });
+    const stored = await db.dynamicCode.findFirstOrThrow({ where: { code: rec.code } });
     assert.match(stored.passwordHash!, /^scrypt\$/);
   });
 
@@ -218,7 +218,7 @@ describe("the short link applies the rules", () => {
     assert.equal(await scan(rec.code, UA.firefox, "FR"), "https://example.com/landing", "Mac OS in France: no rule");
     assert.equal(await scan(rec.code, UA.edge), "https://example.com/landing");
     // Each scan keeps the destination it was sent to.
-    const rows = await scansOf((await db.dynamicCode.findUniqueOrThrow({ where: { code: rec.code } })).id, 8);
+    const rows = await scansOf((await db.dynamicCode.findFirstOrThrow({ where: { code: rec.code } })).id, 8);
     assert.deepEqual(
       rows.map((r) => r.destinationUrl),
       [
@@ -340,7 +340,7 @@ describe("a password-protected code", () => {
       "targets and UTM after the password",
     );
     assert.equal((await post(rec.code, "open sesame", BOTS[0])).status, 302);
-    const id = (await db.dynamicCode.findUniqueOrThrow({ where: { code: rec.code } })).id;
+    const id = (await db.dynamicCode.findFirstOrThrow({ where: { code: rec.code } })).id;
     const rows = await scansOf(id, 1);
     await new Promise((r) => setTimeout(r, 600));
     assert.equal(

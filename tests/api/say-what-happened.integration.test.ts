@@ -66,7 +66,7 @@ describe("drafts decided once, and the reason of a rejection", () => {
     const otherTab = await logIn(team.admin.email);
 
     await admin("team.approve", { kind: "dynamic", id: menu });
-    const approvedAt = (await db.dynamicCode.findUniqueOrThrow({ where: { code: menu } })).reviewedAt!;
+    const approvedAt = (await db.dynamicCode.findFirstOrThrow({ where: { code: menu } })).reviewedAt!;
     const stamp = `${approvedAt.toISOString().slice(0, 16).replace("T", " ")} UTC`;
     await assert.rejects(otherTab("team.approve", { kind: "dynamic", id: menu }), {
       message: `This draft was already approved by ${team.admin.email} at ${stamp}`,

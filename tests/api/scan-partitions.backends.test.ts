@@ -57,7 +57,7 @@ describe("scan events across month partitions", () => {
       json: { destination_url: "https://example.com/months", name: "Months" },
     });
     code = (r.body as { created: { code: string }[] }).created[0].code;
-    ({ id } = await db.dynamicCode.findUniqueOrThrow({ where: { code } }));
+    ({ id } = await db.dynamicCode.findFirstOrThrow({ where: { code } }));
   });
 
   it("has this month's partition and the next two, and a default one", async () => {

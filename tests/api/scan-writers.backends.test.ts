@@ -53,7 +53,7 @@ describe("scan writers over the same codes at once", () => {
     });
     assert.equal(r.status, 201, r.text);
     const codes = (r.body as { created: { code: string }[] }).created.map((c) => c.code);
-    for (const code of codes) ids.push((await db.dynamicCode.findUniqueOrThrow({ where: { code } })).id);
+    for (const code of codes) ids.push((await db.dynamicCode.findFirstOrThrow({ where: { code } })).id);
   });
 
   it("write concurrently without a deadlock, and the rollups equal the scans", async () => {

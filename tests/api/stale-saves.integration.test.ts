@@ -26,7 +26,7 @@ async function hourOldCode(key: string) {
       })
     ).body as { created: Dyn[] }
   ).created[0];
-  await db.dynamicCode.update({ where: { code }, data: { updatedAt: new Date(Date.now() - 3600_000) } });
+  await db.dynamicCode.updateMany({ where: { code }, data: { updatedAt: new Date(Date.now() - 3600_000) } });
   return listedCode(key, code);
 }
 
@@ -126,7 +126,7 @@ describe("stale saves", () => {
     const loaded = items.find((i) => i.id === seen.code)!.updatedAt;
     assert.equal(
       Date.parse(loaded),
-      (await db.dynamicCode.findUniqueOrThrow({ where: { code: seen.code } })).updatedAt.getTime(),
+      (await db.dynamicCode.findFirstOrThrow({ where: { code: seen.code } })).updatedAt.getTime(),
       "to the millisecond",
     );
     await page("library.update", { scope: "personal", updatedAt: loaded, patch: { code: seen.code, name: "Tab one" } });

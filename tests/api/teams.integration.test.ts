@@ -43,7 +43,7 @@ describe("team drafts and review", () => {
     const [first, second, third] = created.map((c) => c.code);
 
     // Individually attributed: the writer and the writer's key.
-    const row = await db.dynamicCode.findUniqueOrThrow({ where: { code: first } });
+    const row = await db.dynamicCode.findFirstOrThrow({ where: { code: first } });
     const writerKey = await db.apiKey.findFirstOrThrow({ where: { userId: writer.user.id, live: true } });
     assert.equal(row.createdById, writer.user.id);
     assert.equal(row.apiKeyId, writerKey.id);
@@ -67,7 +67,7 @@ describe("team drafts and review", () => {
     for (const code of [first, second]) {
       const r = await http("GET", `/q/${code}`);
       assert.equal(r.status, 302, code);
-      const reviewed = await db.dynamicCode.findUniqueOrThrow({ where: { code } });
+      const reviewed = await db.dynamicCode.findFirstOrThrow({ where: { code } });
       assert.equal(reviewed.reviewedById, team.admin.id);
       assert.ok(reviewed.reviewedAt);
     }
@@ -227,7 +227,7 @@ describe("the review queue: pages, filters, bulk review", () => {
     );
     for (const code of [codes[1], codes[2]]) {
       assert.equal((await http("GET", `/q/${code}`)).status, 302);
-      assert.equal((await db.dynamicCode.findUniqueOrThrow({ where: { code } })).reviewedById, team.admin.id);
+      assert.equal((await db.dynamicCode.findFirstOrThrow({ where: { code } })).reviewedById, team.admin.id);
     }
     assert.equal((await db.staticCode.findUniqueOrThrow({ where: { id: flyer1 } })).reviewStatus, "active");
     // Rejected together: a dynamic code's record stays, deleted (410); a static one is gone.

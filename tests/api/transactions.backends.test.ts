@@ -39,7 +39,7 @@ describe("transactions and other connections' writes", () => {
       (await db.user.findUniqueOrThrow({ where: { id: user.id } })).name,
       "Test User (changed in a transaction)",
     );
-    assert.equal((await db.dynamicCode.findUniqueOrThrow({ where: { code } })).name, "Renamed elsewhere");
+    assert.equal((await db.dynamicCode.findFirstOrThrow({ where: { code } })).name, "Renamed elsewhere");
   });
 
   it("a driver-level write on the same thread waits for a Prisma transaction without blocking the event loop", async () => {

@@ -76,7 +76,7 @@ describe("a backlog the database does not take", () => {
       json: { destination_url: "https://example.com/backlog", name: "Backlog" },
     });
     const code = (created.body as { created: { code: string }[] }).created[0].code;
-    const { id } = await db.dynamicCode.findUniqueOrThrow({ where: { code } });
+    const { id } = await db.dynamicCode.findFirstOrThrow({ where: { code } });
     const spool = mkdtempSync(path.join(tmpdir(), "qr-backlog-"));
     const settings = { SCAN_SPOOL_DIR: spool, SCAN_MEMORY_SCANS: String(BOUND), SHUTDOWN_DRAIN_SECONDS: "1" };
     let release = async () => undefined as void;

@@ -93,7 +93,7 @@ describe("two instances sharing the database and a Redis", () => {
       body: JSON.stringify({ destination_url: "https://example.com/before", name: "Under load" }),
     });
     const { code } = ((await created.json()) as { created: { code: string }[] }).created[0];
-    const { id } = await db.dynamicCode.findUniqueOrThrow({ where: { code } });
+    const { id } = await db.dynamicCode.findFirstOrThrow({ where: { code } });
     const statuses = new Map<number, number>();
     const count = (status: number) => statuses.set(status, (statuses.get(status) ?? 0) + 1);
     const batches: string[] = [];

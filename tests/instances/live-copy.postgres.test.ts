@@ -33,7 +33,7 @@ describe("the copy of every code in Redis", () => {
       assert.equal(await copied(record.code), "https://example.com/before");
 
       closeRedis();
-      await db.dynamicCode.update({
+      await db.dynamicCode.updateMany({
         where: { code: record.code },
         data: { destinationUrl: "https://example.com/after" },
       });

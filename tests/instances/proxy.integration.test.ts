@@ -21,7 +21,7 @@ describe("TRUST_PROXY=1", () => {
       json: { destination_url: "https://example.com/p", name: "Proxy" },
     });
     const code = (created.body as { created: { code: string }[] }).created[0].code;
-    const { id } = await db.dynamicCode.findUniqueOrThrow({ where: { code } });
+    const { id } = await db.dynamicCode.findFirstOrThrow({ where: { code } });
     const scan = (forwardedFor: string) =>
       fetch(`${server.base}/q/${code}`, {
         redirect: "manual",

@@ -13,7 +13,7 @@ describe("graceful shutdown", () => {
       json: { destination_url: "https://example.com/s", name: "Shutdown" },
     });
     const code = (created.body as { created: { code: string }[] }).created[0].code;
-    const { id } = await db.dynamicCode.findUniqueOrThrow({ where: { code } });
+    const { id } = await db.dynamicCode.findFirstOrThrow({ where: { code } });
 
     // A second server on the same database, ours to stop.
     const server = await startServer();

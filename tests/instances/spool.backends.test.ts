@@ -28,7 +28,7 @@ async function dynamicCode(name: string) {
     json: { destination_url: "https://example.com/spool", name },
   });
   const code = (created.body as { created: { code: string }[] }).created[0].code;
-  const { id } = await db.dynamicCode.findUniqueOrThrow({ where: { code } });
+  const { id } = await db.dynamicCode.findFirstOrThrow({ where: { code } });
   return { key, code, id };
 }
 

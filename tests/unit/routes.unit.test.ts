@@ -118,6 +118,7 @@ describe("the /v1 route table", () => {
       .map((o) => o.route)
       .sort();
     assert.deepEqual(created, [
+      "POST /domains",
       "POST /dynqrcodes",
       "POST /dynqrcodes/batch",
       "POST /qrcodes",

@@ -41,7 +41,7 @@ const BOOLEAN_COLUMNS = ["wifi_hidden"];
 
 export const IMPORT_COLUMNS = {
   static: ["name", "url", "type", ...ALL_CONTENT_COLUMNS],
-  dynamic: ["name", "destination_url", "status", "code"],
+  dynamic: ["name", "destination_url", "status", "code", "domain"],
 } as const;
 
 /** A cell as its field's JSON value: numbers, booleans and `;` lists converted; anything else left for the API to refuse by name. */
@@ -98,7 +98,7 @@ export function importKindOf(header: string[]): ImportKind {
         : null;
   if (!kind || !header.includes("name"))
     throw new Error(
-      "The header must be name,url[,type,<type>_<field>...] (static codes) or name,destination_url[,status][,code] (dynamic codes)",
+      "The header must be name,url[,type,<type>_<field>...] (static codes) or name,destination_url[,status][,code][,domain] (dynamic codes)",
     );
   const unknown = header.filter(
     (c) => !(IMPORT_COLUMNS[kind] as readonly string[]).includes(c) && !REPORT_COLUMNS.includes(c),

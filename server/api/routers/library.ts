@@ -51,6 +51,7 @@ export const libraryRouter = createTRPCRouter({
         code: z.string().optional(),
         type: z.string().optional(),
         content: z.unknown().optional(),
+        domain: z.string().optional(),
       }),
     )
     .mutation(async ({ ctx, input }) =>

@@ -1,6 +1,6 @@
 // What a redirect needs of every code, kept where a redirect can read it while PostgreSQL is
 // down (contract: "Short links that never fail and never lose a scan"): one Redis hash, a
-// field per code holding its `Resolution` (server/scan/resolve.ts) as JSON, the very value the
+// field per link (linkKey: the code, or `<domain>/<code>`) holding its `Resolution` (server/scan/resolve.ts) as JSON, the very value the
 // redirect's cache holds, so whatever that type gains reaches the copy with it. It is written
 // where every change already invalidates the caches (invalidateResolution, read back from the
 // database after the change) and when codes are created; each instance loads it once if it
@@ -19,7 +19,7 @@ import { env } from "../../platform/env";
 import { logError, logInfo } from "../../platform/log";
 import { processSingleton } from "../../platform/process-singleton";
 import { redis, redisPrefix, whenReady } from "../../platform/redis";
-import { RESOLUTION_COLUMNS, resolutionOf, type Resolution } from "../resolution";
+import { linkKey, RESOLUTION_COLUMNS, resolutionOf, type Resolution } from "../resolution";
 
 const PAGE = 5000;
 /** How often each instance checks that the copy is still complete (a Redis restarted empty). */
@@ -48,18 +48,21 @@ const state = processSingleton("scan.liveCopy", () => ({
 const kept = () => env.backend === "postgres" && env.redisUrl !== null;
 
 /** A code's row as resolveCode reads it (RESOLUTION_COLUMNS). */
-type Row = NonNullable<Parameters<typeof resolutionOf>[0]> & { code: string };
+type Row = NonNullable<Parameters<typeof resolutionOf>[0]> & { code: string; domain: string };
 
 async function write(rows: Row[], onlyNew: boolean): Promise<void> {
   const client = redis()!;
   if (rows.length === 0) return;
   await whenReady(client, READY_WAIT_MS);
   if (!onlyNew) {
-    await client.hset(hashKey(), Object.fromEntries(rows.map((row) => [row.code, JSON.stringify(resolutionOf(row))])));
+    await client.hset(
+      hashKey(),
+      Object.fromEntries(rows.map((row) => [linkKey(row.domain, row.code), JSON.stringify(resolutionOf(row))])),
+    );
     return;
   }
   const pipeline = client.pipeline();
-  for (const row of rows) pipeline.hsetnx(hashKey(), row.code, JSON.stringify(resolutionOf(row)));
+  for (const row of rows) pipeline.hsetnx(hashKey(), linkKey(row.domain, row.code), JSON.stringify(resolutionOf(row)));
   for (const [error] of (await pipeline.exec()) ?? []) if (error) throw error;
 }
 
@@ -104,11 +107,11 @@ export async function copyCreated(rows: Omit<Row, "deletedAt">[]): Promise<void>
   }
 }
 
-/** A code's resolution from the copy while the database is unreachable; null when there is no complete copy. */
-export async function copiedResolution(code: string): Promise<Resolution | null> {
+/** A link's resolution (by linkKey) from the copy while the database is unreachable; null when there is no complete copy. */
+export async function copiedResolution(key: string): Promise<Resolution | null> {
   if (!kept() || !state.complete) return null;
   try {
-    const json = await redis()!.hget(hashKey(), code);
+    const json = await redis()!.hget(hashKey(), key);
     return json ? (JSON.parse(json) as Resolution) : { state: "unknown" };
   } catch {
     return null; // Redis away too: the redirect answers 503, as without a copy

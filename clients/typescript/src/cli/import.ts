@@ -75,6 +75,7 @@ export async function importFile(
                 name: cell(row, "name"),
                 destination_url: cell(row, "destination_url"),
                 ...(cell(row, "code") ? { code: cell(row, "code") } : {}),
+                ...(cell(row, "domain") ? { domain: cell(row, "domain") } : {}),
               })),
             },
           });
