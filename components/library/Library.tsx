@@ -2,7 +2,7 @@
 // A library on the page: /library (personal) or the team library on /business. Search,
 // pages, edit, delete, copy the short URL, QR images and the
 // style editor. Every change is a call to the same domain functions as /v1.
-import { useQuery, useQueryClient, useSuspenseQuery } from "@tanstack/react-query";
+import { useQueryClient, useSuspenseQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
 import type { LibraryKind } from "@/server/library/libraryItems";
