@@ -6,6 +6,7 @@ import { db } from "../platform/db";
 import { DomainError, type LineError } from "../platform/errors";
 import { timeOrderedId } from "../platform/ids";
 import { libraryWhere, type Library } from "../library/library";
+import { libraryKey } from "../library/libraryKey";
 import { keysetPages } from "../library/paging";
 import { toSeconds } from "../library/validation";
 import { BUNDLE_VERSION, LineProblem, MAX_LINE_ERRORS, parseLine } from "./lines";
@@ -14,7 +15,8 @@ import type { Lines } from "./spool";
 type CodeEntry = { line: number; qrId?: string; createdAt?: number; externalId?: string | null };
 /** `holds`: its url, or its content as stored (JSON): with created_at and name, what says "already imported". */
 type StaticEntry = CodeEntry & { name: string; holds: string };
-type DynamicEntry = CodeEntry & { code: string };
+/** `domain`: "" for this instance's own base, as stored. */
+type DynamicEntry = CodeEntry & { code: string; domain: string };
 
 /** What the write does with each code line (by line number): its id, or skipped. */
 export type Plan = {
@@ -22,11 +24,10 @@ export type Plan = {
   skipped: Set<number>;
   /** The id of each dynamic code created, by code: its scans are written; the others' skipped. */
   created: Map<string, string>;
+  /** The domains added to the library, unverified (a domain's DNS proof is per instance). */
+  domains: string[];
 };
 
-// Exported with the library, not imported yet: an import of codes on custom domains (and of the
-// domains themselves) is refused whole rather than moving those codes to this instance's /q/.
-export const DOMAINS_UNAVAILABLE = "importing custom domains and codes on them is not supported yet";
 const LOOKUP = 500;
 
 class Problems {
@@ -46,6 +47,7 @@ async function readEntries(lines: Lines) {
   const problems = new Problems();
   const statics: StaticEntry[] = [];
   const dynamics = new Map<string, DynamicEntry>();
+  const domains = new Map<string, number>();
   const seen = { head: false, codes: false, qrIds: new Set<string>(), externalIds: new Set<string>() };
   const unique = (set: Set<string>, key: string, line: number, what: string) => {
     if (set.has(key)) problems.add(line, `${what} appears twice in the bundle`);
@@ -72,7 +74,9 @@ async function readEntries(lines: Lines) {
         seen.head = true;
         break;
       case "domain":
-        problems.add(line, seen.codes ? "domain lines come before the codes" : DOMAINS_UNAVAILABLE);
+        if (seen.codes) problems.add(line, "domain lines come before the codes");
+        else if (domains.has(entry.domain)) problems.add(line, `domain ${entry.domain} appears twice in the bundle`);
+        domains.set(entry.domain, line);
         break;
       case "static":
         seen.codes = true;
@@ -90,7 +94,9 @@ async function readEntries(lines: Lines) {
         break;
       case "dynamic":
         seen.codes = true;
-        if (entry.domain) problems.add(line, DOMAINS_UNAVAILABLE);
+        if (entry.domain && !domains.has(entry.domain))
+          problems.add(line, `domain ${entry.domain} has no domain line before it`);
+        // A code is unique in its library whatever its domain (docs/DOMAINS.md).
         if (dynamics.has(entry.code)) problems.add(line, `code ${entry.code} appears twice in the bundle`);
         if (entry.qr_id !== undefined) unique(seen.qrIds, `dynamic ${entry.qr_id}`, line, `qr_id ${entry.qr_id}`);
         if (entry.external_id)
@@ -98,21 +104,23 @@ async function readEntries(lines: Lines) {
         dynamics.set(entry.code, {
           line,
           code: entry.code,
+          domain: entry.domain ?? "",
           qrId: entry.qr_id,
           createdAt: entry.created_at,
           externalId: entry.external_id,
         });
         break;
       case "scan":
-        if (entry.domain) problems.add(line, DOMAINS_UNAVAILABLE);
-        else if (!dynamics.has(entry.code))
+        if (!dynamics.has(entry.code))
           problems.add(line, `scan of code ${entry.code} before (or without) its dynamic line`);
+        else if ((entry.domain ?? "") !== dynamics.get(entry.code)!.domain)
+          problems.add(line, `scan of code ${entry.code} on another domain than its dynamic line's`);
         break;
     }
   }
   if (!seen.head) problems.add(1, 'the first line must be {"type": "bundle", "version": 1}');
   problems.throwIfAny("invalid", "Some lines of the bundle are invalid");
-  return { statics, dynamics: [...dynamics.values()] };
+  return { statics, dynamics: [...dynamics.values()], domains };
 }
 
 const chunks = <T>(items: T[]): T[][] =>
@@ -120,21 +128,42 @@ const chunks = <T>(items: T[]): T[][] =>
 const inLibrary = (library: Library, row: { userId: string | null; teamId: string | null }) =>
   library.kind === "personal" ? row.userId === library.userId && row.teamId === null : row.teamId === library.teamId;
 
-/** Dynamic lines: already imported (same code in the library, same created_at), taken (409), or created. */
+/** Domain lines: the library's already, another library's (409), or added unverified. */
+async function planDomains(library: Library, domains: Map<string, number>, plan: Plan, conflicts: Problems) {
+  const owners = new Map(
+    (
+      await db.domain.findMany({
+        where: { domain: { in: [...domains.keys()] } },
+        select: { domain: true, library: true },
+      })
+    ).map((r) => [r.domain, r.library]),
+  );
+  for (const [domain, line] of domains) {
+    const owner = owners.get(domain);
+    if (owner === undefined) plan.domains.push(domain);
+    else if (owner !== libraryKey(library)) conflicts.add(line, `domain ${domain} belongs to another library`);
+  }
+}
+
+/**
+ * Dynamic lines: already imported (same code on the same domain in the library, same created_at),
+ * taken (409: on its domain, or in the library on another domain), or created.
+ */
 async function planDynamic(library: Library, entries: DynamicEntry[], plan: Plan, conflicts: Problems) {
   const create: DynamicEntry[] = [];
   for (const part of chunks(entries)) {
     const rows = await db.dynamicCode.findMany({
       where: { code: { in: part.map((e) => e.code) } },
-      select: { code: true, userId: true, teamId: true, deletedAt: true, createdAt: true },
+      select: { code: true, domain: true, userId: true, teamId: true, deletedAt: true, createdAt: true },
     });
-    const byCode = new Map(rows.map((r) => [r.code, r]));
     for (const entry of part) {
-      const row = byCode.get(entry.code);
-      if (!row) create.push(entry);
-      else if (inLibrary(library, row) && row.deletedAt === null && toSeconds(row.createdAt) === entry.createdAt)
+      const holders = rows.filter((r) => r.code === entry.code);
+      const spot = holders.find((r) => r.domain === entry.domain);
+      if (spot && inLibrary(library, spot) && spot.deletedAt === null && toSeconds(spot.createdAt) === entry.createdAt)
         plan.skipped.add(entry.line);
-      else conflicts.add(entry.line, `code ${entry.code} is already taken`);
+      else if (spot || holders.some((r) => inLibrary(library, r)))
+        conflicts.add(entry.line, `code ${entry.code} is already taken`);
+      else create.push(entry);
     }
   }
   const taken = await takenIds("dynamic", create);
@@ -220,9 +249,10 @@ async function refuseUsedExternalIds(
 
 /** The whole check: the bundle's lines (400), then the instance (409). */
 export async function checkBundle(lines: Lines, library: Library): Promise<Plan> {
-  const { statics, dynamics } = await readEntries(lines);
-  const plan: Plan = { ids: new Map(), skipped: new Set(), created: new Map() };
+  const { statics, dynamics, domains } = await readEntries(lines);
+  const plan: Plan = { ids: new Map(), skipped: new Set(), created: new Map(), domains: [] };
   const conflicts = new Problems();
+  await planDomains(library, domains, plan, conflicts);
   await planStatic(library, statics, plan, conflicts);
   await planDynamic(library, dynamics, plan, conflicts);
   conflicts.throwIfAny("conflict", "Some lines of the bundle conflict with this instance");

@@ -6,10 +6,11 @@
 import { actorOf } from "../activity";
 import { QUARTER_MS } from "../analytics/timeZones";
 import { insertEach, storedTime, writeTransaction, type RunEach } from "../platform/db";
-import { timeOrderedId } from "../platform/ids";
+import { randomString, timeOrderedId } from "../platform/ids";
 import { nowMs } from "../platform/clock";
 import { foldForSearch } from "../platform/searchFold";
 import { libraryOwner, type Library } from "../library/library";
+import { libraryKey } from "../library/libraryKey";
 import { writeRollups } from "../scan/rollups";
 import { SCAN_COLUMNS, type ScanRow } from "../scan/rows";
 import { SCAN_INSERT } from "../scan/write";
@@ -49,6 +50,7 @@ const SQL = {
     [
       ...OWNED,
       "code",
+      "domain",
       "destinationUrl",
       "status",
       "expiresAt",
@@ -60,6 +62,11 @@ const SQL = {
     ],
     { ...TIMES, expiresAt: "timestamp(3)", publishedAt: "timestamp(3)" },
   ),
+  // Added unverified: the TXT record is created again for this instance (server/domains).
+  domain: insertEach("Domain", ["domain", "library", "token", "verifiedAt", "createdAt"], {
+    verifiedAt: "timestamp(3)",
+    createdAt: "timestamp(3)",
+  }),
   activity: insertEach(
     "ActivityEntry",
     ["id", "teamId", "userId", "actorId", "actorLabel", "action", "target", "detail", "createdAt"],
@@ -120,6 +127,10 @@ export async function writeBundle(lines: Lines, plan: Plan, importer: Importer):
       await runEach(SCAN_INSERT, scans.map(scanColumns));
       await writeRollups(runEach, scans);
     };
+    await runEach(
+      SQL.domain,
+      plan.domains.map((domain) => [domain, libraryKey(importer.library), randomString(32), null, storedTime(at)]),
+    );
     for await (const [number, text] of lines()) {
       const line = parseLine(text);
       if (line === null || line.type === "bundle" || line.type === "domain") continue;
@@ -157,6 +168,7 @@ export async function writeBundle(lines: Lines, plan: Plan, importer: Importer):
         rows.dynamic.push([
           ...ownedColumns(importer, id, line, status === "draft", at),
           line.code,
+          line.domain ?? "",
           line.destination_url,
           status,
           time(line.expires_at),

@@ -296,4 +296,58 @@ describe("the bundle", () => {
     assert.deepEqual([line.code_type, line.url, line.content], ["wifi", null, wifi]);
     assert.equal(out.find((l) => l.name === "Tower").code_type, "geo");
   });
+
+  it("moves custom domains as names, added unverified, with their codes; another library's domain is a conflict", async () => {
+    const target = await personalKey();
+    const domain = `b${randomUUID().slice(0, 8)}.example.com`;
+    const back = `dom-${randomUUID().slice(0, 8)}`;
+    const onDomain = { type: "dynamic", code: back, domain, destination_url: "https://example.com/dom", name: "On it" };
+    const bundle = bundleOf(
+      { type: "domain", domain, verified: true },
+      { ...onDomain, created_at: 1790000000 },
+      { type: "scan", code: back, domain, scanned_at: 1790000100 },
+    );
+    const first = await post(target.key, bundle);
+    assert.deepEqual(first.body, {
+      created: { static: 0, dynamic: 1, scans: 1 },
+      skipped: { static: 0, dynamic: 0, scans: 0 },
+    });
+    const again = await post(target.key, bundle);
+    assert.deepEqual(again.body, {
+      created: { static: 0, dynamic: 0, scans: 0 },
+      skipped: { static: 0, dynamic: 1, scans: 1 },
+    });
+    const domains = (await http("GET", "/v1/domains", { key: target.key })).body as { domains: object[] };
+    assert.deepEqual(
+      domains.domains.map((d) => [(d as { domain: string }).domain, (d as { verified: boolean }).verified]),
+      [[domain, false]],
+    );
+    const record = (await http("GET", `/v1/dynqrcodes/${back}`, { key: target.key })).body as Record<string, unknown>;
+    assert.deepEqual([record.domain, record.short_url], [domain, `https://${domain}/${back}`]);
+    const out = (await http("GET", "/v1/bundle", { key: target.key })).text.trimEnd().split("\n").slice(1);
+    assert.deepEqual(JSON.parse(out[0]), { type: "domain", domain, verified: false });
+    assert.equal(JSON.parse(out[1]).domain, domain);
+    assert.equal(JSON.parse(out[2]).domain, domain);
+
+    const other = await personalKey();
+    const taken = await post(other.key, bundle);
+    assert.deepEqual(
+      [taken.status, taken.body],
+      [
+        409,
+        {
+          errors: [
+            { line: 2, error: `domain ${domain} belongs to another library` },
+            { line: 3, error: `code ${back} is already taken` },
+          ],
+        },
+      ],
+    );
+    const lineless = await post(other.key, bundleOf({ ...onDomain, domain: `x${domain}` }));
+    assert.equal(lineless.status, 400);
+    assert.deepEqual((lineless.body as { errors: object[] }).errors, [
+      { line: 2, error: `domain x${domain} has no domain line before it` },
+    ]);
+    assert.deepEqual(await contents(other.user.id), { static: 0, dynamic: 0, scans: 0 });
+  });
 });

@@ -20,7 +20,17 @@ describe("qr-records", () => {
     const main = await cli(["--help"], "");
     assert.equal(main.code, 0);
     assert.match(main.stdout, /^Usage: qr-records <command>/);
-    for (const command of ["import", "import-from", "export", "analytics", "images", "list", "get", "update-many", "bundle"]) {
+    for (const command of [
+      "import",
+      "import-from",
+      "export",
+      "analytics",
+      "images",
+      "list",
+      "get",
+      "update-many",
+      "bundle",
+    ]) {
       const help = await cli([command, "--help"], "");
       assert.equal(help.code, 0, command);
       assert.match(help.stdout, new RegExp(`^Usage: qr-records ${command} `), command);

@@ -116,12 +116,33 @@ describe("qr-records import-from", () => {
     );
     const domain = await cli(["import-from", "dub", file, "--domain", "https://go.example.com/"], key);
     assert.deepEqual([domain.code, /--domain must be a host name/.test(domain.stderr)], [1, true]);
-    // A domain this instance does not serve: the bundle is refused whole, with the server's reason.
+    assert.equal((await all(client(key).dynamicCodes())).length, 0);
+  });
+
+  it("--domain: the codes on the domain moved over, the domain added unverified; another library's domain refused whole", async () => {
+    const moved = `dd${RUN}.example.com`;
     const dub = path.join(dir, "links.csv");
     writeFileSync(dub, generateExport("dub", `dd${RUN}`, 10).text);
-    const unserved = await cli(["import-from", "dub", dub, "--domain", "go.example.com"], key);
-    assert.equal(unserved.code, 1, unserved.stdout);
-    assert.match(unserved.stderr, /^qr-records: The import was refused: /m);
+    const owner = await personalKey();
+    const first = await cli(["import-from", "dub", dub, "--domain", moved], owner.key);
+    assert.ok(first.code === 0 || first.code === 2, first.stderr);
+    const codes = await all(client(owner.key).dynamicCodes());
+    assert.ok(codes.length > 0);
+    for (const c of codes as { code: string; domain: string | null; short_url: string }[])
+      assert.deepEqual([c.domain, c.short_url], [moved, `https://${moved}/${c.code}`]);
+    const domains = (await client(owner.key).api.GET("/domains")).data as {
+      domains: { domain: string; verified: boolean }[];
+    };
+    assert.deepEqual(
+      domains.domains.map((d) => [d.domain, d.verified]),
+      [[moved, false]],
+    );
+    // The same domain for another library: the bundle is refused whole, with the server's reason.
+    const { key } = await personalKey();
+    const refused = await cli(["import-from", "dub", dub, "--domain", moved], key);
+    assert.equal(refused.code, 1, refused.stdout);
+    assert.match(refused.stderr, /^qr-records: The import was refused: /m);
+    assert.match(refused.stderr, new RegExp(`domain ${moved.replace(/\./g, "\\.")} belongs to another library`));
     assert.equal((await all(client(key).dynamicCodes())).length, 0);
   });
 });
