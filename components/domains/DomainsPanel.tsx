@@ -76,7 +76,7 @@ function DomainRow({ scope, record }: { scope: Scope; record: DomainRecord }) {
   const row = useAction();
   const { name, value } = record.verification;
   return (
-    <div className="item" style={{ flexDirection: "column", gap: "0.5rem" }} data-testid={`domain-${record.domain}`}>
+    <div className="domain-item" data-testid={`domain-${record.domain}`}>
       <div>
         <strong className="mono wrap">{record.domain}</strong>{" "}
         <span className={record.verified ? "badge active" : "badge draft"} data-testid="domain-state">

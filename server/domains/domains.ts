@@ -14,7 +14,11 @@ import { txtRecordFound, txtRecordName, txtRecordValue } from "./txt-record";
 import { forgetHost } from "./hosts";
 
 export const domainCreateInput = bodyObject({ domain: domainField });
-export const domainParam = z.string().meta({ description: "The domain, as listed (lower case, punycode)." });
+export const domainParam = z.string().meta({
+  description: "The domain, as listed (lower case, punycode).",
+  maxLength: 253,
+  pattern: "^[A-Za-z0-9.-]+$",
+});
 
 export const domainRecord = z
   .object({

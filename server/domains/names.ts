@@ -43,6 +43,9 @@ export const domainField = z
     description:
       "A domain name (any case; an internationalised name is stored as punycode), at most 253 characters, not an IP address nor this service's own host.",
     example: "go.example.com",
+    maxLength: 253,
+    // No scheme, path, port or user: a bare name (the document's shape; the rule is normalDomain's).
+    pattern: "^[^\\s/:@]+$",
   });
 
 /** The stored spelling of a domain domainField accepted. */

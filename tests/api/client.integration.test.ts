@@ -3,12 +3,14 @@
 // retried after Retry-After with the same Idempotency-Key, cursor iteration over 250 records,
 // and the committed generated types equal to what the generator makes of the served document.
 import assert from "node:assert/strict";
+import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
 import { createClient, InvalidRequestError, NotFoundError, type ClientOptions } from "../../clients/typescript/src";
 import { renderTypes } from "../../clients/typescript/scripts/render-types";
 import { BASE_URL, burst, personalKey } from "../helpers";
 import { unzip } from "../unzip";
+import { setTxtRecord } from "../dns-server";
 
 type Sent = { method: string; path: string; status: number; idempotencyKey: string | null; at: number };
 
@@ -204,6 +206,18 @@ describe("typed client", () => {
       true,
     );
 
+    // A custom domain: added, its TXT record set at the run's DNS server, verified, listed, deleted.
+    const name = `client-${randomUUID().slice(0, 8)}.example.com`;
+    const added = (await unwrap(api.POST("/domains", { body: { domain: name } }))).domain;
+    setTxtRecord(added.verification.name, [added.verification.value]);
+    const path = { params: { path: { domain: name } } };
+    assert.equal((await unwrap(api.POST("/domains/{domain}/verify", path))).domain.verified, true);
+    assert.deepEqual(
+      (await unwrap(api.GET("/domains", {}))).domains.map((d) => d.domain),
+      [name],
+    );
+    await unwrap(api.DELETE("/domains/{domain}", path));
+
     assert.deepEqual(
       await client.deleteMany.qrcodes(batch.map((q) => q.qr_id)),
       batch.map((q) => q.qr_id),
@@ -224,9 +238,9 @@ describe("typed client", () => {
       writes.every((s) => s.idempotencyKey),
       "every write carries an Idempotency-Key",
     );
-    // 18 write calls, each with a key of its own (a retry, if the bucket asked for one, reuses its call's).
+    // 21 write calls, each with a key of its own (a retry, if the bucket asked for one, reuses its call's).
     const calls = new Map(writes.map((s) => [s.idempotencyKey, `${s.method} ${s.path}`]));
-    assert.equal(calls.size, 18);
+    assert.equal(calls.size, 21);
     assert.ok(writes.every((s) => calls.get(s.idempotencyKey) === `${s.method} ${s.path}`));
   });
 
