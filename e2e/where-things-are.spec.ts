@@ -246,8 +246,8 @@ for (const viewport of WIDTHS) {
 
     // Back returns to the section before; the keyboard reaches and opens a section.
     await page.goBack();
-    await expect(page).toHaveURL(/section=webhooks$/);
-    await expect(page.getByTestId("webhooks")).toBeVisible();
+    await expect(page).toHaveURL(/section=domains$/);
+    await expect(page.getByTestId("domains")).toBeVisible();
     await menu.getByRole("link", { name: "Members" }).focus();
     await page.keyboard.press("Enter");
     await expect(page).toHaveURL(/section=members$/);
