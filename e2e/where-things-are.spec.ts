@@ -234,8 +234,9 @@ for (const viewport of WIDTHS) {
       await page.waitForLoadState("networkidle");
       await shot(page, `where-business-${id}-${viewport.width}`);
       const height = await page.evaluate(() => document.documentElement.scrollHeight);
+      // Create holds three cards since the import from another service (issue 43): 2.5 screens on a phone.
       expect(height, `${id}: ${height}px high in a ${viewport.height}px window`).toBeLessThanOrEqual(
-        2 * viewport.height,
+        (id === "create" ? 2.5 : 2) * viewport.height,
       );
       if (id === "create") {
         expect(await top(page.getByRole("heading", { name: "Create codes" }))).toBeLessThan(
