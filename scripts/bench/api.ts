@@ -4,18 +4,18 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { freePort, freshDatabase } from "../harness";
+import { freePort } from "../harness";
 import {
   duration,
   connections,
   rounds,
   USER_AGENT,
-  buildOnce,
   backendName,
   Load,
   load,
   alternate,
   startInstances,
+  teamLibrary,
   instanceFigures,
   loadRow,
 } from "./common";
@@ -31,40 +31,7 @@ import {
  * only the 200s; p99 < 10 ms.
  */
 export async function api() {
-  buildOnce();
-  const database = await freshDatabase("bench");
-  process.env.DATABASE_URL = database.url;
-  const { db } = await import("../../server/platform/db");
-  const { createUser } = await import("../../server/accounts/users");
-  const { createTeam } = await import("../../server/teams/teams");
-  const { generateKey } = await import("../../server/keys/apiKeys");
-  const { createDynamicCodes } = await import("../../server/library/dynamicCodes");
-  const { timeOrderedId } = await import("../../server/platform/ids");
-  const owner = await createUser(
-    { email: "bench-owner@example.com", password: "bench-password-1", name: "Bench" },
-    "business",
-    { verified: true },
-  );
-  const team = await createTeam(owner.id, "Bench team");
-  await createDynamicCodes(
-    { userId: owner.id, library: { kind: "team", teamId: team.id }, role: "admin" },
-    Array.from({ length: 50 }, (_, i) => ({ destination_url: `https://example.com/${i}`, name: `Code ${i}` })),
-  );
-  // Writers inserted directly (one password hash for all: log-ins are not measured).
-  const writers = Array.from({ length: 3000 }, (_, i) => ({
-    id: timeOrderedId("usr"),
-    email: `bench-writer-${i}@example.com`,
-    name: `W${i}`,
-    passwordHash: owner.passwordHash,
-    tier: "free",
-    emailVerifiedAt: new Date(),
-  }));
-  await db.user.createMany({ data: writers });
-  await db.membership.createMany({
-    data: writers.map((w) => ({ id: timeOrderedId("mem"), teamId: team.id, userId: w.id, role: "writer" })),
-  });
-  const keys: string[] = [];
-  for (const w of writers) keys.push((await generateKey(w.id, "business", team.id)).key);
+  const { database, db, keys } = await teamLibrary(3000);
 
   const instances = await startInstances({ DATABASE_URL: database.url, RATE_LIMIT_BUSINESS_DAILY_QUOTA: "1000000" });
   const PATH = "/v1/dynqrcodes?limit=50";

@@ -247,6 +247,52 @@ export async function benchDatabase() {
   return { database, db, withCode };
 }
 
+/**
+ * A team library of 50 dynamic codes on a fresh database, with `keyCount` writers' business keys
+ * (10 requests a second each: enough keys that no key's limit is reached). The database client
+ * is made on import, so the server's modules are imported after DATABASE_URL is set.
+ */
+export async function teamLibrary(keyCount: number) {
+  buildOnce();
+  const database = await freshDatabase("bench");
+  process.env.DATABASE_URL = database.url;
+  const { db } = await import("../../server/platform/db");
+  const { createUser } = await import("../../server/accounts/users");
+  const { createTeam } = await import("../../server/teams/teams");
+  const { generateKey } = await import("../../server/keys/apiKeys");
+  const { createDynamicCodes } = await import("../../server/library/dynamicCodes");
+  const { timeOrderedId } = await import("../../server/platform/ids");
+  const owner = await createUser(
+    { email: "bench-owner@example.com", password: "bench-password-1", name: "Bench" },
+    "business",
+    { verified: true },
+  );
+  const team = await createTeam(owner.id, "Bench team");
+  await createDynamicCodes(
+    { userId: owner.id, library: { kind: "team", teamId: team.id }, role: "admin" },
+    Array.from({ length: 50 }, (_, i) => ({ destination_url: `https://example.com/${i}`, name: `Code ${i}` })),
+    // Published, so that their short links answer (the soak scans them).
+    { statuses: Array.from({ length: 50 }, () => "active" as const) },
+  );
+  // Writers inserted directly (one password hash for all: log-ins are not measured).
+  const writers = Array.from({ length: keyCount }, (_, i) => ({
+    id: timeOrderedId("usr"),
+    email: `bench-writer-${i}@example.com`,
+    name: `W${i}`,
+    passwordHash: owner.passwordHash,
+    tier: "free",
+    emailVerifiedAt: new Date(),
+  }));
+  await db.user.createMany({ data: writers });
+  await db.membership.createMany({
+    data: writers.map((w) => ({ id: timeOrderedId("mem"), teamId: team.id, userId: w.id, role: "writer" })),
+  });
+  const keys: string[] = [];
+  for (const w of writers) keys.push((await generateKey(w.id, "business", team.id)).key);
+  const codes = await db.dynamicCode.findMany({ where: { teamId: team.id }, select: { code: true } });
+  return { database, db, keys, codes: codes.map((c) => c.code) };
+}
+
 export const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 

@@ -223,4 +223,27 @@ describe("search through the trigram index", () => {
         : /DynamicCode_search VIRTUAL TABLE INDEX/;
     assert.match(text, used, text);
   });
+
+  it("sort=name walks an index in name order (bytewise on both backends), without sorting the library", async () => {
+    // The ORDER BY of listFilters.ts's name sort, for a personal library and a team's.
+    for (const [owner, index] of [
+      [`r."userId" = 'u' AND r."teamId" IS NULL`, "DynamicCode_userId_searchName_id_idx"],
+      [`r."teamId" = 't'`, "DynamicCode_teamId_searchName_id_idx"],
+    ]) {
+      const order = dialect === "postgres" ? `r."searchName" COLLATE "C", r."id"` : `r."searchName", r."id"`;
+      const query = `SELECT r."id" FROM "DynamicCode" r WHERE ${owner} ORDER BY ${order} LIMIT 51`;
+      const text =
+        dialect === "postgres"
+          ? await db.$transaction(async (tx) => {
+              await tx.$executeRawUnsafe("SET LOCAL enable_seqscan = off");
+              const rows = await tx.$queryRawUnsafe<{ "QUERY PLAN": string }[]>(`EXPLAIN ${query}`);
+              return rows.map((r) => r["QUERY PLAN"]).join("\n");
+            })
+          : (await db.$queryRawUnsafe<{ detail: string }[]>(`EXPLAIN QUERY PLAN ${query}`))
+              .map((r) => r.detail)
+              .join("\n");
+      assert.match(text, new RegExp(index), text);
+      assert.doesNotMatch(text, dialect === "postgres" ? /Sort/ : /TEMP B-TREE/, text);
+    }
+  });
 });
