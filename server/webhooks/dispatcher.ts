@@ -1,7 +1,7 @@
 // Delivery of the outbox (contract: "Webhooks"): every instance looks for due deliveries every
 // second (and at once after its own commits) and runs one lane per endpoint that has some. A
 // lane claims up to CLAIM_BATCH of its endpoint's due deliveries with one conditional update
-// (a claim token and a deadline: one instance wins each row, on SQLite and PostgreSQL alike; a
+// (delivery-rows.ts; a claim token and a deadline: one instance wins each row, on SQLite and PostgreSQL alike; a
 // claim expires after CLAIM_MS, so a crashed instance's attempts are made by another), POSTs
 // them one event per request, at most PER_ENDPOINT at a time, none started later than
 // START_WITHIN_MS after the claim (the rest go back), signed, with a 10 s timeout and no
@@ -9,34 +9,29 @@
 // their outcomes in one transaction. A 2xx is delivered; anything else is tried again after 5 s,
 // 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (× WEBHOOK_RETRY_SCALE), then failed. An endpoint whose
 // deliveries have all failed for 5 days (× the same scale) is disabled, with the reason.
-// Delivered and failed events are removed from the outbox 30 days after they were stored.
-import { randomUUID } from "node:crypto";
+// Delivered and failed events are removed from the outbox 30 days after they were stored
+// (outbox-cleanup.ts).
 import { Agent, request } from "undici";
 import { nowMs } from "../platform/clock";
-import { db, selectRows, storedTime, writeTransaction, type DialectSql } from "../platform/db";
+import { db, selectRows, storedTime, type DialectSql } from "../platform/db";
 import { env } from "../platform/env";
 import { logError } from "../platform/log";
-import { firstIdAt } from "../platform/ids";
 import { processSingleton } from "../platform/process-singleton";
 import { isoSeconds } from "../platform/timestamps";
 import { configuredPolicy, guardedConnector } from "./address";
+import { CLAIM_MS, claimDue, recordOutcomes, type Outcome } from "./delivery-rows";
+import { cleanOutbox } from "./outbox-cleanup";
 import { signatureHeaders } from "./signature";
 import { openSigningSecret } from "./signing-secret";
 
-const RETRY_DELAYS_S = [5, 300, 1800, 7200, 18000, 36000, 36000];
 const DISABLE_AFTER_S = 5 * 24 * 3600;
 const TIMEOUT_MS = 10_000;
 const POLL_MS = 1000;
 /** Requests in flight to one endpoint, from one instance. */
 const PER_ENDPOINT = 10;
-/** Deliveries one claim takes (a fast receiver takes a batch in a few tens of milliseconds). */
-const CLAIM_BATCH = 100;
-/** How long a claim holds: also how long a crashed instance's claimed deliveries wait for another. */
-const CLAIM_MS = 25_000;
 /** No request starts later than this after its claim, so that each ends within the claim; the rest go back. */
 const START_WITHIN_MS = CLAIM_MS - TIMEOUT_MS - 3000;
 const KEPT_BYTES = 1024;
-const KEEP_EVENTS_MS = 30 * 24 * 3600 * 1000;
 const CLEAN_EVERY_MS = 3600 * 1000;
 const UNREADABLE_SECRET = "Its signing secret cannot be read (NEXTAUTH_SECRET changed): create the webhook again";
 
@@ -170,28 +165,7 @@ function startLane(endpointId: string): void {
 async function deliverBatch(endpointId: string): Promise<boolean> {
   const now = new Date();
   const claimedAt = Date.now();
-  // One statement claims them and reads their events (Prisma's four calls took 30 to 100 ms on PostgreSQL).
-  const claimed = (
-    (await writeTransaction(
-      (runEach) =>
-        runEach(CLAIM, [
-          [
-            storedTime(now.getTime() + CLAIM_MS),
-            randomUUID(),
-            endpointId,
-            storedTime(now.getTime()),
-            storedTime(now.getTime()),
-          ],
-        ]),
-      NOT_DURABLE,
-    )) as {
-      id: string;
-      eventId: string;
-      attempts: number;
-      /** Null when the event was removed (the outbox's clean-up): its delivery row goes below. */
-      payload: string | null;
-    }[]
-  ).sort((a, b) => (a.id < b.id ? -1 : 1));
+  const claimed = await claimDue(endpointId, now);
   if (claimed.length === 0) return false;
   const claimedIds = claimed.map((d) => d.id);
   const endpoint = await db.webhookEndpoint.findUnique({ where: { id: endpointId } });
@@ -214,15 +188,7 @@ async function deliverBatch(endpointId: string): Promise<boolean> {
     });
     return true;
   }
-  const outcomes: {
-    id: string;
-    attempts: number;
-    delivered: boolean;
-    status: number | null;
-    text: string;
-    latencyMs: number;
-    at: Date;
-  }[] = [];
+  const outcomes: Outcome[] = [];
   let next = 0;
   const sendNext = async (): Promise<void> => {
     // Once stopped (state.timer), none starts: its thread goes on writing scans, and the rest go back.
@@ -252,32 +218,7 @@ async function deliverBatch(endpointId: string): Promise<boolean> {
   await Promise.all(Array.from({ length: Math.min(PER_ENDPOINT, claimed.length) }, sendNext));
   const orphans = claimed.filter((d) => d.payload === null).map((d) => d.id);
   const unsent = claimed.slice(next).map((d) => d.id);
-  // The outcomes in one transaction through the driver: Prisma's took 50 to 200 ms for 100.
-  await writeTransaction(
-    (runEach) =>
-      runEach(
-        OUTCOMES,
-        outcomes.map((o) => {
-          const last = !o.delivered && o.attempts > RETRY_DELAYS_S.length;
-          const nextAt =
-            o.delivered || last
-              ? o.at.getTime()
-              : o.at.getTime() + RETRY_DELAYS_S[o.attempts - 1] * env.webhookRetryScale * 1000;
-          return [
-            o.delivered ? "delivered" : last ? "failed" : "pending",
-            o.attempts,
-            o.status,
-            o.text,
-            o.latencyMs,
-            storedTime(o.at.getTime()),
-            storedTime(nextAt),
-            endpointId,
-            o.id,
-          ];
-        }),
-      ),
-    NOT_DURABLE,
-  );
+  await recordOutcomes(endpointId, outcomes);
   if (unsent.length > 0)
     await db.webhookDelivery.updateMany({
       where: { endpointId, id: { in: unsent } },
@@ -300,39 +241,6 @@ function previousSecret(endpoint: { previousSecret: string | null; previousSecre
   return opened === null ? [] : [opened];
 }
 
-/** A claimed delivery's event payload, read by the claim itself (null once the event is removed). */
-const PAYLOAD = `(SELECT e."payload" FROM "WebhookEvent" AS e WHERE e."id" = "WebhookDelivery"."eventId") AS "payload"`;
-
-/**
- * Claims and outcomes may be undone by a crash of the database machine (asynchronous commit on
- * PostgreSQL): the deliveries are then made again, as at-least-once delivery allows.
- */
-const NOT_DURABLE = { durable: false };
-
-/**
- * Claims up to CLAIM_BATCH due deliveries of an endpoint that nobody holds: [claimedUntil,
- * claimedBy, endpointId, now, now]. On PostgreSQL the rows another instance is claiming at the same
- * moment are skipped (SKIP LOCKED); SQLite has one writer at a time.
- */
-const CLAIM: DialectSql = {
-  sqlite: `UPDATE "WebhookDelivery" SET "claimedUntil" = ?, "claimedBy" = ? WHERE ("endpointId", "id") IN (
-    SELECT "endpointId", "id" FROM "WebhookDelivery" WHERE "endpointId" = ? AND "status" = 'pending' AND "nextAttemptAt" <= ? AND ("claimedUntil" IS NULL OR "claimedUntil" < ?)
-    ORDER BY "nextAttemptAt" LIMIT ${CLAIM_BATCH}) RETURNING "id", "eventId", "attempts", ${PAYLOAD}`,
-  postgres: `UPDATE "WebhookDelivery" SET "claimedUntil" = ($1::jsonb -> 0 ->> 0)::timestamp(3), "claimedBy" = $1::jsonb -> 0 ->> 1 WHERE ("endpointId", "id") IN (
-    SELECT "endpointId", "id" FROM "WebhookDelivery" WHERE "endpointId" = $1::jsonb -> 0 ->> 2 AND "status" = 'pending' AND "nextAttemptAt" <= ($1::jsonb -> 0 ->> 3)::timestamp(3)
-      AND ("claimedUntil" IS NULL OR "claimedUntil" < ($1::jsonb -> 0 ->> 3)::timestamp(3))
-    ORDER BY "nextAttemptAt" LIMIT ${CLAIM_BATCH} FOR UPDATE SKIP LOCKED) RETURNING "id", "eventId", "attempts", ${PAYLOAD}`,
-};
-
-/** A delivery's attempt recorded, its claim released: [status, attempts, responseStatus, responseBody, latencyMs, lastAttemptAt, nextAttemptAt, endpointId, id]. */
-const OUTCOMES: DialectSql = {
-  sqlite: `UPDATE "WebhookDelivery" SET "status" = ?, "attempts" = ?, "responseStatus" = ?, "responseBody" = ?, "latencyMs" = ?, "lastAttemptAt" = ?, "nextAttemptAt" = ?,
-    "claimedUntil" = NULL, "claimedBy" = NULL WHERE "endpointId" = ? AND "id" = ?`,
-  postgres: `UPDATE "WebhookDelivery" AS d SET "status" = e ->> 0, "attempts" = (e ->> 1)::integer, "responseStatus" = (e ->> 2)::integer, "responseBody" = e ->> 3,
-    "latencyMs" = (e ->> 4)::integer, "lastAttemptAt" = (e ->> 5)::timestamp(3), "nextAttemptAt" = (e ->> 6)::timestamp(3), "claimedUntil" = NULL, "claimedBy" = NULL
-    FROM jsonb_array_elements($1::jsonb) AS e WHERE d."endpointId" = e ->> 7 AND d."id" = e ->> 8`,
-};
-
 /** Any success clears the endpoint's failing streak; 5 days of nothing but failures disables it. */
 async function noteHealth(
   endpoint: { id: string; failingSince: Date | null },
@@ -353,51 +261,6 @@ async function noteHealth(
       where: { id: endpoint.id },
       data: { enabled: false, disabledReason: reason, updatedAt: now },
     });
-  }
-}
-
-/**
- * Removes what was stored more than 30 days before `now`, a thousand rows at a time: finished
- * deliveries by their time-ordered ids, then events (by `createdAt`, which a resend renews) for
- * which no attempt waits. There is no index by event (each scan with a subscriber would pay for
- * it): a delivery is written in its event's transaction or by a resend that renews the event, so
- * the deliveries' bound, a minute later than the events', leaves none of a removed event behind.
- * Returns how many events went.
- */
-export async function cleanOutbox(now = new Date()): Promise<number> {
-  const before = now.getTime() - KEEP_EVENTS_MS;
-  const endpointIds = (await db.webhookEndpoint.findMany({ select: { id: true } })).map((e) => e.id);
-  for (const endpointId of endpointIds) {
-    for (;;) {
-      const done = await db.webhookDelivery.findMany({
-        where: { endpointId, id: { lt: firstIdAt("dlv", before + 60_000) }, status: { not: "pending" } },
-        select: { id: true },
-        take: 1000,
-      });
-      if (done.length > 0)
-        await db.webhookDelivery.deleteMany({ where: { endpointId, id: { in: done.map((d) => d.id) } } });
-      if (done.length < 1000) break;
-    }
-  }
-  let removed = 0;
-  for (let after = ""; ;) {
-    const old = await db.webhookEvent.findMany({
-      where: { id: { gt: after }, createdAt: { lt: new Date(before) } },
-      select: { id: true },
-      orderBy: { id: "asc" },
-      take: 1000,
-    });
-    if (old.length === 0) return removed;
-    after = old[old.length - 1].id;
-    // Pending deliveries through the claim's index (endpoint, status): as many as the backlog.
-    const waiting = await db.webhookDelivery.findMany({
-      where: { endpointId: { in: endpointIds }, status: "pending", eventId: { in: old.map((e) => e.id) } },
-      select: { eventId: true },
-    });
-    const kept = new Set(waiting.map((d) => d.eventId));
-    const ids = old.map((e) => e.id).filter((id) => !kept.has(id));
-    if (ids.length > 0) await db.webhookEvent.deleteMany({ where: { id: { in: ids } } });
-    removed += ids.length;
   }
 }
 

@@ -274,7 +274,7 @@ export async function listDeliveries(actor: Actor, id: string) {
  * "Resend" on the pages: the delivery's event to its endpoint again, as a new delivery due now
  * (same webhook-id, so a receiver that keeps ids drops a duplicate); the old one stays in the log.
  * The event's `createdAt` is renewed: the outbox keeps it 30 days from its last resend, as long
- * as the new delivery (server/webhooks/dispatcher.ts, cleanOutbox).
+ * as the new delivery (server/webhooks/outbox-cleanup.ts).
  */
 export async function resendDelivery(actor: Actor, webhookId: string, deliveryId: string) {
   const row = await findEndpoint(actor, webhookId);

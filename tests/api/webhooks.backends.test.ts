@@ -9,7 +9,7 @@ import { startServer, type RunningServer } from "../../scripts/harness";
 import { db } from "../../server/platform/db";
 import { reviewDrafts } from "../../server/teams/teams";
 import { actorFor } from "../../server/library/libraryItems";
-import { cleanOutbox } from "../../server/webhooks/dispatcher";
+import { cleanOutbox } from "../../server/webhooks/outbox-cleanup";
 import { resendDelivery } from "../../server/webhooks/endpoints";
 import { http, makeTeam, personalKey, until, withPair } from "../helpers";
 import { receiver } from "../webhook-receiver";
