@@ -5,16 +5,16 @@ import {
   confirmEmailChange,
   logOutEverywhere,
   requestEmailChange,
+  undoEmailChange,
+} from "../../accounts/accounts";
+import { tokenInput } from "../../accounts/accountChecks";
+import {
   requestPasswordReset,
-  resendVerification,
   resetPassword,
   resetPasswordInput,
   resetRequestInput,
-  signUp,
-  tokenInput,
-  undoEmailChange,
-  verifyEmail,
-} from "../../accounts/accounts";
+} from "../../accounts/passwordReset";
+import { resendVerification, signUp, verifyEmail } from "../../accounts/signup";
 import { deleteAccount, deletionInput } from "../../accounts/accountDeletion";
 import { signupInput } from "../../accounts/users";
 import { createTRPCRouter, publicProcedure, sessionProcedure } from "../trpc";
