@@ -27,6 +27,8 @@ type Tier = keyof typeof TIERS;
 export const ALONE: Record<string, string> = {
   "tests/api/hostile.integration.test.ts": "holds the event loop on purpose and times /q meanwhile",
   "tests/api/ratelimit.backends.test.ts": "counts what a burst lets through against a refill per second",
+  "tests/api/moved-domain.integration.test.ts":
+    "imports 100,000 codes in one transaction (SQLite's one writer, for seconds), then 100,000 redirects",
   "tests/instances/ratelimit.backends.test.ts": "counts what a burst lets through against a refill per second",
   "tests/instances/cluster.postgres.test.ts": "three instances and nginx under load, through an outage",
   "tests/instances/cluster-writers.postgres.test.ts": "three instances writing 500 scans a second",

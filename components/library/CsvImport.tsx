@@ -24,7 +24,8 @@ import { useLibraryChanged } from "./useLibraryMutations";
 import { libraryPageInput } from "./libraryPageInput";
 import { messageOf } from "../ui/useAction";
 import { count, sendBatch, sha256Hex } from "./importSteps";
-import { FilePicker, ImportProgress } from "./ImportParts";
+import { plural } from "../ui/words";
+import { FilePicker, ImportChecking, ImportOutcome } from "./ImportParts";
 
 type Row = { line: number; name: string; url: string; status?: string; code?: string };
 /** A file read, parsed and checked: what the import sends. */
@@ -39,6 +40,7 @@ type Stage =
   | { step: "stopped"; file: Prepared; done: number; error: string }
   | { step: "finished"; file: Prepared; created: number; replayed: number };
 
+const rowCount = (n: number) => plural(n, "row");
 /** How many refused lines are listed (the count says the rest). */
 export const LISTED_PROBLEMS = 100;
 /** What the browser remembers of an unfinished import, to say how to finish it. */
@@ -203,11 +205,7 @@ export function CsvImport({ libraryKind }: { libraryKind: LibraryKind }) {
       </div>
       <FormError error={fileError} testId="import-file-error" />
 
-      {stage.step === "checking" && (
-        <p role="status" data-testid="import-checking">
-          Checking {stage.fileName}: {count(stage.checked)} of {count(stage.total)} rows…
-        </p>
-      )}
+      <ImportChecking stage={stage} testId="import" rows={rowCount} />
 
       {stage.step === "refused" && (
         <div className="error" role="alert" data-testid="import-refused">
@@ -242,30 +240,20 @@ export function CsvImport({ libraryKind }: { libraryKind: LibraryKind }) {
         </div>
       )}
 
-      {(stage.step === "importing" || stage.step === "stopped" || stage.step === "finished") && (
-        <ImportProgress
-          id={progressId}
-          label={`${stage.step === "finished" ? "Imported" : "Importing"} ${stage.file.fileName}`}
-          done={stage.step === "finished" ? stage.file.rows.length : stage.done}
-          total={stage.file.rows.length}
-          testId="import-progress"
-        />
-      )}
-      {stage.step === "stopped" && (
-        <p className="error" role="alert" data-testid="import-stopped">
-          The import stopped after {count(stage.done)} of {count(stage.file.rows.length)} rows ({stage.error}). Choose
-          the same file again to go on: what was created is not created again.
-        </p>
-      )}
-      {stage.step === "finished" && (
-        <p className="notice" data-testid="import-summary">
-          Done: {count(stage.created)} {stage.file.kind} {stage.created === 1 ? "code" : "codes"} created
-          {stage.replayed > 0
-            ? `, ${count(stage.replayed)} already imported from this file before (not created again)`
-            : ""}
-          .
-        </p>
-      )}
+      <ImportOutcome
+        stage={stage}
+        id={progressId}
+        testId="import"
+        rows={rowCount}
+        summary={
+          stage.step === "finished" &&
+          `Done: ${count(stage.created)} ${stage.file.kind} ${stage.created === 1 ? "code" : "codes"} created${
+            stage.replayed > 0
+              ? `, ${count(stage.replayed)} already imported from this file before (not created again)`
+              : ""
+          }.`
+        }
+      />
     </section>
   );
 }

@@ -5,7 +5,8 @@
 // then the good ones created in batches as the CSV import creates its rows (its procedures:
 // server/library/libraryImport.ts). Bad rows do not stop the others: they are listed.
 // Choosing the same file again goes on where an import stopped: the links made before are
-// recognised by their external_id and counted, not created twice.
+// recognised by their external_id and counted, not created twice. A verified domain of the
+// library may be chosen, as `--domain` on the command line: the links keep their back-halves on it.
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { parse } from "csv-parse/browser/esm/sync";
 import { useId, useState } from "react";
@@ -20,7 +21,8 @@ import { messageOf } from "../ui/useAction";
 import { useLibraryChanged } from "./useLibraryMutations";
 import { libraryPageInput } from "./libraryPageInput";
 import { count, sendBatch, sha256Hex } from "./importSteps";
-import { FilePicker, ImportProgress } from "./ImportParts";
+import { plural } from "../ui/words";
+import { FilePicker, ImportChecking, ImportOutcome } from "./ImportParts";
 
 /** A link as the import sends it: `line` its position among the links (the problems' key), `source` its line in the file. */
 type Row = {
@@ -29,16 +31,19 @@ type Row = {
   name: string;
   url: string;
   code: string;
+  /** The custom domain chosen ("" for the service's own base). */
+  domain: string;
   metadata: Record<string, string>;
   external_id: string;
 };
 type Problem = { line: number; error: string };
 /** A row as the server takes it (without its line in the file). */
-const sent = ({ line, name, url, code, metadata, external_id }: Row) => ({
+const sent = ({ line, name, url, code, domain, metadata, external_id }: Row) => ({
   line,
   name,
   url,
   code,
+  domain,
   metadata,
   external_id,
 });
@@ -52,15 +57,17 @@ type Stage =
   | { step: "finished"; file: Prepared; created: number; replayed: number };
 
 const readCsv = (text: string) => parse(text, CSV_OPTIONS) as unknown as ParsedRecord[];
-const plural = (n: number, one: string, many: string) => `${count(n)} ${n === 1 ? one : many}`;
+const links = (n: number) => plural(n, "link");
 
 export function ServiceImport({ libraryKind }: { libraryKind: LibraryKind }) {
   const trpc = useTRPC();
   const { data: library } = useQuery(trpc.library.page.queryOptions(libraryPageInput(libraryKind)));
   const check = useMutation(trpc.libraryImport.check.mutationOptions());
   const batch = useMutation(trpc.libraryImport.batch.mutationOptions());
+  const usable = useQuery(trpc.domains.usable.queryOptions({ scope: libraryKind })).data ?? [];
   const changed = useLibraryChanged(libraryKind);
   const [service, setService] = useState<ServiceName>("bitly");
+  const [domain, setDomain] = useState("");
   const [stage, setStage] = useState<Stage>({ step: "idle" });
   const [fileError, setFileError] = useState<string | null>(null);
   const id = useId();
@@ -79,7 +86,7 @@ export function ServiceImport({ libraryKind }: { libraryKind: LibraryKind }) {
     try {
       bytes = await file.arrayBuffer();
       const parsed = read(new TextDecoder().decode(bytes), readCsv);
-      const plan = planImport(service, parsed.rows, {});
+      const plan = planImport(service, parsed.rows, { domain: domain || null });
       refused.push(...[...parsed.rejected, ...plan.rejected].map(({ line, error }) => ({ line, error })));
       rows = plan.codes.map(({ line, item }, i) => ({
         line: i + 1,
@@ -87,6 +94,7 @@ export function ServiceImport({ libraryKind }: { libraryKind: LibraryKind }) {
         name: item.name,
         url: item.destination_url,
         code: item.code,
+        domain,
         metadata: item.metadata,
         external_id: item.external_id,
       }));
@@ -114,7 +122,7 @@ export function ServiceImport({ libraryKind }: { libraryKind: LibraryKind }) {
     }
     const ready = rows.filter((row) => !bad.has(row.line)).map((row, i) => ({ ...row, line: i + 1 }));
     // The batches' key: the file and the links still to import (a later choice of it, fewer).
-    const key = new TextEncoder().encode(`${service}\n${ready.map((r) => r.code).join("\n")}\n`);
+    const key = new TextEncoder().encode(`${service}\n${domain}\n${ready.map((r) => r.code).join("\n")}\n`);
     const hash = await sha256Hex(await new Blob([bytes, key]).arrayBuffer());
     refused.sort((a, b) => a.line - b.line);
     setStage({ step: "ready", file: { fileName: file.name, hash, label, rows: ready, refused, existing } });
@@ -178,8 +186,30 @@ export function ServiceImport({ libraryKind }: { libraryKind: LibraryKind }) {
             </option>
           ))}
         </select>
+        {usable.length > 0 && (
+          <>
+            <label htmlFor={`${id}-domain`}>Domain</label>
+            <select
+              id={`${id}-domain`}
+              value={domain}
+              disabled={busy}
+              onChange={(e) => {
+                setDomain(e.target.value);
+                setStage({ step: "idle" });
+              }}
+            >
+              <option value="">This service (/q/)</option>
+              {usable.map((d) => (
+                <option key={d} value={d}>
+                  {d}
+                </option>
+              ))}
+            </select>
+          </>
+        )}
         <p className="muted" id={`${id}-hint`}>
           The file: {SERVICES[service].export}.
+          {domain ? ` Each link keeps its back-half on ${domain}: https://${domain}/<back-half>.` : ""}
         </p>
         <FilePicker
           id={`${id}-file`}
@@ -192,22 +222,18 @@ export function ServiceImport({ libraryKind }: { libraryKind: LibraryKind }) {
       </div>
       <FormError error={fileError} testId="service-import-error" />
 
-      {stage.step === "checking" && (
-        <p role="status" data-testid="service-import-checking">
-          Checking {stage.fileName}: {count(stage.checked)} of {plural(stage.total, "link", "links")}…
-        </p>
-      )}
+      <ImportChecking stage={stage} testId="service-import" rows={links} />
 
       {file && (
         <div className={styles.ready} data-testid="service-import-ready">
           <p className="notice">
-            {file.fileName} ({file.label}): {plural(file.rows.length, "link", "links")} to import
+            {file.fileName} ({file.label}): {links(file.rows.length)} to import
             {file.existing > 0 ? `, ${count(file.existing)} imported before` : ""}
             {file.refused.length > 0 ? `, ${count(file.refused.length)} refused (below)` : ""}.
           </p>
           {stage.step === "ready" && file.rows.length > 0 && (
             <button type="button" onClick={() => void start(file)}>
-              Import {plural(file.rows.length, "link", "links")}
+              Import {links(file.rows.length)}
             </button>
           )}
         </div>
@@ -230,27 +256,18 @@ export function ServiceImport({ libraryKind }: { libraryKind: LibraryKind }) {
         </div>
       )}
 
-      {(stage.step === "importing" || stage.step === "stopped" || stage.step === "finished") && (
-        <ImportProgress
-          id={`${id}-progress`}
-          label={`Importing ${stage.file.fileName}`}
-          done={stage.step === "finished" ? stage.file.rows.length : stage.done}
-          total={stage.file.rows.length}
-          testId="service-import-progress"
-        />
-      )}
-      {stage.step === "stopped" && (
-        <p className="error" role="alert" data-testid="service-import-stopped">
-          The import stopped after {count(stage.done)} of {plural(stage.file.rows.length, "link", "links")} (
-          {stage.error}). Choose the same file again to go on: what was created is not created again.
-        </p>
-      )}
-      {stage.step === "finished" && (
-        <p className="notice" data-testid="service-import-summary">
-          Done: {plural(stage.created, "code", "codes")} created
-          {stage.replayed > 0 ? `, ${count(stage.replayed)} already created by an earlier try` : ""}.
-        </p>
-      )}
+      <ImportOutcome
+        stage={stage}
+        id={`${id}-progress`}
+        testId="service-import"
+        rows={links}
+        summary={
+          stage.step === "finished" &&
+          `Done: ${plural(stage.created, "code", "codes")} created${
+            stage.replayed > 0 ? `, ${count(stage.replayed)} already created by an earlier try` : ""
+          }.`
+        }
+      />
     </section>
   );
 }

@@ -7,7 +7,8 @@
 // The client address is decided here from the socket (server/platform/client-address.ts).
 //
 // /healthz, /readyz, /metrics and /tls/ask are answered first (server/http/ops.ts), outside the /v1 gate.
-// A request whose Host is a verified custom domain is answered by its short links alone (serveCustomHost).
+// A request whose Host is a verified custom domain is answered by its short links alone
+// (server/http/custom-domain.ts); short links are served by server/http/short-link.ts.
 // Every request is counted (server/platform/metrics.ts) under its route template and access-logged
 // (server/platform/log.ts; /q only with LOG_SHORT_LINKS=1).
 //
@@ -25,11 +26,11 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import { answerV1 } from "../api/v1";
 import { serveMcp } from "./mcp";
 import { ERROR_TABLE } from "../platform/errors";
-import { jsonAnswer, plainAnswer, writeAnswer } from "./answer";
+import { jsonAnswer, writeAnswer } from "./answer";
 import { addressFromSocket } from "../platform/client-address";
 import { env } from "../platform/env";
 import { accessLogOn, logError, logInfo, logRequest } from "../platform/log";
-import { countRequest, sampleShortLink } from "../platform/metrics";
+import { countRequest } from "../platform/metrics";
 import { answerClientError } from "./client-error";
 import { answerOps, isOpsPath, startDraining } from "./ops";
 import { readdirSync } from "node:fs";
@@ -39,7 +40,6 @@ import { randomUUID } from "node:crypto";
 import { SECRET_NAMES, secret } from "../platform/secrets";
 import { drainScans, scansBehind } from "../scan/recorder";
 import { startBackgroundThread, stopBackgroundThread, stopDeliveries } from "./background-thread";
-import { answerShortLink, FORM_TOO_LARGE, MAX_FORM_BYTES, passwordOfForm } from "../scan/redirect";
 import { subscribeToChanges } from "../scan/resolve";
 import { closeSpool, startSpool } from "../scan/spool";
 import { startLiveCopy } from "../scan/live-copy";
@@ -48,8 +48,9 @@ import { redis, whenReady } from "../platform/redis";
 import { startRetentionSweep } from "../activity";
 import { startScanRetention } from "../scan/retention";
 import { shortLinkCodeOf, SHORT_LINK } from "../platform/urls";
-import { customHostOf, isVerifiedHost } from "../domains/hosts";
-import { HTML_HEADERS, shortLinkPage } from "../scan/page";
+import { customHostOf } from "../domains/hosts";
+import { serveCustomHost } from "./custom-domain";
+import { headerOf, isShortLinkMethod, redirectToShortLink, serveShortLink } from "./short-link";
 import { keepNewFilesPrivate, tightenDataFiles } from "../platform/private-files";
 
 // Before anything is written: what this process creates is its user's alone.
@@ -62,9 +63,6 @@ const port = Number(option("--port") ?? env.port);
 const host = option("--host") ?? env.host;
 /** How long requests in flight may take to finish once a stop signal arrives. */
 const GRACE_MS = 5_000;
-const SHORT_LINK_ROUTE = "/q/{code}";
-/** `/<code>` (a query string allowed) on a custom domain. */
-const CUSTOM_SHORT_LINK = /^\/([0-9A-Za-z_-]{1,64})(?:\?.*)?$/;
 /** The pages' first path segments (app/*): a page's label is `/<segment>` or `/<segment>/*`, never its raw path. */
 const PAGE_SEGMENTS = new Set(
   readdirSync(new URL("../../app", import.meta.url), { withFileTypes: true })
@@ -78,90 +76,7 @@ const handleWithNext = app?.getRequestHandler();
 const NOT_SERVED = jsonAnswer(ERROR_TABLE.not_found.status, {
   error: "Not found: this instance serves only /v1 and /q (SERVE_PAGES=0)",
 });
-const unavailable = plainAnswer(ERROR_TABLE.database_unavailable.status, "Try again in a moment.");
-const DATABASE_UNAVAILABLE = {
-  ...unavailable,
-  headers: { ...unavailable.headers, "Retry-After": "1", "Cache-Control": "no-store" },
-};
 let stopping = false;
-
-/** A request header's (first) value. */
-function headerOf(req: IncomingMessage, name: string): string | null {
-  const value = req.headers[name];
-  return (Array.isArray(value) ? value[0] : value) ?? null;
-}
-
-// (No closure is made per redirect: tsx names every function it creates, at a cost.)
-async function serveShortLink(
-  req: IncomingMessage,
-  res: ServerResponse,
-  code: string,
-  address: string,
-  domain?: string,
-) {
-  const started = sampleShortLink() || env.logShortLinks ? performance.now() : 0;
-  try {
-    const countryHeader = env.countryHeader;
-    const password = req.method === "POST" ? await formPassword(req) : undefined;
-    const answer =
-      password === null
-        ? FORM_TOO_LARGE
-        : await answerShortLink({
-            method: req.method!,
-            code,
-            domain,
-            userAgent: headerOf(req, "user-agent") ?? "",
-            address,
-            countryHeader: countryHeader ? headerOf(req, countryHeader) : null,
-            password,
-          });
-    if (password === null) res.setHeader("Connection", "close");
-    res.writeHead(answer.status, answer.headers).end(answer.body ?? undefined);
-  } catch (error) {
-    // Only when the code is not cached and the database cannot be reached.
-    logError("shortlink.failed", { code }, error);
-    await writeAnswer(res, req.method!, DATABASE_UNAVAILABLE);
-  }
-  const ms = started === 0 ? 0 : performance.now() - started;
-  countRequest(SHORT_LINK_ROUTE, req.method!, res.statusCode, started === 0 ? null : ms / 1000);
-  if (env.logShortLinks)
-    logRequest({
-      requestId: randomUUID(),
-      route: SHORT_LINK_ROUTE,
-      method: req.method!,
-      status: res.statusCode,
-      ms: Math.round(ms * 10) / 10,
-    });
-}
-
-/** The password a protected code's form posted; null when the body is over MAX_FORM_BYTES. */
-function formPassword(req: IncomingMessage): Promise<string | null> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on("data", (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= MAX_FORM_BYTES) chunks.push(chunk);
-    });
-    req.on("end", () => resolve(size > MAX_FORM_BYTES ? null : passwordOfForm(Buffer.concat(chunks).toString("utf8"))));
-    req.on("error", reject);
-    req.on("close", () => resolve(null)); // aborted mid-body: nobody waits for an answer (after "end", a no-op)
-  });
-}
-
-/**
- * Another spelling of a short link's path (`//q/<code>`, `/q/<code>/`, `/Q/<code>`, escapes):
- * a 308 to `/q/<code>`. The redirect-loop rule refuses every path `shortLinkCodeOf` routes here.
- */
-function redirectToShortLink(req: IncomingMessage, res: ServerResponse) {
-  const url = req.url ?? "/";
-  const query = url.includes("?") ? url.slice(url.indexOf("?")) : "";
-  const location = `/q/${encodeURIComponent(shortLinkCodeOf(url)!)}${query}`;
-  res
-    .writeHead(308, { Location: location, "Cache-Control": "no-store", "Content-Type": "text/plain; charset=utf-8" })
-    .end(req.method === "HEAD" ? undefined : `Permanent Redirect: ${location}\n`);
-  countRequest(SHORT_LINK_ROUTE, req.method ?? "GET", 308, null);
-}
 
 /** A request's end, counted and logged under its route template. */
 function finished(route: string, requestId: string, method: string, status: number, started: number): void {
@@ -273,41 +188,6 @@ async function serveV1(req: IncomingMessage, res: ServerResponse) {
   finished(route, requestId, req.method ?? "GET", res.statusCode, started);
 }
 
-const NOT_ON_CUSTOM_DOMAIN = {
-  status: 404,
-  headers: { ...HTML_HEADERS },
-  body: shortLinkPage("Nothing here", "This address only answers its QR codes' short links."),
-};
-
-/**
- * A request whose Host is not ours: on a verified custom domain, `/<code>` is answered exactly as
- * `/q/<code>` (answerShortLink, with the domain) and every other path 404; any other host as today.
- * While the database cannot say (an outage), a code-shaped path is tried as a short link on the
- * host: the live copy answers it, as it answers /q/.
- */
-async function serveCustomHost(
-  req: IncomingMessage,
-  res: ServerResponse,
-  host: string,
-  address: string,
-  forwardedFor: string | string[] | undefined,
-) {
-  let verified: boolean | null;
-  try {
-    verified = await isVerifiedHost(host);
-  } catch (error) {
-    logError("custom_host.failed", { host }, error);
-    return writeAnswer(res, req.method ?? "GET", DATABASE_UNAVAILABLE);
-  }
-  if (verified === false) return route(req, res, address, forwardedFor);
-  const code = CUSTOM_SHORT_LINK.exec(req.url ?? "")?.[1];
-  if (code !== undefined && (req.method === "GET" || req.method === "HEAD" || req.method === "POST"))
-    return serveShortLink(req, res, code, address, host);
-  if (verified === null) return route(req, res, address, forwardedFor);
-  await writeAnswer(res, req.method ?? "GET", NOT_ON_CUSTOM_DOMAIN);
-  countRequest("/{other}", req.method ?? "GET", 404, null);
-}
-
 /** Everything else: Next's request handler, counted when the response is done. */
 function serveWithNext(req: IncomingMessage, res: ServerResponse) {
   const started = performance.now();
@@ -330,8 +210,7 @@ function route(
   forwardedFor: string | string[] | undefined,
 ) {
   const shortLink = SHORT_LINK.exec(req.url ?? "");
-  if (shortLink && (req.method === "GET" || req.method === "HEAD" || req.method === "POST"))
-    void serveShortLink(req, res, shortLink[1], address);
+  if (shortLink && isShortLinkMethod(req.method)) void serveShortLink(req, res, shortLink[1], address);
   else if (!shortLink && shortLinkCodeOf(req.url ?? "/") !== null) redirectToShortLink(req, res);
   else if (/^\/v1(?:[/?]|$)/i.test(req.url ?? ""))
     void serveV1(req, res); // `/V1` too: answered 404 naming the canonical path
@@ -354,8 +233,9 @@ const server = createServer((req, res) => {
   if (stopping) res.setHeader("Connection", "close");
   // Our own hosts and addresses cost a few string checks; any other Host may be a custom domain.
   const custom = customHostOf(req.headers.host);
-  if (custom === null) route(req, res, address, forwardedFor);
-  else void serveCustomHost(req, res, custom, address, forwardedFor);
+  const answered = custom !== null && serveCustomHost(req, res, custom, address);
+  if (answered === false) route(req, res, address, forwardedFor);
+  else if (answered !== true) void answered.then((done) => done || route(req, res, address, forwardedFor));
 });
 server.on("clientError", answerClientError);
 server.keepAliveTimeout = 65_000; // longer than common load balancers' idle timeout
