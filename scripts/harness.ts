@@ -50,7 +50,23 @@ export async function startServer(
   port?: number,
   cwd?: string,
 ): Promise<RunningServer> {
-  port ??= await freePort();
+  if (port !== undefined) return startServerOn(env, port, cwd);
+  // A free port is free only until someone binds it: a server started beside this one may take
+  // it first. Such a start fails with EADDRINUSE (it never printed "Ready"), and is made again.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startServerOn(env, await freePort(), cwd);
+    } catch (error) {
+      if (attempt === 3 || !String(error).includes("EADDRINUSE")) throw error;
+    }
+  }
+}
+
+async function startServerOn(
+  env: Record<string, string | undefined>,
+  port: number,
+  cwd?: string,
+): Promise<RunningServer> {
   // SERVER_NODE_ARGS: extra Node options for the server (say --cpu-prof, which NODE_OPTIONS refuses).
   const nodeArgs = process.env.SERVER_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
   // Each server a scan spool of its own (two never share one), removed when it exits, unless
@@ -110,8 +126,9 @@ export async function startServer(
       child.kill("SIGKILL");
       throw new Error(`the server did not start within ${startSeconds} s`);
     }
+    // Its own "Ready" line first: an answer on the port could come from another server that took it.
     try {
-      if ((await fetch(`${base}/v1/openapi.json`)).ok) break;
+      if (output.includes("> Ready on") && (await fetch(`${base}/v1/openapi.json`)).ok) break;
     } catch {
       // not listening yet
     }
