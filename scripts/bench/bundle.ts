@@ -10,12 +10,15 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
+import { Agent } from "undici";
 import { freshDatabase, residentWhile, startServer } from "../harness";
 import { backendName, buildOnce, figure, option, peakMemory } from "./common";
 
 const SCANS = option("--bundle-scans", 1_000_000);
 const ENV = { TRUST_PROXY_COUNTRY_HEADER: "cf-ipcountry", MAIL_OUTBOX: "1" };
 const WAYS = ["export", "import"] as const;
+/** The import answers when it has written everything: minutes for a million scans on a loaded machine. */
+const PATIENT = new Agent({ headersTimeout: 0, bodyTimeout: 0 });
 type Way = (typeof WAYS)[number];
 type Move = { backend: string; scans: number; bytes: number; rates: Record<Way, number>; growth: Record<Way, number> };
 
@@ -70,6 +73,7 @@ async function move(scans: number): Promise<Move> {
           headers: { "x-api-key": keys[1], "content-type": "application/x-ndjson" },
           body: Readable.toWeb(createReadStream(file)) as ReadableStream,
           duplex: "half",
+          dispatcher: PATIENT,
         } as RequestInit);
         const text = await res.text();
         if (res.status !== 200) throw new Error(`import answered ${res.status}: ${text}`);
