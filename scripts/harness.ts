@@ -146,6 +146,28 @@ async function startServerOn(
   };
 }
 
+/** A process's resident memory now (VmRSS), in bytes. */
+export const residentMemory = (pid: number) =>
+  Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) * 1024;
+
+/**
+ * `work` timed, with the resident memory of the process `pid` (a server) sampled every 20 ms
+ * meanwhile: its value just before, and its peak.
+ */
+export async function residentWhile<T>(pid: number, work: () => Promise<T>) {
+  const before = residentMemory(pid);
+  let peak = before;
+  const sampler = setInterval(() => (peak = Math.max(peak, residentMemory(pid))), 20);
+  const start = performance.now();
+  try {
+    const result = await work();
+    peak = Math.max(peak, residentMemory(pid));
+    return { result, seconds: (performance.now() - start) / 1000, before, peak, growth: peak - before };
+  } finally {
+    clearInterval(sampler);
+  }
+}
+
 /** A Redis server of the test's own on a free port, which the test may stop and start again. */
 export async function startRedis() {
   const port = await freePort();

@@ -4,6 +4,8 @@ import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { freePort, freshDatabase, startServer, type RunningServer } from "../harness";
 
+export { residentMemory } from "../harness";
+
 // Servers outside the embedded database need both secrets (they refuse to start without).
 process.env.NEXTAUTH_SECRET ??= "bench-only-session-secret-not-for-production";
 process.env.VISITOR_HASH_SECRET ??= "bench-only-visitor-secret-not-for-production";
@@ -299,5 +301,3 @@ export const percentile = (sorted: number[], p: number) =>
 /** Peak resident memory of a process so far, in bytes (Linux). */
 export const peakMemory = (pid: number) =>
   Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) * 1024;
-export const residentMemory = (pid: number) =>
-  Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) * 1024;

@@ -156,8 +156,10 @@ async function planDynamic(library: Library, entries: DynamicEntry[], plan: Plan
       where: { code: { in: part.map((e) => e.code) } },
       select: { code: true, domain: true, userId: true, teamId: true, deletedAt: true, createdAt: true },
     });
+    // Each entry looks up its code's rows (a filter of the page's rows per entry was quadratic).
+    const byCode = Map.groupBy(rows, (r) => r.code);
     for (const entry of part) {
-      const holders = rows.filter((r) => r.code === entry.code);
+      const holders = byCode.get(entry.code) ?? [];
       const spot = holders.find((r) => r.domain === entry.domain);
       if (spot && inLibrary(library, spot) && spot.deletedAt === null && toSeconds(spot.createdAt) === entry.createdAt)
         plan.skipped.add(entry.line);

@@ -9,10 +9,16 @@ import { libraryKey } from "../library/libraryKey";
 import { keysetPages } from "../library/paging";
 import { toSeconds } from "../library/validation";
 import { rulesRecordOf } from "../rules";
-import { BUNDLE_VERSION, type DomainLine, type DynamicLine, type ScanLine, type StaticLine } from "./lines";
+import { BUNDLE_VERSION, type DomainLine, type DynamicLine, type StaticLine } from "./lines";
 
 const CODE_PAGE = 500;
-const SCAN_PAGE = 5000;
+/**
+ * Small pages, so that a page's rows and text die in the young generation (4 MB on the main
+ * thread: `--max-semi-space-size=2`). At 5,000 scans a page they outlived it, and the old
+ * generation's uncollected garbage grew the server by 140-180 MB at 200,000 scans; at 250,
+ * +0-8 MB once the first export's fixed costs are paid (docs/BENCHMARKS.md).
+ */
+const SCAN_PAGE = 250;
 
 const lines = (values: object[]) => values.map((value) => `${JSON.stringify(value)}\n`).join("");
 const seconds = (time: Date | null) => (time === null ? null : toSeconds(time));
@@ -60,27 +66,25 @@ async function* staticLines(library: Library): AsyncGenerator<string> {
     );
 }
 
+/**
+ * A code's scans as lines, a page's text at a time, written straight from the driver's row
+ * arrays: the same bytes as `JSON.stringify` of a ScanLine (./lines.ts; field order included),
+ * without an object per scan and an array of lines per page.
+ */
 async function* scanLines(codeId: string, code: string, domain: string | null): AsyncGenerator<string> {
+  const start = `{"type":"scan","code":${JSON.stringify(code)},"domain":${JSON.stringify(domain)},"scanned_at":`;
   const pages = keysetPages(
     (after, take) => readRows(SCANS_SQL, [codeId, after ?? "", take]) as Promise<ScanRow[]>,
     SCAN_PAGE,
     (row) => row[0],
   );
-  for await (const rows of pages)
-    yield lines(
-      rows.map(([, scannedAt, country, device, os, browser, unique, destination]): ScanLine => ({
-        type: "scan",
-        code,
-        domain,
-        scanned_at: Number(scannedAt),
-        country,
-        device,
-        os,
-        browser,
-        unique: Boolean(unique),
-        destination: sendableUrl(destination),
-      })),
-    );
+  const text = JSON.stringify;
+  for await (const rows of pages) {
+    let page = "";
+    for (const [, scannedAt, country, device, os, browser, unique, destination] of rows)
+      page += `${start}${Number(scannedAt)},"country":${text(country)},"device":${text(device)},"os":${text(os)},"browser":${text(browser)},"unique":${unique ? "true" : "false"},"destination":${text(sendableUrl(destination))}}\n`;
+    yield page;
+  }
 }
 
 async function* dynamicLines(library: Library): AsyncGenerator<string> {
