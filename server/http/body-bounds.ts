@@ -58,6 +58,8 @@ export const PAGES_BODY_BOUNDS: Readonly<Record<string, number>> = {
   "libraryImport.batch": kib(KEYS + IMPORT_BATCH_SIZE * IMPORT_ROW),
   "webhooks.create": kib(KEYS + WEBHOOK),
   "webhooks.update": kib(KEYS + WEBHOOK),
+  "stylePresets.create": kib(KEYS + STYLE),
+  "stylePresets.update": kib(KEYS + STYLE),
 };
 
 /**
