@@ -218,6 +218,23 @@ describe("typed client", () => {
     );
     await unwrap(api.DELETE("/domains/{domain}", path));
 
+    // A style preset: saved, read, listed, restyled, applied to a code, deleted.
+    const kit = { params: { path: { name: "Client kit" } } };
+    await unwrap(api.POST("/style-presets", { body: { name: "Client kit", style: { module_shape: "dot" } } }));
+    assert.deepEqual((await unwrap(api.GET("/style-presets/{name}", kit))).style_preset.style, { module_shape: "dot" });
+    assert.deepEqual(
+      (await unwrap(api.GET("/style-presets", {}))).style_presets.map((p) => p.name),
+      ["Client kit"],
+    );
+    await unwrap(api.PATCH("/style-presets/{name}", { ...kit, body: { style: { module_shape: "rounded" } } }));
+    const [kitCode] = (
+      await unwrap(
+        api.POST("/qrcodes", { body: { name: "Kit", url: "https://example.com/kit", style_preset: "Client kit" } }),
+      )
+    ).created;
+    assert.deepEqual(kitCode.style, { module_shape: "rounded" });
+    await unwrap(api.DELETE("/style-presets/{name}", kit));
+
     assert.deepEqual(
       await client.deleteMany.qrcodes(batch.map((q) => q.qr_id)),
       batch.map((q) => q.qr_id),
