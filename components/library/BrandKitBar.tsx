@@ -32,6 +32,12 @@ export function BrandKitBar({ libraryKind, prefix, style, canSave, onPick }: Pro
   const [name, setName] = useState("");
   const [saved, setSaved] = useState<string | null>(null);
   const saving = useAction();
+  const save = () =>
+    void saving.run(async () => {
+      await create.mutateAsync({ scope: libraryKind, body: { name: name.trim(), style } });
+      setSaved(name.trim());
+      setName("");
+    });
   return (
     <div className="kit-bar">
       {kits.length > 0 && (
@@ -63,24 +69,19 @@ export function BrandKitBar({ libraryKind, prefix, style, canSave, onPick }: Pro
               value={name}
               maxLength={PRESET_NAME_MAX}
               placeholder="Brand blue"
+              // Enter saves the kit, not the code's style (the editor's form around it).
+              onKeyDown={(e) => {
+                if (e.key !== "Enter") return;
+                e.preventDefault();
+                if (name.trim() !== "") save();
+              }}
               onChange={(e) => {
                 saving.clear();
                 setSaved(null);
                 setName(e.target.value);
               }}
             />
-            <button
-              type="button"
-              className="secondary"
-              disabled={saving.busy || name.trim() === ""}
-              onClick={() =>
-                void saving.run(async () => {
-                  await create.mutateAsync({ scope: libraryKind, body: { name: name.trim(), style } });
-                  setSaved(name.trim());
-                  setName("");
-                })
-              }
-            >
+            <button type="button" className="secondary" disabled={saving.busy || name.trim() === ""} onClick={save}>
               Save as brand kit
             </button>
           </span>

@@ -25,6 +25,7 @@ export const stylePresetField = presetName("style_preset").meta({
   description:
     "The name of a style preset of the library (GET /v1/style-presets): its style is copied into the code (later edits of the preset do not change it). Not together with `style`.",
   example: "Brand blue",
+  ...NAME_BOUNDS,
 });
 export const presetNameParam = z
   .string()
