@@ -4,8 +4,8 @@ import { z } from "zod";
 
 export const PRESET_NAME_MAX = 64;
 /** Letters, digits, spaces, `.`, `_`, `-`; a letter or digit first, no space last: safe in a path and a CSV cell. */
-export const PRESET_NAME_PATTERN = "^[\\p{L}\\p{N}](?:[\\p{L}\\p{N} ._-]{0,62}[\\p{L}\\p{N}._-])?$";
-const NAME = new RegExp(PRESET_NAME_PATTERN, "u");
+const NAME = /^[\p{L}\p{N}](?:[\p{L}\p{N} ._-]{0,62}[\p{L}\p{N}._-])?$/u;
+export const PRESET_NAME_PATTERN = NAME.source;
 const NAME_BOUNDS = { minLength: 1, maxLength: PRESET_NAME_MAX, pattern: PRESET_NAME_PATTERN };
 const nameProblem = `must be 1 to ${PRESET_NAME_MAX} characters: letters, digits, spaces, ".", "_", "-", starting with a letter or digit and not ending with a space`;
 
