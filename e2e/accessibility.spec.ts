@@ -10,6 +10,7 @@ import { createStaticCodes } from "../server/library/staticCodes";
 import { addMember, createTeam, generateBusinessKey } from "../server/teams/teams";
 import { createWebhook } from "../server/webhooks";
 import { addDomain } from "../server/domains/domains";
+import { createPreset } from "../server/stylePresets/stylePresets";
 import { accessibilityErrors, account, logIn, shot } from "./helpers";
 
 const DESKTOP = { width: 1280, height: 800 };
@@ -55,6 +56,13 @@ test("every page has no WCAG 2 AA error (HTML_CodeSniffer) and no sideways scrol
   await addDomain(
     { userId: owner.id, library: { kind: "team", teamId: team.id }, role: "admin" },
     { domain: teamDomain },
+  );
+  await createPreset(
+    { userId: owner.id, library: { kind: "team", teamId: team.id }, role: "admin" },
+    {
+      name: "Team blue",
+      style: { foreground: "#0b3d91", module_shape: "rounded", frame: { text: "Scan me", color: "#0b3d91" } },
+    },
   );
   const browserAgent =
     "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36";
@@ -112,6 +120,7 @@ test("every page has no WCAG 2 AA error (HTML_CodeSniffer) and no sideways scrol
           ["members", () => expect(page.getByTestId(`member-${writer.email}`)).toBeVisible()],
           ["keys", () => expect(page.getByTestId(`team-key-${writer.email}`)).toBeVisible()],
           ["webhooks", () => expect(page.getByTestId("webhook-http://127.0.0.1:9/team")).toBeVisible()],
+          ["kits", () => expect(page.getByTestId("kit-Team blue")).toBeVisible()],
           ["domains", () => expect(page.getByTestId(`domain-${teamDomain}`)).toBeVisible()],
           ["activity", () => expect(page.getByTestId("activity-entry").first()).toBeVisible()],
         ] as const

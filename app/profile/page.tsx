@@ -8,6 +8,7 @@ import { SessionsPanel } from "@/components/account/SessionsPanel";
 import { TwoFactorPanel } from "@/components/account/TwoFactorPanel";
 import { WebhooksPanel } from "@/components/webhooks/WebhooksPanel";
 import { DomainsPanel } from "@/components/domains/DomainsPanel";
+import { BrandKitsPanel } from "@/components/stylePresets/BrandKitsPanel";
 import { sessionUserId } from "@/server/accounts/auth";
 import { accountOf } from "@/server/accounts/users";
 import { HydrateClient, prefetch, trpc } from "@/trpc/server";
@@ -42,6 +43,7 @@ export default async function ProfilePage() {
       <PersonalKeyPanel />
       <WebhooksPanel scope="personal" />
       <DomainsPanel scope="personal" />
+      <BrandKitsPanel scope="personal" />
       <PasswordPanel />
       <EmailPanel />
       <SessionsPanel />

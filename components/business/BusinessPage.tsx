@@ -16,6 +16,7 @@ import { ReviewQueue } from "./ReviewQueue";
 import { useAction } from "../ui/useAction";
 import { WebhooksPanel } from "../webhooks/WebhooksPanel";
 import { DomainsPanel } from "../domains/DomainsPanel";
+import { BrandKitsPanel } from "../stylePresets/BrandKitsPanel";
 import { Keys } from "./Keys";
 import { Members } from "./Members";
 import { sectionOf, sectionsFor, type SectionId } from "./sections";
@@ -182,6 +183,8 @@ function TeamSection({ section, overview, mutations }: Section & { section: Sect
       return <WebhooksPanel scope="team" />;
     case "domains":
       return <DomainsPanel scope="team" />;
+    case "kits":
+      return <BrandKitsPanel scope="team" />;
     case "activity":
       return <ActivityPanel scope="team" />;
   }

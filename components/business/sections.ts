@@ -9,13 +9,14 @@ const SECTIONS = [
   { id: "members", label: "Members" },
   { id: "keys", label: "Keys" },
   { id: "webhooks", label: "Webhooks", admins: true },
+  { id: "kits", label: "Brand kits", admins: true },
   { id: "domains", label: "Domains", admins: true },
   { id: "activity", label: "Activity", admins: true },
 ] as const satisfies readonly { id: string; label: string; writes?: true; admins?: true }[];
 
 export type SectionId = (typeof SECTIONS)[number]["id"];
 
-/** The sections a member with `role` sees: creating takes a writer, webhooks, domains and the log an admin. */
+/** The sections a member with `role` sees: creating takes a writer, webhooks, domains, brand kits and the log an admin. */
 export const sectionsFor = (role: Role) =>
   SECTIONS.filter((s) => !(("admins" in s && role !== "admin") || ("writes" in s && role === "viewer")));
 

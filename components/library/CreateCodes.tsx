@@ -59,6 +59,8 @@ function CreateForms({ libraryKind, mutations }: { libraryKind: LibraryKind; mut
   const trpc = useTRPC();
   const usable = useQuery(trpc.domains.usable.queryOptions({ scope: libraryKind })).data ?? [];
   const [domain, setDomain] = useState("");
+  const kits = useQuery(trpc.stylePresets.list.queryOptions({ scope: libraryKind })).data?.style_presets ?? [];
+  const [kit, setKit] = useState("");
   const [lines, setLines] = useState("");
   const [many, setMany] = useState(false);
   const draftNote = libraryKind === "team" ? " New team codes are drafts until an admin approves them." : "";
@@ -115,10 +117,11 @@ function CreateForms({ libraryKind, mutations }: { libraryKind: LibraryKind; mut
             void run(async () => {
               const code = kind === "dynamic" ? backHalf.code : undefined;
               const onDomain = kind === "dynamic" && domain !== "" ? domain : undefined;
+              const style_preset = kit !== "" ? kit : undefined;
               await mutations.create.mutateAsync(
                 typed
-                  ? { scope: libraryKind, kind, name, type: typed, content: contentOf(typed, values) }
-                  : { scope: libraryKind, kind, name, url, code, domain: onDomain },
+                  ? { scope: libraryKind, kind, name, type: typed, content: contentOf(typed, values), style_preset }
+                  : { scope: libraryKind, kind, name, url, code, domain: onDomain, style_preset },
               );
               setName("");
               setUrl("");
@@ -165,6 +168,19 @@ function CreateForms({ libraryKind, mutations }: { libraryKind: LibraryKind; mut
                 {usable.map((d) => (
                   <option key={d} value={d}>
                     {d}
+                  </option>
+                ))}
+              </select>
+            </div>
+          )}
+          {kits.length > 0 && (
+            <div>
+              <label htmlFor={`${libraryKind}-kit`}>Brand kit</label>
+              <select id={`${libraryKind}-kit`} value={kit} onChange={(e) => setKit(e.target.value)}>
+                <option value="">None (plain black on white)</option>
+                {kits.map((k) => (
+                  <option key={k.name} value={k.name}>
+                    {k.name}
                   </option>
                 ))}
               </select>

@@ -331,6 +331,7 @@ function ItemRow({
             item={item}
             busy={busy}
             done={() => setPanel("none")}
+            canSaveKit={libraryKind === "personal" || role === "admin"}
           />
         )}
       </div>

@@ -20,6 +20,7 @@ import type { Style } from "@/server/library/validation";
 import { useTRPC, type RouterInputs, type RouterOutputs } from "@/trpc/react";
 import { FormError } from "../ui/FormError";
 import { messageOf, useAction } from "../ui/useAction";
+import { BrandKitBar } from "./BrandKitBar";
 
 type Item = RouterOutputs["library"]["page"]["items"][number];
 
@@ -31,6 +32,8 @@ type Props = {
   /** Another change of the library is running. */
   busy: boolean;
   done: () => void;
+  /** Saving the design as a brand kit: the personal library's owner, a team's admin. */
+  canSaveKit: boolean;
 };
 
 /** What the form edits: every key with a value (the saved style leaves the defaults out). */
@@ -111,7 +114,7 @@ function useCheckedPreview(libraryKind: LibraryKind, item: Item, style: Style, s
   return result?.key === key ? result : null;
 }
 
-export function StyleEditor({ libraryKind, item, saveStyle, busy, done }: Props) {
+export function StyleEditor({ libraryKind, item, saveStyle, busy, done, canSaveKit }: Props) {
   const [draft, setDraft] = useState<Draft>(() => draftOf(item.style));
   // The version the editor opened: a save after another tab's is refused (not the page's refetched one).
   const [loadedAt] = useState(item.updatedAt);
@@ -157,6 +160,16 @@ export function StyleEditor({ libraryKind, item, saveStyle, busy, done }: Props)
         });
       }}
     >
+      <BrandKitBar
+        libraryKind={libraryKind}
+        prefix={prefix}
+        style={style}
+        canSave={canSaveKit && problem === null}
+        onPick={(kit) => {
+          clear();
+          setDraft(draftOf(kit));
+        }}
+      />
       <div className="style-fields">
         <label htmlFor={`${prefix}-fg`}>Foreground</label>
         <input

@@ -44,6 +44,9 @@ export const TEAM_ACTIONS = [
   "domain.added",
   "domain.verified",
   "domain.deleted",
+  "style_preset.created",
+  "style_preset.updated",
+  "style_preset.deleted",
 ] as const;
 
 /** What an account's own log shows. */

@@ -231,6 +231,11 @@ const TAGS = [
     description:
       "Your own domains for dynamic codes' short links (`https://<domain>/<code>`), verified by a DNS TXT record.",
   },
+  {
+    name: "Style presets",
+    description:
+      "Brand kits: named styles a create or PATCH applies with `style_preset` (copied into the code; later edits of the preset leave it as it is).",
+  },
 ];
 
 function buildDocument() {

@@ -7,6 +7,7 @@ import { keysRouter } from "./routers/keys";
 import { libraryRouter } from "./routers/library";
 import { libraryImportRouter } from "./routers/libraryImport";
 import { qrcodesRouter } from "./routers/qrcodes";
+import { stylePresetPagesRouter, stylePresetsRouter } from "./routers/stylePresets";
 import { teamRouter } from "./routers/team";
 import { twoFactorRouter } from "./routers/twoFactor";
 import { webhookPagesRouter, webhooksRouter } from "./routers/webhooks";
@@ -18,6 +19,7 @@ export const v1Router = createTRPCRouter({
   dynqrcodes: dynqrcodesRouter,
   webhooks: webhooksRouter,
   domains: domainsRouter,
+  stylePresets: stylePresetsRouter,
 });
 
 /** The web pages' calls on /api/trpc (session and public procedures). */
@@ -30,6 +32,7 @@ export const appRouter = createTRPCRouter({
   libraryImport: libraryImportRouter,
   webhooks: webhookPagesRouter,
   domains: domainPagesRouter,
+  stylePresets: stylePresetPagesRouter,
   twoFactor: twoFactorRouter,
   activity: activityRouter,
 });

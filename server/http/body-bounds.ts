@@ -11,6 +11,7 @@ import { MAX_NAME_LENGTH } from "../library/validation";
 import { MAX_SCAN_PASSWORD, MAX_TARGETS, MAX_UTM, UTM_KEYS } from "../rules/fields";
 import { MAX_URL_LENGTH } from "../platform/urls";
 import { MAX_DESCRIPTION_LENGTH } from "../webhooks/endpoints";
+import { PRESET_NAME_MAX } from "../stylePresets/presetFields";
 import { EVENT_TYPES } from "../webhooks/event-types";
 import {
   MAX_EXTERNAL_ID_LENGTH,
@@ -49,7 +50,7 @@ export const SMALL_BODY_BYTES = 64 * 1024;
 
 /** The bound of each call whose input can be larger than SMALL_BODY_BYTES, by procedure path. */
 export const PAGES_BODY_BOUNDS: Readonly<Record<string, number>> = {
-  "library.create": kib(KEYS + NAME + URL),
+  "library.create": kib(KEYS + NAME + URL + text(PRESET_NAME_MAX)),
   "library.createMany": kib(KEYS + text(MAX_PASTED_LENGTH)),
   "library.update": kib(KEYS + URL + NAME + STYLE + RULES + EXTRAS),
   "library.previewStyle": kib(KEYS + STYLE),
@@ -58,6 +59,8 @@ export const PAGES_BODY_BOUNDS: Readonly<Record<string, number>> = {
   "libraryImport.batch": kib(KEYS + IMPORT_BATCH_SIZE * IMPORT_ROW),
   "webhooks.create": kib(KEYS + WEBHOOK),
   "webhooks.update": kib(KEYS + WEBHOOK),
+  "stylePresets.create": kib(KEYS + STYLE),
+  "stylePresets.update": kib(KEYS + STYLE),
 };
 
 /**

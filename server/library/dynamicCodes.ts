@@ -36,6 +36,7 @@ import { sendableUrl } from "../platform/urls";
 import { extrasColumnsOf, refuseUsedExternalIds } from "./recordExtras";
 import { refuseTakenCodes } from "./backHalf";
 import { usableDomains } from "../domains/domains";
+import { withPresetStyles } from "../stylePresets/stylePresets";
 
 type RuleInput = Partial<Pick<z.infer<typeof dynamicPatchInput>, (typeof RULE_FIELDS)[number]>>;
 
@@ -110,9 +111,10 @@ export const dynamicDestinations = (
  */
 export async function createDynamicCodes(
   actor: Actor,
-  items: DynamicCodeInput[],
+  sent: DynamicCodeInput[],
   { statuses, batch = false }: { statuses?: (DynamicStatus | null)[]; batch?: boolean } = {},
 ): Promise<DynamicRecord[]> {
+  const items = await withPresetStyles(actor.library, sent, batch ? "dynqrcodes" : null);
   // The checks of a batch's input held the loop already: redirects waiting meanwhile go first.
   if (batch) await yieldToIo();
   refuseServedShortLinks(

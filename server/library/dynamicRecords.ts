@@ -10,6 +10,7 @@ import { extrasInput, extrasPatch, extrasRecord, extrasRecordOf, type ExtrasColu
 import { batchArray, bodyObject, nameField, styleField, toSeconds, urlField } from "./validation";
 import { backHalfField, CODE_MAX_LENGTH, CODE_PATTERN } from "./backHalf";
 import { domainField } from "../domains/names";
+import { stylePresetField } from "../stylePresets/presetFields";
 
 export const STATUSES = ["active", "paused", "draft"] as const;
 export type DynamicStatus = (typeof STATUSES)[number];
@@ -24,6 +25,7 @@ export const dynamicCodeInput = bodyObject({
     example: "go.example.com",
   }),
   style: styleField.optional(),
+  style_preset: stylePresetField.optional(),
   ...rulesInput,
   expires_at: futureExpiresAtField.optional(),
   ...extrasInput,
@@ -45,6 +47,7 @@ export const dynamicPatchFields = {
   name: nameField.optional(),
   status: z.enum(STATUSES, { error: "status must be one of active, paused, draft" }).optional(),
   style: styleField.optional(),
+  style_preset: stylePresetField.optional(),
   ...rulesInput,
   ...extrasPatch,
 };

@@ -16,19 +16,30 @@ import { applyChange, type PreparedChange } from "./preparedChange";
 import { extrasColumnsOf, refuseUsedExternalIds } from "./recordExtras";
 import { refuseStale, staleSave, type LastSeen } from "./staleSave";
 import { refuseServedShortLinks } from "./validation";
+import { withPresetStyles } from "../stylePresets/stylePresets";
 
 type DynamicPatch = z.infer<typeof dynamicPatchInput>;
-const FIELDS = ["destination_url", "name", "status", "style", ...RULE_FIELDS, "metadata", "external_id"] as const;
+const FIELDS = [
+  "destination_url",
+  "name",
+  "status",
+  "style",
+  "style_preset",
+  ...RULE_FIELDS,
+  "metadata",
+  "external_id",
+] as const;
 
 /** Checks a PATCH against the stored code (404, 412, 400, 403, 409) and returns its write. */
 export async function prepareDynamicUpdate(
   actor: Actor,
-  input: DynamicPatch,
+  sent: DynamicPatch,
   lastSeen?: LastSeen,
 ): Promise<PreparedChange<DynamicRecord>> {
-  const { code, destination_url, name, status, style } = input;
-  if (FIELDS.every((field) => input[field] === undefined))
+  if (FIELDS.every((field) => sent[field] === undefined))
     throw new DomainError("invalid", `Send at least one of ${FIELDS.join(", ")}`);
+  const [input] = await withPresetStyles(actor.library, [sent], null);
+  const { code, destination_url, name, status, style } = input;
   refuseServedShortLinks(actor.servedHosts, dynamicDestinations(input));
   const row = await findDynamicCode(actor.library, code);
   refuseStale(row.updatedAt, lastSeen);

@@ -262,10 +262,22 @@ export type LibraryPage = Awaited<ReturnType<typeof libraryPage>>;
  * Creates every item or none, through the API's batch path (the callers check the editor). `reportedIndex` turns an item's
  * place in the batch into the index its error names (a pasted line's number minus one).
  */
+/** An item of the pages' create form (pasted lines give name and url only). */
+type PageItem = {
+  name: string;
+  url?: string;
+  code?: string;
+  type?: string;
+  content?: unknown;
+  domain?: string;
+  /** A brand kit of the library, copied into the code (docs/STYLE-PRESETS.md). */
+  style_preset?: string;
+};
+
 async function createItems(
   actor: Actor,
   kind: ItemKind,
-  items: { name: string; url?: string; code?: string; type?: string; content?: unknown; domain?: string }[],
+  items: PageItem[],
   reportedIndex: (i: number) => number,
   /** Problems found before (pasted lines that are not `name, url`), reported with the items' own. */
   earlier: BatchItemError[] = [],
@@ -273,12 +285,21 @@ async function createItems(
   const batch =
     kind === "static"
       ? staticBatchInput.safeParse({
-          qrcodes: items.map((i) =>
-            i.type === undefined ? { name: i.name, url: i.url } : { name: i.name, type: i.type, content: i.content },
-          ),
+          qrcodes: items.map((i) => ({
+            ...(i.type === undefined
+              ? { name: i.name, url: i.url }
+              : { name: i.name, type: i.type, content: i.content }),
+            style_preset: i.style_preset,
+          })),
         })
       : dynamicBatchInput.safeParse({
-          dynqrcodes: items.map((i) => ({ name: i.name, destination_url: i.url, code: i.code, domain: i.domain })),
+          dynqrcodes: items.map((i) => ({
+            name: i.name,
+            destination_url: i.url,
+            code: i.code,
+            domain: i.domain,
+            style_preset: i.style_preset,
+          })),
         });
   // With the destinations on a /q/ of a host the request reached: every bad line at once (the
   // create functions check those again, as they do for /v1).
@@ -300,7 +321,7 @@ async function createItems(
   if (earlier.length > 0) throw new DomainError("invalid", "Some lines are invalid", earlier);
   const data = batch.data as {
     qrcodes?: StaticCodeInput[];
-    dynqrcodes?: { name: string; destination_url: string; code?: string }[];
+    dynqrcodes?: { name: string; destination_url: string; code?: string; style_preset?: string }[];
   };
   const created =
     kind === "static"
@@ -310,11 +331,7 @@ async function createItems(
 }
 
 /** One item from the page's form; its error is one message. */
-export async function createItem(
-  actor: Actor,
-  kind: ItemKind,
-  item: { name: string; url?: string; code?: string; type?: string; content?: unknown; domain?: string },
-): Promise<void> {
+export async function createItem(actor: Actor, kind: ItemKind, item: PageItem): Promise<void> {
   requireEditor(actor);
   if (kind === "static" && item.code !== undefined) throw invalid("code is only for dynamic codes");
   if (kind === "static" && item.domain !== undefined) throw invalid("domain is only for dynamic codes");

@@ -1,6 +1,6 @@
 // Static QR codes: a stored URL and name in a library.
 import { db, type Tx } from "../platform/db";
-import { DomainError, notFound } from "../platform/errors";
+import { DomainError, fromZodIssues, notFound } from "../platform/errors";
 import { timeOrderedId } from "../platform/ids";
 import { changeWithEvents } from "../webhooks";
 import {
@@ -19,7 +19,14 @@ import { refuseUnreadableStyles } from "../images/readableStyles";
 import { sendableUrl } from "../platform/urls";
 import { refuseServedShortLinks, type NamedDestination } from "./validation";
 import { externalIdRace, extrasColumnsOf, refuseUsedExternalIds } from "./recordExtras";
-import { staticPayload, staticRecordOf, type StaticCodeInput, type StaticRecord } from "./staticRecords";
+import {
+  payloadCapacityProblem,
+  staticPayload,
+  staticRecordOf,
+  type StaticCodeInput,
+  type StaticRecord,
+} from "./staticRecords";
+import { withPresetStyles } from "../stylePresets/stylePresets";
 import type { AnyContent } from "../codeTypes/content";
 import type { TypedFields } from "../codeTypes/typedFields";
 
@@ -46,7 +53,7 @@ export const staticDestinations = (item: { url?: string | null }, at: PropertyKe
 ];
 
 /** A checked input's stored fields: the url of a `url` code, the content of any other. */
-const typedFieldsOf = (item: StaticCodeInput): TypedFields => {
+const typedFieldsOf = (item: Pick<StaticCodeInput, "type" | "url" | "content">): TypedFields => {
   const type = item.type ?? "url";
   return type === "url"
     ? { type, url: item.url!, content: null }
@@ -54,11 +61,15 @@ const typedFieldsOf = (item: StaticCodeInput): TypedFields => {
 };
 
 /** Creates every item or none (one statement, one transaction); `batch`: refusals are listed by index. */
-export async function createStaticCodes(
-  actor: Actor,
-  items: StaticCodeInput[],
-  batch = false,
-): Promise<StaticRecord[]> {
+export async function createStaticCodes(actor: Actor, sent: StaticCodeInput[], batch = false): Promise<StaticRecord[]> {
+  const items = await withPresetStyles(actor.library, sent, batch ? "qrcodes" : null);
+  // The schema checked the payload's fit at the level of the style sent; a preset's (a logo's H) may hold less.
+  const overfull = items.flatMap((item, i) => {
+    const problem =
+      sent[i].style_preset === undefined ? null : payloadCapacityProblem(typedFieldsOf(item), item.style!);
+    return problem ? [{ path: batch ? ["qrcodes", i, "style_preset"] : ["style_preset"], message: problem }] : [];
+  });
+  if (overfull.length > 0) throw fromZodIssues(overfull);
   refuseServedShortLinks(
     actor.servedHosts,
     items.flatMap((item, i) => staticDestinations(item, batch ? ["qrcodes", i] : [])),

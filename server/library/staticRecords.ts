@@ -10,6 +10,7 @@ import { CODE_TYPES, type AnyContent, type CodeType } from "../codeTypes/content
 import { contentField, typedFieldIssues, typedPayload, typeField, type TypedFields } from "../codeTypes/typedFields";
 import type { Style } from "./validation";
 import { contentSummary } from "../codeTypes/summary";
+import { stylePresetField } from "../stylePresets/presetFields";
 
 /** What a code's image holds: its URL or its content's encoding (docs/TYPES.md). */
 export const staticPayload = (fields: TypedFields): string => typedPayload(fields, sendableUrl);
@@ -52,6 +53,7 @@ export const staticCodeInput = bodyObject({
   content: contentField.optional(),
   name: nameField,
   style: styleField.optional(),
+  style_preset: stylePresetField.optional(),
   ...extrasInput,
 })
   .superRefine(refineTyped)
@@ -71,6 +73,7 @@ export const staticPatchFields = {
   content: contentField.optional(),
   name: nameField.optional(),
   style: styleField.optional(),
+  style_preset: stylePresetField.optional(),
   ...extrasPatch,
 };
 export const staticPatchInput = bodyObject({ qr_id: qrIdParam, ...staticPatchFields }).meta({

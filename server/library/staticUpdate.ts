@@ -24,17 +24,19 @@ import {
 
 type StaticRow = Awaited<ReturnType<typeof findStaticCode>>;
 import { refuseServedShortLinks } from "./validation";
+import { withPresetStyles } from "../stylePresets/stylePresets";
 
-const FIELDS = ["type", "url", "content", "name", "style", "metadata", "external_id"] as const;
+const FIELDS = ["type", "url", "content", "name", "style", "style_preset", "metadata", "external_id"] as const;
 
 /** Checks a PATCH against the stored code (404, 412, 400, 409) and returns its write. */
 export async function prepareStaticUpdate(
   actor: Actor,
-  input: StaticPatchInput,
+  sent: StaticPatchInput,
   lastSeen?: LastSeen,
 ): Promise<PreparedChange<StaticRecord>> {
-  if (FIELDS.every((field) => input[field] === undefined))
+  if (FIELDS.every((field) => sent[field] === undefined))
     throw new DomainError("invalid", `Send at least one of ${FIELDS.join(", ")}`);
+  const [input] = await withPresetStyles(actor.library, [sent], null);
   if (input.url !== undefined) refuseServedShortLinks(actor.servedHosts, staticDestinations({ url: input.url }));
   const row = await findStaticCode(actor.library, input.qr_id);
   refuseStale(row.updatedAt, lastSeen);
@@ -80,7 +82,7 @@ export async function prepareStaticUpdate(
  * The type, url and content after a PATCH that sends any of them, or null: a field not sent keeps
  * its stored value while the type stays; a new type takes its own url or content (docs/TYPES.md).
  */
-function changedTyped(row: StaticRow, input: StaticPatchInput): TypedFields | null {
+function changedTyped(row: StaticRow, input: Omit<StaticPatchInput, "style_preset">): TypedFields | null {
   if (input.type === undefined && input.url === undefined && input.content === undefined) return null;
   const stored = typedFieldsOfRow(row);
   const type = input.type ?? stored.type;

@@ -134,7 +134,7 @@ const COMPARED = [
 type Compared = Partial<Record<(typeof COMPARED)[number], unknown>>;
 
 /** A value as an entry keeps it: a style's logo (up to 64 KiB) by its size only. */
-function shown(name: string, value: unknown): ActivityValue {
+export function shown(name: string, value: unknown): ActivityValue {
   if (name === "style" && value && typeof value === "object" && "logo" in value) {
     const { logo, ...rest } = value as { logo: string };
     return { ...rest, logo: `(image, ${logo.length} characters)` } as ActivityValue;

@@ -67,6 +67,14 @@ async function domainWithRecord(fx: Fixture): Promise<string> {
   return domain.domain;
 }
 
+const presetName = () => `Log ${randomBytes(5).toString("hex")}`;
+/** A style preset the team's admin saved. */
+async function savedPreset(fx: Fixture): Promise<string> {
+  const r = await http("POST", "/v1/style-presets", { key: fx.team.adminKey, json: { name: presetName(), style: {} } });
+  return (r.body as { style_preset: { name: string } }).style_preset.name;
+}
+const presetPath = (name: string) => `/v1/style-presets/${encodeURIComponent(name)}`;
+
 /** Every mutation of the pages (by its path) and every /v1 write (METHOD path): how it reaches the team's log, or why it does not. */
 const COVERAGE: Record<string, Coverage> = {
   "keys.generatePersonal": { none: ACCOUNT },
@@ -274,6 +282,22 @@ const COVERAGE: Record<string, Coverage> = {
     beforeAfter: true,
   },
   "webhooks.resend": { none: "sends a delivery again, changes no setting" },
+  "stylePresets.create": {
+    run: (fx) => fx.admin("stylePresets.create", { scope: "team", body: { name: presetName(), style: {} } }),
+    actions: ["style_preset.created"],
+    beforeAfter: true,
+  },
+  "stylePresets.update": {
+    run: async (fx) =>
+      fx.admin("stylePresets.update", { scope: "team", body: { name: await savedPreset(fx), style: { margin: 5 } } }),
+    actions: ["style_preset.created", "style_preset.updated"],
+    beforeAfter: true,
+  },
+  "stylePresets.remove": {
+    run: async (fx) => fx.admin("stylePresets.remove", { scope: "team", name: await savedPreset(fx) }),
+    actions: ["style_preset.created", "style_preset.deleted"],
+    beforeAfter: true,
+  },
 
   "POST /qrcodes": {
     run: (fx) => http("POST", "/v1/qrcodes", { key: fx.writer.key, json: { name: "Q", url: "https://example.com/q" } }),
@@ -389,6 +413,22 @@ const COVERAGE: Record<string, Coverage> = {
   "DELETE /domains/{domain}": {
     run: async (fx) => http("DELETE", `/v1/domains/${await domainWithRecord(fx)}`, { key: fx.team.adminKey }),
     actions: ["domain.added", "domain.deleted"],
+    beforeAfter: true,
+  },
+  "POST /style-presets": {
+    run: (fx) => savedPreset(fx),
+    actions: ["style_preset.created"],
+    beforeAfter: true,
+  },
+  "PATCH /style-presets/{name}": {
+    run: async (fx) =>
+      http("PATCH", presetPath(await savedPreset(fx)), { key: fx.team.adminKey, json: { style: { margin: 5 } } }),
+    actions: ["style_preset.created", "style_preset.updated"],
+    beforeAfter: true,
+  },
+  "DELETE /style-presets/{name}": {
+    run: async (fx) => http("DELETE", presetPath(await savedPreset(fx)), { key: fx.team.adminKey }),
+    actions: ["style_preset.created", "style_preset.deleted"],
     beforeAfter: true,
   },
   "POST /webhooks/{webhook_id}/deliveries/{delivery_id}/retry": { none: "sends a delivery again, changes no setting" },

@@ -9,6 +9,7 @@ import { createDynamicCodes } from "../../server/library/dynamicCodes";
 import { createStaticCodes } from "../../server/library/staticCodes";
 import { createWebhook, sendTestEvent } from "../../server/webhooks";
 import { addDomain } from "../../server/domains/domains";
+import { createPreset } from "../../server/stylePresets/stylePresets";
 import { setTxtRecord } from "../dns-server";
 import { removeMember } from "../../server/teams/teams";
 import { setTier } from "../../server/accounts/users";
@@ -23,7 +24,7 @@ type Caller = {
 /** A route as the document says it: whether it takes a body, and the status of its success. */
 type Route = { method: string; path: string; body: boolean; success: number };
 
-type Target = { qrId: string; code: string; webhookId: string; deliveryId: string; domain: string };
+type Target = { qrId: string; code: string; webhookId: string; deliveryId: string; domain: string; preset: string };
 class NdjsonBody {
   constructor(readonly text: string) {}
 }
@@ -46,6 +47,8 @@ const BODIES: Record<string, unknown | ((t: Target) => unknown)> = {
     '{"type": "bundle", "version": 1}\n{"type": "static", "url": "https://example.com/m", "name": "Matrix"}\n',
   ),
   "POST /v1/domains": () => ({ domain: `matrix-${randomBytes(5).toString("hex")}.example.com` }),
+  "POST /v1/style-presets": () => ({ name: `Matrix ${randomBytes(5).toString("hex")}`, style: {} }),
+  "PATCH /v1/style-presets/{name}": { style: { margin: 5 } },
 };
 /** Routes whose body, not path, names the target record: another library's key finds none (404). */
 const NAMES_IN_BODY = new Set([
@@ -58,6 +61,9 @@ const NAMES_IN_BODY = new Set([
 const ADMIN_ONLY: Record<string, string> = {
   "/v1/webhooks": "Only a team admin can manage webhooks",
   "/v1/domains": "Only a team admin can manage domains",
+  "POST /v1/style-presets": "Only a team admin can manage style presets",
+  "PATCH /v1/style-presets/{name}": "Only a team admin can manage style presets",
+  "DELETE /v1/style-presets/{name}": "Only a team admin can manage style presets",
   "POST /v1/bundle": "Only a team admin can import a bundle into the team library",
 };
 /** The refusal a writer gets on a route (a path prefix, or one method and path), if any. */
@@ -152,12 +158,19 @@ describe("authorization matrix", () => {
     // A domain of the team whose TXT record is in place (verify answers 200), used by no code (DELETE answers 200).
     const { domain } = await addDomain(actor, { domain: `target-${randomBytes(5).toString("hex")}.example.com` });
     setTxtRecord(domain.verification.name, [domain.verification.value]);
+    // One style preset of the team at a time (a library holds at most 100).
+    await db.stylePreset.deleteMany({ where: { library: `team:${team.id}` } });
+    const { style_preset: preset } = await createPreset(actor, {
+      name: `preset-${randomBytes(5).toString("hex")}`,
+      style: {},
+    });
     return {
       qrId: stat.qr_id,
       code: dyn.code,
       webhookId: webhook.webhook_id,
       deliveryId: delivery.id,
       domain: domain.domain,
+      preset: preset.name,
     };
   }
 
@@ -179,6 +192,10 @@ describe("authorization matrix", () => {
     const hook = await db.webhookEndpoint.findUnique({ where: { id: t.webhookId } });
     const domain = await db.domain.findUnique({ where: { domain: t.domain } });
     assert.ok(domain && domain.verifiedAt === null, `${context}: the domain changed`);
+    const preset = await db.stylePreset.findUnique({
+      where: { library_name: { library: `team:${team.id}`, name: t.preset } },
+    });
+    assert.ok(preset && preset.style === "{}", `${context}: the style preset changed`);
     assert.ok(stat, `${context}: the static record is gone`);
     assert.ok(dyn && dyn.deletedAt === null && dyn.name === "Target", `${context}: the dynamic record changed`);
     assert.ok(hook && hook.description === "Target", `${context}: the webhook changed`);
@@ -204,7 +221,8 @@ describe("authorization matrix", () => {
           .replace("{code}", t.code)
           .replace("{webhook_id}", t.webhookId)
           .replace("{delivery_id}", t.deliveryId)
-          .replace("{domain}", t.domain);
+          .replace("{domain}", t.domain)
+          .replace("{name}", encodeURIComponent(t.preset));
         const body = BODIES[label];
         const json = needsBody ? (typeof body === "function" ? body(t) : body) : undefined;
         const r = await http(
@@ -223,7 +241,7 @@ describe("authorization matrix", () => {
           continue;
         }
         const hasParam = route.path.includes("{") || NAMES_IN_BODY.has(label);
-        const sees = [t.qrId, t.code, t.webhookId, t.domain].some((id) => r.text.includes(id));
+        const sees = [t.qrId, t.code, t.webhookId, t.domain, t.preset].some((id) => r.text.includes(id));
         if (caller.expect === "other library") {
           if (hasParam) assert.equal(r.status, 404, context);
           else assert.ok(r.status === 200 || r.status === 201, `${context}: ${r.status}`);

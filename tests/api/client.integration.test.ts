@@ -218,6 +218,23 @@ describe("typed client", () => {
     );
     await unwrap(api.DELETE("/domains/{domain}", path));
 
+    // A style preset: saved, read, listed, restyled, applied to a code, deleted.
+    const kit = { params: { path: { name: "Client kit" } } };
+    await unwrap(api.POST("/style-presets", { body: { name: "Client kit", style: { module_shape: "dot" } } }));
+    assert.deepEqual((await unwrap(api.GET("/style-presets/{name}", kit))).style_preset.style, { module_shape: "dot" });
+    assert.deepEqual(
+      (await unwrap(api.GET("/style-presets", {}))).style_presets.map((p) => p.name),
+      ["Client kit"],
+    );
+    await unwrap(api.PATCH("/style-presets/{name}", { ...kit, body: { style: { module_shape: "rounded" } } }));
+    const [kitCode] = (
+      await unwrap(
+        api.POST("/qrcodes", { body: { name: "Kit", url: "https://example.com/kit", style_preset: "Client kit" } }),
+      )
+    ).created;
+    assert.deepEqual(kitCode.style, { module_shape: "rounded" });
+    await unwrap(api.DELETE("/style-presets/{name}", kit));
+
     assert.deepEqual(
       await client.deleteMany.qrcodes(batch.map((q) => q.qr_id)),
       batch.map((q) => q.qr_id),
@@ -238,9 +255,9 @@ describe("typed client", () => {
       writes.every((s) => s.idempotencyKey),
       "every write carries an Idempotency-Key",
     );
-    // 21 write calls, each with a key of its own (a retry, if the bucket asked for one, reuses its call's).
+    // 25 write calls, each with a key of its own (a retry, if the bucket asked for one, reuses its call's).
     const calls = new Map(writes.map((s) => [s.idempotencyKey, `${s.method} ${s.path}`]));
-    assert.equal(calls.size, 21);
+    assert.equal(calls.size, 25);
     assert.ok(writes.every((s) => calls.get(s.idempotencyKey) === `${s.method} ${s.path}`));
   });
 

@@ -289,7 +289,7 @@ describe("static PATCH", () => {
     const empty = await http("PATCH", url, { key: team.adminKey, json: {} });
     assert.deepEqual(
       [empty.status, empty.body],
-      [400, { error: "Send at least one of type, url, content, name, style, metadata, external_id" }],
+      [400, { error: "Send at least one of type, url, content, name, style, style_preset, metadata, external_id" }],
     );
     const bad = await http("PATCH", url, { key: team.adminKey, json: { url: "javascript:alert(1)" } });
     assert.equal(bad.status, 400);

@@ -123,6 +123,7 @@ describe("the /v1 route table", () => {
       "POST /dynqrcodes/batch",
       "POST /qrcodes",
       "POST /qrcodes/batch",
+      "POST /style-presets",
       "POST /webhooks",
     ]);
     const accepted = operations.filter((o) => "202" in o.op.responses).map((o) => o.route);

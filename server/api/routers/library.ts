@@ -52,6 +52,7 @@ export const libraryRouter = createTRPCRouter({
         type: z.string().optional(),
         content: z.unknown().optional(),
         domain: z.string().optional(),
+        style_preset: z.string().optional(),
       }),
     )
     .mutation(async ({ ctx, input }) =>
