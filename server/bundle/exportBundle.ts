@@ -78,7 +78,8 @@ async function* scanLines(codeId: string, code: string, domain: string | null): 
         os,
         browser,
         unique: Boolean(unique),
-        destination: sendableUrl(destination),
+        // "": the hosted page answered (server/hosted), which the code's own line says.
+        destination: destination === "" ? undefined : sendableUrl(destination),
       })),
     );
 }
@@ -102,7 +103,9 @@ async function* dynamicLines(library: Library): AsyncGenerator<string> {
           code: r.code,
           domain: r.domain || null,
           qr_id: r.id,
-          destination_url: sendableUrl(r.destinationUrl),
+          code_type: r.type as DynamicLine["code_type"],
+          destination_url: r.type === "url" ? sendableUrl(r.destinationUrl) : null,
+          content: r.content === null ? null : JSON.parse(r.content),
           name: r.name,
           status: r.status as DynamicLine["status"],
           style: JSON.parse(r.style),

@@ -65,6 +65,8 @@ const GRACE_MS = 5_000;
 const SHORT_LINK_ROUTE = "/q/{code}";
 /** `/<code>` (a query string allowed) on a custom domain. */
 const CUSTOM_SHORT_LINK = /^\/([0-9A-Za-z_-]{1,64})(?:\?.*)?$/;
+/** A contact card's download (server/scan/redirect.ts): `format=vcf` in the query. */
+const VCF_QUERY = /\?(?:.*&)?format=vcf(?:&|$)/;
 /** The pages' first path segments (app/*): a page's label is `/<segment>` or `/<segment>/*`, never its raw path. */
 const PAGE_SEGMENTS = new Set(
   readdirSync(new URL("../../app", import.meta.url), { withFileTypes: true })
@@ -114,6 +116,7 @@ async function serveShortLink(
             address,
             countryHeader: countryHeader ? headerOf(req, countryHeader) : null,
             password,
+            vcf: VCF_QUERY.test(req.url!),
           });
     if (password === null) res.setHeader("Connection", "close");
     res.writeHead(answer.status, answer.headers).end(answer.body ?? undefined);
