@@ -135,7 +135,8 @@ describe("hosted pages: dynamic vcard and page codes", () => {
       values(card, "note").map((v) => unescaped(v as string)),
       [CARD.note],
     );
-    assert.equal(unescaped((values(card, "adr")[0] as string[])[2]), CARD.address);
+    // ADR's parts, as N's, come as one value: the street part is the third (this address holds no `;`).
+    assert.equal(unescaped((values(card, "adr")[0] as string).split(";")[2]), CARD.address);
 
     // One scan: the page's; the download is not another.
     await scansOf(await idOf(rec.code), 2);
