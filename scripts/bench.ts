@@ -1,5 +1,5 @@
 // npm run bench: figures, each against a baseline measured in the same run (never a test).
-//   tsx scripts/bench.ts [--duration S] [--connections N] [--rounds R] [--only shortlink|operations|rules|api|ratelimit|analytics|bundle|lists|images|webhooks|spool|writepath|growth|soak|hostile|cluster] [--bundle-scans N] [--soak-seconds S] [--fill N] [--replay-scans N] [--cluster-seconds S] [--cluster-rate R] [--cluster-outage S]
+//   tsx scripts/bench.ts [--duration S] [--connections N] [--rounds R] [--only shortlink|hosted|operations|rules|api|ratelimit|analytics|bundle|lists|images|webhooks|spool|writepath|growth|soak|hostile|cluster] [--bundle-scans N] [--soak-seconds S] [--fill N] [--replay-scans N] [--cluster-seconds S] [--cluster-rate R] [--cluster-outage S]
 // Each section is a file of scripts/bench/ (its figures described at its top), run in a process
 // of its own; scripts/bench/common.ts holds what they share (options, wrk, the baseline server).
 // Cluster (PostgreSQL only): three instances behind nginx at a fixed rate (scripts/bench/cluster.ts).
@@ -12,6 +12,7 @@ import { images } from "./bench/images";
 import { lists } from "./bench/lists";
 import { shortlink } from "./bench/shortlink";
 import { soak } from "./bench/soak";
+import { hosted } from "./bench/hosted";
 import { operations } from "./bench/operations";
 import { rateLimiter } from "./bench/ratelimit";
 import { rules } from "./bench/rules";
@@ -25,6 +26,7 @@ import { hostile } from "./bench/hostile";
 const only = process.argv.includes("--only") ? process.argv[process.argv.indexOf("--only") + 1] : "";
 const SECTIONS: Record<string, () => Promise<void>> = {
   shortlink,
+  hosted,
   operations,
   rules,
   api,

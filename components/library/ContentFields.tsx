@@ -16,16 +16,26 @@ export const CONTENT_TYPE_LABELS = {
   event: "Event",
 } as const;
 export type CodeTypeChoice = keyof typeof CONTENT_TYPE_LABELS;
+/** What a dynamic code's short link answers (docs/TYPES.md "Hosted pages"). */
+export const DYNAMIC_TYPE_LABELS = {
+  url: "Redirect to a web address",
+  vcard: "Contact card (hosted page)",
+  page: "Link page (hosted page)",
+} as const;
+export type DynamicTypeChoice = keyof typeof DYNAMIC_TYPE_LABELS;
+/** The types whose fields this form shows. */
+export type FieldsType = Exclude<CodeTypeChoice, "url"> | "page";
+const LEGENDS: Record<FieldsType, string> = { ...CONTENT_TYPE_LABELS, page: "Link page" };
 
 type Field = {
   name: string;
   label: string;
-  input?: "textarea" | "lines" | "number" | "datetime" | "checkbox" | "email" | "tel" | "url" | "encryption";
+  input?: "textarea" | "lines" | "links" | "number" | "datetime" | "checkbox" | "email" | "tel" | "url" | "encryption";
   required?: boolean;
   hint?: string;
 };
 
-const FIELDS: Record<Exclude<CodeTypeChoice, "url">, Field[]> = {
+const FIELDS: Record<FieldsType, Field[]> = {
   text: [{ name: "text", label: "Text", input: "textarea", required: true }],
   email: [
     { name: "to", label: "To (email address)", input: "email", required: true },
@@ -65,7 +75,20 @@ const FIELDS: Record<Exclude<CodeTypeChoice, "url">, Field[]> = {
     { name: "location", label: "Location" },
     { name: "description", label: "Description", input: "textarea" },
   ],
+  page: [
+    { name: "title", label: "Page title", required: true },
+    {
+      name: "links",
+      label: "Links",
+      input: "links",
+      required: true,
+      hint: "One per line as label, https://address; up to 20.",
+    },
+  ],
 };
+
+/** `Menu, https://example.com/menu`: the label before the last comma that starts the address. */
+const LINK_LINE = /^(.*?)\s*,\s*(https?:\/\/\S*)$/i;
 
 export type ContentValues = Record<string, string>;
 
@@ -78,7 +101,7 @@ function withOffset(local: string): string {
 }
 
 /** The form's strings as the type's `content`: empty fields left out, numbers, lists and booleans converted. */
-export function contentOf(type: Exclude<CodeTypeChoice, "url">, values: ContentValues): Record<string, unknown> {
+export function contentOf(type: FieldsType, values: ContentValues): Record<string, unknown> {
   const content: Record<string, unknown> = {};
   for (const field of FIELDS[type]) {
     const value = values[field.name] ?? "";
@@ -91,7 +114,17 @@ export function contentOf(type: Exclude<CodeTypeChoice, "url">, values: ContentV
       continue;
     }
     if (value.trim() === "") continue;
-    if (field.input === "lines")
+    if (field.input === "links")
+      // A line without an address goes as a label alone: the server's message names it.
+      content[field.name] = value
+        .split("\n")
+        .map((line) => line.trim())
+        .filter(Boolean)
+        .map((line) => {
+          const match = LINK_LINE.exec(line);
+          return match ? { label: match[1], url: match[2] } : { label: line, url: "" };
+        });
+    else if (field.input === "lines")
       content[field.name] = value
         .split("\n")
         .map((line) => line.trim())
@@ -103,12 +136,26 @@ export function contentOf(type: Exclude<CodeTypeChoice, "url">, values: ContentV
   return content;
 }
 
+/** A hosted code's stored content as the form's strings (its edit form starts from them): contentOf's inverse. */
+export function valuesOf(type: "vcard" | "page", content: Record<string, unknown> | null): ContentValues {
+  const values: ContentValues = {};
+  for (const field of FIELDS[type]) {
+    const value = content?.[field.name];
+    if (value === undefined || value === null) continue;
+    if (field.input === "links")
+      values[field.name] = (value as { label: string; url: string }[]).map((l) => `${l.label}, ${l.url}`).join("\n");
+    else if (field.input === "lines") values[field.name] = (value as string[]).join("\n");
+    else values[field.name] = String(value);
+  }
+  return values;
+}
+
 export function ContentFields({
   type,
   values,
   onValues,
 }: {
-  type: Exclude<CodeTypeChoice, "url">;
+  type: FieldsType;
   values: ContentValues;
   onValues: (values: ContentValues) => void;
 }) {
@@ -116,7 +163,7 @@ export function ContentFields({
   const set = (name: string, value: string) => onValues({ ...values, [name]: value });
   return (
     <fieldset className="content-fields full" data-testid={`content-${type}`}>
-      <legend>{CONTENT_TYPE_LABELS[type]}</legend>
+      <legend>{LEGENDS[type]}</legend>
       {FIELDS[type].map((field) => {
         const id = `${prefix}-${field.name}`;
         const hint = field.hint ? `${id}-hint` : undefined;
@@ -148,8 +195,14 @@ export function ContentFields({
               <option value="nopass">None (open network)</option>
             </select>
           );
-        else if (field.input === "textarea" || field.input === "lines")
-          control = <textarea {...common} rows={field.input === "lines" ? 2 : 3} onChange={change} />;
+        else if (field.input === "textarea" || field.input === "lines" || field.input === "links")
+          control = (
+            <textarea
+              {...common}
+              rows={field.input === "textarea" ? 3 : field.input === "links" ? 4 : 2}
+              onChange={change}
+            />
+          );
         else
           control = (
             <input

@@ -1,6 +1,7 @@
 "use client";
-// Creating codes on /library and the team library: one code (a static code of any type, with
-// its own fields: ./ContentFields.tsx) or pasted lines, all created or none.
+// Creating codes on /library and the team library: one code (a static code of any type, or a
+// dynamic code's contact card or link page, each with its own fields: ./ContentFields.tsx) or
+// pasted lines, all created or none.
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import type { LibraryKind } from "@/server/library/libraryItems";
@@ -14,7 +15,9 @@ import {
   CONTENT_TYPE_LABELS,
   ContentFields,
   contentOf,
+  DYNAMIC_TYPE_LABELS,
   type CodeTypeChoice,
+  type DynamicTypeChoice,
   type ContentValues,
 } from "./ContentFields";
 
@@ -53,8 +56,11 @@ function CreateForms({ libraryKind, mutations }: { libraryKind: LibraryKind; mut
   const [name, setName] = useState("");
   const [url, setUrl] = useState("");
   const [type, setType] = useState<CodeTypeChoice>("url");
+  const [dynamicType, setDynamicType] = useState<DynamicTypeChoice>("url");
   const [values, setValues] = useState<ContentValues>({});
-  const typed = kind === "static" && type !== "url" ? type : null;
+  const chosen = kind === "static" ? type : dynamicType;
+  const typed = chosen !== "url" ? chosen : null;
+  const labels = kind === "static" ? CONTENT_TYPE_LABELS : DYNAMIC_TYPE_LABELS;
   const backHalf = useBackHalf(name);
   const trpc = useTRPC();
   const usable = useQuery(trpc.domains.usable.queryOptions({ scope: libraryKind })).data ?? [];
@@ -120,7 +126,16 @@ function CreateForms({ libraryKind, mutations }: { libraryKind: LibraryKind; mut
               const style_preset = kit !== "" ? kit : undefined;
               await mutations.create.mutateAsync(
                 typed
-                  ? { scope: libraryKind, kind, name, type: typed, content: contentOf(typed, values), style_preset }
+                  ? {
+                      scope: libraryKind,
+                      kind,
+                      name,
+                      type: typed,
+                      content: contentOf(typed, values),
+                      code,
+                      domain: onDomain,
+                      style_preset,
+                    }
                   : { scope: libraryKind, kind, name, url, code, domain: onDomain, style_preset },
               );
               setName("");
@@ -131,22 +146,24 @@ function CreateForms({ libraryKind, mutations }: { libraryKind: LibraryKind; mut
           }}
         >
           <KindSelect id={`${libraryKind}-kind`} value={kind} onChange={setKind} />
-          {kind === "static" && (
-            <div>
-              <label htmlFor={`${libraryKind}-type`}>Type</label>
-              <select
-                id={`${libraryKind}-type`}
-                value={type}
-                onChange={(e) => setType(e.target.value as CodeTypeChoice)}
-              >
-                {Object.entries(CONTENT_TYPE_LABELS).map(([value, label]) => (
-                  <option key={value} value={value}>
-                    {label}
-                  </option>
-                ))}
-              </select>
-            </div>
-          )}
+          <div>
+            <label htmlFor={`${libraryKind}-type`}>Type</label>
+            <select
+              id={`${libraryKind}-type`}
+              value={chosen}
+              onChange={(e) =>
+                kind === "static"
+                  ? setType(e.target.value as CodeTypeChoice)
+                  : setDynamicType(e.target.value as DynamicTypeChoice)
+              }
+            >
+              {Object.entries(labels).map(([value, label]) => (
+                <option key={value} value={value}>
+                  {label}
+                </option>
+              ))}
+            </select>
+          </div>
           <div>
             <label htmlFor={`${libraryKind}-name`}>Name</label>
             <input id={`${libraryKind}-name`} value={name} onChange={(e) => setName(e.target.value)} required />

@@ -1,5 +1,6 @@
 "use client";
-// A dynamic code's edit form in the library: name, destination and status.
+// A dynamic code's edit form in the library: name, destination (a hosted code's content
+// instead: docs/TYPES.md "Hosted pages") and status.
 import { useState } from "react";
 import type { LibraryKind } from "@/server/library/libraryItems";
 import type { RouterOutputs } from "@/trpc/react";
@@ -7,8 +8,14 @@ import { FormError } from "../ui/FormError";
 import type { LibraryMutations } from "./useLibraryMutations";
 import { UrlInput } from "../ui/UrlInput";
 import { useCodePatch } from "./useCodePatch";
+import { ContentFields, contentOf, valuesOf, type ContentValues } from "./ContentFields";
 
 type LibraryItem = RouterOutputs["library"]["page"]["items"][number];
+
+function changedContent(type: "vcard" | "page", values: ContentValues, stored: LibraryItem["content"]) {
+  const content = contentOf(type, values);
+  return JSON.stringify(content) === JSON.stringify(contentOf(type, valuesOf(type, stored))) ? {} : { content };
+}
 
 export function EditForm({
   libraryKind,
@@ -27,6 +34,8 @@ export function EditForm({
 }) {
   const [name, setName] = useState(item.name);
   const [url, setUrl] = useState(item.url);
+  const hosted = item.type === "vcard" || item.type === "page" ? item.type : null;
+  const [values, setValues] = useState(() => (hosted ? valuesOf(hosted, item.content) : {}));
   const [status, setStatus] = useState(item.status);
   // The form's own error, shown at the form and cleared by the next change.
   const { error, saving, clear, save } = useCodePatch({ libraryKind, mutations, item, done });
@@ -42,15 +51,22 @@ export function EditForm({
         e.preventDefault();
         save({
           ...(name !== item.name ? { name } : {}),
-          ...(url !== item.url ? { destination_url: url } : {}),
+          // Sent only when changed: a writer's unchanged content would be held for review.
+          ...(hosted ? changedContent(hosted, values, item.content) : url !== item.url ? { destination_url: url } : {}),
           ...(status !== item.status ? { status } : {}),
         });
       }}
     >
       <label htmlFor={`${prefix}-name`}>Name</label>
       <input id={`${prefix}-name`} value={name} onChange={(e) => setName(e.target.value)} required />
-      <label htmlFor={`${prefix}-url`}>Destination URL</label>
-      <UrlInput id={`${prefix}-url`} value={url} onValue={setUrl} required />
+      {hosted ? (
+        <ContentFields type={hosted} values={values} onValues={setValues} />
+      ) : (
+        <>
+          <label htmlFor={`${prefix}-url`}>Destination URL</label>
+          <UrlInput id={`${prefix}-url`} value={url} onValue={setUrl} required />
+        </>
+      )}
       <label htmlFor={`${prefix}-status`}>Status</label>
       <select
         id={`${prefix}-status`}

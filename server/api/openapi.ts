@@ -11,6 +11,7 @@ import { withBounds } from "./openapi-bounds";
 import { webhookOperations } from "./openapi-webhooks";
 import { V1_ROUTES, type RawRoute } from "./routes";
 import { contentComponents } from "../codeTypes/typedFields";
+import { HOSTED_SCHEMAS } from "../hosted/content";
 
 // Named ApiError, not Error: generated clients would shadow the language's own Error with it.
 const errorSchema = {
@@ -250,7 +251,7 @@ function buildDocument() {
     securitySchemes: { ApiKey: { type: "apiKey", in: "header", name: "x-api-key" } },
     paths: rawPaths(),
     // Referenced by hand from `content`, whose rules depend on `type` (server/codeTypes/typedFields.ts).
-    defs: contentComponents,
+    defs: { ...contentComponents, PageContent: HOSTED_SCHEMAS.page },
   });
   doc.info = {
     ...doc.info,

@@ -81,8 +81,9 @@ async function* scanLines(codeId: string, code: string, domain: string | null): 
   const text = JSON.stringify;
   for await (const rows of pages) {
     let page = "";
+    // destination "": the hosted page answered (server/hosted), which the code's own line says.
     for (const [, scannedAt, country, device, os, browser, unique, destination] of rows)
-      page += `${start}${Number(scannedAt)},"country":${text(country)},"device":${text(device)},"os":${text(os)},"browser":${text(browser)},"unique":${unique ? "true" : "false"},"destination":${text(sendableUrl(destination))}}\n`;
+      page += `${start}${Number(scannedAt)},"country":${text(country)},"device":${text(device)},"os":${text(os)},"browser":${text(browser)},"unique":${unique ? "true" : "false"}${destination === "" ? "" : `,"destination":${text(sendableUrl(destination))}`}}\n`;
     yield page;
   }
 }
@@ -106,7 +107,9 @@ async function* dynamicLines(library: Library): AsyncGenerator<string> {
           code: r.code,
           domain: r.domain || null,
           qr_id: r.id,
-          destination_url: sendableUrl(r.destinationUrl),
+          code_type: r.type as DynamicLine["code_type"],
+          destination_url: r.type === "url" ? sendableUrl(r.destinationUrl) : null,
+          content: r.content === null ? null : JSON.parse(r.content),
           name: r.name,
           status: r.status as DynamicLine["status"],
           style: JSON.parse(r.style),

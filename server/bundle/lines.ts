@@ -10,6 +10,7 @@ import { externalIdField, metadataField } from "../library/recordExtras";
 import { bodyObject, nameField, styleField, urlField } from "../library/validation";
 import { refineTyped } from "../library/staticRecords";
 import { contentField, typeField } from "../codeTypes/typedFields";
+import { checkDynamicTyped, dynamicTypeField, hostedContentField } from "../hosted/content";
 
 export const BUNDLE_VERSION = 1;
 /** A line's bytes at most (a style's logo is at most 64 KiB: any real line fits). */
@@ -68,7 +69,10 @@ const dynamicLine = bodyObject({
   code: backHalfField,
   domain: domainField.nullable().optional(),
   qr_id: idField.optional(),
-  destination_url: urlField("destination_url"),
+  // The record's `type` (url, vcard, page), as on static lines.
+  code_type: dynamicTypeField.optional(),
+  destination_url: urlField("destination_url").nullable().optional(),
+  content: hostedContentField.optional(),
   name: nameField,
   status: z.enum(STATUSES, { error: "status must be one of active, paused, draft" }).optional(),
   style: styleField.optional(),
@@ -82,6 +86,9 @@ const dynamicLine = bodyObject({
   published_at: seconds("published_at").nullable().optional(),
   created_at: seconds("created_at").optional(),
   updated_at: seconds("updated_at").optional(),
+}).superRefine((line, ctx) => {
+  for (const issue of checkDynamicTyped(line.code_type ?? "url", line.destination_url, line.content).issues)
+    ctx.addIssue({ code: "custom", ...issue });
 });
 
 export type HeadLine = z.infer<typeof headLine>;
@@ -98,7 +105,7 @@ export type ScanLine = {
   os: string;
   browser: string;
   unique: boolean;
-  /** Absent: the code's destination_url. */
+  /** Absent: the code's destination_url (a hosted page's scans: absent). */
   destination?: string;
 };
 export type BundleLine = HeadLine | DomainLine | StaticLine | DynamicLine | ScanLine;

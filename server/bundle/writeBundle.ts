@@ -17,6 +17,7 @@ import { SCAN_INSERT } from "../scan/write";
 import type { Plan } from "./checkBundle";
 import { parseLine, type DynamicLine, type StaticLine } from "./lines";
 import type { Lines } from "./spool";
+import { createdTypedColumns } from "../hosted/content";
 
 export type Importer = { userId: string; apiKeyId: string; library: Library };
 export type Counts = { static: number; dynamic: number; scans: number };
@@ -51,7 +52,9 @@ const SQL = {
       ...OWNED,
       "code",
       "domain",
+      "type",
       "destinationUrl",
+      "content",
       "status",
       "expiresAt",
       "expiredUrl",
@@ -85,7 +88,7 @@ function ownedColumns(importer: Importer, id: string, line: StaticLine | Dynamic
   const reviewed = importer.library.kind === "team" && !draft;
   const metadata = line.metadata && Object.keys(line.metadata).length > 0 ? line.metadata : null;
   // A static code of another type than url has no URL to find it by (server/platform/searchFold.ts).
-  const url = line.type === "static" ? (line.url ?? "") : line.destination_url;
+  const url = line.type === "static" ? (line.url ?? "") : (line.destination_url ?? "");
   return [
     id,
     owner.userId,
@@ -165,11 +168,14 @@ export async function writeBundle(lines: Lines, plan: Plan, importer: Importer):
         const status = !team && line.status === "draft" ? "active" : (line.status ?? "active");
         const createdAt = line.created_at ?? Math.floor(at / 1000);
         const published = line.published_at ?? (team && status !== "draft" ? createdAt : null);
+        const typed = createdTypedColumns({ ...line, type: line.code_type });
         rows.dynamic.push([
           ...ownedColumns(importer, id, line, status === "draft", at),
           line.code,
           line.domain ?? "",
-          line.destination_url,
+          typed.type,
+          typed.destinationUrl,
+          typed.content,
           status,
           time(line.expires_at),
           line.expired_url ?? null,
@@ -178,7 +184,7 @@ export async function writeBundle(lines: Lines, plan: Plan, importer: Importer):
           line.password_hash ?? null,
           time(published),
         ]);
-        destinations.set(line.code, line.destination_url);
+        destinations.set(line.code, typed.destinationUrl);
         codes.push(line.code);
       }
       if (rows.static.length + rows.dynamic.length >= CODE_ROWS) await flushCodes();

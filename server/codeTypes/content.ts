@@ -32,7 +32,7 @@ const LINE_CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
 type StringRule = { min?: number; max: number; lines?: boolean };
 /** A string of `min` to `max` characters (an emoji is one), counted only when it can pass. */
-function text(field: string, { min = 0, max, lines = false }: StringRule) {
+export function text(field: string, { min = 0, max, lines = false }: StringRule) {
   const size = min > 0 ? `1 to ${max}` : `at most ${max}`;
   return z
     .string({ error: (issue) => (issue.input === undefined ? `${field} is required` : `${field} must be a string`) })

@@ -13,6 +13,8 @@ import { answerShortLink, FORM_TOO_LARGE, MAX_FORM_BYTES, passwordOfForm } from 
 import { plainAnswer, writeAnswer } from "./answer";
 
 const SHORT_LINK_ROUTE = "/q/{code}";
+/** A contact card's download (server/scan/redirect.ts): `format=vcf` in the query. */
+const VCF_QUERY = /\?(?:.*&)?format=vcf(?:&|$)/;
 
 const unavailable = plainAnswer(ERROR_TABLE.database_unavailable.status, "Try again in a moment.");
 export const DATABASE_UNAVAILABLE = {
@@ -53,6 +55,7 @@ export async function serveShortLink(
             address,
             countryHeader: countryHeader ? headerOf(req, countryHeader) : null,
             password,
+            vcf: VCF_QUERY.test(req.url!),
           });
     if (password === null) res.setHeader("Connection", "close");
     res.writeHead(answer.status, answer.headers).end(answer.body ?? undefined);

@@ -37,6 +37,7 @@ import { extrasColumnsOf, refuseUsedExternalIds } from "./recordExtras";
 import { refuseTakenCodes } from "./backHalf";
 import { usableDomains } from "../domains/domains";
 import { withPresetStyles } from "../stylePresets/stylePresets";
+import { createdTypedColumns, pageLinksOf } from "../hosted/content";
 
 type RuleInput = Partial<Pick<z.infer<typeof dynamicPatchInput>, (typeof RULE_FIELDS)[number]>>;
 
@@ -67,7 +68,9 @@ export async function listDynamicCodes(library: Library, query: ListFilters) {
     [
       "code",
       "domain",
+      "type",
       "destinationUrl",
+      "content",
       "name",
       "style",
       "status",
@@ -91,7 +94,12 @@ const CODE_ATTEMPTS = 5;
 
 /** A dynamic code's destinations as sent (destination_url, expired_url, each target's url), at `at` in the input (a batch's item). */
 export const dynamicDestinations = (
-  item: { destination_url?: string; expired_url?: string | null; targets?: { url: string }[] | null },
+  item: {
+    destination_url?: string | null;
+    expired_url?: string | null;
+    targets?: { url: string }[] | null;
+    content?: unknown;
+  },
   at: PropertyKey[] = [],
 ): NamedDestination[] => [
   { path: [...at, "destination_url"], label: "destination_url", url: item.destination_url },
@@ -100,6 +108,11 @@ export const dynamicDestinations = (
     path: [...at, "targets", i, "url"],
     label: `targets[${i}].url`,
     url: target.url,
+  })),
+  ...pageLinksOf(item.content).map((url, i) => ({
+    path: [...at, "content", "links", i, "url"],
+    label: `content.links[${i}].url`,
+    url,
   })),
 ];
 
@@ -148,7 +161,7 @@ export async function createDynamicCodes(
       createdById: actor.userId,
       apiKeyId: actor.apiKeyId ?? null,
       name: item.name.trim(),
-      destinationUrl: item.destination_url,
+      ...createdTypedColumns(item),
       style: JSON.stringify(item.style ?? {}),
       status: statusOf(i),
       ...review(i),
@@ -302,6 +315,8 @@ export const DYNAMIC_EXPORT_COLUMNS = [
   "password_protected",
   "metadata",
   "external_id",
+  "type",
+  "content",
 ] as const;
 
 /** Every live dynamic code of the library with its total scans, oldest first, a page at a time. */
@@ -321,7 +336,7 @@ export async function* dynamicExportRows(library: Library): AsyncGenerator<unkno
         r.code,
         r.name,
         shortUrl(r.code, r.domain),
-        sendableUrl(r.destinationUrl),
+        r.type === "url" ? sendableUrl(r.destinationUrl) : null,
         r.status,
         r.teamId,
         r.createdAt,
@@ -334,6 +349,8 @@ export async function* dynamicExportRows(library: Library): AsyncGenerator<unkno
         r.passwordHash !== null,
         r.metadata ?? "{}",
         r.externalId,
+        r.type,
+        r.content,
       ];
     });
   }

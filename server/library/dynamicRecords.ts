@@ -11,12 +11,21 @@ import { batchArray, bodyObject, nameField, styleField, toSeconds, urlField } fr
 import { backHalfField, CODE_MAX_LENGTH, CODE_PATTERN } from "./backHalf";
 import { domainField } from "../domains/names";
 import { stylePresetField } from "../stylePresets/presetFields";
+import {
+  checkDynamicTyped,
+  dynamicTypeField,
+  DYNAMIC_TYPES,
+  hostedContentField,
+  type DynamicType,
+} from "../hosted/content";
 
 export const STATUSES = ["active", "paused", "draft"] as const;
 export type DynamicStatus = (typeof STATUSES)[number];
 
 export const dynamicCodeInput = bodyObject({
-  destination_url: urlField("destination_url"),
+  type: dynamicTypeField.optional(),
+  destination_url: urlField("destination_url").nullable().optional(),
+  content: hostedContentField.optional(),
   name: nameField,
   code: backHalfField.optional(),
   domain: domainField.optional().meta({
@@ -30,6 +39,10 @@ export const dynamicCodeInput = bodyObject({
   expires_at: futureExpiresAtField.optional(),
   ...extrasInput,
 })
+  .superRefine((item, ctx) => {
+    for (const issue of checkDynamicTyped(item.type ?? "url", item.destination_url, item.content).issues)
+      ctx.addIssue({ code: "custom", ...issue });
+  })
   // The example a form builds the body from (Swagger UI's Try it out): without the unique code
   // and external_id, so that Execute twice creates two codes.
   .meta({ example: { destination_url: "https://example.com/menu", name: "Lunch menu" } });
@@ -43,7 +56,9 @@ export const codeParam = z.string().meta({
 
 /** What a PATCH changes (a batch PATCH's items too). */
 export const dynamicPatchFields = {
-  destination_url: urlField("destination_url").optional(),
+  type: dynamicTypeField.optional(),
+  destination_url: urlField("destination_url").nullable().optional(),
+  content: hostedContentField.optional(),
   name: nameField.optional(),
   status: z.enum(STATUSES, { error: "status must be one of active, paused, draft" }).optional(),
   style: styleField.optional(),
@@ -65,7 +80,11 @@ export const dynamicRecord = z
       .nullable()
       .meta({ description: "The custom domain its short link lives on; null: the service's own `/q/` base." }),
     short_url: z.string(),
-    destination_url: z.string(),
+    type: z.enum(DYNAMIC_TYPES),
+    destination_url: z.string().nullable().meta({
+      description: "Where a `url` code's scans go; null for `vcard` and `page` codes (their page is made of content).",
+    }),
+    content: hostedContentField,
     name: z.string(),
     style: styleField,
     status: z.enum(STATUSES),
@@ -85,7 +104,10 @@ type Row = {
   code: string;
   /** "" for the service's own base. */
   domain: string;
+  type: string;
+  /** "" for a vcard or page code. */
   destinationUrl: string;
+  content: string | null;
   name: string;
   style: string;
   status: string;
@@ -105,7 +127,9 @@ export const dynamicRecordOf = (row: Row): DynamicRecord => ({
   code: row.code,
   domain: row.domain === "" ? null : row.domain,
   short_url: shortUrl(row.code, row.domain),
-  destination_url: sendableUrl(row.destinationUrl),
+  type: row.type as DynamicType,
+  destination_url: row.type === "url" ? sendableUrl(row.destinationUrl) : null,
+  content: row.content ? JSON.parse(row.content) : null,
   name: row.name,
   style: JSON.parse(row.style),
   status: row.status as DynamicStatus,

@@ -4,7 +4,7 @@
 // answers 202). dynqrcode.updated is sent when something applied, not for a held change alone.
 import { z } from "zod";
 import { db, isRecordMissing } from "../platform/db";
-import { DomainError } from "../platform/errors";
+import { DomainError, fromZodIssues } from "../platform/errors";
 import { invalidateResolution } from "../scan/resolve";
 import { RULE_FIELDS } from "../rules";
 import { refuseUnreadableStyles } from "../images/readableStyles";
@@ -17,10 +17,13 @@ import { extrasColumnsOf, refuseUsedExternalIds } from "./recordExtras";
 import { refuseStale, staleSave, type LastSeen } from "./staleSave";
 import { refuseServedShortLinks } from "./validation";
 import { withPresetStyles } from "../stylePresets/stylePresets";
+import { checkDynamicTyped, hostedOfRow, typedColumns, type DynamicTyped } from "../hosted/content";
 
 type DynamicPatch = z.infer<typeof dynamicPatchInput>;
 const FIELDS = [
+  "type",
   "destination_url",
+  "content",
   "name",
   "status",
   "style",
@@ -39,7 +42,7 @@ export async function prepareDynamicUpdate(
   if (FIELDS.every((field) => sent[field] === undefined))
     throw new DomainError("invalid", `Send at least one of ${FIELDS.join(", ")}`);
   const [input] = await withPresetStyles(actor.library, [sent], null);
-  const { code, destination_url, name, status, style } = input;
+  const { code, name, status, style } = input;
   refuseServedShortLinks(actor.servedHosts, dynamicDestinations(input));
   const row = await findDynamicCode(actor.library, code);
   refuseStale(row.updatedAt, lastSeen);
@@ -51,10 +54,11 @@ export async function prepareDynamicUpdate(
   const review = status === "active" && row.status === "draft" ? { reviewedById: actor.userId, reviewedAt: now } : {};
   // Only an admin sets a team code active: from then on it is published.
   const publish = status === "active" && row.teamId !== null && row.publishedAt === null ? { publishedAt: now } : {};
-  const held = needsAdmin(actor, row.publishedAt !== null) ? heldPart(input) : null;
+  const typed = changedTyped(row, input);
+  const held = needsAdmin(actor, row.publishedAt !== null) ? heldPart({ ...input, ...heldTyped(row, typed) }) : null;
   const rules = await ruleColumnsOf(input);
   const applied = {
-    ...(destination_url !== undefined && !held ? { destinationUrl: destination_url } : {}),
+    ...(typed && !held ? typedColumns(typed) : {}),
     ...(name !== undefined ? { name: name.trim() } : {}),
     ...(status !== undefined ? { status } : {}),
     ...(style !== undefined ? { style: JSON.stringify(style) } : {}),
@@ -104,6 +108,37 @@ export async function prepareDynamicUpdate(
       if (!held || somethingApplied) await invalidateResolution(code);
     },
   };
+}
+
+type DynamicRow = Awaited<ReturnType<typeof findDynamicCode>>;
+
+/**
+ * The type, destination and content after a PATCH that sends any of them, or null: a field not
+ * sent keeps its stored value while the type stays; a new type takes its own destination_url or
+ * content (as a static code's PATCH, docs/TYPES.md).
+ */
+function changedTyped(row: DynamicRow, input: DynamicPatch): DynamicTyped | null {
+  if (input.type === undefined && input.destination_url === undefined && input.content === undefined) return null;
+  const stored = hostedOfRow(row);
+  const type = input.type ?? (row.type as DynamicTyped["type"]);
+  const kept = type === row.type;
+  const destination =
+    input.destination_url !== undefined ? input.destination_url : kept && !stored ? row.destinationUrl : undefined;
+  const content = input.content !== undefined ? input.content : kept ? stored?.content : undefined;
+  const { issues, typed } = checkDynamicTyped(type, destination, content);
+  if (issues.length > 0) throw fromZodIssues(issues);
+  return typed;
+}
+
+/**
+ * What a writer's change of type, destination or content holds for review: the destination alone
+ * between two `url` states (as before there were types), else the whole new type, destination and content.
+ */
+function heldTyped(row: DynamicRow, typed: DynamicTyped | null) {
+  const none = { type: undefined, destination_url: undefined, content: undefined };
+  if (!typed) return none;
+  if (typed.type === "url" && row.type === "url") return { ...none, destination_url: typed.destinationUrl! };
+  return { type: typed.type, destination_url: typed.destinationUrl, content: typed.content };
 }
 
 export async function updateDynamicCode(

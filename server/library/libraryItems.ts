@@ -9,6 +9,8 @@ import { createDynamicCodes, deleteDynamicCode, dynamicDestinations, settableSta
 import { updateDynamicCode } from "./dynamicUpdate";
 import { updateStaticCode } from "./staticUpdate";
 import { dynamicBatchInput, shortUrl, dynamicPatchInput } from "./dynamicRecords";
+import { dynamicShownText } from "../hosted/shown";
+import type { DynamicType } from "../hosted/content";
 import { libraryCondition, libraryWhere, type Actor, type Library } from "./library";
 import {
   changeRejectionOf,
@@ -40,7 +42,6 @@ import {
   type NamedDestination,
   type Style,
 } from "./validation";
-import { sendableUrl } from "../platform/urls";
 import { escapeLike } from "../platform/searchFold";
 import { rulesRecordOf, type RulesRecord } from "../rules";
 
@@ -103,8 +104,10 @@ export type LibraryItem = {
   name: string;
   /** A static code's url (or what its content is: `Wi-Fi: Café (WPA)`), a dynamic code's destination. */
   url: string;
-  /** A static code's type (docs/TYPES.md); `url` for a dynamic code. */
-  type: CodeType;
+  /** A static code's type, a dynamic code's `url`, `vcard` or `page` (docs/TYPES.md). */
+  type: CodeType | DynamicType;
+  /** A hosted (vcard or page) dynamic code's content, which its edit form changes; null otherwise. */
+  content: Record<string, unknown> | null;
   shortUrl: string | null;
   status: "active" | "paused" | "draft";
   style: Style;
@@ -221,6 +224,7 @@ export async function libraryPage(actor: Actor, query: LibraryPageQuery) {
         id: s.id,
         url: staticShownText(typedFieldsOfRow(s)),
         type: s.type as CodeType,
+        content: null,
         shortUrl: null,
         status: s.reviewStatus as LibraryItem["status"],
         totalScans: null,
@@ -234,8 +238,9 @@ export async function libraryPage(actor: Actor, query: LibraryPageQuery) {
       ...common,
       kind,
       id: d.code,
-      url: sendableUrl(d.destinationUrl),
-      type: "url",
+      url: dynamicShownText(d),
+      type: d.type as DynamicType,
+      content: d.content === null ? null : (JSON.parse(d.content) as Record<string, unknown>),
       shortUrl: shortUrl(d.code, d.domain),
       status: d.status as LibraryItem["status"],
       totalScans: totals.get(d.id) ?? 0,
@@ -293,13 +298,18 @@ async function createItems(
           })),
         })
       : dynamicBatchInput.safeParse({
-          dynqrcodes: items.map((i) => ({
-            name: i.name,
-            destination_url: i.url,
-            code: i.code,
-            domain: i.domain,
-            style_preset: i.style_preset,
-          })),
+          dynqrcodes: items.map((i) =>
+            i.type === undefined
+              ? { name: i.name, destination_url: i.url, code: i.code, domain: i.domain, style_preset: i.style_preset }
+              : {
+                  name: i.name,
+                  type: i.type,
+                  content: i.content,
+                  code: i.code,
+                  domain: i.domain,
+                  style_preset: i.style_preset,
+                },
+          ),
         });
   // With the destinations on a /q/ of a host the request reached: every bad line at once (the
   // create functions check those again, as they do for /v1).

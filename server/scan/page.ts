@@ -1,7 +1,7 @@
 // The short link's own small pages (unknown, paused, removed, expired codes; the password
 // form): phone-sized, no script, in the app's colours, with the pages' security headers.
 import { EDGE_HEADERS } from "../platform/security-headers";
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** A page with a title, a line of text and, optionally, more HTML (already safe) under it. */
 export const shortLinkPage = (title: string, text: string, more = "") => `<!doctype html>

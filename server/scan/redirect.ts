@@ -2,15 +2,21 @@
 // page for unknown, draft, paused (404), deleted and expired (410) codes. A code's rules
 // (server/rules) apply in the contract's order: expired → password (POST /q/<code> from its
 // form) → first matching target, else the destination, with its UTM tags already applied.
+// A `vcard` or `page` code's destination is its hosted page (server/hosted), answered 200 and
+// counted like a redirect; a target still leads to its URL. `?format=vcf` on a contact card is
+// its vCard download, behind the same expiry and password, and never a scan.
 import { clientAddress, countryHeaderOf } from "../platform/client-address";
 import { nowMs } from "../platform/clock";
 import { countShortLink } from "../platform/metrics";
 import { answerPasswordForm, checkPassword, chooseUrl } from "../rules";
 import { HTML_HEADERS, shortLinkPage } from "./page";
+import { EDGE_HEADERS } from "../platform/security-headers";
 import { bufferScan } from "./recorder";
 import { isBotAgent } from "./visitor";
 import { resolveCode } from "./resolve";
 import { linkKey } from "./resolution";
+import { hostedPage } from "../hosted/page";
+import { vcard } from "../codeTypes/payload";
 
 const PAGES = {
   unknown: [404, "This QR code is not known", "Check the address, or ask whoever printed the code."],
@@ -32,6 +38,8 @@ export type ShortLinkRequest = {
   countryHeader: string | null;
   /** POST only: the password the form sent ("" when none). */
   password?: string;
+  /** `?format=vcf`: a contact card's vCard download. */
+  vcf?: boolean;
 };
 export type ShortLinkAnswer = { status: number; headers: Record<string, string>; body: string | null };
 
@@ -72,6 +80,9 @@ export async function answerShortLink(req: ShortLinkRequest): Promise<ShortLinkA
       return answerPasswordForm(linkKey(req.domain ?? "", req.code), req.method, check);
     }
   }
+  const { hosted } = resolution;
+  if (hosted?.type === "vcard" && req.vcf) return vcfAnswer(req.code, vcard(hosted.content), req.method);
+  // "" for a hosted code when no target matched: its page answers.
   const destinationUrl = chooseUrl(resolution.targets, resolution.destinationUrl, req);
   // A scan is a person's GET, or the POST of a protected code's form; HEAD requests (link
   // checkers), other POSTs and bots are redirected but not counted.
@@ -89,8 +100,33 @@ export async function answerShortLink(req: ShortLinkRequest): Promise<ShortLinkA
     // The 302 leaves once the scan is in the spool (server/scan/spool).
     if (spooled) await spooled;
   } else countShortLink(scanned ? "bot" : "redirect");
+  if (hosted && destinationUrl === "")
+    return {
+      status: 200,
+      headers: { ...HTML_HEADERS },
+      body:
+        req.method === "HEAD"
+          ? null
+          : hostedPage(
+              hosted,
+              req.domain ? `/${req.code}` : `/q/${req.code}`,
+              resolution.passwordHash ? req.password : undefined,
+            ),
+    };
   return { status: 302, headers: { Location: destinationUrl, "Cache-Control": REDIRECT_CACHE }, body: null };
 }
+
+/** A contact card's `.vcf`: an attachment phones import (text/vcard, RFC 6350's media type). */
+const vcfAnswer = (code: string, text: string, method: string): ShortLinkAnswer => ({
+  status: 200,
+  headers: {
+    ...EDGE_HEADERS,
+    "Content-Type": "text/vcard; charset=utf-8",
+    "Content-Disposition": `attachment; filename="${code}.vcf"`,
+    "Cache-Control": "no-store",
+  },
+  body: method === "HEAD" ? null : text,
+});
 
 /** The password form's body is small: anything longer is refused unread. */
 export const MAX_FORM_BYTES = 4096;
@@ -114,6 +150,7 @@ export async function handleShortLink(req: Request, code: string): Promise<Respo
     if (body.byteLength > MAX_FORM_BYTES) return new Response(FORM_TOO_LARGE.body, FORM_TOO_LARGE);
     password = passwordOfForm(Buffer.from(body).toString("utf8"));
   }
+  const vcf = new URL(req.url).searchParams.get("format") === "vcf";
   const answer = await answerShortLink({
     method: req.method,
     code,
@@ -121,6 +158,7 @@ export async function handleShortLink(req: Request, code: string): Promise<Respo
     address: clientAddress(req.headers),
     countryHeader: countryHeaderOf(req.headers),
     password,
+    vcf,
   });
   return new Response(answer.body, { status: answer.status, headers: answer.headers });
 }

@@ -8,11 +8,24 @@ import { z } from "zod";
 import type { ActivityValue } from "../activity";
 import { rulesRecord, type Target, type Utm } from "../rules";
 import type { Actor } from "../library/library";
+import { DYNAMIC_TYPES, hostedContentField, type DynamicType } from "../hosted/content";
 
 /** What a writer's PATCH of a published team code holds back for review. */
-export const HELD_FIELDS = ["destination_url", "targets", "utm", "expires_at", "expired_url", "password"] as const;
+export const HELD_FIELDS = [
+  "type",
+  "destination_url",
+  "content",
+  "targets",
+  "utm",
+  "expires_at",
+  "expired_url",
+  "password",
+] as const;
 export type HeldInput = Partial<{
-  destination_url: string;
+  /** Sent with destination_url and content whenever a vcard or page code is involved (docs/TYPES.md). */
+  type: DynamicType;
+  destination_url: string | null;
+  content: unknown;
   targets: Target[] | null;
   utm: Utm | null;
   expires_at: number | null;
@@ -24,7 +37,9 @@ export const pendingChangeRecord = z
   .object({
     fields: z
       .object({
-        destination_url: z.string().optional(),
+        type: z.enum(DYNAMIC_TYPES).optional(),
+        destination_url: z.string().nullable().optional(),
+        content: hostedContentField.optional(),
         targets: rulesRecord.targets.optional(),
         utm: rulesRecord.utm.optional(),
         expires_at: rulesRecord.expires_at.optional(),
@@ -101,7 +116,13 @@ export function approvedColumns(stored: StoredChange) {
   const { fields } = stored;
   const json = (value: unknown) => (value === null ? null : JSON.stringify(value));
   return {
-    ...(fields.destination_url !== undefined ? { destinationUrl: fields.destination_url } : {}),
+    ...(fields.destination_url !== undefined ? { destinationUrl: fields.destination_url ?? "" } : {}),
+    ...(fields.type !== undefined
+      ? {
+          type: fields.type,
+          content: fields.content === undefined || fields.content === null ? null : JSON.stringify(fields.content),
+        }
+      : {}),
     ...(fields.targets !== undefined ? { targets: json(fields.targets) } : {}),
     ...(fields.utm !== undefined ? { utm: json(fields.utm) } : {}),
     ...(fields.expires_at !== undefined
@@ -121,6 +142,7 @@ const COMPARED = [
   "name",
   "url",
   "destination_url",
+  "content",
   "status",
   "style",
   "targets",
@@ -131,7 +153,8 @@ const COMPARED = [
   "metadata",
   "external_id",
 ] as const;
-type Compared = Partial<Record<(typeof COMPARED)[number], unknown>>;
+// `type` too: a pending change of a hosted code shows it beside its content (a code's type alone is not logged).
+type Compared = Partial<Record<(typeof COMPARED)[number] | "type", unknown>>;
 
 /** A value as an entry keeps it: a style's logo (up to 64 KiB) by its size only. */
 export function shown(name: string, value: unknown): ActivityValue {

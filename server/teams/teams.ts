@@ -12,6 +12,7 @@ import { changeWithEvents } from "../webhooks";
 import { dynamicRecordOf } from "../library/dynamicRecords";
 import type { Library } from "../library/library";
 import { staticRecordOf, staticShownText, typedFieldsOfRow } from "../library/staticRecords";
+import { dynamicShownText } from "../hosted/shown";
 import { mailDraftRejections, recordDraftRejections, undecidableDraft, type RejectedDraft } from "./draftRejections";
 
 export const ROLES = ["admin", "writer", "viewer"] as const;
@@ -345,7 +346,7 @@ export async function reviewDrafts(
           kind: "dynamic" as const,
           target: r.code,
           name: r.name,
-          url: r.destinationUrl,
+          url: dynamicShownText(r),
           writerId: r.createdById,
         })),
       );

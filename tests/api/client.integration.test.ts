@@ -128,7 +128,7 @@ describe("typed client", () => {
     assert.deepEqual([dynBulk.destination_url, dynBulk.external_id], ["https://example.com/2", "p-1"]);
     assert.match(
       await unwrap(api.GET("/dynqrcodes/export", { parseAs: "text" })),
-      /^code,name,short_url,destination_url,status,team_id,created_at,updated_at,total_scans,expires_at,expired_url,targets,utm,password_protected,metadata,external_id\r?\n/,
+      /^code,name,short_url,destination_url,status,team_id,created_at,updated_at,total_scans,expires_at,expired_url,targets,utm,password_protected,metadata,external_id,type,content\r?\n/,
     );
     const summary = await unwrap(
       api.GET("/dynqrcodes/analytics", { params: { query: { from: "2026-01-01", to: "2026-01-31" } } }),

@@ -34,6 +34,7 @@ describe("dynamic QR codes", () => {
     const rec = created[0];
     assert.deepEqual(Object.keys(rec).sort(), [
       "code",
+      "content",
       "created_at",
       "destination_url",
       "domain",
@@ -49,6 +50,7 @@ describe("dynamic QR codes", () => {
       "style",
       "targets",
       "team_id",
+      "type",
       "updated_at",
       "utm",
     ]);
@@ -184,6 +186,8 @@ describe("dynamic QR codes", () => {
       "password_protected",
       "metadata",
       "external_id",
+      "type",
+      "content",
     ]);
     assert.deepEqual(rows[0], {
       code: rec.code,
@@ -202,6 +206,8 @@ describe("dynamic QR codes", () => {
       password_protected: "false",
       metadata: "{}",
       external_id: "",
+      type: "url",
+      content: "",
     });
   });
 });

@@ -136,7 +136,9 @@ describe("stored rules", () => {
     const row = {
       id: "dyn_1",
       status: "active",
+      type: "url",
       destinationUrl: "https://example.com/x",
+      content: null,
       deletedAt: null,
       ...columns({ utm: JSON.stringify({ medium: "print" }) }),
     };
@@ -156,6 +158,16 @@ describe("stored rules", () => {
     // Plain data: the live copy keeps it as JSON.
     const active = resolutionOf({ ...row, ...stored });
     assert.deepEqual(JSON.parse(JSON.stringify(active)), active);
+    // A hosted page's content rides along, its destination empty (UTM tags only reach targets).
+    const page = { title: "Menu", links: [{ label: "Soups", url: "https://example.com/soups" }] };
+    const hosted = resolutionOf({ ...row, type: "page", destinationUrl: "", content: JSON.stringify(page) });
+    assert.deepEqual(hosted, {
+      state: "active",
+      id: "dyn_1",
+      destinationUrl: "",
+      hosted: { type: "page", content: page },
+    });
+    assert.deepEqual(JSON.parse(JSON.stringify(hosted)), hosted);
   });
 });
 

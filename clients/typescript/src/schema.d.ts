@@ -934,6 +934,15 @@ export interface components {
             term?: string;
             content?: string;
         };
+        PageLink: {
+            label: string;
+            /**
+             * Format: uri
+             * @description Absolute http or https URL, at most 2048 characters as sent and once encoded, no credentials; stored and echoed as its WHATWG serialisation (punycode host, percent-encoded UTF-8).
+             * @example https://example.com/menu
+             */
+            url: string;
+        };
         StaticQrCode: {
             qr_id: string;
             /** @enum {string} */
@@ -965,7 +974,12 @@ export interface components {
             /** @description The custom domain its short link lives on; null: the service's own `/q/` base. */
             domain: string | null;
             short_url: string;
-            destination_url: string;
+            /** @enum {string} */
+            type: "url" | "vcard" | "page";
+            /** @description Where a `url` code's scans go; null for `vcard` and `page` codes (their page is made of content). */
+            destination_url: string | null;
+            /** @description A `vcard` or `page` code's fields (null for `url`): the contact card, or a page's title and 1 to 20 links. A PATCH replaces it whole. */
+            content: components["schemas"]["VcardContent"] | components["schemas"]["PageContent"] | null;
             name: string;
             style: components["schemas"]["Style"];
             /** @enum {string} */
@@ -1003,7 +1017,11 @@ export interface components {
         PendingChange: {
             /** @description The new values the change would give the code, as its PATCH sent them. */
             fields: {
-                destination_url?: string;
+                /** @enum {string} */
+                type?: "url" | "vcard" | "page";
+                destination_url?: string | null;
+                /** @description A `vcard` or `page` code's fields (null for `url`): the contact card, or a page's title and 1 to 20 links. A PATCH replaces it whole. */
+                content?: components["schemas"]["VcardContent"] | components["schemas"]["PageContent"] | null;
                 targets?: components["schemas"]["Target"][] | null;
                 utm?: components["schemas"]["Utm"] | null;
                 /**
@@ -1276,6 +1294,25 @@ export interface components {
             end?: string;
             location?: string;
             description?: string;
+        };
+        /**
+         * @example {
+         *       "title": "Café Linden",
+         *       "links": [
+         *         {
+         *           "label": "Menu",
+         *           "url": "https://example.com/menu"
+         *         },
+         *         {
+         *           "label": "Book a table",
+         *           "url": "https://example.com/book"
+         *         }
+         *       ]
+         *     }
+         */
+        PageContent: {
+            title: string;
+            links: components["schemas"]["PageLink"][];
         };
         ApiError: {
             /** @description What was wrong, in words a person can act on. */
@@ -3132,11 +3169,13 @@ export interface operations {
                  */
                 "application/json": {
                     /**
-                     * Format: uri
-                     * @description Absolute http or https URL, at most 2048 characters as sent and once encoded, no credentials; stored and echoed as its WHATWG serialisation (punycode host, percent-encoded UTF-8).
-                     * @example https://example.com/menu
+                     * @description What /q answers: `url` (the default) redirects to destination_url; `vcard` and `page` answer a hosted mobile page made of `content` (docs/TYPES.md).
+                     * @enum {string}
                      */
-                    destination_url: string;
+                    type?: "url" | "vcard" | "page";
+                    destination_url?: string | null;
+                    /** @description A `vcard` or `page` code's fields (null for `url`): the contact card, or a page's title and 1 to 20 links. A PATCH replaces it whole. */
+                    content?: components["schemas"]["VcardContent"] | components["schemas"]["PageContent"] | null;
                     /**
                      * @description Display name, 1 to 200 characters (after trimming), no control characters.
                      * @example Lunch menu
@@ -3669,11 +3708,13 @@ export interface operations {
                 "application/json": {
                     dynqrcodes: {
                         /**
-                         * Format: uri
-                         * @description Absolute http or https URL, at most 2048 characters as sent and once encoded, no credentials; stored and echoed as its WHATWG serialisation (punycode host, percent-encoded UTF-8).
-                         * @example https://example.com/menu
+                         * @description What /q answers: `url` (the default) redirects to destination_url; `vcard` and `page` answer a hosted mobile page made of `content` (docs/TYPES.md).
+                         * @enum {string}
                          */
-                        destination_url: string;
+                        type?: "url" | "vcard" | "page";
+                        destination_url?: string | null;
+                        /** @description A `vcard` or `page` code's fields (null for `url`): the contact card, or a page's title and 1 to 20 links. A PATCH replaces it whole. */
+                        content?: components["schemas"]["VcardContent"] | components["schemas"]["PageContent"] | null;
                         /**
                          * @description Display name, 1 to 200 characters (after trimming), no control characters.
                          * @example Lunch menu
@@ -3937,11 +3978,13 @@ export interface operations {
                         /** @description The code, as in its short_url: 8 generated characters, or the back-half chosen at create. */
                         code: string;
                         /**
-                         * Format: uri
-                         * @description Absolute http or https URL, at most 2048 characters as sent and once encoded, no credentials; stored and echoed as its WHATWG serialisation (punycode host, percent-encoded UTF-8).
-                         * @example https://example.com/menu
+                         * @description What /q answers: `url` (the default) redirects to destination_url; `vcard` and `page` answer a hosted mobile page made of `content` (docs/TYPES.md).
+                         * @enum {string}
                          */
-                        destination_url?: string;
+                        type?: "url" | "vcard" | "page";
+                        destination_url?: string | null;
+                        /** @description A `vcard` or `page` code's fields (null for `url`): the contact card, or a page's title and 1 to 20 links. A PATCH replaces it whole. */
+                        content?: components["schemas"]["VcardContent"] | components["schemas"]["PageContent"] | null;
                         /**
                          * @description Display name, 1 to 200 characters (after trimming), no control characters.
                          * @example Lunch menu
@@ -4507,11 +4550,13 @@ export interface operations {
                  */
                 "application/json": {
                     /**
-                     * Format: uri
-                     * @description Absolute http or https URL, at most 2048 characters as sent and once encoded, no credentials; stored and echoed as its WHATWG serialisation (punycode host, percent-encoded UTF-8).
-                     * @example https://example.com/menu
+                     * @description What /q answers: `url` (the default) redirects to destination_url; `vcard` and `page` answer a hosted mobile page made of `content` (docs/TYPES.md).
+                     * @enum {string}
                      */
-                    destination_url?: string;
+                    type?: "url" | "vcard" | "page";
+                    destination_url?: string | null;
+                    /** @description A `vcard` or `page` code's fields (null for `url`): the contact card, or a page's title and 1 to 20 links. A PATCH replaces it whole. */
+                    content?: components["schemas"]["VcardContent"] | components["schemas"]["PageContent"] | null;
                     /**
                      * @description Display name, 1 to 200 characters (after trimming), no control characters.
                      * @example Lunch menu
@@ -8468,7 +8513,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description CSV, columns code,name,short_url,destination_url,status,team_id,created_at,updated_at,total_scans,expires_at,expired_url,targets,utm,password_protected,metadata,external_id */
+            /** @description CSV, columns code,name,short_url,destination_url,status,team_id,created_at,updated_at,total_scans,expires_at,expired_url,targets,utm,password_protected,metadata,external_id,type,content */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
