@@ -108,7 +108,7 @@ describe("dynamic QR codes", () => {
     const cases: [object, string][] = [
       [
         {},
-        "Send at least one of destination_url, name, status, style, style_preset, expires_at, expired_url, targets, utm, password, metadata, external_id",
+        "Send at least one of type, destination_url, content, name, status, style, style_preset, expires_at, expired_url, targets, utm, password, metadata, external_id",
       ],
       [{ status: "archived" }, "status must be one of active, paused, draft"],
       [{ status: "draft" }, "status draft is only for team library items: use active or paused"],
