@@ -5,8 +5,10 @@ import { z } from "zod";
 export const PRESET_NAME_MAX = 64;
 /** Letters, digits, spaces, `.`, `_`, `-`; a letter or digit first, no space last: safe in a path and a CSV cell. */
 const NAME = /^[\p{L}\p{N}](?:[\p{L}\p{N} ._-]{0,62}[\p{L}\p{N}._-])?$/u;
-export const PRESET_NAME_PATTERN = NAME.source;
-const NAME_BOUNDS = { minLength: 1, maxLength: PRESET_NAME_MAX, pattern: PRESET_NAME_PATTERN };
+// The document's pattern is a looser one without Unicode classes: `\p{L}` reads as other
+// characters in a JSON Schema validator without the `u` flag (Spectral refused "Brand blue").
+// The description gives the whole rule.
+const NAME_BOUNDS = { minLength: 1, maxLength: PRESET_NAME_MAX, pattern: "^[^\\s/]([^/]{0,62}[^\\s/])?$" };
 const nameProblem = `must be 1 to ${PRESET_NAME_MAX} characters: letters, digits, spaces, ".", "_", "-", starting with a letter or digit and not ending with a space`;
 
 export const presetName = (field: string) =>

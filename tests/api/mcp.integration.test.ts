@@ -40,7 +40,8 @@ describe("MCP over Streamable HTTP", () => {
     const operations = Object.values(doc.paths).flatMap((item) => Object.values(item).map((op) => op.operationId));
     assert.deepEqual(tools.map((t) => t.name).sort(), [...operations].sort());
     const create = tools.find((t) => t.name === "dynqrcodes-create")!;
-    assert.deepEqual(create.inputSchema.required, ["destination_url", "name"]);
+    // destination_url only for type url (contact cards and link pages have content instead).
+    assert.deepEqual(create.inputSchema.required, ["name"]);
     assert.ok(create.inputSchema.properties?.style && create.inputSchema.properties["Idempotency-Key"]);
     const analytics = tools.find((t) => t.name === "dynqrcodes-analytics")!;
     assert.deepEqual(Object.keys(analytics.inputSchema.properties ?? {}), ["code", "from", "to", "tz", "granularity"]);
