@@ -120,7 +120,7 @@ test("every page has no WCAG 2 AA error (HTML_CodeSniffer) and no sideways scrol
           ["members", () => expect(page.getByTestId(`member-${writer.email}`)).toBeVisible()],
           ["keys", () => expect(page.getByTestId(`team-key-${writer.email}`)).toBeVisible()],
           ["webhooks", () => expect(page.getByTestId("webhook-http://127.0.0.1:9/team")).toBeVisible()],
-          ["kits", () => expect(page.getByTestId("kit-Team blue")).toBeVisible()],
+          ["brand-kits", () => expect(page.getByTestId("kit-Team blue")).toBeVisible()],
           ["domains", () => expect(page.getByTestId(`domain-${teamDomain}`)).toBeVisible()],
           ["activity", () => expect(page.getByTestId("activity-entry").first()).toBeVisible()],
         ] as const

@@ -89,5 +89,5 @@ export async function openSection(page: Page, label: string) {
     .getByRole("navigation", { name: "Sections of the team page" })
     .getByRole("link", { name: label, exact: true })
     .click();
-  await expect(page).toHaveURL(new RegExp(`\\?section=${label.toLowerCase()}$`));
+  await expect(page).toHaveURL(new RegExp(`\\?section=${label.toLowerCase().replaceAll(" ", "-")}$`));
 }

@@ -208,7 +208,7 @@ const SECTIONS: [string, string, (page: Page) => Locator][] = [
   ["members", "Members", (page) => page.getByRole("heading", { name: "Members", exact: true })],
   ["keys", "Keys", (page) => page.getByRole("heading", { name: "Team keys" })],
   ["webhooks", "Webhooks", (page) => page.getByTestId("webhooks")],
-  ["kits", "Brand kits", (page) => page.getByTestId("brand-kits")],
+  ["brand-kits", "Brand kits", (page) => page.getByTestId("brand-kits")],
   ["domains", "Domains", (page) => page.getByTestId("domains")],
   ["activity", "Activity", (page) => page.getByTestId("activity-team")],
 ];

@@ -183,7 +183,7 @@ function TeamSection({ section, overview, mutations }: Section & { section: Sect
       return <WebhooksPanel scope="team" />;
     case "domains":
       return <DomainsPanel scope="team" />;
-    case "kits":
+    case "brand-kits":
       return <BrandKitsPanel scope="team" />;
     case "activity":
       return <ActivityPanel scope="team" />;

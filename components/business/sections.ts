@@ -9,7 +9,7 @@ const SECTIONS = [
   { id: "members", label: "Members" },
   { id: "keys", label: "Keys" },
   { id: "webhooks", label: "Webhooks", admins: true },
-  { id: "kits", label: "Brand kits", admins: true },
+  { id: "brand-kits", label: "Brand kits", admins: true },
   { id: "domains", label: "Domains", admins: true },
   { id: "activity", label: "Activity", admins: true },
 ] as const satisfies readonly { id: string; label: string; writes?: true; admins?: true }[];
