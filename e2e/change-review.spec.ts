@@ -4,6 +4,7 @@
 // a rejected change tells the writer why.
 import { expect, test, type Page } from "@playwright/test";
 import { createDynamicCodes } from "../server/library/dynamicCodes";
+import { updateDynamicCode } from "../server/library/dynamicUpdate";
 import { addMember, createTeam, reviewDrafts } from "../server/teams/teams";
 import { account, logIn, openSection, shot } from "./helpers";
 
@@ -85,4 +86,43 @@ test("a writer's edit of a live code waits for an admin; approved, the short lin
   expect(await target(writerPage, menu.code)).toBe("https://example.com/menu/winter");
   await writerPage.close();
   await adminPage.close();
+});
+
+test("a writer's change to a published page's content reads as the page, before and after, not as JSON", async ({
+  browser,
+}) => {
+  const owner = await account("change-page-admin", "business", "Ada Admin");
+  const team = await createTeam(owner.id, "Page Team");
+  const writer = await account("change-page-writer", "free", "Wil Writer");
+  await addMember(owner.id, writer.email, "writer");
+  const asWriter = { userId: writer.id, library: { kind: "team" as const, teamId: team.id }, role: "writer" as const };
+  const links = (n: number) =>
+    Array.from({ length: n }, (_, i) => ({ label: `Menu ${i + 1}`, url: `https://example.com/${i}` }));
+  const [page] = await createDynamicCodes(asWriter, [
+    { name: "Café page", type: "page", content: { title: "Café Linden", links: links(2) } },
+  ]);
+  await reviewDrafts(owner.id, "approve", [{ kind: "dynamic", id: page.code }]);
+  const { held } = await updateDynamicCode(asWriter, {
+    code: page.code,
+    content: { title: "Café Linden — winter", links: links(3) },
+  });
+  expect(held).toBe(true);
+
+  const adminPage = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  await logIn(adminPage, owner.email, "/business?section=review");
+  const content = adminPage.getByTestId(`change-${page.code}`).getByRole("row", { name: /Content/ });
+  await expect(content.getByRole("cell").nth(1)).toHaveText("Page: Café Linden (2 links)");
+  await expect(content.getByRole("cell").nth(2)).toHaveText("Page: Café Linden — winter (3 links)");
+  // The type and the (absent) destination it carries along are the same before and after: not listed.
+  await expect(adminPage.getByTestId(`change-${page.code}`).getByRole("row")).toHaveCount(2);
+  await adminPage
+    .getByRole("region", { name: "Changes to published codes" })
+    .screenshot({ path: "e2e/screenshots/change-review-page-content.png" });
+  await adminPage.close();
+  const writerPage = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  await logIn(writerPage, writer.email, "/business?section=library");
+  await expect(writerPage.getByTestId(`pending-change-${page.code}`)).toContainText(
+    "Content → Page: Café Linden — winter (3 links)",
+  );
+  await writerPage.close();
 });

@@ -6,6 +6,8 @@
 import { useMutation, useQueryClient, useSuspenseQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTRPC, type RouterOutputs } from "@/trpc/react";
+import type { Hosted } from "@/server/hosted/content";
+import { hostedSummary } from "@/server/hosted/summary";
 import { Email } from "../ui/Email";
 import { FormError } from "../ui/FormError";
 import { useAction } from "../ui/useAction";
@@ -25,20 +27,25 @@ const FIELD_WORDS: Record<string, string> = {
   expired_url: "After expiry",
   password_set: "Password",
   password_protected: "Password",
+  type: "Type",
+  content: "Content",
 };
 const fieldWord = (name: string) => FIELD_WORDS[name] ?? name;
-const valueOf = (name: string, value: unknown) =>
-  name === "password_set"
-    ? value
-      ? "set a password"
-      : "remove the password"
-    : name === "password_protected"
+/** `type` names what a hosted `content` is: a contact card or a page reads as one line, not as JSON. */
+const valueOf = (name: string, value: unknown, type?: string) =>
+  name === "content" && (type === "vcard" || type === "page") && value !== null && typeof value === "object"
+    ? hostedSummary({ type, content: value } as Hosted)
+    : name === "password_set"
       ? value
-        ? "protected"
-        : "none"
-      : name === "expires_at" && typeof value === "number"
-        ? new Date(value * 1000).toISOString()
-        : shown(value);
+        ? "set a password"
+        : "remove the password"
+      : name === "password_protected"
+        ? value
+          ? "protected"
+          : "none"
+        : name === "expires_at" && typeof value === "number"
+          ? new Date(value * 1000).toISOString()
+          : shown(value);
 
 /** On a code of the team library: the change waiting for review, or the last rejection's reason. */
 export function ChangeNotes({ item }: { item: LibraryItem }) {
@@ -48,7 +55,10 @@ export function ChangeNotes({ item }: { item: LibraryItem }) {
         <p className="notice warning small-text" data-testid={`pending-change-${item.id}`}>
           Change waiting for an admin&apos;s review (by {item.pendingChange.by}):{" "}
           {Object.entries(item.pendingChange.fields)
-            .map(([name, value]) => `${fieldWord(name)} → ${valueOf(name, value)}`)
+            .map(
+              ([name, value]) =>
+                `${fieldWord(name)} → ${valueOf(name, value, item.pendingChange?.fields.type ?? item.type)}`,
+            )
             .join("; ")}
           . The short link keeps its approved destination until then.
         </p>
@@ -101,11 +111,14 @@ function ChangeRow({ change, isAdmin }: { change: PendingChange; isAdmin: boolea
   const decide = useMutation(trpc.team.reviewChange.mutationOptions({ onSuccess: changed }));
   const { error, busy, run, clear } = useAction();
   const [reason, setReason] = useState("");
-  const names = [...new Set([...Object.keys(change.before), ...Object.keys(change.after)].map(fieldWord))];
   const side = (values: Record<string, unknown>, word: string) => {
     const entry = Object.entries(values).find(([name]) => fieldWord(name) === word);
-    return entry ? valueOf(entry[0], entry[1]) : "";
+    return entry ? valueOf(entry[0], entry[1], typeof values.type === "string" ? values.type : change.type) : "";
   };
+  const asked = [...new Set([...Object.keys(change.before), ...Object.keys(change.after)].map(fieldWord))];
+  // A hosted page's change carries its type and (no) destination along: only what differs is shown.
+  const differ = asked.filter((word) => side(change.before, word) !== side(change.after, word));
+  const names = differ.length > 0 ? differ : asked;
   return (
     <li data-testid={`change-${change.code}`}>
       <div className="full">

@@ -20,6 +20,7 @@ import {
 } from "./pendingChanges";
 import { membershipOf, requireAdmin, type Decision } from "./teams";
 import type { ActivityValue } from "../activity";
+import type { DynamicType } from "../hosted/content";
 
 export const rejectionReasonField = z
   .string()
@@ -34,6 +35,8 @@ export type PendingChangeItem = {
   shortUrl: string;
   by: string;
   createdAt: string;
+  /** The code's type now (a change may ask for another): the page reads a hosted content by it. */
+  type: DynamicType;
   before: Record<string, ActivityValue>;
   after: Record<string, ActivityValue>;
 };
@@ -55,6 +58,7 @@ export async function pendingChangesOf(userId: string): Promise<PendingChangeIte
       shortUrl: shortUrl(row.code, row.domain),
       by: stored.by,
       createdAt: new Date(stored.created_at * 1000).toISOString(),
+      type: row.type as DynamicType,
       ...pendingComparison(dynamicRecordOf(row), stored.fields),
     };
   });

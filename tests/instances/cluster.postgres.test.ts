@@ -85,6 +85,8 @@ describe("a cluster behind nginx", () => {
     let slowest503 = 0;
     let next = 0;
     let running = true;
+    // A failed step must stop the load too: its loops would otherwise keep the test file alive.
+    t.after(() => (running = false));
     const scans = async () => {
       while (running) {
         const n = next++;
