@@ -7,6 +7,7 @@
 // its vCard download, behind the same expiry and password, and never a scan.
 import { clientAddress, countryHeaderOf } from "../platform/client-address";
 import { nowMs } from "../platform/clock";
+import { processSingleton } from "../platform/process-singleton";
 import { countShortLink } from "../platform/metrics";
 import { answerPasswordForm, checkPassword, chooseUrl } from "../rules";
 import { HTML_HEADERS, shortLinkPage } from "./page";
@@ -16,6 +17,7 @@ import { isBotAgent } from "./visitor";
 import { resolveCode } from "./resolve";
 import { linkKey } from "./resolution";
 import { hostedPage } from "../hosted/page";
+import type { Hosted } from "../hosted/content";
 import { vcard } from "../codeTypes/payload";
 
 const PAGES = {
@@ -41,7 +43,12 @@ export type ShortLinkRequest = {
   /** `?format=vcf`: a contact card's vCard download. */
   vcf?: boolean;
 };
-export type ShortLinkAnswer = { status: number; headers: Record<string, string>; body: string | null };
+export type ShortLinkAnswer = {
+  status: number;
+  /** Never changed by a caller: shared, frozen header sets are answered as they are. */
+  headers: Readonly<Record<string, string>>;
+  body: string | Uint8Array<ArrayBuffer> | null;
+};
 
 const REDIRECT_CACHE = "private, max-age=0";
 
@@ -103,17 +110,35 @@ export async function answerShortLink(req: ShortLinkRequest): Promise<ShortLinkA
   if (hosted && destinationUrl === "")
     return {
       status: 200,
-      headers: { ...HTML_HEADERS },
+      headers: HTML_HEADERS,
       body:
         req.method === "HEAD"
           ? null
-          : hostedPage(
+          : pageBody(
               hosted,
               req.domain ? `/${req.code}` : `/q/${req.code}`,
               resolution.passwordHash ? req.password : undefined,
             ),
     };
   return { status: 302, headers: { Location: destinationUrl, "Cache-Control": REDIRECT_CACHE }, body: null };
+}
+
+/**
+ * A hosted page's bytes, made once per cached resolution and path: the cache keeps the object,
+ * so a scan of a page answers nearly as cheaply as a redirect. A protected code's page holds the
+ * password just posted and is made each time.
+ */
+const madePages = processSingleton(
+  "hosted.pages",
+  () => new WeakMap<Hosted, { path: string; body: Uint8Array<ArrayBuffer> }>(),
+);
+function pageBody(hosted: Hosted, path: string, password: string | undefined): string | Uint8Array<ArrayBuffer> {
+  if (password !== undefined) return hostedPage(hosted, path, password);
+  const made = madePages.get(hosted);
+  if (made?.path === path) return made.body;
+  const body = new TextEncoder().encode(hostedPage(hosted, path));
+  madePages.set(hosted, { path, body });
+  return body;
 }
 
 /** A contact card's `.vcf`: an attachment phones import (text/vcard, RFC 6350's media type). */
