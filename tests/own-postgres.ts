@@ -6,7 +6,7 @@ import { chownSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { userInfo } from "node:os";
 import path from "node:path";
 import { after, before } from "node:test";
-import { freePort, startServer, type RunningServer } from "../scripts/harness";
+import { freePort, startRedis, startServer, type RunningServer } from "../scripts/harness";
 
 const BIN = path.join("/usr/lib/postgresql", readdirSync("/usr/lib/postgresql").sort().pop()!, "bin");
 
@@ -83,4 +83,28 @@ export function serverOnOwnPostgres() {
     own.database?.remove();
   });
   return own;
+}
+
+/**
+ * An outage's parts for the enclosing `describe`: a seeded cluster of the test's own, a Redis of
+ * its own, and the servers the test starts on them (pushed to `servers`), all stopped after.
+ */
+export function outageRig() {
+  const rig = {
+    servers: [] as RunningServer[],
+  } as {
+    database: Awaited<ReturnType<typeof seededPostgres>>;
+    redis: Awaited<ReturnType<typeof startRedis>>;
+    servers: RunningServer[];
+  };
+  before(async () => {
+    rig.database = await seededPostgres();
+    rig.redis = await startRedis();
+  });
+  after(async () => {
+    for (const server of rig.servers) await server.stop();
+    await rig.redis?.stop();
+    rig.database?.remove();
+  });
+  return rig;
 }

@@ -9,6 +9,7 @@ import type { Style } from "@/server/library/validation";
 import { useTRPC } from "@/trpc/react";
 import { FormError } from "../ui/FormError";
 import { useAction } from "../ui/useAction";
+import { NameSelect } from "../ui/NameSelect";
 
 type Props = {
   libraryKind: LibraryKind;
@@ -42,22 +43,17 @@ export function BrandKitBar({ libraryKind, prefix, style, canSave, onPick }: Pro
     <div className="kit-bar">
       {kits.length > 0 && (
         <div>
-          <label htmlFor={`${prefix}-kit`}>Start from a brand kit</label>
-          <select
+          <NameSelect
             id={`${prefix}-kit`}
+            label="Start from a brand kit"
+            none="Choose a kit…"
+            names={kits.map((k) => k.name)}
             value=""
-            onChange={(e) => {
-              const kit = kits.find((k) => k.name === e.target.value);
+            onValue={(name) => {
+              const kit = kits.find((k) => k.name === name);
               if (kit) onPick(kit.style);
             }}
-          >
-            <option value="">Choose a kit…</option>
-            {kits.map((k) => (
-              <option key={k.name} value={k.name}>
-                {k.name}
-              </option>
-            ))}
-          </select>
+          />
         </div>
       )}
       {canSave && (

@@ -9,6 +9,7 @@ import { useTRPC, type RouterOutputs } from "@/trpc/react";
 import { UrlInput } from "../ui/UrlInput";
 import { FormError } from "../ui/FormError";
 import { useAction } from "../ui/useAction";
+import { NameSelect } from "../ui/NameSelect";
 import { useBackHalf } from "./BackHalfInput";
 import { useLibraryMutations, type LibraryMutations } from "./useLibraryMutations";
 import {
@@ -179,28 +180,26 @@ function CreateForms({ libraryKind, mutations }: { libraryKind: LibraryKind; mut
           )}
           {kind === "dynamic" && usable.length > 0 && (
             <div>
-              <label htmlFor={`${libraryKind}-domain`}>Domain</label>
-              <select id={`${libraryKind}-domain`} value={domain} onChange={(e) => setDomain(e.target.value)}>
-                <option value="">This service (/q/)</option>
-                {usable.map((d) => (
-                  <option key={d} value={d}>
-                    {d}
-                  </option>
-                ))}
-              </select>
+              <NameSelect
+                id={`${libraryKind}-domain`}
+                label="Domain"
+                none="This service (/q/)"
+                names={usable}
+                value={domain}
+                onValue={setDomain}
+              />
             </div>
           )}
           {kits.length > 0 && (
             <div>
-              <label htmlFor={`${libraryKind}-kit`}>Brand kit</label>
-              <select id={`${libraryKind}-kit`} value={kit} onChange={(e) => setKit(e.target.value)}>
-                <option value="">None (plain black on white)</option>
-                {kits.map((k) => (
-                  <option key={k.name} value={k.name}>
-                    {k.name}
-                  </option>
-                ))}
-              </select>
+              <NameSelect
+                id={`${libraryKind}-kit`}
+                label="Brand kit"
+                none="None (plain black on white)"
+                names={kits.map((k) => k.name)}
+                value={kit}
+                onValue={setKit}
+              />
             </div>
           )}
           {kind === "dynamic" && backHalf.field(`${libraryKind}-code`)}

@@ -22,6 +22,7 @@ import { useLibraryChanged } from "./useLibraryMutations";
 import { libraryPageInput } from "./libraryPageInput";
 import { count, sendBatch, sha256Hex } from "./importSteps";
 import { plural } from "../ui/words";
+import { NameSelect } from "../ui/NameSelect";
 import { FilePicker, ImportChecking, ImportOutcome } from "./ImportParts";
 
 /** A link as the import sends it: `line` its position among the links (the problems' key), `source` its line in the file. */
@@ -187,25 +188,18 @@ export function ServiceImport({ libraryKind }: { libraryKind: LibraryKind }) {
           ))}
         </select>
         {usable.length > 0 && (
-          <>
-            <label htmlFor={`${id}-domain`}>Domain</label>
-            <select
-              id={`${id}-domain`}
-              value={domain}
-              disabled={busy}
-              onChange={(e) => {
-                setDomain(e.target.value);
-                setStage({ step: "idle" });
-              }}
-            >
-              <option value="">This service (/q/)</option>
-              {usable.map((d) => (
-                <option key={d} value={d}>
-                  {d}
-                </option>
-              ))}
-            </select>
-          </>
+          <NameSelect
+            id={`${id}-domain`}
+            label="Domain"
+            none="This service (/q/)"
+            names={usable}
+            value={domain}
+            disabled={busy}
+            onValue={(name) => {
+              setDomain(name);
+              setStage({ step: "idle" });
+            }}
+          />
         )}
         <p className="muted" id={`${id}-hint`}>
           The file: {SERVICES[service].export}.

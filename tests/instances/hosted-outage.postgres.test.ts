@@ -3,31 +3,21 @@
 // never resolved the codes answers a `page` code's page and a `vcard` code's card and download
 // while the database is down, and the page's scan is recorded once it is back.
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import pg from "pg";
-import { startRedis, startServer, type RunningServer } from "../../scripts/harness";
+import { startServer } from "../../scripts/harness";
 import { logIn } from "../helpers";
-import { seededPostgres } from "../own-postgres";
+import { outageRig } from "../own-postgres";
 
 const UA =
   "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1";
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe("hosted pages through a PostgreSQL outage", () => {
-  let database: Awaited<ReturnType<typeof seededPostgres>>;
-  let redis: Awaited<ReturnType<typeof startRedis>>;
-  const servers: RunningServer[] = [];
-  before(async () => {
-    database = await seededPostgres();
-    redis = await startRedis();
-  });
-  after(async () => {
-    for (const server of servers) await server.stop();
-    await redis?.stop();
-    database?.remove();
-  });
+  const rig = outageRig();
 
   it("answers the page and the card from the live copy, and records the page's scan after", async () => {
+    const { database, redis, servers } = rig;
     const env = { DATABASE_URL: database.url, REDIS_URL: redis.url, REDIS_KEY_PREFIX: "qrhosted:" };
     const maker = await startServer(env);
     servers.push(maker);

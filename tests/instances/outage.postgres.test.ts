@@ -5,12 +5,12 @@
 // the changed code goes to its new destination; /readyz 200 "degraded"; every redirect answered
 // is recorded once the database is back, none twice.
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import pg from "pg";
-import { startRedis, startServer, type RunningServer } from "../../scripts/harness";
+import { startServer } from "../../scripts/harness";
 import { visitorHash } from "../../server/scan/visitor";
 import { logIn } from "../helpers";
-import { seededPostgres } from "../own-postgres";
+import { outageRig } from "../own-postgres";
 
 const UA =
   "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1";
@@ -19,20 +19,10 @@ const CODES = 1000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe("PostgreSQL outage with Redis", () => {
-  let database: Awaited<ReturnType<typeof seededPostgres>>;
-  let redis: Awaited<ReturnType<typeof startRedis>>;
-  const servers: RunningServer[] = [];
-  before(async () => {
-    database = await seededPostgres();
-    redis = await startRedis();
-  });
-  after(async () => {
-    for (const server of servers) await server.stop();
-    await redis?.stop();
-    database?.remove();
-  });
+  const rig = outageRig();
 
   it("every active code redirects through a 20 s outage, paused and deleted keep 404 and 410, and every scan is recorded once after", async (t) => {
+    const { database, redis, servers } = rig;
     const env = { DATABASE_URL: database.url, REDIS_URL: redis.url, REDIS_KEY_PREFIX: "qroutage:" };
     // The codes are made on one instance; another, started afterwards, serves the outage.
     const maker = await startServer(env);
