@@ -6,7 +6,8 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { db } from "../../server/platform/db";
 import { reviewDrafts } from "../../server/teams/teams";
-import { actorFor, saveStyle, updateItem } from "../../server/library/libraryItems";
+import { actorFor } from "../../server/library/libraryItems";
+import { saveStyle, updateItem } from "../../server/library/libraryChanges";
 import { http, makeTeam, personalKey } from "../helpers";
 
 type Dyn = { code: string; name: string; status: string; destination_url: string; style: Record<string, unknown> };

@@ -1,17 +1,14 @@
 // The web library's calls (session procedures): /library and the team library on /business.
 import { z } from "zod";
+import { actorFor, MAX_PASTED_LENGTH, libraryKindField, libraryPage } from "../../library/libraryItems";
 import {
-  actorFor,
   createFromLines,
-  MAX_PASTED_LENGTH,
   createItem,
-  libraryKindField,
-  libraryPage,
   previewItemStyle,
   removeItem,
   saveStyle,
   updateItem,
-} from "../../library/libraryItems";
+} from "../../library/libraryChanges";
 import { dynamicPatchInput } from "../../library/dynamicRecords";
 import type { LastSeen } from "../../library/staleSave";
 import { itemKind } from "../../teams/teams";
