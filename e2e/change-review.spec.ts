@@ -5,7 +5,8 @@
 import { expect, test, type Page } from "@playwright/test";
 import { createDynamicCodes } from "../server/library/dynamicCodes";
 import { updateDynamicCode } from "../server/library/dynamicUpdate";
-import { addMember, createTeam, reviewDrafts } from "../server/teams/teams";
+import { addMember, createTeam } from "../server/teams/teams";
+import { reviewDrafts } from "../server/teams/draftReview";
 import { account, logIn, openSection, shot } from "./helpers";
 
 const target = async (page: Page, code: string) =>

@@ -2,7 +2,8 @@
 // (issue 39, point 6): a note beside them in the library and `-draft-not-live` in the file's
 // name; once approved, neither.
 import { expect, test } from "@playwright/test";
-import { addMember, createTeam, reviewDrafts } from "../server/teams/teams";
+import { addMember, createTeam } from "../server/teams/teams";
+import { reviewDrafts } from "../server/teams/draftReview";
 import { account, logIn, shot } from "./helpers";
 
 test("a draft's downloads say it is not live yet, beside the buttons and in the file name", async ({ page }) => {

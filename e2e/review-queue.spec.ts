@@ -5,7 +5,8 @@ import { expect, test } from "@playwright/test";
 import { db } from "../server/platform/db";
 import { createDynamicCodes } from "../server/library/dynamicCodes";
 import { createStaticCodes } from "../server/library/staticCodes";
-import { addMember, createTeam, removeMember, reviewDrafts } from "../server/teams/teams";
+import { addMember, createTeam, removeMember } from "../server/teams/teams";
+import { reviewDrafts } from "../server/teams/draftReview";
 import { account, logIn, openSection, shot } from "./helpers";
 
 test("300 drafts: paged, filtered, reviewed in bulk; errors at their row", async ({ browser }) => {

@@ -8,7 +8,8 @@ import { expect, test } from "@playwright/test";
 import { generate } from "otplib";
 import { db } from "../server/platform/db";
 import { createDynamicCodes } from "../server/library/dynamicCodes";
-import { addMember, createTeam, reviewDrafts } from "../server/teams/teams";
+import { addMember, createTeam } from "../server/teams/teams";
+import { reviewDrafts } from "../server/teams/draftReview";
 import { waitForMail } from "../tests/mail-sink";
 import { account, logIn, PASSWORD, shot } from "./helpers";
 

@@ -18,7 +18,8 @@ import {
   type ChangeRejection,
   type PendingFields,
 } from "./pendingChanges";
-import { membershipOf, requireAdmin, type Decision } from "./teams";
+import { membershipOf, requireAdmin } from "./teams";
+import { type Decision } from "./draftReview";
 import type { ActivityValue } from "../activity";
 import type { DynamicType } from "../hosted/content";
 

@@ -1,4 +1,4 @@
-// Rejected drafts (./teams.ts reviewDrafts): a rejection carries the admin's reason, which the
+// Rejected drafts (./draftReview.ts): a rejection carries the admin's reason, which the
 // draft's writer sees on /business and is mailed; and a draft decided once (another admin,
 // another tab) is answered with who decided it and when, not as if it never existed.
 import { db, type Tx } from "../platform/db";

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { db } from "../../server/platform/db";
-import { reviewDrafts } from "../../server/teams/teams";
+import { reviewDrafts } from "../../server/teams/draftReview";
 import { actorFor } from "../../server/library/libraryItems";
 import { saveStyle, updateItem } from "../../server/library/libraryChanges";
 import { http, makeTeam, personalKey } from "../helpers";

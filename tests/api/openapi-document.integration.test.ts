@@ -8,7 +8,7 @@ import type { AddressInfo } from "node:net";
 import { after, before, describe, it } from "node:test";
 import { Ajv2020 } from "ajv/dist/2020";
 import addFormats from "ajv-formats";
-import { reviewDrafts } from "../../server/teams/teams";
+import { reviewDrafts } from "../../server/teams/draftReview";
 import { DELIVERED_EVENT_TYPES, EVENT_TYPES } from "../../server/webhooks/event-types";
 import { BASE_URL, http, makeTeam, personalKey, until } from "../helpers";
 

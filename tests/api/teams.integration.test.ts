@@ -8,10 +8,10 @@ import {
   generateBusinessKey,
   removeMember,
   revokeTeamKey,
-  reviewDrafts,
   setMemberRole,
   teamOverview,
 } from "../../server/teams/teams";
+import { reviewDrafts } from "../../server/teams/draftReview";
 import { actorFor, libraryPage } from "../../server/library/libraryItems";
 import { setTier } from "../../server/accounts/users";
 import { http, logIn, makeTeam, makeUser } from "../helpers";

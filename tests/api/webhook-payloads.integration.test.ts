@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { parse } from "csv-parse/sync";
 import { db } from "../../server/platform/db";
-import { reviewDrafts } from "../../server/teams/teams";
+import { reviewDrafts } from "../../server/teams/draftReview";
 import { http, logIn, makeTeam, personalKey, until } from "../helpers";
 import { receiver } from "../webhook-receiver";
 

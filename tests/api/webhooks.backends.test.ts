@@ -7,7 +7,7 @@ import { after, before, describe, it } from "node:test";
 import { Webhook } from "standardwebhooks";
 import { startServer, type RunningServer } from "../../scripts/harness";
 import { db } from "../../server/platform/db";
-import { reviewDrafts } from "../../server/teams/teams";
+import { reviewDrafts } from "../../server/teams/draftReview";
 import { actorFor } from "../../server/library/libraryItems";
 import { cleanOutbox } from "../../server/webhooks/outbox-cleanup";
 import { resendDelivery } from "../../server/webhooks/endpoints";

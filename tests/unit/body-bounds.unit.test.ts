@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { IMPORT_BATCH_SIZE, IMPORT_CHECK_SIZE } from "../../clients/typescript/src/csv-rows";
 import { appRouter } from "../../server/api/root";
-import { MAX_REVIEWED } from "../../server/teams/teams";
+import { MAX_REVIEWED } from "../../server/teams/draftReview";
 import {
   PAGES_BODY_BOUNDS,
   PAGES_MAX_BODY_BYTES,

@@ -2,12 +2,9 @@
 import { z } from "zod";
 import {
   createTeam,
-  DECISIONS,
   generateBusinessKey,
   itemKind,
-  MAX_REVIEWED,
   removeMember,
-  reviewDrafts,
   revokeTeamKey,
   roleField,
   setMemberRole,
@@ -15,6 +12,7 @@ import {
   teamOverview,
   transferOwnership,
 } from "../../teams/teams";
+import { DECISIONS, MAX_REVIEWED, reviewDrafts } from "../../teams/draftReview";
 import { pendingChangesOf, rejectionReasonField, reviewChange } from "../../teams/changeReview";
 import { codeParam } from "../../library/dynamicRecords";
 import { draftRejectionsOf } from "../../teams/draftRejections";
