@@ -9,7 +9,8 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Answer } from "../http/answer";
 import { mcpTools, type McpTool } from "./mcp-tools";
-import { answerV1, type V1Request } from "./v1";
+import { answerV1 } from "./v1";
+import type { V1Request } from "./gate";
 
 /** The largest image or export a tool returns inline (base64 in the JSON-RPC answer); larger ones are for /v1. */
 export const MAX_RESOURCE_BYTES = 16 * 1024 * 1024;

@@ -9,7 +9,7 @@ import { DomainError } from "../platform/errors";
 import { logError } from "../platform/log";
 import { servedOrigin } from "../platform/served-host";
 import { mcpKeyOf, mcpServer } from "../api/mcp";
-import { keyRefusal } from "../api/v1";
+import { keyRefusal } from "../api/gate";
 import { writeAnswer } from "./answer";
 import { errorAnswer } from "./errors";
 

@@ -239,7 +239,7 @@ export function presentedKey(header: string | null): PresentedKey {
 }
 
 /**
- * The key checks of the gate (server/api/v1.ts): lookup → revoked / not yet active → tier →
+ * The key checks of the gate (server/api/gate.ts): lookup → revoked / not yet active → tier →
  * library. Read from the database on every request, so a revocation is seen by the very next one.
  */
 export async function authenticateApiKey(presented: PresentedKey): Promise<Principal> {
