@@ -53,7 +53,10 @@ try {
     const { importBundle } = await import("../../server/bundle/importBundle");
     const principal = { userId: user.id, library, apiKeyId, scope: "personal", libraryVersion: 0 };
     const t = performance.now();
-    const result = await importBundle(principal as never, [Buffer.from(`${text}\n`)]);
+    const body = (async function* () {
+      yield Buffer.from(`${text}\n`);
+    })();
+    const result = await importBundle(principal as never, body);
     console.log(`import of ${N} codes: ${seconds(t)} s`, result.created);
   }
 } finally {
