@@ -136,7 +136,8 @@ test("the review queue shows QR codes and short links; a second tab's Approve sa
   const row = page.getByTestId(`draft-${menu.code}`);
   const thumb = row.getByRole("img", { name: "QR code of Menu" });
   await expect(thumb).toBeVisible();
-  expect(await thumb.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+  // Visible as soon as it is laid out: its pixels may still be on their way (the server draws them).
+  await expect.poll(() => thumb.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
   await expect(page.getByTestId(`draft-short-url-${menu.code}`)).toContainText(`/q/${menu.code}`);
   await page.getByRole("region", { name: "Review queue" }).screenshot({ path: "e2e/screenshots/say-review-queue.png" });
 
