@@ -32,20 +32,14 @@ const FIELD_WORDS: Record<string, string> = {
 };
 const fieldWord = (name: string) => FIELD_WORDS[name] ?? name;
 /** `type` names what a hosted `content` is: a contact card or a page reads as one line, not as JSON. */
-const valueOf = (name: string, value: unknown, type?: string) =>
-  name === "content" && (type === "vcard" || type === "page") && value !== null && typeof value === "object"
-    ? hostedSummary({ type, content: value } as Hosted)
-    : name === "password_set"
-      ? value
-        ? "set a password"
-        : "remove the password"
-      : name === "password_protected"
-        ? value
-          ? "protected"
-          : "none"
-        : name === "expires_at" && typeof value === "number"
-          ? new Date(value * 1000).toISOString()
-          : shown(value);
+function valueOf(name: string, value: unknown, type?: string): string {
+  if (name === "content" && (type === "vcard" || type === "page") && value !== null && typeof value === "object")
+    return hostedSummary({ type, content: value } as Hosted);
+  if (name === "password_set") return value ? "set a password" : "remove the password";
+  if (name === "password_protected") return value ? "protected" : "none";
+  if (name === "expires_at" && typeof value === "number") return new Date(value * 1000).toISOString();
+  return shown(value);
+}
 
 /** On a code of the team library: the change waiting for review, or the last rejection's reason. */
 export function ChangeNotes({ item }: { item: LibraryItem }) {
@@ -57,7 +51,7 @@ export function ChangeNotes({ item }: { item: LibraryItem }) {
           {Object.entries(item.pendingChange.fields)
             .map(
               ([name, value]) =>
-                `${fieldWord(name)} → ${valueOf(name, value, item.pendingChange?.fields.type ?? item.type)}`,
+                `${fieldWord(name)} → ${valueOf(name, value, item.pendingChange!.fields.type ?? item.type)}`,
             )
             .join("; ")}
           . The short link keeps its approved destination until then.
@@ -115,10 +109,12 @@ function ChangeRow({ change, isAdmin }: { change: PendingChange; isAdmin: boolea
     const entry = Object.entries(values).find(([name]) => fieldWord(name) === word);
     return entry ? valueOf(entry[0], entry[1], typeof values.type === "string" ? values.type : change.type) : "";
   };
-  const asked = [...new Set([...Object.keys(change.before), ...Object.keys(change.after)].map(fieldWord))];
+  const asked = [...new Set([...Object.keys(change.before), ...Object.keys(change.after)].map(fieldWord))].map(
+    (word) => ({ word, before: side(change.before, word), after: side(change.after, word) }),
+  );
   // A hosted page's change carries its type and (no) destination along: only what differs is shown.
-  const differ = asked.filter((word) => side(change.before, word) !== side(change.after, word));
-  const names = differ.length > 0 ? differ : asked;
+  const differ = asked.filter((row) => row.before !== row.after);
+  const rows = differ.length > 0 ? differ : asked;
   return (
     <li data-testid={`change-${change.code}`}>
       <div className="full">
@@ -136,14 +132,14 @@ function ChangeRow({ change, isAdmin }: { change: PendingChange; isAdmin: boolea
               </tr>
             </thead>
             <tbody>
-              {names.map((word) => (
+              {rows.map(({ word, before, after }) => (
                 <tr key={word}>
                   <td>{word}</td>
                   <td className="wrap" data-label="Before">
-                    {side(change.before, word)}
+                    {before}
                   </td>
                   <td className="wrap" data-label="After">
-                    {side(change.after, word)}
+                    {after}
                   </td>
                 </tr>
               ))}

@@ -9,45 +9,33 @@ export const errorSchema = {
   additionalProperties: false,
   properties: { error: { type: "string", description: "What was wrong, in words a person can act on." } },
 };
-export const batchErrorSchema = {
+/** A body's problems, each by where it stands (`index` in a batch, `line` in a stream) with its first problem. */
+const problemsSchema = (description: string, place: Record<string, object>) => ({
   type: "object",
   required: ["errors"],
   additionalProperties: false,
   properties: {
     errors: {
       type: "array",
-      description: "Every invalid item of the batch, by its index, with its first problem.",
+      description,
       items: {
         type: "object",
-        required: ["index", "error"],
+        required: [...Object.keys(place), "error"],
         additionalProperties: false,
-        properties: { index: { type: "integer", minimum: 0, maximum: MAX_BATCH - 1 }, error: { type: "string" } },
+        properties: { ...place, error: { type: "string" } },
       },
     },
   },
-};
-
+});
+export const batchErrorSchema = problemsSchema(
+  "Every invalid item of the batch, by its index, with its first problem.",
+  { index: { type: "integer", minimum: 0, maximum: MAX_BATCH - 1 } },
+);
 /** A streamed body's problems (the bundle's), by line. */
-export const lineErrorsSchema = {
-  type: "object",
-  required: ["errors"],
-  additionalProperties: false,
-  properties: {
-    errors: {
-      type: "array",
-      description: "The problems found (at most 100), by line number from 1: nothing was written.",
-      items: {
-        type: "object",
-        required: ["line", "error"],
-        additionalProperties: false,
-        properties: {
-          line: { type: "integer", minimum: 1, maximum: Number.MAX_SAFE_INTEGER },
-          error: { type: "string" },
-        },
-      },
-    },
-  },
-};
+export const lineErrorsSchema = problemsSchema(
+  "The problems found (at most 100), by line number from 1: nothing was written.",
+  { line: { type: "integer", minimum: 1, maximum: Number.MAX_SAFE_INTEGER } },
+);
 
 /** Integer headers: counts and epoch seconds, never negative. */
 const header = (description: string, type: "string" | "integer" = "string") => ({

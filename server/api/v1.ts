@@ -4,7 +4,7 @@
 // handler under app/v1 only call `answerV1` / `handleV1`.
 import { randomUUID } from "node:crypto";
 import { LRUCache } from "lru-cache";
-import { type Principal } from "../keys/apiKeys";
+import type { Principal } from "../keys/apiKeys";
 import { libraryKey } from "../library/libraryKey";
 import type { LastSeen } from "../library/staleSave";
 import { DomainError } from "../platform/errors";

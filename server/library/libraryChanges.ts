@@ -17,7 +17,7 @@ import { renderImage } from "../images/renderer";
 import { resolvedStyle } from "../images/qrStyle";
 import { refuseUnreadableStyles } from "../images/readableStyles";
 import type { LastSeen } from "./staleSave";
-import { type ItemKind } from "../teams/teams";
+import type { ItemKind } from "../teams/teams";
 import { MAX_BATCH, servedShortLinkIssues, styleField, styleShape, type Style } from "./validation";
 import { requireEditor, itemDestinations } from "./libraryItems";
 

@@ -19,7 +19,7 @@ import {
   type PendingFields,
 } from "./pendingChanges";
 import { membershipOf, requireAdmin } from "./teams";
-import { type Decision } from "./draftReview";
+import type { Decision } from "./draftReview";
 import type { ActivityValue } from "../activity";
 import type { DynamicType } from "../hosted/content";
 
