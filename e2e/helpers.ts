@@ -15,12 +15,25 @@ export async function account(prefix: string, tier: "free" | "pro" | "business",
   return { ...user, email };
 }
 
-/** Logs in through the form and lands on `path`. */
+/**
+ * Logs in and lands on `path`: the form's own request (next-auth's credentials callback) sent
+ * from the page's context, whose cookies the browser shares, then `path` loaded. The form
+ * itself is driven by the specs about it (accounts-core, profile, login-callback); loading and
+ * hydrating /login before every other spec cost each a page.
+ */
 export async function logIn(page: Page, email: string, path: string) {
-  await page.goto(`/login?callbackUrl=${encodeURIComponent(path)}`);
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill(PASSWORD);
-  await page.getByRole("button", { name: "Log in" }).click();
+  const csrf = await page.request.get("/api/auth/csrf");
+  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+  await page.request.post("/api/auth/callback/credentials", {
+    form: { csrfToken, email, password: PASSWORD, json: "true" },
+    maxRedirects: 0,
+  });
+  const cookies = await page.context().cookies();
+  expect(
+    cookies.some((c) => c.name.includes("session-token")),
+    `a session for ${email}`,
+  ).toBe(true);
+  await page.goto(path);
   await expect(page).toHaveURL(new RegExp(path.replace(/[/?]/g, "\\$&")));
 }
 

@@ -73,3 +73,21 @@ test("a Pro account generates a key, uses it, and revokes it", async ({ page, re
   expect(refused.status()).toBe(401);
   expect(await refused.json()).toEqual({ error: "API key has been revoked" });
 });
+
+test("before the page's script runs, the account forms cannot be sent, and never put a password in a URL", async ({
+  browser,
+}) => {
+  // A click in the moment between the HTML and the script would submit natively: the click is
+  // lost, and a GET would carry the password in the address (history, logs).
+  const page = await browser.newPage({ javaScriptEnabled: false });
+  for (const [path, button] of [
+    ["/login", "Log in"],
+    ["/signup", "Create account"],
+    ["/forgot-password", "Send reset link"],
+  ]) {
+    await page.goto(path);
+    await expect(page.getByRole("button", { name: button })).toBeDisabled();
+    await expect(page.locator("form")).toHaveAttribute("method", "post");
+  }
+  await page.close();
+});

@@ -211,14 +211,12 @@ export async function freshDatabase(
   const migrate = spawnSync(
     process.execPath,
     ["node_modules/tsx/dist/cli.mjs", "prisma/scripts/migrate.ts", "deploy"],
-    {
-      stdio: "inherit",
-      env: { ...process.env, DATABASE_URL: database.url },
-    },
+    // Its output only when it fails: a runner's files print whole, and this line came between them.
+    { encoding: "utf8", env: { ...process.env, DATABASE_URL: database.url } },
   );
   if (migrate.status !== 0) {
     await database.cleanup();
-    throw new Error("migrating the fresh database failed");
+    throw new Error(`migrating the fresh database failed:\n${migrate.stdout}${migrate.stderr}`);
   }
   return database;
 }
@@ -251,7 +249,9 @@ async function createDatabase(
   return {
     url: `file:${file}`,
     cleanup: async () => {
-      for (const suffix of ["", "-wal", "-shm", "-journal", ".start-lock"]) rmSync(file + suffix, { force: true });
+      // `.servers/`: the ids of the servers that used it (server/platform/embedded-backup.ts).
+      for (const suffix of ["", "-wal", "-shm", "-journal", ".start-lock", ".servers"])
+        rmSync(file + suffix, { force: true, recursive: true });
     },
   };
 }

@@ -3,6 +3,7 @@
 import { randomUUID } from "node:crypto";
 import { Agent as HttpAgent, request as httpRequest } from "node:http";
 import { after, before } from "node:test";
+import { Agent as UndiciAgent, Pool, setGlobalDispatcher } from "undici";
 import { startPair } from "../scripts/harness";
 import { checkAgainstDocument } from "./document-check";
 import { generateKey, revokeKey } from "../server/keys/apiKeys";
@@ -18,6 +19,22 @@ export type Reply = { status: number; headers: Headers; text: string; body: unkn
 // The domain functions used for fixtures may open Redis connections (REDIS_URL runs): close
 // them when the file's tests are done, or they keep the test process alive.
 after(() => closeRedis());
+
+/**
+ * The loopback address (127.0.0.0/8) this test process speaks from, to servers on 127.0.0.1.
+ * The service keeps allowances per client address (failed log-ins, invalid keys, reset links):
+ * with one address for every file of a run, the files that spend them on purpose (throttles,
+ * two-factor, the authorization matrix) spent one allowance together, and a run that went
+ * faster than the refill locked the next of them out.
+ */
+export const CLIENT_ADDRESS = `127.1.${(process.pid >> 8) & 255}.${process.pid & 255}`;
+const fromClientAddress = (origin: string | URL) => new URL(origin).hostname === "127.0.0.1";
+setGlobalDispatcher(
+  new UndiciAgent({
+    factory: (origin, options) =>
+      new Pool(origin, fromClientAddress(origin) ? { ...options, localAddress: CLIENT_ADDRESS } : options),
+  }),
+);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -56,7 +73,15 @@ async function pace(key: string): Promise<void> {
 export async function http(
   method: string,
   path: string,
-  options: { key?: string; json?: unknown; body?: string; headers?: Record<string, string>; paced?: boolean } = {},
+  options: {
+    key?: string;
+    json?: unknown;
+    body?: string;
+    headers?: Record<string, string>;
+    paced?: boolean;
+    /** Another server than the run's. */
+    base?: string;
+  } = {},
 ): Promise<Reply> {
   if (options.key && options.paced !== false) await pace(options.key);
   const headers: Record<string, string> = { ...options.headers };
@@ -66,7 +91,7 @@ export async function http(
     body = JSON.stringify(options.json);
     headers["content-type"] ??= "application/json";
   }
-  const res = await fetch(BASE_URL + path, { method, headers, body, redirect: "manual" });
+  const res = await fetch((options.base ?? BASE_URL) + path, { method, headers, body, redirect: "manual" });
   const bytes = Buffer.from(await res.arrayBuffer());
   const text = bytes.toString("utf8");
   checkAgainstDocument(method, path, res.status, res.headers.get("content-type"), text);
@@ -193,7 +218,7 @@ type BurstReply = { status: number; headers: Record<string, string | string[] | 
 export async function prepareBurst(
   targets: { url: string; headers?: Record<string, string> }[],
 ): Promise<{ fire: () => Promise<BurstReply[]> }> {
-  const agent = new HttpAgent({ keepAlive: true, maxSockets: Infinity });
+  const agent = new HttpAgent({ keepAlive: true, maxSockets: Infinity, localAddress: CLIENT_ADDRESS });
   const send = (url: string, headers: Record<string, string> = {}) =>
     new Promise<BurstReply>((resolve, reject) => {
       const req = httpRequest(url, { agent, headers }, (res) => {

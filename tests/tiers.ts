@@ -26,14 +26,57 @@ type Tier = keyof typeof TIERS;
  */
 export const ALONE: Record<string, string> = {
   "tests/api/hostile.integration.test.ts": "holds the event loop on purpose and times /q meanwhile",
+  "tests/api/transactions.backends.test.ts":
+    "holds the write lock past the 5 s lock wait on purpose (against the run's server): on SQLite a neighbour's write in that time fails (a team test's did once)",
   "tests/api/ratelimit.backends.test.ts": "counts what a burst lets through against a refill per second",
-  "tests/api/moved-domain.integration.test.ts":
-    "imports 100,000 codes in one transaction (SQLite's one writer, for seconds), then 100,000 redirects",
   "tests/instances/ratelimit.backends.test.ts": "counts what a burst lets through against a refill per second",
   "tests/instances/cluster.postgres.test.ts": "three instances and nginx under load, through an outage",
   "tests/instances/cluster-writers.postgres.test.ts": "three instances writing 500 scans a second",
+  "tests/instances/bundle.postgres.test.ts":
+    "measures a server's memory while it streams: beside other files the reader is slow, the pages sent outlive the young generation, and the server grew by more than its bound once (30.2 MB against 25.3)",
   "tests/instances/starts.backends.test.ts":
     "a normal start logs nothing above info, and a database connection that a busy machine makes in over 800 ms is logged",
+};
+
+/**
+ * Files that start servers of their own and get a database of their own too (fresh, migrated):
+ * on SQLite, the run's one writer would otherwise make their requests wait on the other files'
+ * writes. Every other file shares the run's database.
+ */
+export const OWN_DATABASE: Record<string, string> = {
+  "tests/instances/backlog.backends.test.ts":
+    "holds the scan tables' write lock for seconds on purpose: on the run's SQLite database a neighbour's write would wait past the 5 s lock wait and fail",
+  "tests/instances/moved-domain.integration.test.ts":
+    "imports 100,000 codes in one transaction: on the run's SQLite database the other files' writes would wait on it for seconds (it ran alone there)",
+  "tests/instances/fuzz.integration.test.ts":
+    "300 requests, each between two reads of the library: beside other files on the run's SQLite database 187 s, on its own 17 s",
+};
+
+/**
+ * The slowest files, with the seconds each took beside others on a two-core machine (a run's
+ * last lines list them). They start first, longest first, and each in a process of its own:
+ * started late, one of them kept the run waiting on it alone for up to a minute.
+ */
+export const SLOW: Record<string, number> = {
+  "tests/instances/outage.postgres.test.ts": 57,
+  "tests/api/import-from.integration.test.ts": 39,
+  "tests/api/qr-design.integration.test.ts": 38,
+  "tests/api/authorization.integration.test.ts": 36,
+  "tests/instances/spool.backends.test.ts": 36,
+  "tests/api/cli.integration.test.ts": 36,
+  "tests/instances/background-thread.backends.test.ts": 35,
+  "tests/instances/moved-domain.integration.test.ts": 35,
+  "tests/api/webhooks.backends.test.ts": 34,
+  "tests/instances/images-zip.integration.test.ts": 31,
+  "tests/instances/backlog.backends.test.ts": 28,
+  "tests/api/urls.integration.test.ts": 27,
+  "tests/instances/webhook-addresses.integration.test.ts": 27,
+  "tests/instances/security.integration.test.ts": 27,
+  "tests/instances/accounts-abuse.integration.test.ts": 24,
+  "tests/instances/fuzz.integration.test.ts": 23,
+  "tests/instances/faults.backends.test.ts": 19,
+  "tests/instances/accounts.integration.test.ts": 19,
+  "tests/instances/scan-retention.backends.test.ts": 18,
 };
 
 /** The files of `dirs` whose names say a tier; throws on a test file that says none. */

@@ -33,6 +33,7 @@ export function DeleteAccountPanel({ email }: { email: string }) {
         </p>
       ) : (
         <form
+          method="post"
           onChange={clear}
           onSubmit={(e) => {
             e.preventDefault();

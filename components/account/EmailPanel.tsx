@@ -40,7 +40,7 @@ export function EmailPanel() {
   return (
     <section className="card" data-testid="email-panel">
       <h2>Email address</h2>
-      <form onSubmit={submit} onChange={clear}>
+      <form method="post" onSubmit={submit} onChange={clear}>
         <div className="inline-form">
           <div>
             <label htmlFor="new-email">New email</label>

@@ -5,11 +5,13 @@ import { useState } from "react";
 import { useTRPC } from "@/trpc/react";
 import { FormError } from "../ui/FormError";
 import { useAction } from "../ui/useAction";
+import { useHydrated } from "../ui/useHydrated";
 
 export function ForgotPasswordForm() {
   const trpc = useTRPC();
   const forgot = useMutation(trpc.account.forgotPassword.mutationOptions());
   const { error, busy, run } = useAction();
+  const hydrated = useHydrated();
   const [sentTo, setSentTo] = useState<string | null>(null);
 
   function submit(event: React.FormEvent<HTMLFormElement>) {
@@ -28,7 +30,7 @@ export function ForgotPasswordForm() {
         Enter the email address of your account and we will send you a link to set a new password. The link works once,
         for 1 hour.
       </p>
-      <form onSubmit={submit}>
+      <form method="post" onSubmit={submit}>
         <label htmlFor="email">Email</label>
         <input id="email" name="email" type="email" autoComplete="email" required />
         <FormError error={error} testId="form-error" />
@@ -39,7 +41,7 @@ export function ForgotPasswordForm() {
           </p>
         )}
         <p className="actions">
-          <button type="submit" disabled={busy}>
+          <button type="submit" disabled={busy || !hydrated}>
             Send reset link
           </button>
         </p>

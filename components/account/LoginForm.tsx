@@ -6,10 +6,12 @@ import { useEffect, useRef, useState } from "react";
 import { AUTHENTICATION_CODE_REQUIRED } from "@/server/accounts/accountWords";
 import { HOME } from "./ownPath";
 import { useAction } from "../ui/useAction";
+import { useHydrated } from "../ui/useHydrated";
 
 export function LoginForm({ next, email }: { next: string; email: string }) {
   const router = useRouter();
   const { error, busy, run } = useAction();
+  const hydrated = useHydrated();
   // Shown once the password was right and the account has two-factor authentication.
   const [askCode, setAskCode] = useState(false);
   const codeInput = useRef<HTMLInputElement>(null);
@@ -43,7 +45,7 @@ export function LoginForm({ next, email }: { next: string; email: string }) {
   return (
     <section className="card narrow">
       <h1>Log in</h1>
-      <form onSubmit={submit}>
+      <form method="post" onSubmit={submit}>
         <label htmlFor="email">Email</label>
         <input id="email" name="email" type="email" autoComplete="email" defaultValue={email} required />
         <label htmlFor="password">Password</label>
@@ -70,7 +72,7 @@ export function LoginForm({ next, email }: { next: string; email: string }) {
           </p>
         )}
         <p className="actions">
-          <button type="submit" disabled={busy}>
+          <button type="submit" disabled={busy || !hydrated}>
             Log in
           </button>
         </p>

@@ -31,7 +31,7 @@ export function PasswordPanel() {
   return (
     <section className="card" data-testid="password-panel">
       <h2>Password</h2>
-      <form onSubmit={submit} onChange={clear}>
+      <form method="post" onSubmit={submit} onChange={clear}>
         <div className="inline-form">
           <div>
             <label htmlFor="current-password">Current password</label>

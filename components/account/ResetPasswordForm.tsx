@@ -5,11 +5,13 @@ import { useState } from "react";
 import { useTRPC } from "@/trpc/react";
 import { FormError } from "../ui/FormError";
 import { useAction } from "../ui/useAction";
+import { useHydrated } from "../ui/useHydrated";
 
 export function ResetPasswordForm({ token }: { token: string }) {
   const trpc = useTRPC();
   const reset = useMutation(trpc.account.resetPassword.mutationOptions());
   const { error, busy, run } = useAction();
+  const hydrated = useHydrated();
   const [done, setDone] = useState(false);
   const [visible, setVisible] = useState(false);
 
@@ -37,7 +39,7 @@ export function ResetPasswordForm({ token }: { token: string }) {
           </p>
         </>
       ) : (
-        <form onSubmit={submit}>
+        <form method="post" onSubmit={submit}>
           <label htmlFor="password">New password</label>
           <input
             id="password"
@@ -54,7 +56,7 @@ export function ResetPasswordForm({ token }: { token: string }) {
           <p className="muted small-text">At least 8 characters. Every session of your account is logged out.</p>
           <FormError error={error} testId="form-error" />
           <p className="actions">
-            <button type="submit" disabled={busy}>
+            <button type="submit" disabled={busy || !hydrated}>
               Set new password
             </button>
           </p>

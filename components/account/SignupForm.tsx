@@ -7,12 +7,14 @@ import { useState } from "react";
 import { useTRPC } from "@/trpc/react";
 import { HOME } from "./ownPath";
 import { useAction } from "../ui/useAction";
+import { useHydrated } from "../ui/useHydrated";
 
 export function SignupForm({ email: invited, next }: { email: string; next: string }) {
   const router = useRouter();
   const trpc = useTRPC();
   const signup = useMutation(trpc.account.signup.mutationOptions());
   const { error, busy, run } = useAction();
+  const hydrated = useHydrated();
   // Once the account is made and logged in, the form stays disabled while the next page loads.
   const [done, setDone] = useState(false);
 
@@ -36,7 +38,7 @@ export function SignupForm({ email: invited, next }: { email: string; next: stri
   return (
     <section className="card narrow">
       <h1>Create your account</h1>
-      <form onSubmit={submit}>
+      <form method="post" onSubmit={submit}>
         <label htmlFor="email">Email</label>
         <input id="email" name="email" type="email" autoComplete="email" defaultValue={invited} required />
         <label htmlFor="password">Password</label>
@@ -49,7 +51,7 @@ export function SignupForm({ email: invited, next }: { email: string; next: stri
           </p>
         )}
         <p className="actions">
-          <button type="submit" disabled={busy || done}>
+          <button type="submit" disabled={busy || done || !hydrated}>
             Create account
           </button>
         </p>

@@ -85,7 +85,7 @@ export function TwoFactorPanel() {
         </div>
       )}
       {status.data && enabled && (
-        <form onSubmit={turnOff}>
+        <form method="post" onSubmit={turnOff}>
           <p data-testid="two-factor-state">On. {status.data.recoveryCodesLeft} of 10 recovery codes left.</p>
           <label htmlFor="two-factor-password">Password</label>
           <input
@@ -115,7 +115,7 @@ export function TwoFactorPanel() {
         </>
       )}
       {!enabled && setup && (
-        <form onSubmit={finish}>
+        <form method="post" onSubmit={finish}>
           <p>
             Scan this code with your authenticator app, or type the secret into it. Then enter the 6 digits it shows.
           </p>

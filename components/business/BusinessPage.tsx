@@ -62,6 +62,7 @@ function CreateTeamForm() {
   const { error, busy, run } = useAction();
   return (
     <form
+      method="post"
       onSubmit={(e) => {
         e.preventDefault();
         void run(() => create.mutateAsync({ name }));

@@ -150,6 +150,7 @@ function Invitations({ mutations, onChange }: { mutations: TeamMutations; onChan
     <>
       <h3 id="invite-title">Invite a member</h3>
       <form
+        method="post"
         className="inline-form"
         aria-labelledby="invite-title"
         onChange={clearAll}

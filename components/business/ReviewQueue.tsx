@@ -73,6 +73,7 @@ export function ReviewQueue({ isAdmin }: { isAdmin: boolean }) {
     <section className="card" aria-labelledby="review-title">
       <h2 id="review-title">Review queue</h2>
       <form
+        method="post"
         className="inline-form"
         role="search"
         aria-label="Filter the review queue"
@@ -268,6 +269,7 @@ function RejectForm({
   const [reason, setReason] = useState("");
   return (
     <form
+      method="post"
       className="inline-form full"
       aria-label={`Reject ${what}`}
       onSubmit={(e) => {

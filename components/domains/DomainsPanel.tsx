@@ -37,6 +37,7 @@ export function DomainsPanel({ scope }: { scope: Scope }) {
         ? list.isSuccess && <p className="muted">No domains yet.</p>
         : domains.map((d) => <DomainRow key={d.domain} scope={scope} record={d} />)}
       <form
+        method="post"
         className="inline-form"
         onChange={adding.clear}
         onSubmit={(e) => {

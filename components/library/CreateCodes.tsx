@@ -89,6 +89,7 @@ function CreateForms({ libraryKind, mutations }: { libraryKind: LibraryKind; mut
       </div>
       {many ? (
         <form
+          method="post"
           onChange={clear}
           onSubmit={(e) => {
             e.preventDefault();
@@ -117,6 +118,7 @@ function CreateForms({ libraryKind, mutations }: { libraryKind: LibraryKind; mut
         </form>
       ) : (
         <form
+          method="post"
           className="inline-form"
           onChange={clear}
           onSubmit={(e) => {

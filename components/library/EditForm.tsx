@@ -43,6 +43,7 @@ export function EditForm({
   const prefix = `edit-${item.id}`;
   return (
     <form
+      method="post"
       className="panel"
       aria-label={`Edit ${item.name}`}
       // Any change of a field clears the last save's error.

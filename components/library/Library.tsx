@@ -78,6 +78,7 @@ export function Library({ libraryKind, title }: Props) {
         </p>
       )}
       <form
+        method="post"
         className="inline-form"
         role="search"
         onSubmit={(e) => {

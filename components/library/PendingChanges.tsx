@@ -149,6 +149,7 @@ function ChangeRow({ change, isAdmin }: { change: PendingChange; isAdmin: boolea
       </div>
       {isAdmin ? (
         <form
+          method="post"
           className="inline-form full"
           aria-label={`Review the change to ${change.name}`}
           onChange={clear}

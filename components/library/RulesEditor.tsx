@@ -74,6 +74,7 @@ export function RulesEditor({
 
   return (
     <form
+      method="post"
       className="panel"
       aria-label={`Rules of ${item.name}`}
       onChange={clear}

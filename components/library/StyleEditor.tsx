@@ -150,6 +150,7 @@ export function StyleEditor({ libraryKind, item, saveStyle, busy, done, canSaveK
   const shown = checked?.svg ? `data:image/svg+xml;charset=utf-8,${encodeURIComponent(checked.svg)}` : null;
   return (
     <form
+      method="post"
       className="panel style-editor"
       aria-label={`Style of ${item.name}`}
       onSubmit={(e) => {

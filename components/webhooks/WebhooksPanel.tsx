@@ -1,17 +1,18 @@
 "use client";
 // The library's webhook endpoints (contract: "Webhooks"): on /profile for the personal library,
 // on /business for the team's (admins). Add (the secret shown once, with a copy button), edit,
-// enable or disable, delete, send a test event, and each endpoint's delivery log with every
-// last attempt's status, latency and the first 1 KiB of the answer, and "Resend".
+// enable or disable, delete, send a test event, and open each endpoint's delivery log
+// (DeliveryLog.tsx).
 import { useState } from "react";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { useTRPC } from "@/trpc/react";
 import { EVENT_TYPES } from "@/server/webhooks/event-types";
 import { FormError } from "../ui/FormError";
 import { useAction } from "../ui/useAction";
 import { UrlInput } from "../ui/UrlInput";
+import { DeliveryLog } from "./DeliveryLog";
+import { useWebhookMutations, type Mutations, type Scope } from "./useWebhookMutations";
 
-type Scope = "personal" | "team";
 type Webhook = {
   webhook_id: string;
   url: string;
@@ -20,23 +21,6 @@ type Webhook = {
   enabled: boolean;
   disabled_reason: string | null;
 };
-
-const seconds = (s: number | null) => (s === null ? "—" : new Date(s * 1000).toLocaleString());
-
-function useWebhookMutations(scope: Scope) {
-  const trpc = useTRPC();
-  const queryClient = useQueryClient();
-  const changed = { onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.webhooks.pathKey() }) };
-  return {
-    create: useMutation(trpc.webhooks.create.mutationOptions(changed)),
-    update: useMutation(trpc.webhooks.update.mutationOptions(changed)),
-    remove: useMutation(trpc.webhooks.remove.mutationOptions(changed)),
-    test: useMutation(trpc.webhooks.test.mutationOptions(changed)),
-    resend: useMutation(trpc.webhooks.resend.mutationOptions(changed)),
-    scope,
-  };
-}
-type Mutations = ReturnType<typeof useWebhookMutations>;
 
 /** URL, description and events: the add form and each endpoint's edit form. */
 function EndpointFields(props: {
@@ -146,6 +130,7 @@ export function WebhooksPanel({ scope }: { scope: Scope }) {
         </ul>
       )}
       <form
+        method="post"
         className="inline-form"
         onChange={adding.clear}
         onSubmit={(e) => {
@@ -248,6 +233,7 @@ function EndpointRow({
       <FormError error={row.error} testId="webhook-row-error" />
       {editing && (
         <form
+          method="post"
           className="inline-form panel"
           onChange={row.clear}
           onSubmit={(e) => {
@@ -271,90 +257,5 @@ function EndpointRow({
       )}
       {open && <DeliveryLog webhookId={id} mutations={mutations} />}
     </li>
-  );
-}
-
-/** The endpoint's last 100 deliveries, newest first, refreshed every 2 s while open. */
-function DeliveryLog({ webhookId, mutations }: { webhookId: string; mutations: Mutations }) {
-  const trpc = useTRPC();
-  const { scope } = mutations;
-  const log = useQuery({
-    ...trpc.webhooks.deliveries.queryOptions({ scope, webhook_id: webhookId }),
-    refetchInterval: 2000,
-  });
-  const resending = useAction();
-  const deliveries = log.data?.deliveries ?? [];
-  return (
-    <div className="panel" data-testid="delivery-log">
-      <h3>Deliveries</h3>
-      <FormError error={resending.error ?? log.error?.message ?? null} testId="delivery-error" />
-      {deliveries.length === 0 ? (
-        <p className="muted">{log.isSuccess ? "Nothing delivered yet." : "Loading…"}</p>
-      ) : (
-        <div className="table-scroll">
-          <table className="table stack">
-            <thead>
-              <tr>
-                <th>Event</th>
-                <th>Status</th>
-                <th>Attempts</th>
-                <th>Answer</th>
-                <th>Latency</th>
-                <th>Last attempt</th>
-                <th />
-              </tr>
-            </thead>
-            <tbody>
-              {deliveries.map((d) => (
-                <tr key={d.id} data-testid="delivery">
-                  <td data-label="Event">
-                    <code className="nowrap">{d.type}</code>
-                    <div className="muted small-text mono">{d.event_id}</div>
-                  </td>
-                  <td data-label="Status" data-testid="delivery-status">
-                    {d.status}
-                    {d.status === "pending" && d.next_attempt_at !== null && d.attempts > 0 && (
-                      <div className="muted small-text">next {seconds(d.next_attempt_at)}</div>
-                    )}
-                  </td>
-                  <td data-label="Attempts">{d.attempts}</td>
-                  <td data-label="Answer">
-                    <span data-testid="delivery-response-status">
-                      {d.response_status ?? (d.attempts > 0 ? "no answer" : "—")}
-                    </span>
-                    {d.response_body && (
-                      <details>
-                        <summary>First 1 KiB</summary>
-                        <pre className="answer-body">{d.response_body}</pre>
-                      </details>
-                    )}
-                  </td>
-                  <td data-label="Latency" className="nowrap">
-                    {d.latency_ms === null ? "—" : `${d.latency_ms} ms`}
-                  </td>
-                  <td data-label="Last attempt" className="nowrap">
-                    {seconds(d.last_attempt_at)}
-                  </td>
-                  <td>
-                    <button
-                      type="button"
-                      className="secondary"
-                      disabled={resending.busy}
-                      onClick={() =>
-                        void resending.run(() =>
-                          mutations.resend.mutateAsync({ scope, webhook_id: webhookId, delivery_id: d.id }),
-                        )
-                      }
-                    >
-                      Resend
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-    </div>
   );
 }

@@ -9,7 +9,7 @@ import { z } from "zod";
 import { rangeQuery } from "../analytics/dateRange";
 import { SCAN_EXPORT_COLUMNS_LOCAL, scanExport } from "../analytics/scanEvents";
 import type { Principal } from "../keys/apiKeys";
-import { DYNAMIC_EXPORT_COLUMNS } from "../library/dynamicCodes";
+import { DYNAMIC_EXPORT_COLUMNS } from "../library/dynamicExport";
 import { CODE_MAX_LENGTH, CODE_PATTERN } from "../library/backHalf";
 import { imageQuery, qrImage } from "../images/images";
 import { imagesZip, MAX_ZIP_IDS, zipIdsField } from "../images/imagesZip";

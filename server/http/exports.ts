@@ -1,7 +1,7 @@
 // The library's CSV exports: GET /v1/qrcodes/export and /v1/dynqrcodes/export, and the pages'
 // download of the same files (/library/export/<file>), from one table of the domain's rows.
 import type { Library } from "../library/library";
-import { DYNAMIC_EXPORT_COLUMNS, dynamicExportRows } from "../library/dynamicCodes";
+import { DYNAMIC_EXPORT_COLUMNS, dynamicExportRows } from "../library/dynamicExport";
 import { STATIC_EXPORT_COLUMNS, staticExportRows } from "../library/staticCodes";
 import { csvAnswer, type Answer } from "./answer";
 

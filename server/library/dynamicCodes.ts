@@ -4,7 +4,7 @@ import { db, isUniqueViolation, type Tx } from "../platform/db";
 import { DomainError, notFound } from "../platform/errors";
 import { randomString, timeOrderedId } from "../platform/ids";
 import { invalidateResolution } from "../scan/resolve";
-import { RULE_FIELDS, rulesRecordOf, type RuleColumns } from "../rules";
+import { RULE_FIELDS, type RuleColumns } from "../rules";
 import { hashPassword } from "../accounts/passwords";
 import { copyCreated } from "../scan/live-copy";
 import { inSlices, yieldToIo } from "../platform/event-loop";
@@ -27,12 +27,9 @@ import {
   type DynamicStatus,
   type dynamicPatchInput,
 } from "./dynamicRecords";
-import { totalScansOf } from "../analytics/analytics";
-import { keysetPages } from "./paging";
 import { DYNAMIC_LIST, listPage, type ListFilters } from "./listFilters";
 import { refuseUnreadableStyles } from "../images/readableStyles";
 import { refuseServedShortLinks, type NamedDestination } from "./validation";
-import { sendableUrl } from "../platform/urls";
 import { extrasColumnsOf, refuseUsedExternalIds } from "./recordExtras";
 import { refuseTakenCodes } from "./backHalf";
 import { usableDomains } from "../domains/domains";
@@ -228,25 +225,6 @@ export async function findDynamicCode(library: Library, code: string) {
 export const getDynamicCode = async (library: Library, code: string) =>
   dynamicRecordOf(await findDynamicCode(library, code));
 
-/** Who may set which status: personal owners active/paused; team writers draft/paused; admins all. */
-export function settableStatuses(actor: Pick<Actor, "library" | "role">): DynamicStatus[] {
-  if (actor.library.kind === "personal") return ["active", "paused"];
-  return actor.role === "admin" ? ["active", "paused", "draft"] : ["paused", "draft"];
-}
-
-/** Why `actor` may not give a code `status`, or null. */
-export function statusChangeProblem(actor: Pick<Actor, "library" | "role">, status: DynamicStatus): DomainError | null {
-  if (settableStatuses(actor).includes(status)) return null;
-  if (actor.library.kind === "personal")
-    return new DomainError("invalid", "status draft is only for team library items: use active or paused");
-  return new DomainError("forbidden", "Only a team admin can publish");
-}
-
-export function checkStatusChange(actor: Actor, status: DynamicStatus): void {
-  const problem = statusChangeProblem(actor, status);
-  if (problem) throw problem;
-}
-
 export const PUBLISHED_DELETE = "Only a team admin can delete a published code";
 
 type DynamicRow = Awaited<ReturnType<typeof findDynamicCode>>;
@@ -296,62 +274,3 @@ export async function deleteLibraryDynamicCodes(tx: Tx, library: Library): Promi
 
 /** After a committed bulk delete: every instance stops redirecting the codes at once. */
 export const forgetResolutions = (codes: string[]) => Promise.all(codes.map((code) => invalidateResolution(code)));
-
-// The rules come after the contract's first columns; targets and utm as JSON.
-export const DYNAMIC_EXPORT_COLUMNS = [
-  "code",
-  "name",
-  "short_url",
-  "destination_url",
-  "status",
-  "team_id",
-  "created_at",
-  "updated_at",
-  "total_scans",
-  "expires_at",
-  "expired_url",
-  "targets",
-  "utm",
-  "password_protected",
-  "metadata",
-  "external_id",
-  "type",
-  "content",
-] as const;
-
-/** Every live dynamic code of the library with its total scans, oldest first, a page at a time. */
-export async function* dynamicExportRows(library: Library): AsyncGenerator<unknown[][]> {
-  const pages = keysetPages((after, take) =>
-    db.dynamicCode.findMany({
-      where: { ...live(library), ...(after ? { id: { gt: after } } : {}) },
-      orderBy: { id: "asc" },
-      take,
-    }),
-  );
-  for await (const rows of pages) {
-    const total = await totalScansOf(rows.map((r) => r.id));
-    yield rows.map((r) => {
-      const { expired_url, targets } = rulesRecordOf(r);
-      return [
-        r.code,
-        r.name,
-        shortUrl(r.code, r.domain),
-        r.type === "url" ? sendableUrl(r.destinationUrl) : null,
-        r.status,
-        r.teamId,
-        r.createdAt,
-        r.updatedAt,
-        total.get(r.id) ?? 0,
-        r.expiresAt,
-        expired_url,
-        targets && JSON.stringify(targets),
-        r.utm,
-        r.passwordHash !== null,
-        r.metadata ?? "{}",
-        r.externalId,
-        r.type,
-        r.content,
-      ];
-    });
-  }
-}

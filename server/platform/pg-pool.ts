@@ -6,6 +6,9 @@ import { pgConfigFromUrl } from "./database-url";
 import { env } from "./env";
 import { processSingleton } from "./process-singleton";
 
+/** pg's socket under a client (no public way to cut a connection that waits on a stalled host). */
+type ClientWithStream = { connection: { stream: { destroy(error?: Error): void } } };
+
 /** One pool per process (server/platform/process-singleton.ts). */
 const connections: { pgPool?: Pool } = processSingleton("db.pgPool", () => ({}));
 
@@ -72,7 +75,7 @@ function watchStalls(pool: Pool): void {
     [...held].filter(([, since]) => Date.now() - since > ms).map(([client]) => client);
   const cut = (clients: PoolClient[]) => {
     for (const client of clients)
-      (client as unknown as { connection: { stream: { destroy(error?: Error): void } } }).connection.stream.destroy(
+      (client as unknown as ClientWithStream).connection.stream.destroy(
         new Error("Connection terminated: the database did not answer"),
       );
   };
@@ -81,7 +84,7 @@ function watchStalls(pool: Pool): void {
     const stalled = heldLongerThan(STALLED_MS);
     if (stalled.length === 0 || probing) return;
     probing = true;
-    void answers().then((ok) => {
+    void databaseAnswers().then((ok) => {
       probing = false;
       if (ok) return;
       downUntil = Date.now() + DOWN_MS;
@@ -90,21 +93,36 @@ function watchStalls(pool: Pool): void {
   }, WATCH_MS).unref();
 }
 
-/** Whether the database answers a fresh connection's `SELECT 1` within PROBE_MS. */
-async function answers(): Promise<boolean> {
-  const client = new Client({
-    ...pgConfigFromUrl(env.databaseUrl),
-    connectionTimeoutMillis: PROBE_MS,
-    query_timeout: PROBE_MS,
-  });
+/** How often the probe looks at the clock; a look that comes later than twice this counts as twice this. */
+const PROBE_TICK_MS = 50;
+
+/**
+ * Whether the database at `url` answers a fresh connection's `SELECT 1` within PROBE_MS of this
+ * process's own time. Time its event loop was held (a long turn, a saturated machine) is not
+ * counted against the database: its answer waited in the socket meanwhile, and a timer that
+ * fires first would have cut a healthy connection (found on a loaded CI machine).
+ */
+export async function databaseAnswers(url = env.databaseUrl): Promise<boolean> {
+  const client = new Client(pgConfigFromUrl(url));
   client.on("error", () => undefined);
-  try {
-    await client.connect();
-    await client.query("SELECT 1");
-    return true;
-  } catch {
-    return false;
-  } finally {
-    void client.end().catch(() => undefined);
+  let answered: boolean | null = null;
+  client
+    .connect()
+    .then(() => client.query("SELECT 1"))
+    .then(
+      () => (answered = true),
+      () => (answered = false),
+    );
+  let waited = 0;
+  let last = Date.now();
+  while (answered === null && waited < PROBE_MS) {
+    await new Promise((resolve) => setTimeout(resolve, PROBE_TICK_MS));
+    const now = Date.now();
+    waited += Math.min(now - last, 2 * PROBE_TICK_MS);
+    last = now;
   }
+  if (answered === true) void client.end().catch(() => undefined);
+  // No answer: nothing more is sent on this connection (a goodbye would wait on the stalled host too).
+  else (client as unknown as ClientWithStream).connection.stream.destroy();
+  return answered === true;
 }

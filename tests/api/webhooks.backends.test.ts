@@ -17,6 +17,16 @@ import { UA } from "../agents";
 
 const created = (r: { body: unknown }) => (r.body as { webhook: { webhook_id: string; secret: string } }).webhook;
 
+/**
+ * Removes the endpoints of a key's library, so that no dispatcher goes on trying their
+ * addresses; through the API, never by URL: other files' libraries use the same addresses.
+ */
+async function removeEndpoints(key: string): Promise<void> {
+  const { webhooks } = (await http("GET", "/v1/webhooks", { key })).body as { webhooks: { webhook_id: string }[] };
+  for (const { webhook_id } of webhooks)
+    assert.equal((await http("DELETE", `/v1/webhooks/${webhook_id}`, { key })).status, 200);
+}
+
 describe("webhooks: managing endpoints", () => {
   it("create shows the secret once; list, patch and delete; bad input is refused and stores nothing", async () => {
     const { key } = await personalKey();
@@ -106,7 +116,8 @@ describe("webhooks: managing endpoints", () => {
       ).status,
       201,
     );
-    await db.webhookEndpoint.deleteMany({ where: { url: { startsWith: "https://93.184.215.14/" } } });
+    await removeEndpoints(key);
+    await removeEndpoints(team.adminKey);
   });
 });
 
@@ -148,7 +159,7 @@ describe("webhooks: private addresses refused without WEBHOOK_ALLOW_PRIVATE_NETW
       body: JSON.stringify({ url: "https://93.184.215.14/hook", events: ["qrcode.created"] }),
     });
     assert.equal(ok.status, 201);
-    await db.webhookEndpoint.deleteMany({ where: { url: "https://93.184.215.14/hook" } });
+    await removeEndpoints(key);
   });
 });
 
@@ -440,7 +451,11 @@ describe("webhooks: scans, timeouts, crashes, several instances, the outbox's cl
       () => hooks.received.filter((r) => r.path === "/hang" && r.headers["webhook-id"] === event_id).length >= 2,
       "the retry",
       20_000,
-    );
+    ).catch(async (error: Error) => {
+      // Seen once in a loaded run, not reproduced: the delivery's row says where the retry stood.
+      const now = await db.webhookDelivery.findFirst({ where: { eventId: event_id } });
+      throw new Error(`${error.message}; the delivery now: ${JSON.stringify(now)}`);
+    });
   });
 
   it("kill -9 right after changes were answered: every answered change is still delivered, once per event", async () => {

@@ -17,7 +17,8 @@ import { Client } from "pg";
 import { db, dialect } from "../../server/platform/db";
 import { pgConfigFromUrl, sqliteFileOf } from "../../server/platform/database-url";
 import { env } from "../../server/platform/env";
-import { http, personalKey } from "../helpers";
+import { makeUser } from "../helpers";
+import { createDynamicCodes } from "../../server/library/dynamicCodes";
 import { startServer, type RunningServer } from "../../scripts/harness";
 
 const UA =
@@ -70,12 +71,11 @@ type Ready = { status: string; scans_behind: { scans: number; seconds: number | 
 
 describe("a backlog the database does not take", () => {
   it("waits in the spool beyond the memory bound, is reported, and is written exactly once after", async (t) => {
-    const { key } = await personalKey();
-    const created = await http("POST", "/v1/dynqrcodes", {
-      key,
-      json: { destination_url: "https://example.com/backlog", name: "Backlog" },
-    });
-    const code = (created.body as { created: { code: string }[] }).created[0].code;
+    // Made in this file's own database (tests/tiers.ts, OWN_DATABASE), which its server uses.
+    const user = await makeUser("pro");
+    const [{ code }] = await createDynamicCodes({ userId: user.id, library: { kind: "personal", userId: user.id } }, [
+      { destination_url: "https://example.com/backlog", name: "Backlog" },
+    ]);
     const { id } = await db.dynamicCode.findFirstOrThrow({ where: { code } });
     const spool = mkdtempSync(path.join(tmpdir(), "qr-backlog-"));
     const settings = { SCAN_SPOOL_DIR: spool, SCAN_MEMORY_SCANS: String(BOUND), SHUTDOWN_DRAIN_SECONDS: "1" };

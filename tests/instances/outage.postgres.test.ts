@@ -9,7 +9,7 @@ import { describe, it } from "node:test";
 import pg from "pg";
 import { startServer } from "../../scripts/harness";
 import { visitorHash } from "../../server/scan/visitor";
-import { logIn } from "../helpers";
+import { CLIENT_ADDRESS, logIn } from "../helpers";
 import { outageRig } from "../own-postgres";
 
 const UA =
@@ -153,7 +153,7 @@ describe("PostgreSQL outage with Redis", () => {
       }
       const seen = new Map<string, number>();
       for (const r of rows) seen.set(r.visitorHash, (seen.get(r.visitorHash) ?? 0) + 1);
-      const missing = answered.filter((i) => !seen.has(visitorHash("127.0.0.1", `${UA} o${i}`)));
+      const missing = answered.filter((i) => !seen.has(visitorHash(CLIENT_ADDRESS, `${UA} o${i}`)));
       assert.deepEqual(missing, [], "every redirect answered during the outage is recorded");
       assert.equal(rows.length, answered.length, "and none twice");
       t.diagnostic(`${answered.length} redirects during the outage, ${rows.length} scans recorded after it`);

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { DomainError } from "../../server/platform/errors";
-import { settableStatuses, statusChangeProblem } from "../../server/library/dynamicCodes";
+import { settableStatuses, statusChangeProblem } from "../../server/library/dynamicStatuses";
 import type { Actor } from "../../server/library/library";
 import { checkImportRows } from "../../server/library/libraryImport";
 import {

@@ -17,7 +17,9 @@ import path from "node:path";
 import { describe, it } from "node:test";
 import fc from "fast-check";
 import { frame, unframe, HEADER_BYTES } from "../../server/scan/spool/framing";
-import { Spool, SpoolInUseError, segmentOf } from "../../server/scan/spool/spool";
+import { SpoolInUseError } from "../../server/scan/spool/lock";
+import { segmentOf } from "../../server/scan/spool/segments";
+import { Spool } from "../../server/scan/spool/spool";
 
 const payload = (text: string) => Buffer.from(text);
 const texts = (u: ReturnType<typeof unframe>) => u.records.map((r) => r.payload.toString());

@@ -14,9 +14,7 @@ import { countSpoolErrors } from "../../platform/metrics";
 import { processSingleton } from "../../platform/process-singleton";
 import { setScanSpool, writeReplayedScans } from "../recorder";
 import type { BufferedScan } from "../rows";
-import { Spool, SpoolInUseError } from "./spool";
-
-export { SpoolInUseError };
+import { Spool } from "./spool";
 
 /** Scans written per transaction while replaying (at least; a turn's record is not split). */
 const REPLAY_BATCH = 1000;

@@ -1,27 +1,19 @@
-// The spool's files: a directory of one process (a lock file holds its id), append-only
-// segments of framed records (framing.ts), and a checkpoint: the position up to which every
-// record is known to be in the database. Each process starts a segment of its own, so a torn
-// record left by a killed predecessor is never written after. Segments behind the checkpoint
-// are removed. While the records a predecessor left are being replayed, the checkpoint
-// follows the replay only: the live segments after them are kept until it is done, so that a
-// second crash during the replay loses neither.
+// The spool's files: a directory of one process (lock.ts), append-only segments (segments.ts)
+// of framed records (framing.ts), and a checkpoint (checkpoint.ts): the position up to which
+// every record is known to be in the database. Each process starts a segment of its own, so a
+// torn record left by a killed predecessor is never written after. Segments behind the
+// checkpoint are removed. While the records a predecessor left are being replayed, the
+// checkpoint follows the replay only: the live segments after them are kept until it is done,
+// so that a second crash during the replay loses neither.
 import fs from "node:fs";
 import path from "node:path";
+import { readCheckpoint, writeCheckpoint } from "./checkpoint";
 import { frame, HEADER_BYTES, unframe } from "./framing";
+import { lockDirectory, SpoolInUseError, unlockDirectory } from "./lock";
+import { offsetOf, positionOf, readAt, SEGMENT, segmentFile, segmentOf, type Position } from "./segments";
 
-/** Segment number × 2^32 + the byte offset just after a record: positions order as records do. */
-export type Position = number;
-const SPAN = 2 ** 32;
-export const positionOf = (segment: number, offset: number): Position => segment * SPAN + offset;
-export const segmentOf = (position: Position) => Math.floor(position / SPAN);
-const offsetOf = (position: Position) => position % SPAN;
-
-const SEGMENT = /^scans-(\d{12})\.spool$/;
-const segmentFile = (n: number) => `scans-${String(n).padStart(12, "0")}.spool`;
 /** After a failed write, the next attempt to open a segment waits this long. */
 const REOPEN_MS = 1000;
-
-export class SpoolInUseError extends Error {}
 
 export type SpoolOptions = {
   /** 0: `sync()` is awaited before each answer; else the segment is synced this often. */
@@ -82,8 +74,9 @@ export class Spool {
   open(): boolean {
     try {
       fs.mkdirSync(this.dir, { recursive: true, mode: 0o700 });
-      this.lock();
-      const checkpoint = this.readCheckpoint();
+      lockDirectory(this.dir);
+      this.locked = true;
+      const checkpoint = readCheckpoint(this.dir);
       const found = fs
         .readdirSync(this.dir)
         .map((name) => SEGMENT.exec(name)?.[1])
@@ -110,43 +103,6 @@ export class Spool {
     if (this.options.fsyncMs > 0 && !this.timer)
       this.timer = setInterval(() => void this.sync(), this.options.fsyncMs).unref();
     return this.leftover.length > 0;
-  }
-
-  private lock(): void {
-    const file = path.join(this.dir, "lock");
-    for (let attempt = 0; attempt < 2; attempt++) {
-      try {
-        fs.writeFileSync(file, `${process.pid}\n`, { flag: "wx", mode: 0o600 });
-        this.locked = true;
-        return;
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-        const pid = Number(fs.readFileSync(file, "utf8").trim());
-        if (pid > 0 && pid !== process.pid && alive(pid))
-          throw new SpoolInUseError(
-            `the scan spool ${path.resolve(this.dir)} is in use by process ${pid}: every instance needs a SCAN_SPOOL_DIR of its own`,
-          );
-        fs.rmSync(file, { force: true }); // left by a process that died
-      }
-    }
-    throw new SpoolInUseError(
-      `the scan spool ${path.resolve(this.dir)} was taken by another process while this one started`,
-    );
-  }
-
-  private readCheckpoint(): Position {
-    try {
-      const [segment, offset] = fs
-        .readFileSync(path.join(this.dir, "checkpoint"), "utf8")
-        .trim()
-        .split(" ")
-        .map(Number);
-      return Number.isSafeInteger(segment) && Number.isSafeInteger(offset) && segment >= 0 && offset >= 0
-        ? positionOf(segment, offset)
-        : 0;
-    } catch {
-      return 0; // none yet, or unreadable: everything is replayed, and the scans' ids keep it exact
-    }
   }
 
   private startSegment(n: number): void {
@@ -314,12 +270,10 @@ export class Spool {
     this.persistLive();
   }
 
-  /** Writes the checkpoint (atomically: a new file renamed over the old), then removes the segments behind it. */
+  /** Writes the checkpoint, then removes the segments behind it. */
   private persist(position: Position): void {
     try {
-      const file = path.join(this.dir, "checkpoint");
-      fs.writeFileSync(`${file}.new`, `${segmentOf(position)} ${offsetOf(position)}\n`, { mode: 0o600 });
-      fs.renameSync(`${file}.new`, file);
+      writeCheckpoint(this.dir, position);
       for (const n of this.segments) {
         if (n >= segmentOf(position) || n === this.segment) continue;
         fs.rmSync(path.join(this.dir, segmentFile(n)), { force: true });
@@ -344,29 +298,7 @@ export class Spool {
       }
       this.fd = null;
     }
-    if (this.locked) fs.rmSync(path.join(this.dir, "lock"), { force: true });
+    if (this.locked) unlockDirectory(this.dir);
     this.locked = false;
-  }
-}
-
-/** Up to `size` bytes of a file from `offset` (fewer at its end; none when it is gone). */
-async function readAt(file: string, offset: number, size: number): Promise<Buffer> {
-  const handle = await fs.promises.open(file, "r").catch(() => null);
-  if (!handle) return Buffer.alloc(0);
-  try {
-    const data = Buffer.allocUnsafe(size);
-    const { bytesRead } = await handle.read(data, 0, size, offset);
-    return data.subarray(0, bytesRead);
-  } finally {
-    await handle.close();
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
   }
 }

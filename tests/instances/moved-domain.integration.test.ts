@@ -5,13 +5,16 @@
 // service; then every `https://<domain>/<back-half>` asked over keep-alive with the domain's Host,
 // as a proxy in front passes it, and every answer checked: 302 to that link's own destination,
 // and the scans recorded. One backend: what is checked is the edge and the cache, not the database.
+// On a server and a database of its own (tests/tiers.ts, OWN_DATABASE): its import holds
+// SQLite's one writer for seconds, which the run's other files would wait on.
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { Agent, request } from "node:http";
-import { describe, it } from "node:test";
+import { after, before, describe, it } from "node:test";
+import { startServer, type RunningServer } from "../../scripts/harness";
 import { db } from "../../server/platform/db";
 import { setTxtRecord } from "../dns-server";
-import { BASE_URL, http, personalKey } from "../helpers";
+import { http, personalKey } from "../helpers";
 
 const LINKS = 100_000;
 const CONCURRENCY = 32;
@@ -37,9 +40,9 @@ function backHalf(n: number): string {
   }
 }
 
-/** GET `path` with another Host over the shared keep-alive agent: status and Location. */
-function onHost(agent: Agent, host: string, path: string) {
-  const base = new URL(BASE_URL);
+/** GET `path` of `server` with another Host over the shared keep-alive agent: status and Location. */
+function onHost(server: RunningServer, agent: Agent, host: string, path: string) {
+  const base = new URL(server.base);
   return new Promise<{ status: number; location?: string }>((resolve, reject) => {
     const req = request(
       { agent, host: base.hostname, port: base.port, path, headers: { host, "user-agent": PHONE } },
@@ -54,15 +57,21 @@ function onHost(agent: Agent, host: string, path: string) {
 }
 
 describe("a moved domain", () => {
+  let server: RunningServer;
+  before(async () => {
+    server = await startServer();
+  });
+  after(() => server.stop());
+
   it(`with ${LINKS.toLocaleString("en")} imported links: every one redirects to its destination`, async () => {
     const { key, user } = await personalKey();
     // The short domain, added and verified while it still points at the old service.
     const domain = `go-${randomBytes(5).toString("hex")}.example.com`;
-    const added = await http("POST", "/v1/domains", { key, json: { domain } });
+    const added = await http("POST", "/v1/domains", { key, json: { domain }, base: server.base });
     assert.equal(added.status, 201, added.text);
     const { verification } = (added.body as { domain: { verification: { name: string; value: string } } }).domain;
     setTxtRecord(verification.name, [verification.value]);
-    assert.equal((await http("POST", `/v1/domains/${domain}/verify`, { key })).status, 200);
+    assert.equal((await http("POST", `/v1/domains/${domain}/verify`, { key, base: server.base })).status, 200);
 
     const links = Array.from({ length: LINKS }, (_, n) => ({
       code: backHalf(n),
@@ -86,6 +95,7 @@ describe("a moved domain", () => {
     ].join("\n");
     const imported = await http("POST", "/v1/bundle", {
       key,
+      base: server.base,
       body: `${bundle}\n`,
       headers: { "content-type": "application/x-ndjson" },
     });
@@ -99,7 +109,7 @@ describe("a moved domain", () => {
     const worker = async () => {
       while (next < LINKS) {
         const link = links[next++];
-        const got = await onHost(agent, domain, `/${link.code}`);
+        const got = await onHost(server, agent, domain, `/${link.code}`);
         if (got.status !== 302 || got.location !== link.destination)
           wrong.push(`/${link.code}: ${got.status} ${got.location ?? ""}`);
       }

@@ -1,56 +1,12 @@
 // Review covers changes to published team codes (contract Part 3): a writer's change to where a
 // published code leads waits as its pending_change (202) while /q keeps serving what an admin
-// approved; admins approve or reject it on the pages (the writer is mailed the reason); a writer
-// cannot delete a published code; dynqrcode.updated leaves when a change applies, not before.
+// approved, on the API and on the pages; drafts, admins and personal codes change at once; a
+// writer cannot delete a published code. The admins' decisions: change-review-decisions.integration.test.ts.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { db } from "../../server/platform/db";
-import { waitForMail } from "../mail-sink";
 import { http, logIn, makeTeam, personalKey } from "../helpers";
-
-type Pending = { fields: Record<string, unknown>; by: string; created_at: number } | null;
-type Dyn = {
-  code: string;
-  name: string;
-  destination_url: string;
-  status: string;
-  utm: unknown;
-  password_protected: boolean;
-  updated_at: number;
-  pending_change: Pending;
-};
-
-/** A team with a writer and a code an admin published (active) that leads to https://example.com/approved. */
-async function published() {
-  const team = await makeTeam();
-  const writer = await team.addWriter();
-  const created = await http("POST", "/v1/dynqrcodes", {
-    key: writer.key,
-    json: { name: "Menu", destination_url: "https://example.com/approved" },
-  });
-  assert.equal(created.status, 201);
-  const code = (created.body as { created: Dyn[] }).created[0].code;
-  assert.equal(
-    (await http("PATCH", `/v1/dynqrcodes/${code}`, { key: team.adminKey, json: { status: "active" } })).status,
-    200,
-  );
-  const hook = await http("POST", "/v1/webhooks", {
-    key: team.adminKey,
-    json: { url: "https://93.184.215.14/hooks", events: ["dynqrcode.updated"] },
-  });
-  assert.equal(hook.status, 201);
-  return { team, writer, code, admin: await logIn(team.admin.email) };
-}
-
-const location = async (code: string) => (await http("GET", `/q/${code}`)).headers.get("location");
-const updatedEvents = (code: string) =>
-  db.webhookEvent
-    .findMany({ where: { type: "dynqrcode.updated" } })
-    .then((events) => events.filter((e) => JSON.parse(e.payload).data.code === code));
-const teamLog = (teamId: string, action: string) =>
-  db.activityEntry
-    .findMany({ where: { teamId, action }, orderBy: { id: "asc" } })
-    .then((rows) => rows.map((r) => ({ target: r.target, actor: r.actorLabel, ...JSON.parse(r.detail!) })));
+import { location, published, teamLog, updatedEvents, writerDraft, type Dyn } from "./change-review";
 
 describe("review covers changes to published team codes", () => {
   it("a writer's PATCH of a published code: 202, pending_change set, the live fields and /q unchanged, no webhook", async () => {
@@ -171,14 +127,7 @@ describe("review covers changes to published team codes", () => {
   it("drafts never published, admins and personal codes change at once (200, pending_change null)", async () => {
     const team = await makeTeam();
     const writer = await team.addWriter();
-    const draft = (
-      (
-        await http("POST", "/v1/dynqrcodes", {
-          key: writer.key,
-          json: { name: "D", destination_url: "https://example.com/a" },
-        })
-      ).body as { created: Dyn[] }
-    ).created[0];
+    const draft = await writerDraft(writer.key);
     const mine = await http("PATCH", `/v1/dynqrcodes/${draft.code}`, {
       key: writer.key,
       json: { destination_url: "https://example.com/b" },
@@ -259,111 +208,12 @@ describe("review covers changes to published team codes", () => {
       "a draft is still the writer's to delete",
     );
 
-    const draft = (
-      (
-        await http("POST", "/v1/dynqrcodes", {
-          key: writer.key,
-          json: { name: "D", destination_url: "https://example.com/a" },
-        })
-      ).body as { created: Dyn[] }
-    ).created[0];
+    const draft = await writerDraft(writer.key);
     assert.equal((await http("DELETE", `/v1/dynqrcodes/${draft.code}`, { key: writer.key })).status, 200);
     assert.equal(
       (await http("DELETE", `/v1/dynqrcodes/${code}`, { key: team.adminKey })).status,
       200,
       "an admin deletes it",
-    );
-  });
-
-  it("Approve change: the queue shows before and after; the change applies, /q moves, dynqrcode.updated leaves, the log says so", async () => {
-    const { team, writer, code, admin } = await published();
-    await http("PATCH", `/v1/dynqrcodes/${code}`, {
-      key: writer.key,
-      json: { destination_url: "https://example.com/new", expires_at: null },
-    });
-    const writerPage = await logIn(writer.user.email);
-    await assert.rejects(
-      writerPage("team.reviewChange", { code, decision: "approve" }),
-      /Only a team admin can do this/,
-    );
-
-    const queue = (await admin.query("team.pendingChanges")) as {
-      code: string;
-      by: string;
-      before: unknown;
-      after: unknown;
-    }[];
-    assert.deepEqual(
-      queue.map((q) => [q.code, q.by, q.before, q.after]),
-      [
-        [
-          code,
-          writer.user.email,
-          { destination_url: "https://example.com/approved", expires_at: null },
-          { destination_url: "https://example.com/new", expires_at: null },
-        ],
-      ],
-    );
-    const eventsBefore = (await updatedEvents(code)).length;
-    await admin("team.reviewChange", { code, decision: "approve" });
-    assert.equal(await location(code), "https://example.com/new");
-    const record = ((await http("GET", "/v1/dynqrcodes", { key: writer.key })).body as { dynqrcodes: Dyn[] })
-      .dynqrcodes[0];
-    assert.equal(record.destination_url, "https://example.com/new");
-    assert.equal(record.pending_change, null);
-    const events = await updatedEvents(code);
-    assert.equal(events.length, eventsBefore + 1);
-    assert.equal(JSON.parse(events.at(-1)!.payload).data.destination_url, "https://example.com/new");
-    assert.deepEqual((await admin.query("team.pendingChanges")) as unknown[], []);
-    const [approved] = await teamLog(team.id, "code.change_approved");
-    assert.deepEqual(
-      [approved.target, approved.actor, approved.before, approved.after, approved.requested_by],
-      [
-        code,
-        team.admin.email,
-        { destination_url: "https://example.com/approved" },
-        { destination_url: "https://example.com/new" },
-        writer.user.email,
-      ],
-    );
-    // Decided once.
-    await assert.rejects(
-      admin("team.reviewChange", { code, decision: "approve" }),
-      /No such pending change in your team/,
-    );
-  });
-
-  it("Reject change: a reason is required; the change is dropped, the writer sees and is mailed the reason", async () => {
-    const { team, writer, code, admin } = await published();
-    await http("PATCH", `/v1/dynqrcodes/${code}`, {
-      key: writer.key,
-      json: { destination_url: "https://example.com/spam" },
-    });
-    await assert.rejects(admin("team.reviewChange", { code, decision: "reject" }), /Write the reason for the writer/);
-    await admin("team.reviewChange", { code, decision: "reject", reason: "That page is not ours" });
-    assert.equal(await location(code), "https://example.com/approved");
-    const record = ((await http("GET", "/v1/dynqrcodes", { key: writer.key })).body as { dynqrcodes: Dyn[] })
-      .dynqrcodes[0];
-    assert.equal(record.pending_change, null);
-    assert.equal(record.destination_url, "https://example.com/approved");
-    const mail = await waitForMail(writer.user.email, /was rejected/);
-    assert.match(mail.text ?? "", /That page is not ours/);
-    assert.match(mail.text ?? "", new RegExp(`destination_url of the code ${code}`));
-    // On the team library, for the writer.
-    const page = (await (await logIn(writer.user.email)).query("library.page", { scope: "team" })) as {
-      items: { id: string; rejection: { reason: string; by: string; at: string; fields: unknown } | null }[];
-    };
-    const { at, ...rejection } = page.items.find((i) => i.id === code)!.rejection!;
-    assert.deepEqual(rejection, {
-      reason: "That page is not ours",
-      by: team.admin.email,
-      fields: { destination_url: "https://example.com/spam" },
-    });
-    assert.ok(Math.abs(Date.parse(at) - Date.now()) < 60_000);
-    const [rejected] = await teamLog(team.id, "code.change_rejected");
-    assert.deepEqual(
-      [rejected.target, rejected.reason, rejected.requested_by, rejected.after],
-      [code, "That page is not ours", writer.user.email, { destination_url: "https://example.com/spam" }],
     );
   });
 

@@ -1,0 +1,71 @@
+// The test runner's own promises (tests/schedule.ts, tests/group.ts): files sharing a process
+// keep their hooks to themselves, in order; a process past its time is killed with what it
+// started, and fails.
+import assert from "node:assert/strict";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { after, it } from "node:test";
+import { runFiles, runNode } from "../schedule";
+
+const dir = mkdtempSync(path.join(tmpdir(), "qr-schedule-"));
+after(() => rmSync(dir, { recursive: true, force: true }));
+const journal = path.join(dir, "journal");
+
+/** A test file that notes its test and its top-level after hook in the journal. */
+const testFile = (name: string) => {
+  const file = path.join(dir, `${name}.test.ts`);
+  writeFileSync(
+    file,
+    `import { appendFileSync } from "node:fs";
+import { after, it } from "node:test";
+after(() => appendFileSync(${JSON.stringify(journal)}, "${name} after\\n"));
+it("${name}", () => appendFileSync(${JSON.stringify(journal)}, "${name} test\\n"));
+`,
+  );
+  return file;
+};
+
+it("files in one process run in turn, each file's top-level hooks with its own tests", async () => {
+  const files = ["a", "b", "c"].map(testFile);
+  const results = await runFiles(files, process.env, { jobs: 1, alone: () => false, shared: () => true });
+  assert.equal(results.length, 1, "one process for the three");
+  assert.deepEqual([results[0].passed, results[0].failed, results[0].code], [3, 0, 0]);
+  assert.deepEqual(readFileSync(journal, "utf8").trim().split("\n"), [
+    "a test",
+    "a after",
+    "b test",
+    "b after",
+    "c test",
+    "c after",
+  ]);
+});
+
+it("a process past its time is killed with what it started, and says so", async () => {
+  const script = path.join(dir, "hangs.mjs");
+  // Starts a child that would outlive it, prints its pid, then never ends.
+  writeFileSync(
+    script,
+    `import { spawn } from "node:child_process";
+const child = spawn("sleep", ["60"], { stdio: "ignore" });
+console.log(child.pid);
+setInterval(() => {}, 1000);
+`,
+  );
+  const started = Date.now();
+  const { timedOut, output } = await runNode([script], process.env, false, 1);
+  assert.equal(timedOut, true);
+  assert.ok(Date.now() - started < 10_000, "ended at its time, not the child's");
+  const grandchild = Number(output.trim());
+  assert.ok(grandchild > 0, output);
+  // Gone, or a zombie until the machine's init reaps it.
+  const alive = () => {
+    try {
+      return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${grandchild}/stat`, "utf8"));
+    } catch {
+      return false;
+    }
+  };
+  for (let i = 0; i < 40 && alive(); i++) await new Promise((r) => setTimeout(r, 50));
+  assert.equal(alive(), false, "the child it started is gone too");
+});
