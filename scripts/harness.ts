@@ -128,7 +128,11 @@ async function startServerOn(
     }
     // Its own "Ready" line first: an answer on the port could come from another server that took it.
     try {
-      if (output.includes("> Ready on") && (await fetch(`${base}/v1/openapi.json`)).ok) break;
+      if (
+        output.includes("> Ready on") &&
+        (await fetch(`${base}/v1/openapi.json`, { signal: AbortSignal.timeout(10_000) })).ok
+      )
+        break;
     } catch {
       // not listening yet
     }
@@ -139,7 +143,19 @@ async function startServerOn(
     child,
     exited,
     stop: () => {
-      if (child.exitCode === null) child.kill("SIGTERM");
+      if (child.exitCode !== null || child.signalCode !== null) return exited;
+      child.kill("SIGTERM");
+      // A server bounds its own stop (its drain, then server/http/server.ts's STOP_MS): one still
+      // running well past that is stuck, and is killed with what it printed last, not waited on.
+      const bound = Number(env.SHUTDOWN_DRAIN_SECONDS ?? 0) + 20;
+      const stuck = setTimeout(() => {
+        process.stderr.write(
+          `the server on ${base} had not exited ${bound} s after SIGTERM, killed; it printed last:\n`,
+        );
+        process.stderr.write(`${output.trim().split("\n").slice(-5).join("\n")}\n`);
+        child.kill("SIGKILL");
+      }, bound * 1000);
+      void exited.then(() => clearTimeout(stuck));
       return exited;
     },
     output: () => output,

@@ -13,8 +13,11 @@ import { freshDatabase } from "../scripts/harness";
 
 export type FileResult = { file: string; code: number; passed: number; failed: number; seconds: number };
 
-/** The spec reporter's closing counts (`ℹ pass 12`): the last, as a file may print a run of its own. */
-const count = (output: string, what: "pass" | "fail") =>
+/**
+ * The spec reporter's closing counts (`ℹ pass 12`): the last, as a file may print a run of its
+ * own. A test that ran out of time counts as cancelled, not failed.
+ */
+const count = (output: string, what: "pass" | "fail" | "cancelled") =>
   Number([...output.matchAll(new RegExp(`^ℹ ${what} (\\d+)`, "gm"))].at(-1)?.[1] ?? 0);
 
 /** The longest a test may run (the slowest, the cluster's outages under load, take about a minute). */
@@ -88,6 +91,7 @@ async function runFile(
   env: NodeJS.ProcessEnv,
   runStarted: number,
   ownDatabase: boolean,
+  print: (text: string) => void,
 ): Promise<FileResult> {
   const started = Date.now();
   const database = ownDatabase ? await freshDatabase("own", env.DATABASE_URL) : null;
@@ -116,8 +120,10 @@ async function runFile(
   const at = (started - runStarted) / 1000;
   const late = timedOut ? `: still running after ${FILE_TIMEOUT_SECONDS} s, killed; what it printed until then` : "";
   const file = files.join(" + ");
-  process.stdout.write(`\n── ${file} (${seconds.toFixed(1)} s, from +${at.toFixed(0)} s${late})\n${output}`);
-  const failed = count(output, "fail") + (timedOut ? 1 : 0);
+  print(`\n── ${file} (${seconds.toFixed(1)} s, from +${at.toFixed(0)} s${late})\n${output}`);
+  const failures = count(output, "fail") + count(output, "cancelled") + (timedOut ? 1 : 0);
+  // A file that failed without a failing test (a crash, a hook) still counts as one failure.
+  const failed = failures === 0 && (code !== 0 || timedOut) ? 1 : failures;
   return { file, code: timedOut ? 1 : code, passed: count(output, "pass"), failed, seconds };
 }
 
@@ -130,6 +136,7 @@ export async function runFiles(
     ownDatabase = () => false,
     shared = () => false,
     seconds = () => 0,
+    print = (text) => process.stdout.write(text),
   }: {
     jobs: number;
     alone: (file: string) => boolean;
@@ -138,6 +145,8 @@ export async function runFiles(
     shared?: (file: string) => boolean;
     /** How long a slow file is known to take (0: not slow): started first, longest first, in a process of its own. */
     seconds?: (file: string) => number;
+    /** Where each process's output and the slowest files go (the run's own output). */
+    print?: (text: string) => void;
   },
 ): Promise<FileResult[]> {
   // Files that run alone first, then the slow ones, longest first: the rest then fill the
@@ -162,7 +171,7 @@ export async function runFiles(
       continue;
     }
     queue.shift();
-    const done: Promise<void> = runFile(next, env, runStarted, ownDatabase(next[0])).then((r) => {
+    const done: Promise<void> = runFile(next, env, runStarted, ownDatabase(next[0]), print).then((r) => {
       results.push(r);
       running.delete(done);
     });
@@ -171,6 +180,6 @@ export async function runFiles(
   }
   await Promise.all(running);
   const slowest = [...results].sort((a, b) => b.seconds - a.seconds).slice(0, 8);
-  console.log(`\nslowest files: ${slowest.map((r) => `${r.file} ${r.seconds.toFixed(0)} s`).join(", ")}`);
+  print(`\nslowest files: ${slowest.map((r) => `${r.file} ${r.seconds.toFixed(0)} s`).join(", ")}\n`);
   return results;
 }

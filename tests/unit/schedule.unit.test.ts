@@ -11,6 +11,8 @@ import { runFiles, runNode } from "../schedule";
 const dir = mkdtempSync(path.join(tmpdir(), "qr-schedule-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
 const journal = path.join(dir, "journal");
+// The files' own output stays out of this file's: a failure they print on purpose is not one here.
+const print = () => {};
 
 /** A test file that notes its test and its top-level after hook in the journal. */
 const testFile = (name: string) => {
@@ -28,7 +30,7 @@ it("${name}", () => appendFileSync(${JSON.stringify(journal)}, "${name} test\\n"
 
 it("files in one process run in turn, each file's top-level hooks with its own tests", async () => {
   const files = ["a", "b", "c"].map(testFile);
-  const results = await runFiles(files, process.env, { jobs: 1, alone: () => false, shared: () => true });
+  const results = await runFiles(files, process.env, { jobs: 1, alone: () => false, shared: () => true, print });
   assert.equal(results.length, 1, "one process for the three");
   assert.deepEqual([results[0].passed, results[0].failed, results[0].code], [3, 0, 0]);
   assert.deepEqual(readFileSync(journal, "utf8").trim().split("\n"), [
@@ -68,4 +70,18 @@ setInterval(() => {}, 1000);
   };
   for (let i = 0; i < 40 && alive(); i++) await new Promise((r) => setTimeout(r, 50));
   assert.equal(alive(), false, "the child it started is gone too");
+});
+
+it("a test that runs out of time, and a file that exits badly without a failing test, count as failures", async () => {
+  const late = path.join(dir, "late.test.ts");
+  writeFileSync(
+    late,
+    `import { it } from "node:test";\nit("never ends", { timeout: 200 }, () => new Promise(() => {}));\n`,
+  );
+  const exits = path.join(dir, "exits.test.ts");
+  writeFileSync(exits, `import { it } from "node:test";\nit("passes", () => {});\nprocess.exitCode = 3;\n`);
+  const results = await runFiles([late, exits], process.env, { jobs: 2, alone: () => false, print });
+  const of = (file: string) => results.find((r) => r.file === file)!;
+  assert.deepEqual([of(late).failed, of(late).code], [1, 1]);
+  assert.deepEqual([of(exits).passed, of(exits).failed, of(exits).code], [1, 1, 3]);
 });
