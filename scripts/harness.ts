@@ -38,6 +38,7 @@ export const SERVER_NODE_OPTIONS: string[] = (() => {
 export type RunningServer = {
   base: string;
   child: ChildProcess;
+  port: number;
   exited: Promise<number | null>;
   stop: () => Promise<number | null>;
   /** Everything the server wrote to stdout and stderr so far (stderr is also shown). */
@@ -141,6 +142,7 @@ async function startServerOn(
   return {
     base,
     child,
+    port,
     exited,
     stop: () => {
       if (child.exitCode !== null || child.signalCode !== null) return exited;

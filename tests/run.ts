@@ -14,7 +14,7 @@ import { freePort, freshDatabase, startServer, type RunningServer } from "../scr
 import { startMailSink } from "./mail-sink";
 import { startDnsServer } from "./dns-server";
 import { onStop, runFiles, runNode } from "./schedule";
-import { ALONE, integrationFiles, OWN_DATABASE, SLOW, unitFiles } from "./tiers";
+import { ALONE, COMPANY, integrationFiles, OWN_DATABASE, SLOW, unitFiles } from "./tiers";
 
 // Every Node process of the run (test files, servers, Playwright) loads most of server/: V8's
 // compiled code is kept on disk by the first and read back by the others (about a tenth of a
@@ -127,6 +127,7 @@ async function main(): Promise<number> {
     const integration = await runFiles(files, env, {
       jobs: JOBS,
       alone: (f) => f in ALONE,
+      company: (f) => COMPANY[f] ?? f,
       ownDatabase: (f) => f in OWN_DATABASE,
       // The files on the run's server start nothing of their own: four to a process.
       shared: (f) => f.startsWith("tests/api/") && !(f in ALONE) && !(f in OWN_DATABASE),

@@ -1,5 +1,5 @@
 // Runs test files, `jobs` processes at a time: a file in the ALONE table waits until nothing
-// else runs and holds the run until it is done; slow files start next, longest first; files
+// else runs (but files of its company) and holds the run until it is done; slow files start next, longest first; files
 // that may share a process run GROUP_SIZE to one (tests/group.ts), the others one each. Each
 // process's output is printed whole when it ends (processes side by side never interleave),
 // headed by its files and how long it took; the last lines list the slowest. A file that asks
@@ -133,6 +133,7 @@ export async function runFiles(
   {
     jobs,
     alone,
+    company = (file) => file,
     ownDatabase = () => false,
     shared = () => false,
     seconds = () => 0,
@@ -140,6 +141,8 @@ export async function runFiles(
   }: {
     jobs: number;
     alone: (file: string) => boolean;
+    /** Files that run alone but may run beside each other: the same company (by default each its own). */
+    company?: (file: string) => string;
     ownDatabase?: (file: string) => boolean;
     /** Files that may run GROUP_SIZE to a process: no table names them, and they start nothing of their own. */
     shared?: (file: string) => boolean;
@@ -154,7 +157,9 @@ export async function runFiles(
   const slow = files.filter((f) => !alone(f) && seconds(f) > 0).sort((a, b) => seconds(b) - seconds(a));
   const sharing = (f: string) => shared(f) && seconds(f) === 0;
   const queue: string[][] = [];
-  for (const file of [...files.filter(alone), ...slow, ...files.filter((f) => !alone(f) && seconds(f) === 0)]) {
+  // Files of one company next to each other, so that they start together.
+  const aloneFirst = files.filter(alone).sort((a, b) => company(a).localeCompare(company(b)));
+  for (const file of [...aloneFirst, ...slow, ...files.filter((f) => !alone(f) && seconds(f) === 0)]) {
     const last = queue.at(-1);
     const joins = sharing(file) && last !== undefined && last.length < GROUP_SIZE && sharing(last[0]);
     if (joins) last.push(file);
@@ -162,12 +167,17 @@ export async function runFiles(
   }
   const runStarted = Date.now();
   const results: FileResult[] = [];
-  const running = new Set<Promise<void>>();
+  /** The processes running, each with its first file. */
+  const running = new Map<Promise<void>, string>();
+  const besides = (file: string) =>
+    [...running.values()].every(
+      (other) => alone(file) === alone(other) && (!alone(file) || company(file) === company(other)),
+    );
   while (queue.length > 0) {
     const next = queue[0];
-    const room = alone(next[0]) ? running.size === 0 : running.size < jobs;
+    const room = besides(next[0]) && (alone(next[0]) || running.size < jobs);
     if (!room) {
-      await Promise.race(running);
+      await Promise.race(running.keys());
       continue;
     }
     queue.shift();
@@ -175,10 +185,9 @@ export async function runFiles(
       results.push(r);
       running.delete(done);
     });
-    running.add(done);
-    if (alone(next[0])) await done;
+    running.set(done, next[0]);
   }
-  await Promise.all(running);
+  await Promise.all(running.keys());
   const slowest = [...results].sort((a, b) => b.seconds - a.seconds).slice(0, 8);
   print(`\nslowest files: ${slowest.map((r) => `${r.file} ${r.seconds.toFixed(0)} s`).join(", ")}\n`);
   return results;

@@ -2,6 +2,18 @@
 // server runs with WEBHOOK_ALLOW_PRIVATE_NETWORKS=1, tests/run.ts).
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { CLAIM_MS } from "../server/webhooks/delivery-rows";
+
+/**
+ * How long a test waits for a delivery. Every instance on the run's database dispatches every
+ * endpoint's deliveries, and one that a neighbouring file kills (-9) holds what it had claimed
+ * until the claim expires (CLAIM_MS, 25 s): a delivery a few seconds late is no failure.
+ */
+export const DELIVERY_WAIT_MS = CLAIM_MS + 20_000;
+
+/** The endpoint of a `POST /v1/webhooks` answer. */
+export const created = (r: { body: unknown }) =>
+  (r.body as { webhook: { webhook_id: string; secret: string } }).webhook;
 
 type Received = { path: string; headers: IncomingHttpHeaders; body: string };
 

@@ -11,7 +11,7 @@ import { readFileSync } from "node:fs";
 import autocannon from "autocannon";
 import pg from "pg";
 import { pgConfigFromUrl } from "../../server/platform/database-url";
-import { freePort, freshDatabase, startRedis, startServer, type RunningServer } from "../harness";
+import { freshDatabase, startRedis, startServer, type RunningServer } from "../harness";
 import { startNginx, type Nginx } from "../nginx";
 import { faultRelay } from "../../tests/fault-relay";
 
@@ -106,7 +106,6 @@ export async function clusterLoad(
   await sql.connect();
   const redis = await startRedis();
   const relay = outageSeconds > 0 ? await faultRelay(databaseUrl) : null;
-  const ports = [await freePort(), await freePort(), await freePort()];
   const servers: RunningServer[] = [];
   let nginx: Nginx | undefined;
   const stored = async () =>
@@ -122,12 +121,13 @@ export async function clusterLoad(
   const backlogNow = async () =>
     (await Promise.all(servers.map((s) => metricSum(s.base, "qr_scan_buffer_scans")))).reduce((a, b) => a + b, 0);
   try {
-    // One after another: three starts at once on a loaded two-core machine outlast the harness's minute.
-    for (const port of ports)
+    // One after another: three starts at once on a loaded two-core machine outlast the harness's
+    // minute. Each on a port free at its start (one chosen earlier may be taken meanwhile).
+    for (let i = 0; i < 3; i++)
       servers.push(
-        await startServer({ DATABASE_URL: relay?.url ?? databaseUrl, REDIS_URL: redis.url, TRUST_PROXY: "1" }, port),
+        await startServer({ DATABASE_URL: relay?.url ?? databaseUrl, REDIS_URL: redis.url, TRUST_PROXY: "1" }),
       );
-    nginx = await startNginx(ports);
+    nginx = await startNginx(servers.map((s) => s.port));
     const base = nginx.base;
     // Each instance knows every code before the load (the first scans would otherwise all ask the database).
     for (const server of servers)

@@ -314,4 +314,14 @@ void startLiveCopy().finally(() => {
 if (env.backend === "sqlite") process.once("exit", registerServer(sqliteFileOf(env.databaseUrl)));
 process.on("SIGTERM", (signal) => void stop(signal));
 process.on("SIGINT", (signal) => void stop(signal));
-server.listen(port, host, () => console.log(`> Ready on http://${host === "0.0.0.0" ? "localhost" : host}:${port}`));
+// A port that cannot be had (in use, not allowed) ends the process: an instance that does not
+// listen would otherwise stay up without serving, its background thread claiming webhook deliveries.
+const refuse = (error: Error) => {
+  console.error(`Refusing to start: ${error.message}`);
+  process.exit(1);
+};
+server.once("error", refuse);
+server.listen(port, host, () => {
+  server.off("error", refuse);
+  console.log(`> Ready on http://${host === "0.0.0.0" ? "localhost" : host}:${port}`);
+});

@@ -8,7 +8,7 @@ import { parse } from "csv-parse/sync";
 import { db } from "../../server/platform/db";
 import { reviewDrafts } from "../../server/teams/draftReview";
 import { http, logIn, makeTeam, personalKey, until } from "../helpers";
-import { receiver } from "../webhook-receiver";
+import { DELIVERY_WAIT_MS, receiver } from "../webhook-receiver";
 
 type Payload = { type: string; timestamp: string; data: Record<string, unknown> };
 type Listed = Record<string, unknown> & { code?: string; qr_id?: string; name: string };
@@ -33,7 +33,7 @@ describe("webhook payloads carry the record as /v1 answers with it", () => {
     hooks.received.filter((r) => r.path === path).map((r) => JSON.parse(r.body) as Payload);
   const eventOf = async (path: string, type: string, id: string) => {
     const find = () => payloads(path).find((p) => p.type === type && (p.data.code ?? p.data.qr_id) === id);
-    await until(() => find() !== undefined, `${type} of ${id}`);
+    await until(() => find() !== undefined, `${type} of ${id}`, DELIVERY_WAIT_MS);
     return find()!;
   };
 
@@ -154,7 +154,7 @@ describe("webhook payloads carry the record as /v1 answers with it", () => {
     );
     await page("library.saveStyle", { scope: "personal", kind: "dynamic", id: code, style: { margin: 2 } });
     const ofCode = () => payloads("/style").filter((p) => p.data.code === code);
-    await until(() => ofCode().length >= 2, "the second style's event");
+    await until(() => ofCode().length >= 2, "the second style's event", DELIVERY_WAIT_MS);
     assert.deepEqual(
       ofCode().map((p) => p.data.style),
       [{ foreground: "#1d4ed8", module_shape: "dot" }, { margin: 2 }],

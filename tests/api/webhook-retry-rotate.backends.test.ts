@@ -9,7 +9,7 @@ import { Webhook } from "standardwebhooks";
 import { startServer, type RunningServer } from "../../scripts/harness";
 import { db } from "../../server/platform/db";
 import { http, makeTeam, personalKey, until } from "../helpers";
-import { receiver } from "../webhook-receiver";
+import { DELIVERY_WAIT_MS, receiver } from "../webhook-receiver";
 
 type Hook = { webhook_id: string; secret: string; url: string };
 const DAY = 24 * 3600;
@@ -32,7 +32,7 @@ async function testEvent(key: string, hook: Hook, path: string) {
   const seen = hooks.received.length;
   const r = await http("POST", `/v1/webhooks/${hook.webhook_id}/test`, { key });
   assert.equal(r.status, 202, r.text);
-  await until(() => hooks.received.slice(seen).some((q) => q.path === path), "the test event");
+  await until(() => hooks.received.slice(seen).some((q) => q.path === path), "the test event", DELIVERY_WAIT_MS);
   return hooks.received.slice(seen).find((q) => q.path === path)!;
 }
 
@@ -64,7 +64,11 @@ describe("POST /v1/webhooks/{webhook_id}/deliveries/{delivery_id}/retry", () => 
     const { delivery_id } = r.body as { delivery_id: string };
     assert.match(delivery_id, /^dlv_/);
     assert.notEqual(delivery_id, delivered.id);
-    await until(() => hooks.received.filter((q) => q.path === "/retry").length === 2, "the retried attempt");
+    await until(
+      () => hooks.received.filter((q) => q.path === "/retry").length === 2,
+      "the retried attempt",
+      DELIVERY_WAIT_MS,
+    );
     const again = hooks.received.filter((q) => q.path === "/retry")[1];
     assert.equal(again.headers["webhook-id"], first.headers["webhook-id"], "receivers deduplicate by it");
     assert.equal(again.body, first.body);

@@ -1,21 +1,17 @@
 // Webhooks (contract: "Webhooks"), against a real receiver: an HTTP server of the test's own on
 // loopback (the test server runs with WEBHOOK_ALLOW_PRIVATE_NETWORKS=1 and WEBHOOK_RETRY_SCALE
 // 0.01, tests/run.ts), whose signatures the `standardwebhooks` package verifies. The refusals of
-// private addresses are checked on a server of this file's own without that flag.
+// private addresses are checked on a server of this file's own without that flag. Scans, timeouts,
+// crashes and several instances: tests/instances/webhook-instances.backends.test.ts; the
+// outbox's clean-up: tests/instances/webhook-outbox.backends.test.ts.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { Webhook } from "standardwebhooks";
 import { startServer, type RunningServer } from "../../scripts/harness";
 import { db } from "../../server/platform/db";
 import { reviewDrafts } from "../../server/teams/draftReview";
-import { actorFor } from "../../server/library/libraryItems";
-import { cleanOutbox } from "../../server/webhooks/outbox-cleanup";
-import { resendDelivery } from "../../server/webhooks/endpoints";
-import { http, makeTeam, personalKey, until, withPair } from "../helpers";
-import { receiver } from "../webhook-receiver";
-import { UA } from "../agents";
-
-const created = (r: { body: unknown }) => (r.body as { webhook: { webhook_id: string; secret: string } }).webhook;
+import { http, makeTeam, personalKey, until } from "../helpers";
+import { created, DELIVERY_WAIT_MS, receiver } from "../webhook-receiver";
 
 /**
  * Removes the endpoints of a key's library, so that no dispatcher goes on trying their
@@ -209,7 +205,7 @@ describe("webhooks: deliveries to a real receiver", () => {
     await http("PATCH", `/v1/dynqrcodes/${code}`, { key, json: { name: "A2" } });
     await http("DELETE", `/v1/dynqrcodes/${code}`, { key });
     await http("DELETE", `/v1/qrcodes/${stat.created[0].qr_id}`, { key });
-    await until(() => mine().length >= 6, "six deliveries");
+    await until(() => mine().length >= 6, "six deliveries", DELIVERY_WAIT_MS);
     await new Promise((r) => setTimeout(r, 300)); // nothing more arrives
     const events = mine().map((r) => ({
       ...r,
@@ -263,7 +259,7 @@ describe("webhooks: deliveries to a real receiver", () => {
     );
     await http("POST", "/v1/qrcodes", { key, json: { url: "https://example.com/f", name: "F" } });
     const mine = () => hooks.received.filter((r) => r.path === "/flaky");
-    await until(() => mine().length >= 3, "three attempts", 20_000);
+    await until(() => mine().length >= 3, "three attempts", DELIVERY_WAIT_MS);
     assert.equal(new Set(mine().map((r) => r.headers["webhook-id"])).size, 1);
     const log = () =>
       http("GET", `/v1/webhooks/${hook.webhook_id}/deliveries`, { key }).then(
@@ -317,7 +313,7 @@ describe("webhooks: deliveries to a real receiver", () => {
       hooks.received
         .filter((r) => r.path === "/review")
         .map((r) => JSON.parse(r.body) as { type: string; data: Record<string, unknown> });
-    await until(() => mine().length >= 3, "three review events");
+    await until(() => mine().length >= 3, "three review events", DELIVERY_WAIT_MS);
     const byName = Object.fromEntries(mine().map((e) => [e.data.name, e]));
     assert.deepEqual(
       [byName.Yes.type, byName.Yes.data.status, byName.Yes.data.team_id],
@@ -345,241 +341,11 @@ describe("webhooks: deliveries to a real receiver", () => {
     const r = await http("POST", `/v1/webhooks/${one.webhook_id}/test`, { key });
     assert.equal(r.status, 202);
     const { event_id } = r.body as { event_id: string };
-    await until(() => hooks.received.some((x) => x.path === "/test-one"), "the test event");
+    await until(() => hooks.received.some((x) => x.path === "/test-one"), "the test event", DELIVERY_WAIT_MS);
     const got = hooks.received.find((x) => x.path === "/test-one")!;
     assert.equal(got.headers["webhook-id"], event_id);
     assert.deepEqual(JSON.parse(got.body).type, "webhook.test");
     await new Promise((r) => setTimeout(r, 300));
     assert.ok(!hooks.received.some((x) => x.path === "/test-other"));
-  });
-});
-
-const IPHONE = UA.iphone;
-const FIREFOX = UA.firefox;
-type ScanEventBody = {
-  type: string;
-  timestamp: string;
-  data: {
-    code: string;
-    scanned_at: number;
-    country: string;
-    device: string;
-    os: string;
-    browser: string;
-    unique: boolean;
-  };
-};
-
-describe("webhooks: scans, timeouts, crashes, several instances, the outbox's clean-up", () => {
-  let hooks: Awaited<ReturnType<typeof receiver>>;
-  before(async () => {
-    hooks = await receiver();
-  });
-  after(() => hooks.close());
-
-  it("scan.created: one event per counted scan, written with the scan's batch; other libraries' scans and bots send nothing", async () => {
-    const { key } = await personalKey();
-    const other = await personalKey();
-    created(
-      await http("POST", "/v1/webhooks", { key, json: { url: `${hooks.base}/scans`, events: ["scan.created"] } }),
-    );
-    const mine = (
-      await http("POST", "/v1/dynqrcodes", {
-        key,
-        json: { destination_url: "https://example.com/scanned", name: "Scanned" },
-      })
-    ).body as { created: { code: string }[] };
-    const theirs = (
-      await http("POST", "/v1/dynqrcodes", {
-        key: other.key,
-        json: { destination_url: "https://example.com/theirs", name: "Theirs" },
-      })
-    ).body as { created: { code: string }[] };
-    const code = mine.created[0].code;
-    for (const ua of [IPHONE, IPHONE, FIREFOX, "curl/8.5.0"])
-      assert.equal((await http("GET", `/q/${code}`, { headers: { "user-agent": ua } })).status, 302);
-    assert.equal(
-      (await http("GET", `/q/${theirs.created[0].code}`, { headers: { "user-agent": IPHONE } })).status,
-      302,
-    );
-    const events = () =>
-      hooks.received.filter((r) => r.path === "/scans").map((r) => JSON.parse(r.body) as ScanEventBody);
-    await until(() => events().length >= 3, "three scan events");
-    await new Promise((r) => setTimeout(r, 500)); // neither the bot's scan nor the other library's comes
-    const got = events();
-    assert.equal(got.length, 3, JSON.stringify(got));
-    assert.ok(got.every((e) => e.type === "scan.created" && e.data.code === code && /^[A-Z]{2}$/.test(e.data.country)));
-    // Timestamps one way per medium (README): epoch seconds in data, ISO 8601 UTC in the envelope.
-    for (const e of got) {
-      assert.ok(
-        Number.isInteger(e.data.scanned_at) && Math.abs(e.data.scanned_at - Date.now() / 1000) < 120,
-        `scanned_at ${e.data.scanned_at}`,
-      );
-      assert.match(e.timestamp, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
-      assert.ok(Date.parse(e.timestamp) / 1000 - e.data.scanned_at >= -1, "the event is stored after its scan");
-    }
-    const iphone = got.filter((e) => e.data.os === "iOS");
-    assert.deepEqual(iphone.map((e) => [e.data.device, e.data.browser, e.data.unique]).sort(), [
-      ["mobile", "Mobile Safari", false],
-      ["mobile", "Mobile Safari", true],
-    ]);
-    assert.deepEqual(
-      got.filter((e) => e.data.browser === "Firefox").map((e) => [e.data.device, e.data.unique]),
-      [["desktop", true]],
-    );
-  });
-
-  it("a receiver that does not answer is cut after 10 s and the attempt is retried", async () => {
-    const { key } = await personalKey();
-    hooks.hang.add("/hang");
-    const hook = created(
-      await http("POST", "/v1/webhooks", { key, json: { url: `${hooks.base}/hang`, events: ["qrcode.created"] } }),
-    );
-    const sent = Date.now();
-    const { event_id } = (await http("POST", `/v1/webhooks/${hook.webhook_id}/test`, { key })).body as {
-      event_id: string;
-    };
-    // Any instance on this database may claim an attempt, and one that a neighbouring file stops
-    // or kills then holds it until its claim expires (25 s): the bounds wait past that.
-    let row = await db.webhookDelivery.findFirst({ where: { eventId: event_id } });
-    for (; Date.now() - sent < 45_000 && !(row && row.attempts >= 1); await new Promise((r) => setTimeout(r, 200)))
-      row = await db.webhookDelivery.findFirst({ where: { eventId: event_id } });
-    assert.ok(row && row.attempts >= 1, "the attempt ended");
-    assert.equal(row.responseStatus, null);
-    assert.equal(row.responseBody, "no answer within 10 s");
-    assert.ok(row.latencyMs! >= 10_000 && row.latencyMs! < 11_500, `latency ${row.latencyMs} ms`);
-    hooks.hang.delete("/hang");
-    await until(
-      () => hooks.received.filter((r) => r.path === "/hang" && r.headers["webhook-id"] === event_id).length >= 2,
-      "the retry",
-      40_000,
-    ).catch(async (error: Error) => {
-      // The delivery's row says where the retry stood.
-      const now = await db.webhookDelivery.findFirst({ where: { eventId: event_id } });
-      throw new Error(`${error.message}; the delivery now: ${JSON.stringify(now)}`);
-    });
-  });
-
-  it("kill -9 right after changes were answered: every answered change is still delivered, once per event", async () => {
-    const server = await startServer({ REDIS_KEY_PREFIX: `${process.env.REDIS_KEY_PREFIX ?? "qr:"}hookcrash:` });
-    try {
-      const { key } = await personalKey();
-      created(
-        await http("POST", "/v1/webhooks", {
-          key,
-          json: { url: `${hooks.base}/crash`, events: ["dynqrcode.created"] },
-        }),
-      );
-      const answered: string[] = [];
-      for (let i = 0; i < 8; i++) {
-        const r = await fetch(`${server.base}/v1/dynqrcodes`, {
-          method: "POST",
-          headers: { "x-api-key": key, "content-type": "application/json" },
-          body: JSON.stringify({ destination_url: `https://example.com/crash/${i}`, name: `crash ${i}` }),
-        });
-        if (r.status === 201) answered.push(((await r.json()) as { created: { code: string }[] }).created[0].code);
-        else await r.arrayBuffer();
-      }
-      server.child.kill("SIGKILL"); // at once after the last answer: its events may not have left yet
-      await server.exited;
-      assert.ok(answered.length >= 4, `answered before the kill: ${answered.length}`);
-      const codes = () =>
-        hooks.received
-          .filter((r) => r.path === "/crash")
-          .map((r) => (JSON.parse(r.body) as { data: { code: string } }).data.code);
-      // Deliveries the killed instance had claimed wait for their claim to expire (25 s).
-      await until(() => answered.every((c) => codes().includes(c)), "every answered change's event", 45_000);
-      const ids = hooks.received.filter((r) => r.path === "/crash").map((r) => r.headers["webhook-id"]);
-      assert.equal(new Set(ids).size, answered.length, "one event per answered change");
-    } finally {
-      await server.stop();
-    }
-  });
-
-  describe("two more instances on the same database", () => {
-    const pair = withPair();
-    it("three dispatchers deliver each of 60 events once", async () => {
-      const { key } = await personalKey();
-      created(
-        await http("POST", "/v1/webhooks", {
-          key,
-          json: { url: `${hooks.base}/three`, events: ["dynqrcode.created"] },
-        }),
-      );
-      for (const base of [pair.a.base, pair.b.base]) {
-        const r = await fetch(`${base}/v1/dynqrcodes/batch`, {
-          method: "POST",
-          headers: { "x-api-key": key, "content-type": "application/json" },
-          body: JSON.stringify({
-            dynqrcodes: Array.from({ length: 30 }, (_, i) => ({
-              destination_url: `https://example.com/three/${i}`,
-              name: `three ${i}`,
-            })),
-          }),
-        });
-        assert.equal(r.status, 201);
-        await r.arrayBuffer();
-      }
-      const mine = () => hooks.received.filter((r) => r.path === "/three");
-      await until(() => mine().length >= 60, "60 deliveries");
-      await new Promise((r) => setTimeout(r, 1000)); // no duplicate follows
-      assert.equal(mine().length, 60);
-      assert.equal(new Set(mine().map((r) => r.headers["webhook-id"])).size, 60);
-    });
-  });
-
-  it("the outbox keeps events 30 days, then removes them with their deliveries (pending and resent ones stay)", async () => {
-    const { key, user } = await personalKey();
-    const hook = created(
-      await http("POST", "/v1/webhooks", { key, json: { url: `${hooks.base}/old`, events: ["qrcode.created"] } }),
-    );
-    const send = async () => {
-      await new Promise((r) => setTimeout(r, 250)); // within the key's rate
-      const r = await http("POST", `/v1/webhooks/${hook.webhook_id}/test`, { key });
-      assert.equal(r.status, 202, r.text);
-      return (r.body as { event_id: string }).event_id;
-    };
-    const [delivered, waiting, resent] = [await send(), await send(), await send()];
-    for (
-      let tries = 0;
-      (await db.webhookDelivery.count({
-        where: { eventId: { in: [delivered, waiting, resent] }, status: "delivered" },
-      })) < 3;
-      tries++
-    ) {
-      assert.ok(tries < 100, "all three delivered");
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    // The second as if its receiver were still failing: an attempt due in an hour.
-    await db.webhookDelivery.updateMany({
-      where: { eventId: waiting },
-      data: { status: "pending", nextAttemptAt: new Date(Date.now() + 3600_000) },
-    });
-    const day = 24 * 3600_000;
-    // "Resend" renews the event's time: the outbox keeps it 30 days from then, like the new delivery.
-    const first = await db.webhookDelivery.findFirstOrThrow({ where: { eventId: resent } });
-    const stored = await db.webhookEvent.findUniqueOrThrow({ where: { id: resent } });
-    await new Promise((r) => setTimeout(r, 20));
-    const { delivery_id } = await resendDelivery(await actorFor(user.id, "personal", null), hook.webhook_id, first.id);
-    assert.ok(
-      (await db.webhookEvent.findUniqueOrThrow({ where: { id: resent } })).createdAt > stored.createdAt,
-      "renewed",
-    );
-    await db.webhookEvent.update({ where: { id: resent }, data: { createdAt: new Date(Date.now() + 20 * day) } }); // as if resent 20 days on
-    assert.equal(await cleanOutbox(new Date(Date.now() + 29 * day)), 0, "nothing before 30 days");
-    assert.ok((await cleanOutbox(new Date(Date.now() + 31 * day))) >= 1);
-    assert.equal(await db.webhookEvent.count({ where: { id: delivered } }), 0);
-    assert.equal(await db.webhookDelivery.count({ where: { eventId: delivered } }), 0);
-    assert.equal(
-      await db.webhookEvent.count({ where: { id: waiting } }),
-      1,
-      "an event that still waits for an attempt stays",
-    );
-    assert.equal(await db.webhookEvent.count({ where: { id: resent } }), 1, "a resent event stays");
-    assert.equal(
-      await db.webhookDelivery.count({ where: { eventId: resent, id: { not: delivery_id } } }),
-      0,
-      "its first delivery went",
-    );
   });
 });

@@ -19,7 +19,7 @@ import { after, before, describe, it } from "node:test";
 import { db } from "../../server/platform/db";
 import { env as serverEnv } from "../../server/platform/env";
 import { visitorHash } from "../../server/scan/visitor";
-import { freePort, startRedis, startServer, type RunningServer } from "../../scripts/harness";
+import { startRedis, startServer, type RunningServer } from "../../scripts/harness";
 import { startNginx, type Nginx } from "../../scripts/nginx";
 import { makeCodes } from "../../scripts/bench/cluster";
 import { CLIENT_ADDRESS, makeTeam, personalKey, revokeKey } from "../helpers";
@@ -65,8 +65,14 @@ describe("a cluster behind nginx", () => {
     DATABASE_URL: "",
     REDIS_URL: "",
   };
-  /** Instance `i` on its port and its own spool (a restart replays what the spool holds). */
-  const start = async (i: number) => (servers[i] = await startServer({ ...env, SCAN_SPOOL_DIR: spools[i] }, ports[i]));
+  /**
+   * Instance `i` on its own spool (a restart replays what the spool holds): first on a port free
+   * at its start, then again on that port, which nginx names.
+   */
+  const start = async (i: number) => {
+    servers[i] = await startServer({ ...env, SCAN_SPOOL_DIR: spools[i] }, ports[i]);
+    ports[i] = servers[i].port;
+  };
   before(async () => {
     // Made before the instances start, so each start loads them into the copy in their Redis
     // (the test process's own writes reach the run's Redis, not the cluster's).
@@ -74,10 +80,7 @@ describe("a cluster behind nginx", () => {
     relay = await faultRelay(serverEnv.databaseUrl);
     redis = await startRedis();
     Object.assign(env, { DATABASE_URL: relay.url, REDIS_URL: redis.url });
-    for (let i = 0; i < 3; i++) {
-      ports.push(await freePort());
-      spools.push(mkdtempSync(path.join(tmpdir(), "qr-spool-")));
-    }
+    for (let i = 0; i < 3; i++) spools.push(mkdtempSync(path.join(tmpdir(), "qr-spool-")));
     for (const i of [0, 1, 2]) await start(i); // one after another: three at once outlast the harness's minute on a loaded machine
     nginx = await startNginx(ports);
   });

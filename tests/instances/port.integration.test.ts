@@ -1,7 +1,9 @@
 // A server on another port with no APP_URL (issue 16's paper cut): short_url and the printed QR
 // code point at the port it listens on, not at :3000, and next-auth gets NEXTAUTH_URL from the
-// app's URL (no warning at start or at the first session call).
+// app's URL (no warning at start or at the first session call). A port already taken ends the
+// start with the reason.
 import assert from "node:assert/strict";
+import net from "node:net";
 import { describe, it } from "node:test";
 import { freePort, startServer } from "../../scripts/harness";
 import { personalKey } from "../helpers";
@@ -44,6 +46,22 @@ describe("APP_URL follows PORT", () => {
       assert.ok(!/NEXTAUTH_URL/.test(server.output()), "next-auth warned about NEXTAUTH_URL");
     } finally {
       await server.stop();
+    }
+  });
+});
+
+describe("a port already in use", () => {
+  it("ends the start at once with the reason, instead of a server that never listens", async () => {
+    const taken = net.createServer();
+    await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve));
+    const port = (taken.address() as net.AddressInfo).port;
+    try {
+      await assert.rejects(startServer({}, port), (error: Error) => {
+        assert.match(error.message, /exited with 1: Refusing to start: listen EADDRINUSE/);
+        return true;
+      });
+    } finally {
+      taken.close();
     }
   });
 });

@@ -85,3 +85,56 @@ it("a test that runs out of time, and a file that exits badly without a failing 
   assert.deepEqual([of(late).failed, of(late).code], [1, 1]);
   assert.deepEqual([of(exits).passed, of(exits).failed, of(exits).code], [1, 1, 3]);
 });
+
+it("files that run alone run beside their company only, and nothing else runs beside them", async () => {
+  const spans = path.join(dir, "spans");
+  /** A test file that notes when it began and ended; `waitFor`: it ends only once that file began too. */
+  const timed = (name: string, waitFor?: string) => {
+    const file = path.join(dir, `${name}.test.ts`);
+    writeFileSync(
+      file,
+      `import { appendFileSync, readFileSync } from "node:fs";
+import { it } from "node:test";
+const note = (what: string) => appendFileSync(${JSON.stringify(spans)}, JSON.stringify(["${name}", what, Date.now()]) + "\\n");
+it("${name}", async () => {
+  note("began");
+  const waitFor = ${JSON.stringify(waitFor ?? null)};
+  for (let i = 0; waitFor && !readFileSync(${JSON.stringify(spans)}, "utf8").includes(\`["\${waitFor}","began"\`); i++) {
+    if (i === 100) throw new Error(\`\${waitFor} never ran beside it\`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  await new Promise((r) => setTimeout(r, 100));
+  note("ended");
+});
+`,
+    );
+    return file;
+  };
+  const files = [timed("pair1", "pair2"), timed("pair2", "pair1"), timed("lone"), timed("other1"), timed("other2")];
+  const aloneOnes = new Set(files.slice(0, 3));
+  const results = await runFiles(files, process.env, {
+    jobs: 4,
+    alone: (f) => aloneOnes.has(f),
+    company: (f) => (f.includes("pair") ? "pair" : f),
+    print,
+  });
+  assert.deepEqual(
+    results.map((r) => r.failed),
+    [0, 0, 0, 0, 0],
+    "the company ran together",
+  );
+  const span: Record<string, { began: number; ended: number }> = {};
+  for (const line of readFileSync(spans, "utf8").trim().split("\n")) {
+    const [name, what, at] = JSON.parse(line) as [string, "began" | "ended", number];
+    span[name] = { ...span[name], [what]: at };
+  }
+  const overlap = (a: string, b: string) => span[a].began < span[b].ended && span[b].began < span[a].ended;
+  for (const [a, b] of [
+    ["pair1", "lone"],
+    ["pair2", "lone"],
+    ["lone", "other1"],
+    ["pair1", "other1"],
+    ["pair2", "other2"],
+  ])
+    assert.equal(overlap(a, b), false, `${a} beside ${b}`);
+});
