@@ -1,12 +1,13 @@
 // Webhooks (contract: "Webhooks") beyond one server, against a real receiver
 // (tests/webhook-receiver.ts): scan.created written with the scan's batch, a receiver that does
-// not answer, kill -9 right after changes were answered, and three dispatchers on one database.
+// not answer, and kill -9 right after changes were answered (three dispatchers on one database:
+// webhook-dispatchers.backends.test.ts).
 // Endpoints and deliveries on the run's server: tests/api/webhooks.backends.test.ts.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { startServer } from "../../scripts/harness";
 import { db } from "../../server/platform/db";
-import { http, personalKey, until, withPair } from "../helpers";
+import { http, personalKey, until } from "../helpers";
 import { created, DELIVERY_WAIT_MS, receiver } from "../webhook-receiver";
 import { UA } from "../agents";
 
@@ -26,7 +27,7 @@ type ScanEventBody = {
   };
 };
 
-describe("webhooks: scans, timeouts, crashes, several instances", () => {
+describe("webhooks: scans, timeouts, crashes", () => {
   let hooks: Awaited<ReturnType<typeof receiver>>;
   before(async () => {
     hooks = await receiver();
@@ -153,37 +154,5 @@ describe("webhooks: scans, timeouts, crashes, several instances", () => {
     } finally {
       await server.stop();
     }
-  });
-
-  describe("two more instances on the same database", () => {
-    const pair = withPair();
-    it("three dispatchers deliver each of 60 events once", async () => {
-      const { key } = await personalKey();
-      created(
-        await http("POST", "/v1/webhooks", {
-          key,
-          json: { url: `${hooks.base}/three`, events: ["dynqrcode.created"] },
-        }),
-      );
-      for (const base of [pair.a.base, pair.b.base]) {
-        const r = await fetch(`${base}/v1/dynqrcodes/batch`, {
-          method: "POST",
-          headers: { "x-api-key": key, "content-type": "application/json" },
-          body: JSON.stringify({
-            dynqrcodes: Array.from({ length: 30 }, (_, i) => ({
-              destination_url: `https://example.com/three/${i}`,
-              name: `three ${i}`,
-            })),
-          }),
-        });
-        assert.equal(r.status, 201);
-        await r.arrayBuffer();
-      }
-      const mine = () => hooks.received.filter((r) => r.path === "/three");
-      await until(() => mine().length >= 60, "60 deliveries", DELIVERY_WAIT_MS);
-      await new Promise((r) => setTimeout(r, 1000)); // no duplicate follows
-      assert.equal(mine().length, 60);
-      assert.equal(new Set(mine().map((r) => r.headers["webhook-id"])).size, 60);
-    });
   });
 });
