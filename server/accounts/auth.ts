@@ -16,9 +16,13 @@ import { secret } from "../platform/secrets";
 
 const SESSION_MAX_AGE = 7 * 24 * 3600;
 
-/** Thrown by the jwt callback for a session that was ended: next-auth then treats it as none and clears its cookie. */
+/**
+ * Thrown by the jwt callback for a session that was ended: next-auth then treats it as none and
+ * clears its cookie. Known by its name, a string: Next's build renames classes.
+ */
+const SESSION_ENDED = "SessionEnded";
 class SessionEnded extends Error {
-  name = "SessionEnded";
+  name = SESSION_ENDED;
 }
 
 export const authOptions: NextAuthOptions = {
@@ -95,7 +99,7 @@ export const authOptions: NextAuthOptions = {
   // An ended session is an expected answer, not an error worth a log line.
   logger: {
     error(code, metadata) {
-      if ((metadata as { name?: string } | undefined)?.name === SessionEnded.name) return;
+      if ((metadata as { name?: string } | undefined)?.name === SESSION_ENDED) return;
       logError(`next-auth.${code}`, {}, metadata);
     },
     warn(code) {

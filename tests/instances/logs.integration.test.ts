@@ -1,12 +1,15 @@
 // The log test of issue 16: a server at LOG_LEVEL=debug with /q access lines, behind a
 // (pretend) proxy so that the client's address is one we chose; sign-up, log-in, key
 // generation, /v1 with the key and /q; then its whole log is searched for the key, the
-// password, the session cookie, the verification link's token and the client address.
+// password, the session cookie, the verification link's token and the client address. A session
+// ended meanwhile is an answer (the log-in page), not an error line.
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { after, before, describe, it } from "node:test";
 import { startServer, type RunningServer } from "../../scripts/harness";
+import { logOutEverywhere } from "../../server/accounts/accounts";
 import { setTier } from "../../server/accounts/users";
+import { db } from "../../server/platform/db";
 import { logIn } from "../helpers";
 import { linkIn, waitForMail } from "../mail-sink";
 
@@ -73,6 +76,12 @@ describe("structured logs", () => {
       302,
     );
     assert.equal((await page.get("/library")).status, 200);
+    // The session ended elsewhere ("Log out everywhere"): its cookie's next page and call are
+    // answered as logged out, and nothing about it is logged as an error.
+    await logOutEverywhere((await db.user.findUniqueOrThrow({ where: { email } })).id);
+    const ended = await page.get("/library");
+    assert.match(`${ended.status} ${ended.headers.get("location")}`, /^30\d .*\/login/);
+    await assert.rejects(page.query("keys.personal"), /Log in first/);
     await new Promise((r) => setTimeout(r, 300));
 
     const lines = server
@@ -80,6 +89,11 @@ describe("structured logs", () => {
       .split("\n")
       .filter((line) => line.startsWith("{"))
       .map((line) => JSON.parse(line) as Record<string, unknown>);
+    assert.deepEqual(
+      lines.filter((l) => l.level !== "info" && l.level !== "debug"),
+      [],
+      "no warning or error",
+    );
     const requests = lines.filter((l) => l.event === "request");
     const routes = new Set(requests.map((l) => `${String(l.method)} ${String(l.route)} ${String(l.status)}`));
     t.diagnostic(`${lines.length} log lines, ${requests.length} access lines: ${[...routes].sort().join(", ")}`);
