@@ -1,10 +1,10 @@
 // Runs test files, `jobs` processes at a time: a file in the ALONE table waits until nothing
-// else runs (but files of its company) and holds the run until it is done; slow files start next, longest first; files
-// that may share a process run GROUP_SIZE to one (tests/group.ts), the others one each. Each
-// process's output is printed whole when it ends (processes side by side never interleave),
-// headed by its files and how long it took; the last lines list the slowest. A file that asks
-// for a database of its own (tests/tiers.ts, OWN_DATABASE) runs on a fresh one, dropped when it
-// ends. A test still running after TEST_TIMEOUT_SECONDS fails by name; a process still running
+// else runs (but files of its company) and holds the run until it is done; slow files start
+// next, longest first; files that may share a process run GROUP_SIZE to one (tests/group.ts),
+// the others one each. Each process's output is printed whole when it ends (processes side by
+// side never interleave), headed by its files and how long it took; the last lines list the
+// slowest. A file that asks for a database of its own (tests/tiers.ts, OWN_DATABASE) runs on a
+// fresh one, dropped when it ends. A test still running after TEST_TIMEOUT_SECONDS fails by name; a process still running
 // after FILE_TIMEOUT_SECONDS is killed with everything it started, and fails with the output it
 // had printed: a file kept alive by a forgotten handle (a socket, a timer, a server) would
 // otherwise hold the run until CI's own limit, and show nothing.
