@@ -61,6 +61,8 @@ export const OWN_DATABASE: Record<string, string> = {
     "imports 100,000 codes in one transaction: on the run's SQLite database the other files' writes would wait on it for seconds (it ran alone there)",
   "tests/instances/fuzz.integration.test.ts":
     "300 requests, each between two reads of the library: beside other files on the run's SQLite database 187 s, on its own 17 s",
+  "tests/instances/shutdown-deliveries.integration.test.ts":
+    "stops a server holding a delivery attempt: on the run's database another instance could hold it instead",
   "tests/instances/webhook-dispatchers.backends.test.ts":
     "counts each event's deliveries exactly: on the run's database a neighbour's instance stopped mid-attempt makes a second one (at least once)",
   "tests/instances/webhook-outbox.backends.test.ts":

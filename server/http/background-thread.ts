@@ -28,7 +28,7 @@ import { paceBy, sendWakesTo, startDelivering, stopDelivering, wakeDispatcher } 
 import { sealPlainSigningSecrets } from "../webhooks/signing-secret";
 
 type Request = { id: number; batch: BufferedScan[] } | "wake" | "stop-deliveries" | "stop";
-type Reply = { id: number; stored?: number; error?: string };
+type Reply = { id: number; stored?: number; error?: string } | "deliveries-stopped";
 /** `deliver`: false once the server is stopping (a thread made again then only writes scans). */
 type ThreadData = { role: "background"; busy: SharedArrayBuffer; deliver: boolean };
 /** The main thread's utilisation is shared in thousandths. */
@@ -58,8 +58,9 @@ function serve(port: MessagePort, data: ThreadData): void {
   };
   port.on("message", (request: Request) => {
     if (request === "wake") wakeDispatcher();
-    // Requests in flight are abandoned: their claims expire and another instance makes them.
-    else if (request === "stop-deliveries") void stopDelivering();
+    // Once the requests in flight have ended and are recorded, the main thread is told.
+    else if (request === "stop-deliveries")
+      void stopDelivering().then(() => port.postMessage("deliveries-stopped" satisfies Reply));
     else if (request === "stop") {
       stopWriting(); // out of SQLite before the process ends (server/platform/db.ts)
       void stopDelivering();
@@ -78,6 +79,8 @@ const host = processSingleton("background.thread", () => ({
   started: false,
   stopping: false,
   delivering: true,
+  /** Resolves the stop's wait for the deliveries in flight. */
+  deliveriesStopped: null as (() => void) | null,
   next: 0,
   waiting: new Map<number, { resolve: (stored: number) => void; reject: (error: Error) => void }>(),
   busy: null as Int32Array | null,
@@ -104,7 +107,9 @@ function thread(): Worker {
     workerData: { role: "background", busy: sampleBusy(), deliver: host.delivering } satisfies ThreadData,
   });
   created.on("online", () => (host.started = true));
-  created.on("message", ({ id, stored, error }: Reply) => {
+  created.on("message", (reply: Reply) => {
+    if (reply === "deliveries-stopped") return host.deliveriesStopped?.();
+    const { id, stored, error } = reply;
     const call = host.waiting.get(id);
     host.waiting.delete(id);
     if (error === undefined) call?.resolve(stored!);
@@ -142,10 +147,19 @@ export function startBackgroundThread(): void {
   );
 }
 
-/** The stop's first step: no delivery starts any more; the thread goes on writing scans. */
-export function stopDeliveries(): void {
+/**
+ * The stop's first step: no delivery starts any more; the thread goes on writing scans. Resolves
+ * once the attempts in flight have ended and their outcomes are recorded (or the thread ended).
+ */
+export function stopDeliveries(): Promise<void> {
   host.delivering = false;
-  host.worker?.postMessage("stop-deliveries" satisfies Request);
+  const running = host.worker;
+  if (!running) return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    host.deliveriesStopped = resolve;
+    running.once("exit", () => resolve());
+    running.postMessage("stop-deliveries" satisfies Request);
+  });
 }
 
 /**

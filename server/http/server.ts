@@ -262,8 +262,11 @@ async function stop(signal: NodeJS.Signals) {
   server.closeIdleConnections();
   await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, GRACE_MS))]);
   server.closeAllConnections();
-  stopDeliveries();
+  const deliveriesStopped = stopDeliveries();
   await drainScans(deadline - Date.now());
+  // The delivery attempts in flight end and are recorded, within the stop's bound: one left
+  // unrecorded would be made again by another instance once its claim expires.
+  await Promise.race([deliveriesStopped, new Promise((resolve) => setTimeout(resolve, deadline - Date.now()))]);
   await exit(signal);
 }
 

@@ -41,7 +41,8 @@ type State = {
   busy: boolean;
   again: boolean;
   agent: Agent | null;
-  lanes: Set<string>;
+  /** Each endpoint's lane here, until it ends. */
+  lanes: Map<string, Promise<void>>;
   /** Where a wake goes when the dispatcher runs on the background thread (server/http/background-thread.ts). */
   wakeThread: (() => void) | null;
   /** How busy the thread that answers requests is, 0 to 1 (server/http/background-thread.ts tells; 0 when unknown). */
@@ -53,7 +54,7 @@ const state: State = processSingleton("webhooks.dispatcher", () => ({
   busy: false,
   again: false,
   agent: null,
-  lanes: new Set<string>(),
+  lanes: new Map<string, Promise<void>>(),
   wakeThread: null,
   requestsBusy: () => 0,
 }));
@@ -72,11 +73,16 @@ export function startDelivering(): void {
   void tick();
 }
 
-/** Stops it here: no claim and no request starts any more; those in flight end on their own. */
+/**
+ * Stops it here: no claim and no request starts any more. Resolves once the requests in flight
+ * have ended and their outcomes are recorded (a stop waits for that, within its bound: an
+ * attempt left unrecorded would be made again once its claim expires).
+ */
 export async function stopDelivering(): Promise<void> {
   if (state.timer) clearInterval(state.timer);
   if (state.cleaner) clearInterval(state.cleaner);
   state.timer = state.cleaner = null;
+  await Promise.all(state.lanes.values());
   await state.agent?.close().catch(() => undefined);
   state.agent = null;
 }
@@ -143,22 +149,25 @@ function restFactor(busy: number): number {
 
 /** An endpoint's deliveries, claim after claim until none is due: a slow endpoint holds up only its own. */
 function startLane(endpointId: string): void {
-  state.lanes.add(endpointId);
-  void (async () => {
-    try {
-      for (;;) {
-        const started = Date.now();
-        if (!state.timer || !(await deliverBatch(endpointId))) break;
-        await new Promise((r) =>
-          setTimeout(r, Math.min(1000, (Date.now() - started) * restFactor(state.requestsBusy()))),
-        );
-      }
-    } catch (error) {
-      logError("webhooks.attempt_failed", { endpointId }, error);
-    } finally {
-      state.lanes.delete(endpointId);
+  // Removed in a later turn (a promise's reaction), so always after it was added.
+  state.lanes.set(
+    endpointId,
+    deliverWhileDue(endpointId).finally(() => state.lanes.delete(endpointId)),
+  );
+}
+
+async function deliverWhileDue(endpointId: string): Promise<void> {
+  try {
+    for (;;) {
+      const started = Date.now();
+      if (!state.timer || !(await deliverBatch(endpointId))) break;
+      await new Promise((r) =>
+        setTimeout(r, Math.min(1000, (Date.now() - started) * restFactor(state.requestsBusy()))),
+      );
     }
-  })();
+  } catch (error) {
+    logError("webhooks.attempt_failed", { endpointId }, error);
+  }
 }
 
 /** Claims, sends and records one batch of an endpoint's due deliveries; false when none was due. */
