@@ -4,10 +4,10 @@
 // the others one each. Each process's output is printed whole when it ends (processes side by
 // side never interleave), headed by its files and how long it took; the last lines list the
 // slowest. A file that asks for a database of its own (tests/tiers.ts, OWN_DATABASE) runs on a
-// fresh one, dropped when it ends. A test still running after TEST_TIMEOUT_SECONDS fails by name; a process still running
-// after FILE_TIMEOUT_SECONDS is killed with everything it started, and fails with the output it
-// had printed: a file kept alive by a forgotten handle (a socket, a timer, a server) would
-// otherwise hold the run until CI's own limit, and show nothing.
+// fresh one, dropped when it ends. A test still running after TEST_TIMEOUT_SECONDS fails by
+// name; a process still running after FILE_TIMEOUT_SECONDS is killed with everything it
+// started, and fails with the output it had printed: a file kept alive by a forgotten handle (a
+// socket, a timer, a server) would otherwise hold the run until CI's own limit, and show nothing.
 import { spawn, type ChildProcess } from "node:child_process";
 import { freshDatabase } from "../scripts/harness";
 

@@ -158,9 +158,10 @@ function startLane(endpointId: string): void {
 
 async function deliverWhileDue(endpointId: string): Promise<void> {
   try {
-    for (;;) {
+    // Once stopped (state.timer), no rest before ending: a stop waits for the lanes.
+    while (state.timer) {
       const started = Date.now();
-      if (!state.timer || !(await deliverBatch(endpointId))) break;
+      if (!(await deliverBatch(endpointId)) || !state.timer) break;
       await new Promise((r) =>
         setTimeout(r, Math.min(1000, (Date.now() - started) * restFactor(state.requestsBusy()))),
       );

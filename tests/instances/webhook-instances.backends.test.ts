@@ -7,25 +7,14 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { startServer } from "../../scripts/harness";
 import { db } from "../../server/platform/db";
+import type { ScanCreated } from "../../server/webhooks/payload";
 import { http, personalKey, until } from "../helpers";
 import { created, DELIVERY_WAIT_MS, receiver } from "../webhook-receiver";
 import { UA } from "../agents";
 
 const IPHONE = UA.iphone;
 const FIREFOX = UA.firefox;
-type ScanEventBody = {
-  type: string;
-  timestamp: string;
-  data: {
-    code: string;
-    scanned_at: number;
-    country: string;
-    device: string;
-    os: string;
-    browser: string;
-    unique: boolean;
-  };
-};
+type ScanEventBody = { type: string; timestamp: string; data: ScanCreated };
 
 describe("webhooks: scans, timeouts, crashes", () => {
   let hooks: Awaited<ReturnType<typeof receiver>>;
